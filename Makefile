@@ -1,0 +1,49 @@
+# bonfire_sim developer tasks.  `make help` lists them.
+VENV ?= .venv
+PYTHON ?= python3
+BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip --disable-pip-version-check
+# Re-install only when the packaging changes; `make clean` forces a fresh install.
+STAMP := $(VENV)/.bonfire-sim-installed
+
+# ---------------------------------------------------------------------------------------
+# DEMO_CMDS: what `make demo` runs, one command per line.  Extend it here (e.g. add the
+# demo batch run once `bonfire-sim run` exists).
+# ---------------------------------------------------------------------------------------
+define DEMO_CMDS
+$(BIN)/bonfire-sim replay --seed 1 --players 4
+endef
+
+.PHONY: help install test demo bench lint clean
+
+help:
+	@echo "make install  create $(VENV) (if missing) and install bonfire-sim[test] into it"
+	@echo "make test     install, then run the test suite on 2 workers"
+	@echo "make demo     install, then run the demo commands (DEMO_CMDS)"
+	@echo "make bench    run the engine benchmark"
+	@echo "make lint     ruff check"
+	@echo "make clean    remove caches and build artefacts (keeps $(VENV))"
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -q -e '.[test]'
+	touch $@
+
+test: install
+	$(BIN)/python -m pytest -q -n 2
+
+demo: install
+	$(DEMO_CMDS)
+
+bench: install
+	$(BIN)/bonfire-sim bench
+
+lint: install
+	test -x $(BIN)/ruff || $(PIP) install -q -e '.[test,dev]'
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis $(STAMP)
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -print | xargs rm -rf

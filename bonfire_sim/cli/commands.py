@@ -1,0 +1,26 @@
+"""Registry of CLI commands: name -> "module:attribute" of a ``click.Command``.
+
+To add a command, write ``bonfire_sim/cli/<name>.py`` with a thin click command (parse,
+call one library function, print) and add one line here.  Rules for command modules:
+
+* import heavy modules (numba kernels, polars, matplotlib) inside the command function,
+  not at module top, so ``bonfire-sim --help`` stays fast;
+* the help text has an ``Example:`` block (``tests/test_cli.py`` checks it) and the
+  command has a row in the README's CLI table;
+* raise ``bonfire_sim.errors.BonfireError`` (or ValueError) for bad input: the group
+  turns it into one ``Error: ...`` line and exit code 2.
+"""
+
+from __future__ import annotations
+
+COMMANDS: dict[str, str] = {
+    "cards": "bonfire_sim.cli.cards:cards",
+    # planned, add when the module exists:
+    # "replay": "bonfire_sim.cli.replay:replay",
+    # "run": "bonfire_sim.cli.run:run",
+    # "bench": "bonfire_sim.cli.bench:bench",
+    # "ladder": "bonfire_sim.cli.ladder:ladder",
+    # "solo": "bonfire_sim.cli.solo:solo",
+    # "report": "bonfire_sim.cli.report:report",
+    # "strategies": "bonfire_sim.cli.strategies:strategies",
+}

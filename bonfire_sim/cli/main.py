@@ -1,0 +1,75 @@
+"""The ``bonfire-sim`` click group: lazy command loading and clean error messages."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Any
+
+import click
+
+from bonfire_sim import __version__
+from bonfire_sim.cli.commands import COMMANDS
+from bonfire_sim.errors import BonfireError
+
+# Set to 1 to see the full traceback of a domain error instead of the one-line message.
+TRACEBACK_ENV = "BONFIRE_SIM_TRACEBACK"
+
+
+class CleanError(click.ClickException):
+    """A domain error shown as one ``Error: <message>`` line on stderr, exit code 2."""
+
+    exit_code = 2
+
+    def __init__(self, error: Exception) -> None:
+        message = " ".join(part.strip() for part in str(error).splitlines() if part.strip())
+        super().__init__(message or type(error).__name__)
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported from ``COMMANDS`` only when needed."""
+
+    def __init__(self, *args: Any, lazy_commands: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = lazy_commands
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy_commands and cmd_name not in self.commands:
+            self.add_command(load_command(self.lazy_commands[cmd_name]), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (BonfireError, ValueError) as error:
+            if os.environ.get(TRACEBACK_ENV) == "1":
+                raise
+            raise CleanError(error) from error
+
+
+def load_command(target: str) -> click.Command:
+    """Import ``"module:attribute"`` and check that it is a click command."""
+    module_name, _, attr = target.partition(":")
+    command = getattr(importlib.import_module(module_name), attr)
+    if not isinstance(command, click.Command):
+        raise TypeError(f"{target} is not a click command")
+    return command
+
+
+@click.group(cls=LazyGroup, lazy_commands=COMMANDS)
+@click.version_option(__version__, "--version", prog_name="bonfire-sim")
+def main() -> None:
+    """Monte-Carlo simulator and balance lab for Stefan Feld's Bonfire.
+
+    Example:
+
+    \b
+        bonfire-sim cards --kind tasks --format table
+    """
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""Option decorators shared by several commands, and the one way rows are printed."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+FORMATS = ("table", "csv", "json")
+
+
+def format_option(fn: F) -> F:
+    """``--format table|csv|json`` (parameter ``fmt``), default ``table``."""
+    return click.option(
+        "--format",
+        "fmt",
+        default="table",
+        show_default=True,
+        metavar="[" + "|".join(FORMATS) + "]",
+        help="Output format: aligned table, CSV or a JSON list of objects.",
+    )(fn)
+
+
+def seed_option(fn: F) -> F:
+    """``--seed N`` (parameter ``seed``), the master seed of a run."""
+    return click.option(
+        "--seed", type=int, default=1, show_default=True, help="Master random seed."
+    )(fn)
+
+
+def players_option(fn: F) -> F:
+    """``--players 1..4`` (parameter ``players``)."""
+    return click.option(
+        "--players",
+        type=click.IntRange(1, 4),
+        default=4,
+        show_default=True,
+        help="Number of players (1 = solo against Tom).",
+    )(fn)
+
+
+def _cell(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def format_table(rows: Sequence[dict]) -> str:
+    """Rows as aligned columns under a header; numeric columns are right-aligned."""
+    if not rows:
+        return ""
+    columns = list(rows[0])
+    cells = [[_cell(r[c]) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(line[i]) for line in cells)) for i, c in enumerate(columns)]
+    numeric = [all(isinstance(r[c], int | float) or r[c] is None for r in rows) for c in columns]
+
+    def line(values: Sequence[str]) -> str:
+        parts = [
+            v.rjust(w) if num else v.ljust(w)
+            for v, w, num in zip(values, widths, numeric, strict=True)
+        ]
+        return "  ".join(parts).rstrip()
+
+    out = [line(columns), line(["-" * w for w in widths])]
+    out += [line(c) for c in cells]
+    return "\n".join(out)
+
+
+def format_csv(rows: Sequence[dict]) -> str:
+    """Rows as CSV with a header line."""
+    if not rows:
+        return ""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buf.getvalue().rstrip("\n")
+
+
+def format_json(rows: Sequence[dict]) -> str:
+    """Rows as a JSON list of objects."""
+    return json.dumps(list(rows), indent=2)
+
+
+FORMATTERS: dict[str, Callable[[Sequence[dict]], str]] = {
+    "table": format_table,
+    "csv": format_csv,
+    "json": format_json,
+}
+
+
+def emit_rows(rows: Sequence[dict], fmt: str) -> None:
+    """Print ``rows`` to stdout in format ``fmt``; ValueError for an unknown format."""
+    try:
+        formatter = FORMATTERS[fmt]
+    except KeyError:
+        raise ValueError(
+            f"unknown format {fmt!r}; expected one of {', '.join(FORMATTERS)}"
+        ) from None
+    text = formatter(rows)
+    if text:
+        click.echo(text)

@@ -1,0 +1,19 @@
+"""Domain errors.  The CLI turns each into one ``Error: <message>`` line and exit code 2."""
+
+from __future__ import annotations
+
+
+class BonfireError(Exception):
+    """Base of every error bonfire_sim raises on purpose."""
+
+
+class ConfigError(BonfireError):
+    """A parameter, experiment or command-line setting is invalid."""
+
+
+class DataError(BonfireError):
+    """Component data, a results file or a trace is missing or malformed."""
+
+
+class IllegalMoveError(BonfireError):
+    """A move was applied that the rules do not allow in this state."""

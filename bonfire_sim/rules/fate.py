@@ -1,0 +1,197 @@
+"""The fate area: placing fate tiles, gains, connected symbol areas, covered cell sets.
+
+The area is stored as a 9 x 9 grid (``layout.FATE_W``) at ``s[pb + L.P_FATE + gi]`` with
+``gi = (r + 2) * 9 + (c + 2)`` for area coordinates ``(r, c)``; the real 5 x 5 area is
+``r, c`` in ``0..4`` and the 2-cell margin exists only for specialist 27, whose tiles may
+protrude.  A cell holds a fate symbol ``0..5`` or ``-1`` when empty.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from bonfire_sim.rules import layout as L
+from bonfire_sim.rules import tables as T
+
+AREA = 5  # the printed fate area is AREA x AREA
+NCELL = L.FATE_W * L.FATE_W
+SPEC_PRINT_TWICE = 15  # gnome id of specialist 16: printed objects gained once more
+SPEC_PROTRUDE = 26  # gnome id of specialist 27: tiles may protrude beyond the area
+PRINT_GOLD = 1  # FATE_PRINT codes
+PRINT_YELLOW = 2
+GOLD = 5  # resource index of gold
+YELLOW = 6  # action-tile index of the yellow joker
+DR = (-1, 1, 0, 0)  # orthogonal neighbour steps (row, column)
+DC = (0, 0, -1, 1)
+
+
+@njit(cache=True)
+def tile_cell(r, c, orient, i):
+    """Area coordinates of symbol i of a tile whose symbol 0 lies at (r, c)."""
+    if orient == 0:
+        return r, c + i
+    if orient == 1:
+        return r, c - i
+    if orient == 2:
+        return r + i, c
+    return r - i, c
+
+
+@njit(cache=True)
+def in_grid(rr, cc):
+    """True if area coordinates (rr, cc) lie in the stored 9 x 9 grid (area + margin)."""
+    return -L.FATE_M <= rr < AREA + L.FATE_M and -L.FATE_M <= cc < AREA + L.FATE_M
+
+
+@njit(cache=True)
+def in_area(rr, cc):
+    """True if area coordinates (rr, cc) lie in the printed 5 x 5 fate area."""
+    return 0 <= rr < AREA and 0 <= cc < AREA
+
+
+@njit(cache=True)
+def grid_index(rr, cc):
+    """Grid index (relative to P_FATE) of area coordinates (rr, cc)."""
+    return (rr + L.FATE_M) * L.FATE_W + (cc + L.FATE_M)
+
+
+@njit(cache=True)
+def _occupied(s, pb, rr, cc):
+    """True if (rr, cc) is inside the grid and covered by a symbol."""
+    return in_grid(rr, cc) and s[pb + L.P_FATE + grid_index(rr, cc)] >= 0
+
+
+@njit(cache=True)
+def _touches(s, pb, rr, cc):
+    """True if an orthogonal neighbour of (rr, cc) is covered."""
+    return (_occupied(s, pb, rr - 1, cc) or _occupied(s, pb, rr + 1, cc)
+            or _occupied(s, pb, rr, cc - 1) or _occupied(s, pb, rr, cc + 1))
+
+
+@njit(cache=True)
+def can_place(s, pb, r, c, orient):
+    """True if a tile with symbol 0 at (r, c) in orientation orient may be placed."""
+    protrude = s[pb + L.P_GNOME + SPEC_PROTRUDE] == 1
+    inside = 0
+    touches = False
+    for i in range(3):
+        rr, cc = tile_cell(r, c, orient, i)
+        if not in_grid(rr, cc) or s[pb + L.P_FATE + grid_index(rr, cc)] >= 0:
+            return False
+        if in_area(rr, cc):
+            inside += 1
+        # The tile's own cells are still empty here, so a touch means an earlier tile.
+        if _touches(s, pb, rr, cc):
+            touches = True
+    if protrude:
+        return touches and inside >= 1
+    return touches and inside == 3
+
+
+@njit(cache=True)
+def _flood(s, pb, gi, seen, stack):
+    """Size of the same-symbol area containing grid cell gi; marks it in seen."""
+    sym = s[pb + L.P_FATE + gi]
+    if sym < 0 or seen[gi]:
+        return 0
+    seen[gi] = 1
+    stack[0] = gi
+    top = 1
+    size = 0
+    while top > 0:
+        top -= 1
+        g = stack[top]
+        size += 1
+        gr = g // L.FATE_W
+        gc = g % L.FATE_W
+        for d in range(4):
+            nr = gr + DR[d]
+            nc = gc + DC[d]
+            if 0 <= nr < L.FATE_W and 0 <= nc < L.FATE_W:
+                ng = nr * L.FATE_W + nc
+                if seen[ng] == 0 and s[pb + L.P_FATE + ng] == sym:
+                    seen[ng] = 1
+                    stack[top] = ng
+                    top += 1
+    return size
+
+
+@njit(cache=True)
+def area_size(s, pb, gi):
+    """Size of the connected same-symbol area containing grid cell gi (0 if empty)."""
+    seen = np.zeros(NCELL, dtype=np.int64)
+    stack = np.empty(NCELL, dtype=np.int64)
+    return _flood(s, pb, gi, seen, stack)
+
+
+@njit(cache=True)
+def count_areas(s, pb, sym, min_size):
+    """Number of distinct connected areas of symbol sym (-1: any symbol) of size >= min_size."""
+    seen = np.zeros(NCELL, dtype=np.int64)
+    stack = np.empty(NCELL, dtype=np.int64)
+    n = 0
+    for gi in range(NCELL):
+        v = s[pb + L.P_FATE + gi]
+        if v < 0 or seen[gi] or (sym >= 0 and v != sym):
+            continue
+        if _flood(s, pb, gi, seen, stack) >= min_size:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def place_tile(s, p, pb, tile_id, r, c, orient):
+    """Place fate tile tile_id and credit its gains; returns the action tiles gained."""
+    for i in range(3):
+        rr, cc = tile_cell(r, c, orient, i)
+        s[pb + L.P_FATE + grid_index(rr, cc)] = p[T.FATE_TILE + tile_id * 3 + i]
+    s[pb + L.P_FATE_PLACED] += 1
+    mult = 2 if s[pb + L.P_GNOME + SPEC_PRINT_TWICE] == 1 else 1
+    gained = 0
+    for i in range(3):
+        rr, cc = tile_cell(r, c, orient, i)
+        sym = p[T.FATE_TILE + tile_id * 3 + i]
+        # The area after placement = the depicted tile plus every connected earlier symbol.
+        n = area_size(s, pb, grid_index(rr, cc))
+        s[pb + L.P_TILES + sym] += n
+        gained += n
+        if in_area(rr, cc):
+            obj = p[T.FATE_PRINT + rr * AREA + cc]
+            if obj == PRINT_GOLD:
+                s[pb + L.P_RES + GOLD] += mult
+            elif obj == PRINT_YELLOW:
+                s[pb + L.P_TILES + YELLOW] += mult
+                gained += mult
+    return gained
+
+
+@njit(cache=True)
+def place_start_tile(s, p, pb, tile_id):
+    """Put the chosen starting fate tile on the marked centre cells (no gains)."""
+    for i in range(3):
+        cell = p[T.FATE_START + i]
+        gi = grid_index(cell // AREA, cell % AREA)
+        s[pb + L.P_FATE + gi] = p[T.FATE_TILE + tile_id * 3 + i]
+    s[pb + L.P_FATE_PLACED] = 1
+
+
+@njit(cache=True)
+def cells_covered(s, p, pb, set_id):
+    """True if every cell of fate cell set set_id is covered."""
+    for cell in range(AREA * AREA):
+        if p[T.FATE_SET + set_id * AREA * AREA + cell] == 1:
+            if s[pb + L.P_FATE + grid_index(cell // AREA, cell % AREA)] < 0:
+                return False
+    return True
+
+
+@njit(cache=True)
+def has_legal_placement(s, pb):
+    """True if some position and orientation admits a fate tile."""
+    for r in range(-L.FATE_M, AREA + L.FATE_M):
+        for c in range(-L.FATE_M, AREA + L.FATE_M):
+            for orient in range(4):
+                if can_place(s, pb, r, c, orient):
+                    return True
+    return False

@@ -1,0 +1,340 @@
+"""Legal moves and applying a move: the decision interface of the engine.
+
+A decision point is ``s[G_PHASE]`` for seat ``s[G_CUR]``.  ``legal_moves`` fills a
+(MAX_MOVES, 5) buffer with rows ``[kind, a, b, c, d]`` (encoding in ``layout``: M_*) and
+returns how many; ``apply_move`` plays one row.  A turn is: (first turn only: the starting
+fate tile) -> option I, II or III, with bonus actions before or after -> end.  Multi-part
+choices (which guardian where, which council space, ...) are follow-up decisions in
+sub-phases; decisions with a single forced outcome are taken automatically.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from bonfire_sim.rules import layout as L
+from bonfire_sim.rules import tables as T
+from bonfire_sim.rules.council import (
+    do_bonus,
+    do_council,
+    do_council_fire,
+    do_council_ship,
+    do_council_spec,
+    do_ignite,
+    gen_bonus,
+    gen_council,
+    gen_council_guard,
+    gen_council_ship,
+    gen_ignite,
+)
+from bonfire_sim.rules.fate import has_legal_placement, place_start_tile
+from bonfire_sim.rules.fate_option import do_fate, gen_fate, supply_size
+from bonfire_sim.rules.gnomes import do_gnome, gen_council_spec, gen_gnome
+from bonfire_sim.rules.great_bonfire import do_fire, gen_fire, gen_rewards
+from bonfire_sim.rules.islands import (
+    do_guard,
+    do_ship,
+    do_task,
+    gen_guard,
+    gen_ship,
+    gen_task,
+    take_guardian,
+)
+from bonfire_sim.rules.movebuf import add
+from bonfire_sim.rules.paths import (
+    do_council_path,
+    do_path,
+    do_refresh,
+    gen_council_path,
+    gen_path,
+    gen_pick,
+)
+from bonfire_sim.rules.payment import has_spec, pay_tiles
+from bonfire_sim.rules.procession import (
+    do_procession_step,
+    gen_free_move,
+    gen_procession,
+    gen_procession_step,
+    move_guardian,
+    start_procession,
+)
+from bonfire_sim.rules.tasks import common_fulfilled
+from bonfire_sim.rules.tom import tom_turn
+from bonfire_sim.rules.turns import (
+    all_humans_done,
+    do_pass,
+    end_game,
+    hand_on_tile,
+    pass_points,
+    pb_of,
+)
+
+GOLD, YELLOW, GUARD = 5, 6, 4
+
+
+def new_move_buffer() -> np.ndarray:
+    """A buffer for ``legal_moves``."""
+    return np.zeros((L.MAX_MOVES, L.MOVE_W), dtype=np.int64)
+
+
+@njit(cache=True)
+def gen_main_options(s, p, seat, pb, out, n):
+    """Options I, II and III (without bonus actions or passing)."""
+    n = gen_fate(s, p, pb, out, n, L.M_FATE)
+    n = gen_ship(s, p, pb, out, n)
+    n = gen_path(s, p, pb, out, n)
+    n = gen_task(s, p, pb, out, n)
+    n = gen_guard(s, p, pb, out, n)
+    n = gen_procession(s, p, pb, out, n)
+    n = gen_fire(s, p, pb, out, n)
+    n = gen_gnome(s, p, pb, out, n)
+    n = gen_ignite(s, p, seat, pb, out, n)
+    return n
+
+
+@njit(cache=True)
+def legal_moves(s, p, out):
+    """Fill ``out`` with the legal moves of the pending decision; return their number."""
+    ph = s[L.G_PHASE]
+    seat = s[L.G_CUR]
+    pb = pb_of(seat)
+    n = 0
+    if ph == L.PH_OVER:
+        return 0
+    if ph == L.PH_SWAP:
+        n = add(out, n, L.M_SWAP, 0, 0, 0, 0)
+        return add(out, n, L.M_SWAP, 1, 0, 0, 0)
+    if ph == L.PH_MAIN:
+        n = gen_main_options(s, p, seat, pb, out, 0)
+        if n == 0:
+            n = add(out, n, L.M_SKIP, 0, 0, 0, 0)
+        n = gen_bonus(s, p, seat, out, n)
+        if pass_points(s, seat) > 0:
+            n = add(out, n, L.M_PASS, 0, 0, 0, 0)
+        return n
+    if ph == L.PH_POST:
+        n = gen_bonus(s, p, seat, out, 0)
+        return add(out, n, L.M_END, 0, 0, 0, 0)
+    if ph == L.PH_SHIP_ACTION:
+        n = gen_task(s, p, pb, out, 0)
+        n = gen_guard(s, p, pb, out, n)
+        return add(out, n, L.M_END, 0, 0, 0, 0)
+    if ph == L.PH_PROCESSION:
+        return gen_procession_step(s, p, pb, out, 0)
+    if ph == L.PH_PATH_PICK:
+        return gen_pick(s, pb, out, 0, L.M_PATH)
+    if ph == L.PH_COUNCIL:
+        return gen_council(s, p, pb, out, 0)
+    if ph == L.PH_C_PATH:
+        return gen_council_path(s, p, pb, out, 0)
+    if ph == L.PH_C_GUARD:
+        return gen_council_guard(s, pb, out, 0)
+    if ph == L.PH_C_FIRE:
+        for g in range(7):
+            n = gen_rewards(s, p, pb, g, 0, L.M_FIRE, out, n)
+        return n
+    if ph == L.PH_C_SPEC:
+        return gen_council_spec(s, p, pb, out, 0)
+    if ph == L.PH_C_MOVE:
+        return gen_free_move(s, p, pb, out, 0)
+    if ph == L.PH_C_SHIP:
+        return gen_council_ship(s, out, 0)
+    if ph == L.PH_C_FATE:
+        return gen_fate(s, p, pb, out, 0, L.M_FATE)
+    return 0
+
+
+@njit(cache=True)
+def has_main_option(s, p, seat):
+    """The player can take option I, II or III (cheap checks first)."""
+    pb = pb_of(seat)
+    if supply_size(s, pb) > 0 and has_legal_placement(s, pb):
+        return True
+    buf = np.empty((L.MAX_MOVES, L.MOVE_W), np.int64)
+    return gen_main_options(s, p, seat, pb, buf, 0) > 0
+
+
+@njit(cache=True)
+def check_common_rewards(s, p, seat):
+    """Specialist 19: the first time each common task is fulfilled, +1 gold +1 yellow."""
+    pb = pb_of(seat)
+    for c in range(5):
+        if s[pb + L.P_COMMON_DONE + c] == 0 and common_fulfilled(s, p, seat, c):
+            s[pb + L.P_COMMON_DONE + c] = 1
+            if has_spec(s, pb, 19):
+                s[pb + L.P_RES + GOLD] += 1
+                s[pb + L.P_TILES + YELLOW] += 1
+
+
+@njit(cache=True)
+def begin_turn(s, p):
+    """Set up the decision that opens the current seat's turn; False if it has none."""
+    seat = s[L.G_CUR]
+    pb = pb_of(seat)
+    if s[pb + L.P_STARTED] == 0:
+        s[L.G_PHASE] = L.PH_SWAP
+        return True
+    s[L.G_RET] = L.PH_POST
+    if has_main_option(s, p, seat):
+        s[L.G_PHASE] = L.PH_MAIN
+        return True
+    return False
+
+
+@njit(cache=True)
+def finish_turn(s, p):
+    """End the current turn and run automatic turns until a decision is pending or over."""
+    seat = s[L.G_CUR]
+    s[pb_of(seat) + L.P_TURNS] += 1
+    while True:
+        if s[L.G_OVER] == 1:
+            return
+        if hand_on_tile(s, seat):
+            end_game(s, L.END_COUNTDOWN)
+            return
+        if s[L.G_SOLO] == 0 and s[L.G_CD_ACTIVE] == 0 and all_humans_done(s):
+            end_game(s, L.END_STALLED)
+            return
+        seat = (seat + 1) % s[L.G_NSEATS]
+        if seat == 0:
+            s[L.G_ROUND] += 1
+        s[L.G_TURN] += 1
+        s[L.G_CUR] = seat
+        pb = pb_of(seat)
+        if s[L.G_SOLO] == 1 and seat == 1:
+            tom_turn(s, p)
+            continue
+        if s[pb + L.P_PASSED] == 1:
+            continue
+        if s[pb + L.P_OUT] == 0 and begin_turn(s, p):
+            return
+        # Nothing to do: out for good; passing in the countdown is still free points.
+        s[pb + L.P_OUT] = 1
+        if pass_points(s, seat) > 0:
+            do_pass(s, seat)
+
+
+@njit(cache=True)
+def resume(s, p):
+    """A sub-decision chain is complete: back to the main decision or to the turn's end."""
+    if s[L.G_RET] == L.PH_MAIN:
+        s[L.G_PHASE] = L.PH_MAIN
+        return
+    s[L.G_PHASE] = L.PH_POST
+    seat = s[L.G_CUR]
+    buf = np.empty((8, L.MOVE_W), np.int64)
+    if gen_bonus(s, p, seat, buf, 0) == 0:
+        finish_turn(s, p)
+
+
+@njit(cache=True)
+def enter_ship_action(s, p, pb):
+    """After sailing: offer the island's action, or carry on if there is none."""
+    buf = np.empty((L.MAX_MOVES, L.MOVE_W), np.int64)
+    n = gen_task(s, p, pb, buf, 0)
+    n = gen_guard(s, p, pb, buf, n)
+    if n == 0:
+        resume(s, p)
+
+
+@njit(cache=True)
+def do_swap(s, p, pb, swap):
+    """Choose the starting fate tile (maybe the middle of the column); take 5 tiles."""
+    if swap == 1:
+        t = s[pb + L.P_FATE_SUP]
+        s[pb + L.P_FATE_SUP] = s[pb + L.P_FATE_SUP + 4]
+        s[pb + L.P_FATE_SUP + 4] = t
+    tile = s[pb + L.P_FATE_SUP]
+    place_start_tile(s, p, pb, tile)
+    s[pb + L.P_TILES + YELLOW] += 2
+    for i in range(3):
+        s[pb + L.P_TILES + p[T.FATE_TILE + tile * 3 + i]] += 1
+    s[pb + L.P_STARTED] = 1
+
+
+@njit(cache=True)
+def apply_move(s, p, mv):
+    """Play move row ``mv`` (assumed legal) for the seat to move."""
+    seat = s[L.G_CUR]
+    pb = pb_of(seat)
+    kind, a, b, c, d = mv[0], mv[1], mv[2], mv[3], mv[4]
+    ph = s[L.G_PHASE]
+    s[L.G_DECISIONS] += 1
+    in_main = ph == L.PH_MAIN
+    if in_main and kind != L.M_BONUS and kind != L.M_PASS:
+        s[L.G_RET] = L.PH_POST
+    if kind == L.M_SWAP:
+        do_swap(s, p, pb, a)
+        if not begin_turn(s, p):
+            finish_turn(s, p)
+    elif kind == L.M_FATE:
+        do_fate(s, p, pb, a, b, c, d, in_main)
+        resume(s, p)
+    elif kind == L.M_SHIP:
+        do_ship(s, pb, a, b)
+        enter_ship_action(s, p, pb)
+    elif kind == L.M_PATH:
+        do_path(s, p, pb, a)
+        resume(s, p)
+    elif kind == L.M_PATH_REFRESH:
+        do_refresh(s)
+    elif kind == L.M_TASK:
+        do_task(s, p, pb, a, b, c)
+        resume(s, p)
+    elif kind == L.M_GUARD:
+        if not do_guard(s, pb, a):
+            resume(s, p)
+    elif kind == L.M_PROCESSION:
+        pay_tiles(s, pb, GUARD, a)
+        if not start_procession(s, pb, a, False):
+            resume(s, p)
+    elif kind == L.M_MOVE_GUARD:
+        if ph == L.PH_PROCESSION:
+            if not do_procession_step(s, p, pb, a, b, c):
+                resume(s, p)
+        else:
+            move_guardian(s, p, pb, a, b, c, True)
+            resume(s, p)
+    elif kind == L.M_FIRE:
+        if in_main:
+            do_fire(s, p, pb, a, b, c, d)
+        else:
+            do_council_fire(s, p, pb, a, b, c)
+        resume(s, p)
+    elif kind == L.M_GNOME:
+        do_gnome(s, p, pb, a, b)
+        resume(s, p)
+    elif kind == L.M_IGNITE:
+        do_ignite(s, pb, a, seat)
+    elif kind == L.M_BONUS:
+        do_bonus(s, a)
+    elif kind == L.M_COUNCIL:
+        if not do_council(s, p, pb, a, b):
+            resume(s, p)
+    elif kind == L.M_TAKE_PATH:
+        do_council_path(s, p, pb, a)
+        resume(s, p)
+    elif kind == L.M_TAKE_GUARD:
+        if not take_guardian(s, pb, a):
+            resume(s, p)
+    elif kind == L.M_TAKE_SPEC:
+        do_council_spec(s, p, pb, a)
+        resume(s, p)
+    elif kind == L.M_SHIP_TO:
+        do_council_ship(s, pb, a)
+        enter_ship_action(s, p, pb)
+    elif kind == L.M_PASS:
+        do_pass(s, seat)
+        finish_turn(s, p)
+    elif kind == L.M_END:
+        if ph == L.PH_SHIP_ACTION:
+            resume(s, p)
+        else:
+            finish_turn(s, p)
+    elif kind == L.M_SKIP:
+        s[pb + L.P_OUT] = 1
+        finish_turn(s, p)
+    check_common_rewards(s, p, seat)
+    if s[L.G_OVER] == 0 and s[L.G_DECISIONS] >= L.MAX_DECISIONS:
+        end_game(s, L.END_LIMIT)

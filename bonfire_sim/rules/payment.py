@@ -1,0 +1,160 @@
+"""Paying action tiles and resources (rulebook p.8, RULINGS 4).
+
+A missing action tile may be replaced by 1 yellow tile or by any 2 tiles; a missing resource
+by 1 gold or by any 2 resources (gold itself by 2 resources).  The engine pays by one
+canonical policy - own tiles of the asked type first, then yellow, then pairs taken from the
+most plentiful other types - which keeps what is scarce for the payer.  Every payment it
+makes is legal; strategies see the cost through the move (tiles paid) and the action type.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from bonfire_sim.rules import layout as L
+
+YELLOW = 6
+GOLD = 5
+
+
+@njit(cache=True)
+def has_spec(s, pb, ability):
+    """True if the player owns the specialist with this ability number (1..27)."""
+    return s[pb + L.P_GNOME + ability - 1] == 1
+
+
+@njit(cache=True)
+def _take_pair(a, base, n, skip1, skip2):
+    """Remove 2 items from the most plentiful slots of a[base:base+n] except skip1/skip2."""
+    for _ in range(2):
+        best = -1
+        for k in range(n):
+            if k != skip1 and k != skip2 and a[base + k] > 0:
+                if best < 0 or a[base + k] > a[base + best]:
+                    best = k
+        if best < 0:
+            return False
+        a[base + best] -= 1
+    return True
+
+
+@njit(cache=True)
+def pay_tiles(s, pb, t, n):
+    """Pay n action tiles of type t canonically; returns False (state undefined) if short."""
+    base = pb + L.P_TILES
+    use = min(s[base + t], n)
+    s[base + t] -= use
+    d = n - use
+    per_yellow = 2 if has_spec(s, pb, 5) else 1
+    while d > 0 and s[base + YELLOW] > 0:
+        s[base + YELLOW] -= 1
+        d -= per_yellow
+    while d > 0:
+        if not _take_pair(s, base, 7, t, YELLOW):
+            return False
+        d -= 1
+    return True
+
+
+@njit(cache=True)
+def can_pay_tiles(s, pb, t, n):
+    """True if n action tiles of type t can be paid (with substitutions)."""
+    base = pb + L.P_TILES
+    d = n - s[base + t]
+    if d <= 0:
+        return True
+    per_yellow = 2 if has_spec(s, pb, 5) else 1
+    d -= s[base + YELLOW] * per_yellow
+    if d <= 0:
+        return True
+    others = 0
+    for k in range(6):
+        if k != t:
+            others += s[base + k]
+    return others >= 2 * d
+
+
+@njit(cache=True)
+def max_tiles_payable(s, pb, t):
+    """The largest n for which can_pay_tiles(s, pb, t, n) holds."""
+    base = pb + L.P_TILES
+    per_yellow = 2 if has_spec(s, pb, 5) else 1
+    others = 0
+    for k in range(6):
+        if k != t:
+            others += s[base + k]
+    return s[base + t] + s[base + YELLOW] * per_yellow + others // 2
+
+
+@njit(cache=True)
+def pay_resource(s, pb, r, n):
+    """Pay n of resource r canonically: own, then gold, then pairs of plentiful others."""
+    base = pb + L.P_RES
+    use = min(s[base + r], n)
+    s[base + r] -= use
+    d = n - use
+    if r != GOLD:
+        g = min(s[base + GOLD], d)
+        s[base + GOLD] -= g
+        d -= g
+    while d > 0:
+        if not _take_pair(s, base, 6, r, GOLD):
+            return False
+        d -= 1
+    return True
+
+
+@njit(cache=True)
+def pay_any_resource(s, pb):
+    """Pay 1 resource of the payer's choice: the most plentiful non-gold one, else gold."""
+    base = pb + L.P_RES
+    best = -1
+    for k in range(5):
+        if s[base + k] > 0 and (best < 0 or s[base + k] > s[base + best]):
+            best = k
+    if best < 0:
+        if s[base + GOLD] > 0:
+            best = GOLD
+        else:
+            return False
+    s[base + best] -= 1
+    return True
+
+
+@njit(cache=True)
+def can_pay_resources(s, pb, r1, n1, r2, n2):
+    """True if n1 of r1 then n2 of r2 can be paid (r < 0 = any resource of choice)."""
+    tmp = s[pb + L.P_RES:pb + L.P_RES + 6].copy()
+    return _pay_on(tmp, r1, n1) and _pay_on(tmp, r2, n2)
+
+
+@njit(cache=True)
+def pay_resources(s, pb, r1, n1, r2, n2):
+    """Pay n1 of r1 then n2 of r2 (r < 0 = any resource of the payer's choice)."""
+    ok = True
+    for _ in range(n1):
+        ok = ok and (pay_any_resource(s, pb) if r1 < 0 else pay_resource(s, pb, r1, 1))
+    for _ in range(n2):
+        ok = ok and (pay_any_resource(s, pb) if r2 < 0 else pay_resource(s, pb, r2, 1))
+    return ok
+
+
+@njit(cache=True)
+def _pay_on(a, r, n):
+    """pay_resource / pay_any_resource on a bare 6-vector (used for feasibility checks)."""
+    for _ in range(n):
+        if r < 0:
+            best = -1
+            for k in range(6):
+                if a[k] > 0 and (best < 0 or (k < GOLD and a[k] > a[best]) or best == GOLD):
+                    best = k
+            if best < 0:
+                return False
+            a[best] -= 1
+        elif a[r] > 0:
+            a[r] -= 1
+        elif r != GOLD and a[GOLD] > 0:
+            a[GOLD] -= 1
+        elif not _take_pair(a, 0, 6, r, GOLD):
+            return False
+    return True

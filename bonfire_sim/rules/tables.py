@@ -1,0 +1,201 @@
+"""Compile ``components`` into the flat ``int64`` parameter vector the kernels read.
+
+Kernels never import component data directly: they receive this vector.  That keeps the
+numba cache valid when a designer edits a value, and lets an experiment override any
+number (``build_params(overrides={"task_points": {"B1": 6}})``) without recompiling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from bonfire_sim.rules import components as C
+
+_o = 0
+
+
+def _f(n: int = 1) -> int:
+    global _o
+    at = _o
+    _o += n
+    return at
+
+
+NT = len(C.TASKS)
+T_POINTS = _f(NT)  # printed points of task t
+T_COLOUR = _f(NT)  # 0 blue, 1 red, 2 yellow
+T_KIND = _f(NT)  # TaskKind
+T_A = _f(NT)
+T_B = _f(NT)
+T_C = _f(NT)
+ISL_KIND = _f(C.N_ISLANDS)  # 0 task island, 1 guardian island
+ISL_VAL = _f(C.N_ISLANDS)  # resource (task island) or guardian colour 1..4
+ISL_CORNER = _f(C.N_ISLANDS)
+GB_TILE = _f(7)  # action tile type of Great Bonfire space g
+GB_RES = _f(7)  # resource of space g, -1 = "2 points" only
+BOARD_NOTCH = _f(4 * 7)  # board b notch k at b*7+k: portal shape 0..6
+GUARD_PTS = _f(7)  # points for a guardian next to bonfire space k
+FATE_TILE = _f(C.N_FATE_TILES * 3)  # fate tile f symbol i at f*3+i
+FATE_PRINT = _f(25)  # area cell r*5+c: 0 nothing, 1 gold, 2 yellow action tile
+FATE_SET = _f(3 * 25)  # cell set s (0 highlighted, 1 outer columns, 2 gold) at s*25+cell
+FATE_START = _f(3)  # area cells (r*5+c) of the starting tile, left to right
+PATH_CRYSTAL = _f(len(C.PATH_TILES))  # 0 blue, 1 red, 2 yellow
+PATH_RES = _f(len(C.PATH_TILES))
+START_PATH_RES = _f()  # resource of path position 0 (gold)
+SPEC_RES = _f(C.N_SPECIALISTS)
+ELDER_RES = _f(C.N_ELDERS)
+CD_TRIGGER = _f(5)  # index = human players 1..4
+PATH_COST = _f(6)
+TASK_COST = _f(3)
+N_PORTAL_PER_SHAPE = _f()
+FIRE_PTS = _f()
+PORTAL_PTS = _f()
+PATH_PTS = _f()
+COMMON_PTS = _f()
+SEVEN_PTS = _f()
+FATE_SUP_PTS = _f()
+LEFT_DIV = _f()
+COUNCIL_PT = _f()
+TPI_OTHER = _f(5)  # tasks per non-corner island, index = human players 1..4
+TPI_CORNER_N = _f(5)  # tasks per corner island, index = human players 1..4
+REMOVED_SMALL = _f()  # task id removed in 1-2 player games
+TOM_CARD = _f(len(C.TOM_CARDS))  # TOM_* kind of card i
+TOM_REVEAL = _f(len(C.TOM_CARDS))  # 1 if card i reveals a gnome first
+TOM_PASSES = _f()
+TILE_LIMIT = _f()  # action tiles you may hold to place a fate tile (1)
+PARAM_SIZE = _o
+
+TOM_GNOME, TOM_PATH, TOM_TASK1, TOM_TASK2, TOM_GUARDIAN, TOM_FIRE = range(6)
+_TOM_KINDS = ("gnome", "path", "task1", "task2", "guardian", "great_bonfire")
+
+TASK_IDS = tuple(t.id for t in C.TASKS)
+
+
+def task_index(task_id: str) -> int:
+    """Index of a task id such as ``"R7"``, with an error naming the valid ids."""
+    try:
+        return TASK_IDS.index(task_id)
+    except ValueError:
+        raise ValueError(f"unknown task {task_id!r}; ids are B1-B22, R1-R22, Y1-Y22") from None
+
+
+OVERRIDABLE = (
+    "task_points", "guardian_points", "countdown_trigger", "portal_points", "path_points",
+    "common_points", "fate_supply_points", "fire_points", "council_point",
+)
+
+
+def build_params(overrides: Mapping[str, Any] | None = None) -> np.ndarray:
+    """The parameter vector for the game as printed, with optional designer overrides.
+
+    ``overrides`` keys: ``task_points`` ({task id: points}), ``guardian_points`` (7 values),
+    ``countdown_trigger`` ({players: novices}), and the scalars ``portal_points``,
+    ``path_points``, ``common_points``, ``fate_supply_points``, ``fire_points``,
+    ``council_point``.
+    """
+    p = np.zeros(PARAM_SIZE, dtype=np.int64)
+    for i, t in enumerate(C.TASKS):
+        p[T_POINTS + i] = t.points
+        p[T_COLOUR + i] = C.TASK_COLOURS.index(t.colour)
+        p[T_KIND + i] = t.kind
+        p[T_A + i], p[T_B + i], p[T_C + i] = t.a, t.b, t.c
+    for i, (kind, val, corner) in enumerate(C.ISLANDS):
+        p[ISL_KIND + i] = 0 if kind == "task" else 1
+        p[ISL_VAL + i] = (C.RESOURCES.index(val) if kind == "task"
+                          else C.GUARDIAN_COLOURS.index(val))
+        p[ISL_CORNER + i] = int(corner)
+    for g, (tile, res) in enumerate(C.GREAT_BONFIRE):
+        p[GB_TILE + g] = C.ACTION_TILES.index(tile)
+        p[GB_RES + g] = -1 if res is None else C.RESOURCES.index(res)
+    for b, order in enumerate(C.BOARDS):
+        for k, shape in enumerate(order):
+            p[BOARD_NOTCH + b * 7 + k] = C.PORTAL_SHAPES.index(shape)
+    p[GUARD_PTS:GUARD_PTS + 7] = C.GUARDIAN_POINTS
+    for f, syms in enumerate(C.FATE_TILES):
+        for i, s in enumerate(syms):
+            p[FATE_TILE + f * 3 + i] = C.FATE_SYMBOLS.index(s)
+    for r, c in C.FATE_GOLD_CELLS:
+        p[FATE_PRINT + r * 5 + c] = 1
+        p[FATE_SET + 2 * 25 + r * 5 + c] = 1
+    for r, c in C.FATE_YELLOW_CELLS:
+        p[FATE_PRINT + r * 5 + c] = 2
+    for r, c in C.FATE_HIGHLIGHTED:
+        p[FATE_SET + 0 * 25 + r * 5 + c] = 1
+    for r in range(5):
+        for c in C.FATE_OUTER_COLUMNS:
+            p[FATE_SET + 1 * 25 + r * 5 + c] = 1
+    for i, (r, c) in enumerate(C.FATE_START_CELLS):
+        p[FATE_START + i] = r * 5 + c
+    for i, (crystal, res) in enumerate(C.PATH_TILES):
+        p[PATH_CRYSTAL + i] = C.CRYSTALS.index(crystal)
+        p[PATH_RES + i] = C.RESOURCES.index(res)
+    p[START_PATH_RES] = C.RESOURCES.index(C.START_PATH_RESOURCE)
+    p[SPEC_RES:SPEC_RES + C.N_SPECIALISTS] = C.SPECIALIST_RESOURCE
+    p[ELDER_RES:ELDER_RES + C.N_ELDERS] = C.ELDER_RESOURCE
+    for n, v in C.COUNTDOWN_TRIGGER.items():
+        p[CD_TRIGGER + n] = v
+    p[PATH_COST:PATH_COST + 6] = C.PATH_COST
+    p[TASK_COST:TASK_COST + 3] = C.TASK_TILE_COST
+    p[N_PORTAL_PER_SHAPE] = C.PORTALS_PER_SHAPE
+    p[FIRE_PTS] = C.FIRE_POINTS
+    p[PORTAL_PTS] = C.PORTAL_POINTS
+    p[PATH_PTS] = C.PATH_MATCH_POINTS
+    p[COMMON_PTS] = C.COMMON_POINTS
+    p[SEVEN_PTS] = C.COMMON_SEVEN_BONFIRES_POINTS
+    p[FATE_SUP_PTS] = C.FATE_SUPPLY_POINTS
+    p[LEFT_DIV] = C.LEFTOVER_DIVISOR
+    p[COUNCIL_PT] = C.COUNCIL_POINT
+    for n, (corner, other) in C.TASKS_PER_ISLAND.items():
+        p[TPI_CORNER_N + n] = corner
+        p[TPI_OTHER + n] = other
+    p[REMOVED_SMALL] = task_index(C.REMOVED_TASK_SMALL)
+    for i, (kind, reveal) in enumerate(C.TOM_CARDS):
+        p[TOM_CARD + i] = _TOM_KINDS.index(kind)
+        p[TOM_REVEAL + i] = int(reveal)
+    p[TOM_PASSES] = C.TOM_DECK_PASSES
+    p[TILE_LIMIT] = C.ACTION_TILE_LIMIT_FOR_FATE
+    if overrides:
+        _apply_overrides(p, overrides)
+    return p
+
+
+def _apply_overrides(p: np.ndarray, overrides: Mapping[str, Any]) -> None:
+    scalars = {
+        "portal_points": PORTAL_PTS, "path_points": PATH_PTS, "common_points": COMMON_PTS,
+        "fate_supply_points": FATE_SUP_PTS, "fire_points": FIRE_PTS,
+        "council_point": COUNCIL_PT,
+    }
+    for key, value in overrides.items():
+        if key == "task_points":
+            for tid, pts in dict(value).items():
+                p[T_POINTS + task_index(str(tid))] = _nonneg(key, pts)
+        elif key == "guardian_points":
+            vals = list(value)
+            if len(vals) != 7:
+                raise ValueError("guardian_points needs 7 values (bonfire spaces 0..6)")
+            p[GUARD_PTS:GUARD_PTS + 7] = [_nonneg(key, v) for v in vals]
+        elif key == "countdown_trigger":
+            for n, v in dict(value).items():
+                if int(n) not in (1, 2, 3, 4):
+                    raise ValueError("countdown_trigger keys are player counts 1..4")
+                p[CD_TRIGGER + int(n)] = max(1, _nonneg(key, v))
+        elif key in scalars:
+            p[scalars[key]] = _nonneg(key, value)
+        else:
+            raise ValueError(f"unknown override {key!r}; allowed: {', '.join(OVERRIDABLE)}")
+
+
+def _nonneg(key: str, v: Any) -> int:
+    try:
+        iv = int(v)
+    except (TypeError, ValueError):
+        raise ValueError(f"{key}: {v!r} is not an integer") from None
+    if iv < 0 or iv != v:
+        raise ValueError(f"{key}: {v!r} must be a non-negative integer")
+    return iv
+
+
+DEFAULT_PARAMS = build_params()

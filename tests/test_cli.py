@@ -1,0 +1,168 @@
+"""The bonfire-sim command line: every command works, is documented and fails cleanly."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+import bonfire_sim
+from bonfire_sim.cli.commands import COMMANDS
+from bonfire_sim.cli.main import load_command, main
+from bonfire_sim.errors import BonfireError, ConfigError, DataError, IllegalMoveError
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+KINDS = ("tasks", "gnomes", "council")
+FORMATS = ("table", "csv", "json")
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def cards_json(kind: str) -> list[dict]:
+    result = run("cards", "--kind", kind, "--format", "json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_cards_prints_every_kind_in_every_format(kind, fmt):
+    result = run("cards", "--kind", kind, "--format", fmt)
+    assert result.exit_code == 0, result.output
+    assert result.output.strip()
+
+
+def test_cards_defaults_to_a_table_of_tasks():
+    lines = run("cards").output.splitlines()
+    assert lines[0].split() == ["id", "colour", "points", "condition", "provenance"]
+    assert set(lines[1]) <= {"-", " "}
+    assert len(lines) == 2 + 66
+
+
+def test_there_are_66_tasks_22_of_each_colour():
+    rows = cards_json("tasks")
+    assert len(rows) == 66
+    assert len({r["id"] for r in rows}) == 66
+    for colour in ("blue", "red", "yellow"):
+        assert sum(r["colour"] == colour for r in rows) == 22
+
+
+def test_there_are_33_gnomes_27_specialists_and_6_elders():
+    rows = cards_json("gnomes")
+    assert len(rows) == 33
+    assert [r["id"] for r in rows] == list(range(33))
+    assert sum(r["kind"] == "specialist" for r in rows) == 27
+    assert sum(r["kind"] == "elder" for r in rows) == 6
+    assert {r["resource"] for r in rows} <= {"blossom", "fruit", "herb", "shell", "root", "gold"}
+
+
+def test_council_lists_8_spaces_and_5_common_tasks():
+    rows = cards_json("council")
+    assert [r["space"] for r in rows if r["kind"] == "council"] == list(range(1, 9))
+    assert sum(r["kind"] == "common" for r in rows) == 5
+    assert len(rows) == 13
+
+
+def test_csv_output_parses_back_to_the_json_rows():
+    text = run("cards", "--kind", "gnomes", "--format", "csv").output
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert len(rows) == 33
+    assert rows[0].keys() == cards_json("gnomes")[0].keys()
+
+
+def test_every_row_has_a_known_provenance():
+    for kind in KINDS:
+        assert {r["provenance"] for r in cards_json(kind)} <= {"text", "inferred", "assumed"}
+
+
+@pytest.mark.parametrize("args", [("cards", "--kind", "dragons"), ("cards", "--format", "xml")])
+def test_a_bad_value_gives_one_error_line_and_exit_code_2(args):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0
+    assert result.output.startswith("Error: ")
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    "error", [BonfireError, ConfigError, DataError, IllegalMoveError, ValueError]
+)
+def test_domain_errors_become_one_clean_line(error):
+    @click.command()
+    def boom() -> None:
+        raise error("something\nwent wrong")
+
+    main.add_command(boom, "boom-test")
+    try:
+        result = run("boom-test")
+    finally:
+        main.commands.pop("boom-test")
+    assert result.exit_code == 2
+    assert result.output == "Error: something went wrong\n"
+
+
+def test_the_error_classes_share_one_base():
+    for cls in (ConfigError, DataError, IllegalMoveError):
+        assert issubclass(cls, BonfireError)
+
+
+def test_every_registered_command_loads():
+    for name, target in COMMANDS.items():
+        assert isinstance(load_command(target), click.Command), name
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_command_has_an_example_in_its_help(name):
+    result = run(name, "--help")
+    assert result.exit_code == 0, result.output
+    assert "Example:" in result.output
+    assert f"bonfire-sim {name}" in result.output
+
+
+def test_the_group_help_lists_every_command_and_has_an_example():
+    result = run("--help")
+    assert result.exit_code == 0
+    assert "Example:" in result.output
+    for name in COMMANDS:
+        assert re.search(rf"^\s+{name}\s", result.output, re.M), name
+
+
+def test_every_command_is_in_the_readme_cli_table():
+    readme = README.read_text(encoding="utf-8")
+    for name in COMMANDS:
+        assert f"`{name}`" in readme, f"README lacks a row for {name}"
+
+
+def test_version_prints_the_package_version():
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.output.strip() == f"bonfire-sim, version {bonfire_sim.__version__}"
+    assert re.fullmatch(r"\d+\.\d+\.\d+.*", bonfire_sim.__version__)
+
+
+def test_help_and_import_stay_light():
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from bonfire_sim.cli.main import main\n"
+        "assert CliRunner().invoke(main, ['--help']).exit_code == 0\n"
+        "heavy = [m for m in ('numba', 'polars', 'pandas', 'matplotlib') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_unknown_package_attributes_raise_attribute_error():
+    with pytest.raises(AttributeError):
+        bonfire_sim.no_such_name  # noqa: B018
+    assert {"play", "load"} <= set(dir(bonfire_sim))
