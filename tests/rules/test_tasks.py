@@ -192,7 +192,7 @@ CASES: list[tuple[str, Build, Build]] = [
     ("Y12", both(guardians("own", pos=13), guardians("grey", pos=14)),
      both(guardians("grey", pos=13), guardians("own", pos=3))),
     ("Y13", res(fruit=3, herb=4), res(fruit=3, herb=2, gold=3)),
-    ("Y14", res(herb=5), res(herb=4, gold=1, blossom=4)),
+    ("Y14", res(herb=5), res(herb=4, gold=5, blossom=4)),
     ("Y15", tiles(ship=1, path=1, task=2, fire=1, guard=1),
      tiles(ship=1, path=1, task=1, fire=1, yellow=1)),
     ("Y16", tiles(path=1, task=1, fire=1, guard=1, gnome=1),
