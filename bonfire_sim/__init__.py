@@ -10,6 +10,10 @@ import importlib
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from bonfire_sim import _jitcache
+
+JIT_CACHE_DIR = _jitcache.configure()
+
 try:
     __version__ = version("bonfire-sim")
 except PackageNotFoundError:  # running from a source tree that was never installed

@@ -14,7 +14,8 @@ from bonfire_sim.errors import IllegalMoveError
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
-from bonfire_sim.rules.moves import apply_move, legal_moves as _legal_kernel
+from bonfire_sim.rules.moves import apply_move
+from bonfire_sim.rules.moves import legal_moves as _legal_kernel
 
 MoveLike = Sequence[int] | np.ndarray
 

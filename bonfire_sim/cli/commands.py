@@ -15,8 +15,8 @@ from __future__ import annotations
 
 COMMANDS: dict[str, str] = {
     "cards": "bonfire_sim.cli.cards:cards",
+    "replay": "bonfire_sim.cli.replay:replay",
     # planned, add when the module exists:
-    # "replay": "bonfire_sim.cli.replay:replay",
     # "run": "bonfire_sim.cli.run:run",
     # "bench": "bonfire_sim.cli.bench:bench",
     # "ladder": "bonfire_sim.cli.ladder:ladder",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from bonfire_sim.rules import components as C
@@ -158,12 +159,13 @@ def do_council_path(s, p, pb, a):
     t = a - SEARCH
     head = s[L.G_PATH_HEAD]
     cnt = s[L.G_PATH_N]
-    for i in range(cnt):  # compact the deck without t, starting at index 0
-        s[L.PATH_DECK + i] = s[L.PATH_DECK + (head + i) % L.NPATHT]
+    tmp = np.empty(cnt, np.int64)  # unroll the ring buffer first: in place would overwrite
+    for i in range(cnt):
+        tmp[i] = s[L.PATH_DECK + (head + i) % L.NPATHT]
     w = 0
     removed = False
     for i in range(cnt):
-        x = s[L.PATH_DECK + i]
+        x = tmp[i]
         if x == t and not removed:
             removed = True
             continue

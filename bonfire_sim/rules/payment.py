@@ -89,72 +89,84 @@ def max_tiles_payable(s, pb, t):
 @njit(cache=True)
 def pay_resource(s, pb, r, n):
     """Pay n of resource r canonically: own, then gold, then pairs of plentiful others."""
-    base = pb + L.P_RES
-    use = min(s[base + r], n)
-    s[base + r] -= use
-    d = n - use
-    if r != GOLD:
-        g = min(s[base + GOLD], d)
-        s[base + GOLD] -= g
-        d -= g
-    while d > 0:
-        if not _take_pair(s, base, 6, r, GOLD):
-            return False
-        d -= 1
-    return True
+    return _pay_on(s[pb + L.P_RES:pb + L.P_RES + 6], r, n, 0, 0)
 
 
 @njit(cache=True)
 def pay_any_resource(s, pb):
     """Pay 1 resource of the payer's choice: the most plentiful non-gold one, else gold."""
-    base = pb + L.P_RES
-    best = -1
-    for k in range(5):
-        if s[base + k] > 0 and (best < 0 or s[base + k] > s[base + best]):
-            best = k
-    if best < 0:
-        if s[base + GOLD] > 0:
-            best = GOLD
-        else:
-            return False
-    s[base + best] -= 1
-    return True
+    return _pay_on(s[pb + L.P_RES:pb + L.P_RES + 6], -1, 1, 0, 0)
 
 
 @njit(cache=True)
 def can_pay_resources(s, pb, r1, n1, r2, n2):
-    """True if n1 of r1 then n2 of r2 can be paid (r < 0 = any resource of choice)."""
+    """True if n1 of r1 and n2 of r2 can be paid together (r < 0 = any resource of choice)."""
     tmp = s[pb + L.P_RES:pb + L.P_RES + 6].copy()
-    return _pay_on(tmp, r1, n1) and _pay_on(tmp, r2, n2)
+    return _pay_on(tmp, r1, n1, r2, n2)
 
 
 @njit(cache=True)
 def pay_resources(s, pb, r1, n1, r2, n2):
-    """Pay n1 of r1 then n2 of r2 (r < 0 = any resource of the payer's choice)."""
-    ok = True
-    for _ in range(n1):
-        ok = ok and (pay_any_resource(s, pb) if r1 < 0 else pay_resource(s, pb, r1, 1))
-    for _ in range(n2):
-        ok = ok and (pay_any_resource(s, pb) if r2 < 0 else pay_resource(s, pb, r2, 1))
-    return ok
+    """Pay n1 of r1 and n2 of r2 (r < 0 = any resource of the payer's choice) canonically."""
+    return _pay_on(s[pb + L.P_RES:pb + L.P_RES + 6], r1, n1, r2, n2)
 
 
 @njit(cache=True)
-def _pay_on(a, r, n):
-    """pay_resource / pay_any_resource on a bare 6-vector (used for feasibility checks)."""
-    for _ in range(n):
-        if r < 0:
-            best = -1
-            for k in range(6):
-                if a[k] > 0 and (best < 0 or (k < GOLD and a[k] > a[best]) or best == GOLD):
-                    best = k
-            if best < 0:
-                return False
-            a[best] -= 1
-        elif a[r] > 0:
-            a[r] -= 1
-        elif r != GOLD and a[GOLD] > 0:
-            a[GOLD] -= 1
-        elif not _take_pair(a, 0, 6, r, GOLD):
+def _use_own(a, r, n):
+    """Pay up to n of resource r from a itself; return how many are still missing."""
+    if n <= 0:
+        return 0
+    use = min(a[r], n)
+    a[r] -= use
+    return n - use
+
+
+@njit(cache=True)
+def _use_gold(a, r, d):
+    """Replace up to d missing non-gold resources r by gold; return how many are still missing."""
+    if d <= 0 or r == GOLD:
+        return d
+    g = min(a[GOLD], d)
+    a[GOLD] -= g
+    return d - g
+
+
+@njit(cache=True)
+def _pay_on(a, r1, n1, r2, n2):
+    """Pay n1 of r1 and n2 of r2 from the resource 6-vector ``a`` in place (False if short).
+
+    The two demands are paid together, never one after the other: first every asked
+    resource the payer owns, then gold for what is missing, then pairs of the most plentiful
+    others, and last the resources of the payer's choice (r < 0; most plentiful non-gold,
+    else gold).  Paying one demand's pair before the other demand's own resource could take
+    that resource and make a payable cost look unpayable.
+    """
+    if r1 >= 0 and r1 == r2:
+        n1 += n2
+        n2 = 0
+    n_any = 0
+    if r1 < 0:
+        n_any += n1
+        n1 = 0
+    if r2 < 0:
+        n_any += n2
+        n2 = 0
+    d1 = _use_own(a, r1, n1)
+    d2 = _use_own(a, r2, n2)
+    d1 = _use_gold(a, r1, d1)
+    d2 = _use_gold(a, r2, d2)
+    for _ in range(d1 + d2):  # the missing ones are 0 in a now: pairs of any others
+        if not _take_pair(a, 0, 6, GOLD, GOLD):
             return False
+    for _ in range(n_any):
+        best = -1
+        for k in range(5):
+            if a[k] > 0 and (best < 0 or a[k] > a[best]):
+                best = k
+        if best < 0:
+            if a[GOLD] > 0:
+                best = GOLD
+            else:
+                return False
+        a[best] -= 1
     return True

@@ -95,18 +95,82 @@ def extra_steps(s, pb):
 
 
 @njit(cache=True)
+def _free_for(s, pb, q, g, share, mov):
+    """Path q can become guardian g's end: shared (spec 1), empty, or its occupant (ahead
+    of g, so she moves first) can move on (bit set in ``mov``)."""
+    if share:
+        return True
+    for h in range(5):
+        if h != g and s[pb + L.P_GUARD + h] == q:
+            return (mov >> h) & 1 == 1
+    return True
+
+
+@njit(cache=True)
+def movable_mask(s, pb, steps):
+    """Bit mask of guardians that can end somewhere in a procession of ``steps`` steps.
+
+    Guardians are taken furthest ahead first, as they move: a path tile held by a guardian
+    ahead counts as free when that guardian can move on herself.
+    """
+    npath = s[pb + L.P_NPATH]
+    share = has_spec(s, pb, 1)
+    mov = 0
+    for pos in range(npath, -2, -1):
+        for g in range(5):
+            if s[pb + L.P_GUARD + g] != pos:
+                continue
+            ok = False
+            for q in range(pos + 1, min(pos + steps, npath) + 1):
+                if _free_for(s, pb, q, g, share, mov):
+                    ok = True
+                    break
+            if not ok:
+                for j in range(max(pos, 0), npath + 1):
+                    if j - pos + 1 <= steps and bonfire_open(s, pb, j, g):
+                        ok = True
+                        break
+            if ok:
+                mov |= 1 << g
+    return mov
+
+
+@njit(cache=True)
+def _reaches_exactly(s, pb, steps, mov):
+    """Some guardian can end on a place exactly ``steps`` steps away (which no smaller
+    payment reaches): path pos+steps, or bonfire pos+steps-1."""
+    npath = s[pb + L.P_NPATH]
+    share = has_spec(s, pb, 1)
+    for g in range(5):
+        pos = s[pb + L.P_GUARD + g]
+        if pos == L.GP_NONE or pos >= L.GP_BONFIRE:
+            continue
+        q = pos + steps
+        if q <= npath and _free_for(s, pb, q, g, share, mov):
+            return True
+        j = q - 1
+        if 0 <= j <= npath and bonfire_open(s, pb, j, g):
+            return True
+    return False
+
+
+@njit(cache=True)
 def gen_procession(s, p, pb, out, n):
-    """Procession moves: pay k tiles for every k that lets some guardian move and is useful."""
+    """Procession moves: pay k tiles for every k that lets some guardian move and is useful.
+
+    Paying k is offered only if it lets a guardian end somewhere k - 1 tiles do not reach
+    (a place exactly k (+1 with specialist 2) steps away), taking into account that the
+    guardians ahead move first and may clear a tile.
+    """
     npath = s[pb + L.P_NPATH]
     kmax = min(max_tiles_payable(s, pb, GUARD), npath + 2)
     for k in range(1, kmax + 1):
         steps = k + extra_steps(s, pb)
-        useful = False  # paying k is offered only if it reaches somewhere k - 1 does not
-        for g in range(5):
-            if k == 1:
-                useful = useful or has_destination(s, pb, g, steps)
-            elif n_destinations(s, pb, g, steps) > n_destinations(s, pb, g, steps - 1):
-                useful = True
+        mov = movable_mask(s, pb, steps)
+        if k == 1:
+            useful = mov != 0
+        else:
+            useful = _reaches_exactly(s, pb, steps, mov)
         if useful:
             n = add(out, n, L.M_PROCESSION, k, 0, 0, 0)
     return n

@@ -154,5 +154,166 @@ class StateBuilder:
         self.s[b + L.P_OFF_ISLAND + island] = n
         return self
 
+    # ---- additive setters for scenario tests (islands, paths, Great Bonfire, gnomes) ----
+
+    def ship(self, seat: int, island: int, used: bool = True) -> StateBuilder:
+        """Put the ship at ``island`` (-1 harbour); ``used``: the first trip is behind it."""
+        b = self._b(seat)
+        if not -1 <= island < C.N_ISLANDS:
+            raise ValueError(f"island must be -1..{C.N_ISLANDS - 1}, got {island}")
+        if island == -1 and used:
+            raise ValueError("a ship that has sailed is at an island, not in the harbour")
+        self.s[b + L.P_SHIP] = island
+        self.s[b + L.P_SHIP_USED] = int(used)
+        return self
+
+    def offering_piles(self, seat: int, pile0: str, pile1: str,
+                       taken: tuple[int, int] = (0, 0)) -> StateBuilder:
+        """Lay the 2 offering piles top first, e.g. ``("herb fruit ...", ...)`` (5 names each);
+        ``taken`` tiles of each pile are already delivered (the face-up one is the next)."""
+        b = self._b(seat)
+        piles = [pile0.split(), pile1.split()]
+        names = sorted(piles[0] + piles[1])
+        if any(len(pl) != C.OFFERING_PILE for pl in piles) or names != sorted(C.OFFERINGS):
+            raise ValueError(f"the two piles must hold 5 tiles each, together {C.OFFERINGS}")
+        for k, pl in enumerate(piles):
+            if not 0 <= taken[k] <= C.OFFERING_PILE:
+                raise ValueError("taken must be 0..5 per pile")
+            for i, name in enumerate(pl):
+                self.s[b + L.P_OFF_PILE + k * C.OFFERING_PILE + i] = C.code(C.RESOURCES, name)
+            self.s[b + L.P_OFF_TAKEN + k] = taken[k]
+        return self
+
+    def island_tasks(self, island: int, *task_ids: str) -> StateBuilder:
+        """Lay tasks (ids such as ``"B1"``) into the slots of a task island."""
+        if not 0 <= island < C.N_ISLANDS or C.ISLANDS[island][0] != "task":
+            raise ValueError(f"island {island} is no task island")
+        if len(task_ids) > 3:
+            raise ValueError("at most 3 tasks per island")
+        for j, tid in enumerate(task_ids):
+            t = T.task_index(tid)
+            if t in self._tasks_in_play():
+                raise ValueError(f"task {tid} is already in play")
+            self.s[L.ISLAND_TASKS + island * 3 + j] = t
+        return self
+
+    def _tasks_in_play(self) -> set[int]:
+        out = {int(t) for t in self.s[L.ISLAND_TASKS:L.ISLAND_TASKS + C.N_ISLANDS * 3]}
+        for seat in range(int(self.s[L.G_NSEATS])):
+            b = L.player_base(seat)
+            out |= {int(t) for t in self.s[b + L.P_TASK:b + L.P_TASK + 7]}
+        out.discard(-1)
+        return out
+
+    def _path_tiles_in_play(self, but_display: bool = False, but_deck: bool = False) -> set[int]:
+        out: set[int] = set()
+        if not but_display:
+            out |= {int(t) for t in self.s[L.PATH_DISP:L.PATH_DISP + C.PATH_DISPLAY]}
+        if not but_deck:
+            h, n = int(self.s[L.G_PATH_HEAD]), int(self.s[L.G_PATH_N])
+            out |= {int(self.s[L.PATH_DECK + (h + i) % L.NPATHT]) for i in range(n)}
+        for seat in range(int(self.s[L.G_NSEATS])):
+            b = L.player_base(seat)
+            out |= {int(t) for t in self.s[b + L.P_PATH:b + L.P_PATH + 7]}
+        out.discard(-1)
+        return out
+
+    def _check_path_ids(self, ids: tuple[int, ...], used: set[int]) -> None:
+        real = [t for t in ids if t != -1]
+        if len(set(real)) != len(real) or any(not 0 <= t < L.NPATHT for t in real):
+            raise ValueError(f"path tile ids must be distinct ids 0..{L.NPATHT - 1}")
+        if used & set(real):
+            raise ValueError(f"path tiles {sorted(used & set(real))} are already in play")
+
+    def path_display(self, *tile_ids: int) -> StateBuilder:
+        """The 4 face-up path tiles (ids into ``components.PATH_TILES``; -1 = empty slot)."""
+        if len(tile_ids) != C.PATH_DISPLAY:
+            raise ValueError(f"the display has {C.PATH_DISPLAY} slots")
+        self._check_path_ids(tile_ids, self._path_tiles_in_play(but_display=True))
+        self.s[L.PATH_DISP:L.PATH_DISP + C.PATH_DISPLAY] = tile_ids
+        return self
+
+    def path_deck(self, *tile_ids: int) -> StateBuilder:
+        """The path draw deck, top first."""
+        self._check_path_ids(tile_ids, self._path_tiles_in_play(but_deck=True))
+        if -1 in tile_ids:
+            raise ValueError("the deck holds no empty slots")
+        self.s[L.PATH_DECK:L.PATH_DECK + L.NPATHT] = 0
+        self.s[L.PATH_DECK:L.PATH_DECK + len(tile_ids)] = tile_ids
+        self.s[L.G_PATH_HEAD] = 0
+        self.s[L.G_PATH_N] = len(tile_ids)
+        return self
+
+    def great_bonfire(self, pos: int, used: bool = True) -> StateBuilder:
+        """Point the Great Bonfire at space ``pos``; ``used``: someone has used it already."""
+        if not 0 <= pos < 7:
+            raise ValueError("Great Bonfire spaces are 0..6")
+        self.s[L.G_GB_POS] = pos
+        self.s[L.G_GB_USED] = int(used)
+        return self
+
+    def gb_portals(self, space: int, shapes: str) -> StateBuilder:
+        """Replace the portals lying on Great Bonfire ``space``, e.g. ``"ACC"``."""
+        if not 0 <= space < 7:
+            raise ValueError("Great Bonfire spaces are 0..6")
+        at = L.GB_PORTALS + space * 7
+        self.s[at:at + 7] = 0
+        for ch in shapes:
+            self.s[at + C.code(C.PORTAL_SHAPES, ch)] += 1
+        for k in range(7):
+            if self.s[L.GB_PORTALS + k:L.GB_PORTALS + 49:7].sum() > C.PORTALS_PER_SHAPE:
+                raise ValueError(f"more than {C.PORTALS_PER_SHAPE} portals of one shape")
+        return self
+
+    def board(self, seat: int, board: int) -> StateBuilder:
+        """Which of the 4 player boards (portal notch orders) the seat has."""
+        b = self._b(seat)
+        if not 0 <= board < len(C.BOARDS):
+            raise ValueError(f"board must be 0..{len(C.BOARDS) - 1}")
+        self.s[b + L.P_BOARD] = board
+        return self
+
+    def specialist_display(self, *abilities: int) -> StateBuilder:
+        """The face-up specialists by ability number 1..27 (0 = empty slot), up to 6."""
+        if len(abilities) > C.SPECIALIST_DISPLAY:
+            raise ValueError(f"the display has {C.SPECIALIST_DISPLAY} slots")
+        real = [a for a in abilities if a]
+        if len(set(real)) != len(real) or any(not 1 <= a <= C.N_SPECIALISTS for a in real):
+            raise ValueError("specialists are distinct abilities 1..27")
+        ids = [a - 1 if a else -1 for a in abilities]
+        ids += [-1] * (C.SPECIALIST_DISPLAY - len(ids))
+        self.s[L.SPEC_DISP:L.SPEC_DISP + C.SPECIALIST_DISPLAY] = ids
+        return self
+
+    def specialist_pile(self, *abilities: int) -> StateBuilder:
+        """The face-down specialist pile by ability number, top first."""
+        shown = {int(g) for g in self.s[L.SPEC_DISP:L.SPEC_DISP + C.SPECIALIST_DISPLAY]}
+        ids = [a - 1 for a in abilities]
+        if len(set(ids)) != len(ids) or shown & set(ids) or any(
+                not 0 <= g < C.N_SPECIALISTS for g in ids):
+            raise ValueError("pile specialists are distinct, 1..27 and not on display")
+        self.s[L.SPEC_PILE:L.SPEC_PILE + L.NSPEC] = 0
+        self.s[L.SPEC_PILE:L.SPEC_PILE + len(ids)] = ids
+        self.s[L.G_SPEC_TOP] = 0
+        self.s[L.G_SPEC_N] = len(ids)
+        return self
+
+    def elders(self, *numbers: int) -> StateBuilder:
+        """Elders 1..6 lying on the board (all others are gone)."""
+        if any(not 1 <= e <= C.N_ELDERS for e in numbers):
+            raise ValueError("elders are 1..6")
+        self.s[L.ELDER_AVAIL:L.ELDER_AVAIL + C.N_ELDERS] = 0
+        for e in numbers:
+            self.s[L.ELDER_AVAIL + e - 1] = 1
+        return self
+
+    def fate_placed(self, seat: int, n: int) -> StateBuilder:
+        """Count of fate tiles in the fate area (starting tile included), 1..8."""
+        b = self._b(seat)
+        if not 1 <= n <= C.N_FATE_TILES:
+            raise ValueError("1..8 fate tiles can lie in the fate area")
+        self.s[b + L.P_FATE_PLACED] = n
+        return self
+
     def build(self) -> np.ndarray:
         return self.s.copy()

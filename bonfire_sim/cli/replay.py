@@ -1,0 +1,57 @@
+"""``bonfire-sim replay``: play one seeded game and print it move by move."""
+
+from __future__ import annotations
+
+import click
+
+from bonfire_sim.cli.options import seed_option
+
+
+@click.command()
+@seed_option
+@click.option(
+    "--players",
+    type=int,
+    default=4,
+    show_default=True,
+    help="Number of players 1..4 (1 = solo against Tom).",
+)
+@click.option(
+    "--strategies",
+    default="random",
+    show_default=True,
+    metavar="NAME[,NAME...]",
+    help="One strategy per human seat, comma-separated; a single name plays every seat.",
+)
+@click.option(
+    "--json",
+    "json_out",
+    metavar="FILE|-",
+    default=None,
+    help="Write the events and the result as JSON to FILE ('-' = stdout) instead of the "
+    "narrated game.",
+)
+def replay(seed: int, players: int, strategies: str, json_out: str | None) -> None:
+    """Play one seeded game and narrate it: every move with what it paid and gained,
+    Tom's turns in solo, board snapshots after each ignite, and the final scoring.
+
+    The same seed and strategies always give the same game.
+
+    Example:
+
+    \b
+        bonfire-sim replay --seed 1 --players 4
+        bonfire-sim replay --seed 7 --players 1 --json game.json
+    """
+    from bonfire_sim.sim.narrate import narrate
+    from bonfire_sim.sim.play import play
+
+    record = play(seed, players, strategies)
+    if json_out is None:
+        click.echo("\n".join(narrate(record)))
+    elif json_out == "-":
+        click.echo(record.to_json(), nl=False)
+    else:
+        with open(json_out, "w", encoding="utf-8") as fh:
+            fh.write(record.to_json())
+        click.echo(f"Wrote {len(record.events)} events to {json_out}", err=True)

@@ -1,0 +1,287 @@
+"""Play one seeded game move by move and keep its trace: ``play(seed, players) -> GameRecord``.
+
+The compiled ``loop.play_out`` is the fast path for batches; this Python loop is the slow,
+observable one: ask the seat's strategy (the same compiled ``loop.choose``), record what
+the move paid, gained and scored, apply it, repeat.  The record is a pure function of
+(seed, players, strategies, params), jitted or not (``NUMBA_DISABLE_JIT=1``), so traces
+can be checked into the repo and diffed (``tests/golden``).
+
+Events (JSON-able dicts, in order; every one has ``i``, ``kind``, ``turn``, ``round``,
+``seat``):
+
+* ``move``: a decision of a human seat: ``phase``, ``move`` (the row [kind, a, b, c, d]),
+  ``move_text``, ``paid`` / ``gained`` (the seat's stock decreases / increases by name),
+  ``points`` (its in-game score change) and ``facts`` (what the move did, by name; see
+  ``trace.MOVE_FACTS``).  For option I the discard down to the tile limit is ``paid``.
+* ``tom``: Tom's automatic turn(s) after a human move in solo (``trace.tom_facts``).
+* ``countdown``: the council reached the trigger count; ``out``: a seat could do nothing
+  and takes no more turns; ``auto_pass``: an out seat passed in the countdown for points.
+* ``snapshot``: the board after an ignite or a bonus action (council chain complete).
+* ``end``: the end reason, a final snapshot and the scoring table.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from bonfire_sim.engine import describe_move
+from bonfire_sim.errors import ConfigError
+from bonfire_sim.rules import layout as L
+from bonfire_sim.rules import tables as T
+from bonfire_sim.rules.moves import apply_move, legal_moves
+from bonfire_sim.rules.scoring import LINE_NAMES, NLINES, final_result
+from bonfire_sim.rules.setup import new_game
+from bonfire_sim.rules.tasks import n_bonfires
+from bonfire_sim.sim import trace
+from bonfire_sim.sim.loop import choose, new_buffer
+from strategies import STRATEGY_IDS, TOM, strategy_id
+
+DEFAULT_STRATEGY = "random"
+# Phases inside an ignite / bonus-action chain: the snapshot waits until the chain is done.
+COUNCIL_CHAIN = frozenset({
+    L.PH_COUNCIL, L.PH_C_PATH, L.PH_C_GUARD, L.PH_C_FIRE, L.PH_C_SPEC, L.PH_C_MOVE,
+    L.PH_C_SHIP, L.PH_C_FATE, L.PH_SHIP_ACTION, L.PH_PROCESSION,
+})
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game: the result per seat and the event trace (see the module doc)."""
+
+    seed: int
+    players: int
+    solo: bool
+    strategies: tuple[str, ...]  # per seat; "tom" for seat 1 in solo
+    scores: tuple[int, ...]
+    lines: tuple[dict[str, int], ...]  # per seat: score line name -> points
+    ranks: tuple[int, ...]  # 1 = best (ties share a rank)
+    won: tuple[bool, ...]
+    bonfires: tuple[int, ...]
+    end_reason: str  # layout.END_NAMES
+    n_turns: int
+    n_rounds: int
+    trigger_turn: int | None  # turn at which the countdown started, None if never
+    n_decisions: int
+    events: tuple[dict, ...]
+
+    def table(self) -> list[dict]:
+        """The final scoring table: one row per seat, the score lines, total and rank."""
+        return [
+            {"seat": seat, "strategy": self.strategies[seat], **self.lines[seat],
+             "total": self.scores[seat], "rank": self.ranks[seat]}
+            for seat in range(len(self.scores))
+        ]
+
+    def result(self) -> dict[str, Any]:
+        """Every field but the events, JSON-able."""
+        return {
+            "seed": self.seed, "players": self.players, "solo": self.solo,
+            "strategies": list(self.strategies), "scores": list(self.scores),
+            "lines": [dict(x) for x in self.lines], "ranks": list(self.ranks),
+            "won": list(self.won), "bonfires": list(self.bonfires),
+            "end_reason": self.end_reason, "n_turns": self.n_turns,
+            "n_rounds": self.n_rounds, "trigger_turn": self.trigger_turn,
+            "n_decisions": self.n_decisions,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"result": ..., "events": [...]}``, JSON-able."""
+        return {"result": self.result(), "events": list(self.events)}
+
+    def to_json(self) -> str:
+        """The record as JSON text, one event per line (small, diffable golden files)."""
+        return record_json(self.to_dict())
+
+
+def record_json(data: Mapping[str, Any]) -> str:
+    """``{"result": ..., "events": [...]}`` as JSON with one event per line."""
+    head = json.dumps(data["result"], sort_keys=False)
+    body = ",\n".join("  " + json.dumps(e, separators=(",", ":")) for e in data["events"])
+    return f'{{"result": {head},\n "events": [\n{body}\n ]}}\n'
+
+
+# ---- validation ------------------------------------------------------------------------
+def _check_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ConfigError(f"{name} must be an integer, got {value!r}")
+    return int(value)
+
+
+def seat_strategies(players: int, strategies: Sequence[str] | str | None) -> tuple[str, ...]:
+    """One strategy name per human seat: a single name applies to every seat."""
+    if strategies is None:
+        names: list[str] = [DEFAULT_STRATEGY]
+    elif isinstance(strategies, str):
+        names = [x.strip() for x in strategies.split(",")]
+    else:
+        names = [str(x).strip() for x in strategies]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ConfigError(
+            f"give 1 strategy or 1 per human seat ({players}), got {len(names)}: "
+            f"{', '.join(names)}"
+        )
+    for name in names:
+        if name == TOM:
+            raise ConfigError("'tom' is the solo automaton, not a strategy for a seat")
+        try:
+            strategy_id(name)
+        except ValueError as error:
+            raise ConfigError(str(error)) from None
+    return tuple(names)
+
+
+def _params(params: np.ndarray | Mapping[str, Any] | None) -> np.ndarray:
+    if params is None:
+        return T.DEFAULT_PARAMS
+    if isinstance(params, Mapping):
+        try:
+            return T.build_params(params)
+        except (KeyError, ValueError, TypeError) as error:
+            raise ConfigError(f"bad parameter override: {error}") from None
+    p = np.asarray(params)
+    if p.shape != (T.PARAM_SIZE,) or p.dtype != np.int64:
+        raise ConfigError(f"params must be an int64 vector of {T.PARAM_SIZE} values")
+    return p
+
+
+# ---- recording -------------------------------------------------------------------------
+class _Recorder:
+    """Collects the events of one game (used only inside ``play``)."""
+
+    def __init__(self, p: np.ndarray) -> None:
+        self.p = p
+        self.events: list[dict] = []
+        self.chain: str | None = None  # "ignite" / "bonus" while a council chain is open
+
+    def add(self, kind: str, turn: int, rnd: int, seat: int, **fields: Any) -> None:
+        self.events.append({"i": len(self.events), "kind": kind, "turn": turn,
+                            "round": rnd, "seat": seat, **fields})
+
+    def after_move(self, s0: np.ndarray, s1: np.ndarray, mv: np.ndarray) -> None:
+        """Record the move that turned s0 into s1 and everything that happened with it."""
+        seat, turn, rnd = int(s0[L.G_CUR]), int(s0[L.G_TURN]), int(s0[L.G_ROUND])
+        kind = int(mv[0])
+        before = trace.stock(s0, seat)
+        if kind == L.M_FATE and int(s0[L.G_PHASE]) == L.PH_MAIN:
+            before_place = trace.fate_discards(s0, self.p, seat)
+            paid, _ = trace.stock_diff(before, before_place)
+            _, gained = trace.stock_diff(before_place, trace.stock(s1, seat))
+        else:
+            paid, gained = trace.stock_diff(before, trace.stock(s1, seat))
+        self.add("move", turn, rnd, seat, phase=L.PHASE_NAMES[int(s0[L.G_PHASE])],
+                 move=[int(x) for x in mv], move_text=describe_move(mv), paid=paid,
+                 gained=gained, points=trace.score(s1, seat) - trace.score(s0, seat),
+                 facts=trace.move_facts(s0, s1, self.p, mv, seat))
+        triggered = s1[L.G_CD_ACTIVE] == 1 and s0[L.G_CD_ACTIVE] == 0
+        by_mover = triggered and s1[L.G_TRIGGER_TURN] == s0[L.G_TURN]
+        if by_mover:
+            self._countdown(s1, seat)
+        self._others(s0, s1, seat, kind)
+        tom = trace.tom_facts(s0, s1, self.p) if s0[L.G_SOLO] == 1 else None
+        if tom is not None:
+            self.add("tom", turn + 1, rnd, trace.TOM_SEAT, **tom)
+        if triggered and not by_mover:
+            self._countdown(s1, trace.TOM_SEAT)
+        if kind in (L.M_IGNITE, L.M_BONUS):
+            self.chain = "ignite" if kind == L.M_IGNITE else "bonus"
+        chain_done = (s1[L.G_OVER] == 1 or int(s1[L.G_CUR]) != seat
+                      or int(s1[L.G_PHASE]) not in COUNCIL_CHAIN)
+        if self.chain and chain_done:
+            self.add("snapshot", turn, rnd, seat, after=self.chain,
+                     board=trace.board_snapshot(s1))
+            self.chain = None
+
+    def _countdown(self, s1: np.ndarray, seat: int) -> None:
+        self.add("countdown", int(s1[L.G_TRIGGER_TURN]), int(s1[L.G_ROUND]), seat,
+                 council_novices=int(s1[L.G_COUNCIL_N]), tiles=int(s1[L.G_CD_PILE]))
+
+    def _others(self, s0: np.ndarray, s1: np.ndarray, mover: int, kind: int) -> None:
+        """Seats that dropped out (and maybe passed) when their turn came round.
+
+        The engine skips such seats inside the mover's ``finish_turn``; a seat can only
+        drop out on its first turn after the move, which fixes its turn and round.
+        """
+        nseats = int(s1[L.G_NSEATS])
+        turn0, round0 = int(s0[L.G_TURN]), int(s0[L.G_ROUND])
+        for seat in range(nseats):
+            if s1[L.G_SOLO] == 1 and seat == trace.TOM_SEAT:
+                continue
+            pb = L.player_base(seat)
+            if seat == mover and kind in (L.M_SKIP, L.M_PASS):
+                continue
+            offset = (seat - mover) % nseats or nseats
+            turn, rnd = turn0 + offset, round0 + (mover + offset) // nseats
+            if s1[pb + L.P_OUT] and not s0[pb + L.P_OUT]:
+                self.add("out", turn, rnd, seat)
+            if s1[pb + L.P_PASSED] and not s0[pb + L.P_PASSED]:
+                self.add("auto_pass", int(s1[pb + L.P_PASS_TURN]), rnd, seat,
+                         points=trace.score(s1, seat) - trace.score(s0, seat))
+
+
+def play(
+    seed: int,
+    players: int,
+    strategies: Sequence[str] | str | None = None,
+    params: np.ndarray | Mapping[str, Any] | None = None,
+) -> GameRecord:
+    """Play one game of ``players`` (1 = solo against Tom) from ``seed`` and trace it.
+
+    ``strategies``: one built-in strategy name per human seat, or one for all (default
+    ``"random"``).  ``params``: a parameter vector or ``tables.build_params`` overrides.
+    """
+    seed = _check_int("seed", seed)
+    players = _check_int("players", players)
+    if not 1 <= players <= 4:
+        raise ConfigError(f"players must be 1..4 (1 = solo against Tom), got {players}")
+    if seed < 0:
+        raise ConfigError(f"seed must be >= 0, got {seed}")
+    humans = seat_strategies(players, strategies)
+    p = _params(params)
+    solo = players == 1
+    names = humans + ((TOM,) if solo else ())
+    sids = [STRATEGY_IDS.get(name, -1) for name in names]
+    s = new_game(seed, players, p)
+    rec = _Recorder(p)
+    buf = new_buffer()
+    while s[L.G_OVER] == 0:
+        n = legal_moves(s, p, buf)
+        if n == 0:
+            raise RuntimeError(f"engine bug: no legal move in phase "
+                               f"{L.PHASE_NAMES[int(s[L.G_PHASE])]} (seed {seed})")
+        i = choose(s, p, buf, n, sids[int(s[L.G_CUR])])
+        mv = buf[i].copy()
+        s0 = s.copy()
+        apply_move(s, p, mv)
+        rec.after_move(s0, s, mv)
+    return _finish(s, p, seed, players, names, rec)
+
+
+def _finish(s: np.ndarray, p: np.ndarray, seed: int, players: int, names: tuple[str, ...],
+            rec: _Recorder) -> GameRecord:
+    nseats = int(s[L.G_NSEATS])
+    scores = np.zeros(nseats, np.int64)
+    lines = np.zeros((nseats, NLINES), np.int64)
+    ranks = np.zeros(nseats, np.int64)
+    won = np.zeros(nseats, np.int64)
+    final_result(s, p, scores, lines, ranks, won)
+    trig = int(s[L.G_TRIGGER_TURN])
+    record = GameRecord(
+        seed=seed, players=players, solo=players == 1, strategies=names,
+        scores=tuple(int(x) for x in scores),
+        lines=tuple({n: int(v) for n, v in zip(LINE_NAMES, row, strict=True)} for row in lines),
+        ranks=tuple(int(x) for x in ranks), won=tuple(bool(x) for x in won),
+        bonfires=tuple(int(n_bonfires(s, L.player_base(k))) for k in range(nseats)),
+        end_reason=L.END_NAMES[int(s[L.G_END])], n_turns=int(s[L.G_TURN]),
+        n_rounds=int(s[L.G_ROUND]), trigger_turn=None if trig < 0 else trig,
+        n_decisions=int(s[L.G_DECISIONS]), events=(),
+    )
+    rec.add("end", int(s[L.G_TURN]), int(s[L.G_ROUND]), int(s[L.G_CUR]),
+            reason=record.end_reason, board=trace.board_snapshot(s), table=record.table())
+    return replace(record, events=tuple(rec.events))
