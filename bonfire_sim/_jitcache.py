@@ -19,13 +19,20 @@ _SOURCES = ("rules", "sim", "../strategies")
 
 
 def source_hash() -> str:
-    """Hash of every kernel-bearing source file (names and contents)."""
+    """Hash of every kernel-bearing source file (names and contents).
+
+    All of rules/ and strategies/ count (their module constants are compiled in); of sim/
+    only the files that define kernels.
+    """
     h = hashlib.sha256()
     for sub in _SOURCES:
         folder = (_PKG / sub).resolve()
         for f in sorted(folder.glob("*.py")) if folder.is_dir() else ():
+            data = f.read_bytes()
+            if sub == "sim" and b"@njit" not in data:
+                continue  # sim/ also holds plain-Python modules (runner, traces)
             h.update(f.name.encode())
-            h.update(f.read_bytes())
+            h.update(data)
     return h.hexdigest()[:16]
 
 

@@ -1,19 +1,44 @@
 """Scripted strategies, registered by name.
 
-A built-in strategy is a numba function ``choose(s, p, moves, n) -> index`` that runs inside
-the compiled game loop; ``STRATEGY_IDS`` maps its name to the integer the loop dispatches
-on.  ``describe()`` lists them for ``bonfire-sim strategies``.
+A built-in strategy runs inside the compiled game loop (``bonfire_sim.sim.loop.choose``
+dispatches on its integer id).  ``random`` is the rule-coverage player; every other
+built-in is the shared one-ply evaluator (``strategies.evaluate``) with its own weight row:
+``BASE`` overridden by the style module's ``DEFAULTS`` (and by the caller's overrides,
+``weights_for``).  Pure-Python plug-ins are loaded by dotted path (``strategies.plugin``).
 """
 
 from __future__ import annotations
 
-from strategies import random_player
+import json
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from types import ModuleType
 
+import numpy as np
+
+from strategies import (
+    gnome_engine,
+    greedy,
+    guardian,
+    planner,
+    portal,
+    random_player,
+    tempo,
+)
+from strategies.evaluate import BASE, WEIGHT_NAMES, WEIGHTS
+
+W = 64  # weights per seat (= bonfire_sim.sim.loop.W)
+RANDOM_ID = 0
+STYLES: tuple[ModuleType, ...] = (greedy, tempo, guardian, portal, gnome_engine, planner)
 BUILTIN = {
-    random_player.NAME: (0, random_player.DESCRIPTION),
+    random_player.NAME: (RANDOM_ID, random_player.DESCRIPTION),
+    **{m.NAME: (i + 1, m.DESCRIPTION) for i, m in enumerate(STYLES)},
 }
 STRATEGY_IDS = {name: sid for name, (sid, _) in BUILTIN.items()}
+STYLE_DEFAULTS = {m.NAME: dict(m.DEFAULTS) for m in STYLES}
 TOM = "tom"  # the solo automaton's row in players.parquet; not selectable for a seat
+assert len(WEIGHT_NAMES) <= W
 
 
 def strategy_id(name: str) -> int:
@@ -29,3 +54,61 @@ def strategy_id(name: str) -> int:
 def describe() -> list[tuple[str, str]]:
     """(name, one-line description) of every built-in strategy."""
     return [(name, desc) for name, (_, desc) in sorted(BUILTIN.items())]
+
+
+def weight_table(name: str, overrides: Mapping[str, float] | None = None) -> dict[str, float]:
+    """The named weights of a built-in strategy: BASE, its DEFAULTS, then ``overrides``."""
+    strategy_id(name)
+    table = dict(BASE)
+    table.update(STYLE_DEFAULTS.get(name, {}))
+    for key, value in (overrides or {}).items():
+        if key not in WEIGHTS:
+            raise ValueError(
+                f"unknown weight {key!r} for {name!r}; known: {', '.join(WEIGHT_NAMES)}"
+            )
+        try:
+            table[key] = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"weight {key!r}: {value!r} is not a number") from None
+    return table
+
+
+def weights_for(name: str, overrides: Mapping[str, float] | None = None) -> np.ndarray:
+    """The float64 weight row (length ``W``) of built-in strategy ``name``."""
+    row = np.zeros(W, dtype=np.float64)
+    if name == random_player.NAME:
+        strategy_id(name)
+        if overrides:
+            raise ValueError("the random strategy takes no weights")
+        return row
+    table = weight_table(name, overrides)
+    for i, key in enumerate(WEIGHT_NAMES):
+        row[i] = table[key]
+    return row
+
+
+def load_weights(path: str | Path) -> dict[str, float]:
+    """Weights from a TOML or JSON file: a flat table ``name = value`` (or a ``[weights]``
+    table).  Names are checked when the row is built (``weights_for``)."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise ValueError(f"cannot read weights file {path}: {error}") from None
+    try:
+        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
+        raise ValueError(f"weights file {path} is not valid: {error}") from None
+    if isinstance(data, dict) and isinstance(data.get("weights"), dict):
+        data = data["weights"]
+    if not isinstance(data, dict):
+        raise ValueError(f"weights file {path} must hold a table of name = number")
+    return {str(k): v for k, v in data.items()}
+
+
+def default_rows() -> np.ndarray:
+    """Default weight row of every built-in id, as an (ids, W) array."""
+    rows = np.zeros((len(BUILTIN), W), dtype=np.float64)
+    for name, (sid, _) in BUILTIN.items():
+        rows[sid] = weights_for(name)
+    return rows

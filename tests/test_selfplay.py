@@ -11,7 +11,7 @@ from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.invariants import MESSAGES
 from bonfire_sim.rules.scoring import NLINES, final_result
 from bonfire_sim.rules.setup import new_game
-from bonfire_sim.sim.loop import new_buffer, play_checked
+from bonfire_sim.sim.loop import new_buffer, no_weights, play_checked
 
 # Un-jitted, a game takes ~0.1 s; the full 2,000 seeds run in the jitted suite.
 N_SEEDS = 40 if numba_config.DISABLE_JIT else 2000
@@ -31,7 +31,7 @@ def test_random_games_terminate_with_all_invariants_holding_after_every_move(pla
     ends = {}
     for seed in range(N_SEEDS):
         s = new_game(seed, players)
-        code = play_checked(s, P, strat, buf)
+        code = play_checked(s, P, strat, no_weights(), buf)
         assert code == 0, (
             f"seed {seed}, {players}p, decision {int(s[L.G_DECISIONS])}: "
             f"{MESSAGES[code] if code < len(MESSAGES) else 'no legal move'}"
@@ -55,9 +55,9 @@ def test_the_same_seed_replays_the_same_game_bit_for_bit():
     strat = np.zeros(L.NP, np.int64)
     a = new_game(123, 4)
     b = new_game(123, 4)
-    play_checked(a, P, strat, buf)
-    play_checked(b, P, strat, buf)
+    play_checked(a, P, strat, no_weights(), buf)
+    play_checked(b, P, strat, no_weights(), buf)
     assert np.array_equal(a, b)
     c = new_game(124, 4)
-    play_checked(c, P, strat, buf)
+    play_checked(c, P, strat, no_weights(), buf)
     assert not np.array_equal(a, c)

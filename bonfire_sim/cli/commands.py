@@ -16,11 +16,11 @@ from __future__ import annotations
 COMMANDS: dict[str, str] = {
     "cards": "bonfire_sim.cli.cards:cards",
     "replay": "bonfire_sim.cli.replay:replay",
+    "strategies": "bonfire_sim.cli.strategies_cmd:strategies",
+    "ladder": "bonfire_sim.cli.ladder:ladder",
+    "run": "bonfire_sim.cli.run:run",
+    "bench": "bonfire_sim.cli.bench:bench",
+    "solo": "bonfire_sim.cli.solo:solo",
     # planned, add when the module exists:
-    # "run": "bonfire_sim.cli.run:run",
-    # "bench": "bonfire_sim.cli.bench:bench",
-    # "ladder": "bonfire_sim.cli.ladder:ladder",
-    # "solo": "bonfire_sim.cli.solo:solo",
     # "report": "bonfire_sim.cli.report:report",
-    # "strategies": "bonfire_sim.cli.strategies:strategies",
 }

@@ -14,6 +14,7 @@ from bonfire_sim.rules.payment import (
     has_spec,
     pay_resources,
     pay_tiles,
+    pay_tiles_sparing,
 )
 from bonfire_sim.rules.procession import start_procession
 
@@ -62,8 +63,12 @@ def gen_ship(s, p, pb, out, n):
 
 @njit(cache=True)
 def do_ship(s, pb, dest, cost):
-    """Pay and sail; the island's action may follow (PH_SHIP_ACTION)."""
-    pay_tiles(s, pb, SHIP, cost)
+    """Pay and sail; the island's action may follow (PH_SHIP_ACTION).
+
+    Replacement pairs spare task and guardian tiles where possible: the island's action
+    (receive a task / retrieve a guardian) is paid with them right after.
+    """
+    pay_tiles_sparing(s, pb, SHIP, cost, TASK, GUARD)
     sail(s, pb, dest)
 
 

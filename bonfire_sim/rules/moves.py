@@ -110,7 +110,9 @@ def legal_moves(s, p, out):
         if n == 0:
             n = add(out, n, L.M_SKIP, 0, 0, 0, 0)
         n = gen_bonus(s, p, seat, out, n)
-        if pass_points(s, seat) > 0:
+        # Passing is instead of a turn: not after a bonus action of this turn (G_RET is
+        # PH_MAIN exactly while a bonus action's chain has returned to the main decision).
+        if pass_points(s, seat) > 0 and s[L.G_RET] != L.PH_MAIN:
             n = add(out, n, L.M_PASS, 0, 0, 0, 0)
         return n
     if ph == L.PH_POST:
@@ -186,7 +188,8 @@ def begin_turn(s, p):
 def finish_turn(s, p):
     """End the current turn and run automatic turns until a decision is pending or over."""
     seat = s[L.G_CUR]
-    s[pb_of(seat) + L.P_TURNS] += 1
+    if s[pb_of(seat) + L.P_PASSED] == 0:  # passing is instead of a turn: not counted
+        s[pb_of(seat) + L.P_TURNS] += 1
     while True:
         if s[L.G_OVER] == 1:
             return

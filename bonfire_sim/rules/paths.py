@@ -91,7 +91,7 @@ def gen_path(s, p, pb, out, n):
     if not can_build(s, p, pb):
         return n
     n = gen_pick(s, pb, out, n, L.M_PATH)
-    if display_one_colour(s, p):
+    if display_one_colour(s, p) and s[L.G_PATH_N] > 0:  # an empty deck brings no new tile
         n = add(out, n, L.M_PATH_REFRESH, 0, 0, 0, 0)
     return n
 

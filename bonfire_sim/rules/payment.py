@@ -41,6 +41,39 @@ def _take_pair(a, base, n, skip1, skip2):
 @njit(cache=True)
 def pay_tiles(s, pb, t, n):
     """Pay n action tiles of type t canonically; returns False (state undefined) if short."""
+    return pay_tiles_sparing(s, pb, t, n, -1, -1)
+
+
+@njit(cache=True)
+def _take_pair_sparing(a, base, t, spare1, spare2):
+    """Remove 2 tiles (not t, not yellow) from the most plentiful types, types spare1 and
+    spare2 only when no other type is left."""
+    for _ in range(2):
+        best = -1
+        for k in range(6):
+            if k == t or a[base + k] <= 0:
+                continue
+            if best < 0:
+                best = k
+                continue
+            k_spared = k == spare1 or k == spare2
+            best_spared = best == spare1 or best == spare2
+            if (best_spared and not k_spared) or (
+                    k_spared == best_spared and a[base + k] > a[base + best]):
+                best = k
+        if best < 0:
+            return False
+        a[base + best] -= 1
+    return True
+
+
+@njit(cache=True)
+def pay_tiles_sparing(s, pb, t, n, spare1, spare2):
+    """Pay like ``pay_tiles`` but take replacement pairs from types spare1/spare2 last.
+
+    Used where another action may follow in the same turn (the island action after
+    sailing): the pair then keeps the tiles that action needs whenever it can.
+    """
     base = pb + L.P_TILES
     use = min(s[base + t], n)
     s[base + t] -= use
@@ -50,7 +83,7 @@ def pay_tiles(s, pb, t, n):
         s[base + YELLOW] -= 1
         d -= per_yellow
     while d > 0:
-        if not _take_pair(s, base, 7, t, YELLOW):
+        if not _take_pair_sparing(s, base, t, spare1, spare2):
             return False
         d -= 1
     return True

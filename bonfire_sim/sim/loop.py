@@ -1,4 +1,9 @@
-"""The compiled game loop: ask the seat's strategy, apply, repeat until the game is over."""
+"""The compiled game loop: ask the seat's strategy, apply, repeat until the game is over.
+
+Strategies are dispatched by integer id (``strategies.STRATEGY_IDS``); each seat also gets a
+row of float64 weights (``W`` values) that parameterises its strategy, so tuned or
+user-loaded weights never need recompiling.
+"""
 
 from __future__ import annotations
 
@@ -8,33 +13,42 @@ from numba import njit
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules.invariants import check
 from bonfire_sim.rules.moves import apply_move, legal_moves
-from strategies import random_player
+from strategies import RANDOM_ID, default_rows, evaluate, random_player
+
+W = 64  # weights per seat
+# Default weight row per built-in id: used when a seat's row is all zero (no weights given).
+DEFAULT_ROWS = default_rows()
 
 
 @njit(cache=True)
-def choose(s, p, moves, n, sid):
-    """Dispatch to built-in strategy ``sid``."""
+def choose(s, p, moves, n, sid, w):
+    """Dispatch to built-in strategy ``sid`` with its weight row ``w``.
+
+    ``random`` (id 0) ignores the weights; every other id is the shared evaluator with the
+    seat's row (an unset row, horizon 0, means the strategy's defaults).
+    """
     if n == 1:
         return 0
-    return random_player.choose(s, p, moves, n)
+    if sid == RANDOM_ID:
+        return random_player.choose(s, p, moves, n)
+    if w[evaluate.W_HORIZON] <= 0.0:
+        return evaluate.choose(s, p, moves, n, DEFAULT_ROWS[sid])
+    return evaluate.choose(s, p, moves, n, w)
 
 
 @njit(cache=True)
-def play_out(s, p, seat_strategy, moves):
+def play_out(s, p, seat_strategy, seat_weights, moves):
     """Play the game in ``s`` to its end; ``seat_strategy[seat]`` = strategy id."""
     while s[L.G_OVER] == 0:
         n = legal_moves(s, p, moves)
-        i = choose(s, p, moves, n, seat_strategy[s[L.G_CUR]])
+        seat = s[L.G_CUR]
+        i = choose(s, p, moves, n, seat_strategy[seat], seat_weights[seat])
         apply_move(s, p, moves[i])
     return s[L.G_DECISIONS]
 
 
-def new_buffer() -> np.ndarray:
-    return np.zeros((L.MAX_MOVES, L.MOVE_W), dtype=np.int64)
-
-
 @njit(cache=True)
-def play_checked(s, p, seat_strategy, moves):
+def play_checked(s, p, seat_strategy, seat_weights, moves):
     """``play_out`` that checks every invariant after every decision.
 
     Returns 0, or the invariant code of the first violation (the state is left there).
@@ -44,7 +58,16 @@ def play_checked(s, p, seat_strategy, moves):
         n = legal_moves(s, p, moves)
         if n == 0:
             return 99  # a pending decision without any legal move: a flow bug
-        i = choose(s, p, moves, n, seat_strategy[s[L.G_CUR]])
+        seat = s[L.G_CUR]
+        i = choose(s, p, moves, n, seat_strategy[seat], seat_weights[seat])
         apply_move(s, p, moves[i])
         code = check(s, p)
     return code
+
+
+def new_buffer() -> np.ndarray:
+    return np.zeros((L.MAX_MOVES, L.MOVE_W), dtype=np.int64)
+
+
+def no_weights() -> np.ndarray:
+    return np.zeros((L.NP, W), dtype=np.float64)

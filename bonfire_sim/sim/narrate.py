@@ -1,9 +1,11 @@
 """Turn a ``GameRecord`` into text a Bonfire player can follow.
 
-Pure functions: ``narrate(record)`` returns the whole game as lines; ``event_text`` one
-event, ``board_table`` a snapshot, ``score_table`` the final scoring.  Every number comes
-from the event it describes (the move row, what was paid, gained and scored), so a line
-can be traced back to ``move`` in the JSON trace.
+Pure functions, light to import (no numba): ``narrate(record)`` returns the whole game as
+lines; ``move_clause`` / ``tom_clause`` describe one event, ``board_table`` a snapshot,
+``score_table`` the final scoring.  Every number comes from the event it describes (the
+move row, what was paid, gained and scored), so a line can be traced back to ``move`` in
+the JSON trace.  A stored trace narrates without replaying:
+``narrate(GameRecord.from_dict(json.load(f)))``.
 """
 
 from __future__ import annotations
@@ -13,8 +15,7 @@ from typing import Any
 
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
-from bonfire_sim.rules.scoring import LINE_NAMES
-from bonfire_sim.sim.play import GameRecord
+from bonfire_sim.sim.record import GameRecord
 
 TILE_WORDS = {"ship": "ship", "path": "path", "task": "task", "fire": "fire",
               "guard": "guardian", "gnome": "gnome", "yellow": "yellow"}
@@ -30,9 +31,14 @@ END_TEXT = {
 # Sub-decisions of an ignite / bonus action: narrated on the same line as the novice.
 CHAIN_PHASES = frozenset({"council", "c_path", "c_guard", "c_fire", "c_spec", "c_move",
                           "c_ship", "c_fate"})
+COUNCIL_SHORT = {
+    "gold2_yellow": "2 gold + 1 yellow tile", "path": "path tile", "guardian": "new guardian",
+    "great_bonfire": "Great Bonfire", "specialist": "free specialist",
+    "move_guardian": "move a guardian", "ship": "free ship move", "fate": "extra fate tile",
+}
 LEGEND = ("Numbers as in the move rows: islands 0-13, bonfire spaces and path positions "
-          "0-6 (path 0 = Starting Tile), council spaces 0-7; S15 = specialist 15, "
-          "E3 = elder 3.")
+          "0-6 (path 0 = Starting Tile), council spaces 0-7, fate cells (row,col) 0-4; "
+          "S15 = specialist 15, E3 = elder 3; [+N points, M so far] = in-game score.")
 
 
 # ---- small formatters ----------------------------------------------------------------
@@ -77,6 +83,11 @@ def _place(where: str) -> str:
     return {"waiting": "the waiting area", "path 0": "path 0 (Starting Tile)"}.get(where, where)
 
 
+def _n(n: int, word: str) -> str:
+    """``1 novice``, ``2 novices``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 # ---- one clause per move kind: (event) -> text ---------------------------------------
 def _m_swap(ev):
     f = ev["facts"]
@@ -88,25 +99,25 @@ def _m_swap(ev):
 def _m_fate(ev):
     f = ev["facts"]
     cells = ", ".join(f"{sym} ({r},{c})" for r, c, sym in f["cells"])
-    src = "council bonus: " if f["council"] else ""
+    src = "(no discard) " if f["council"] else ""
     text = (f"{src}places fate tile {'-'.join(f['fate_tile'])} from the {f['end']} of the "
             f"column: {cells}")
     if ev["paid"]:
         text += f"; first discards {items(ev['paid'])} (tile limit)"
-    return f"{text}; gains {items(ev['gained'])} ({f['left']} fate tiles left)"
+    return f"{text}; gains {items(ev['gained'])} ({_n(f['left'], 'fate tile')} left)"
 
 
 def _m_ship(ev):
     f = ev["facts"]
     src = "the harbour" if f["from"] < 0 else f"island {f['from']}"
     if ev["facts"]["cost"] == 0:
-        return f"council bonus: sails for free from {src} to {_island(f)}"
+        return f"sails for free from {src} to {_island(f)}"
     return f"sails from {src} to {_island(f)}{_paying(ev)}"
 
 
 def _m_path(ev):
     f = ev["facts"]
-    how = "builds" if ev["move"][0] == L.M_PATH else "council bonus: takes"
+    how = "builds" if ev["move"][0] == L.M_PATH else "takes"
     free = "" if ev["paid"] else " for free"
     return (f"{how} path tile {f['position']}: {f['path_tile']} ({f['source']})"
             f"{free}{_paying(ev)}{_gaining(ev)}")
@@ -128,7 +139,7 @@ def _m_guard(ev):
     if ev["move"][0] == L.M_GUARD:
         return (f"retrieves the {f['guardian']} guardian from island {f['island']} into "
                 f"the waiting area{_paying(ev)}")
-    return f"council bonus: takes the {f['guardian']} guardian into the waiting area"
+    return f"takes the {f['guardian']} guardian into the waiting area"
 
 
 def _m_procession(ev):
@@ -140,16 +151,16 @@ def _m_procession(ev):
 def _m_move_guard(ev):
     f = ev["facts"]
     if f["to"] == "stays":
-        return f"the {f['guardian']} guardian stays on {_place(f['from'])}"
-    src = "council bonus: moves" if f["council"] else "moves"
-    return (f"{src} the {f['guardian']} guardian from {_place(f['from'])} to "
+        where = "in" if f["from"] == "waiting" else "on"
+        return f"the {f['guardian']} guardian stays {where} {_place(f['from'])}"
+    return (f"moves the {f['guardian']} guardian from {_place(f['from'])} to "
             f"{_place(f['to'])}{_gaining(ev)}")
 
 
 def _m_fire(ev):
     f = ev["facts"]
-    offer = f"{f['space_tile']} tile, {f['space_resource'] or '2 points only'}"
-    head = ("council bonus: turns the Great Bonfire for free" if f["council"]
+    offer = f"{TILE_WORDS[f['space_tile']]} tile, {f['space_resource'] or '2 points only'}"
+    head = ("turns the Great Bonfire for free" if f["council"]
             else "turns the Great Bonfire")
     takes = [items(ev["gained"])] if ev["gained"] else []
     if "2 points" in f["rewards"]:
@@ -162,31 +173,30 @@ def _m_fire(ev):
 def _m_gnome(ev):
     f = ev["facts"]
     if ev["move"][0] == L.M_TAKE_SPEC:
-        return f"council bonus: takes {_gnome(f)} for free{_gaining(ev)}"
+        return f"takes {_gnome(f)} for free{_gaining(ev)}"
     return f"recruits {_gnome(f)}{_paying(ev)}{_gaining(ev)}"
 
 
 def _m_ignite(ev):
     f = ev["facts"]
     return (f"ignites {f['task']} '{f['text']}' on bonfire space {f['space']} "
-            f"({f['points']} points at the end); its novice goes to the High Council")
+            f"({f['points']} points at the end)")
 
 
 def _m_bonus(ev):
     f = ev["facts"]
-    return (f"bonus action: common task '{f['text']}' is fulfilled, its neutral novice goes "
-            "to the High Council")
+    return f"bonus action (common task '{f['text']}' fulfilled)"
 
 
 def _m_council(ev):
     f = ev["facts"]
     who = "neutral novice" if f["novice"] == "neutral" else "novice"
-    head = f"{who} to council space {f['space']} ({f['bonus']})"
+    head = f"{who} to council space {f['space']} ({COUNCIL_SHORT.get(f['bonus'], f['bonus'])})"
     if f["choice"] == "point":
         return f"{head}: takes 1 point instead of the bonus{_gaining(ev)}"
     if f["space"] == 0:
         return f"{head}: takes {items(ev['gained'])}"
-    return f"{head}: takes the bonus{_gaining(ev)}"
+    return f"{head}{_gaining(ev)}"
 
 
 def _m_pass(ev):
@@ -231,14 +241,20 @@ def tom_clause(ev: Mapping[str, Any]) -> str:
     takes += [f"a novice to council space {k}" for k in t.get("novices", [])]
     takes += [f"a neutral novice (bonus action) to council space {k}"
               for k in t.get("neutral_novices", [])]
+    if takes:
+        took = "takes " + "; ".join(takes)
+    elif ev["points"] > 0:
+        took = "cannot act, the matching common task is done: points instead (special case 1)"
+    else:
+        took = "takes nothing"
     if "great_bonfire" in ev:
-        takes.insert(0, f"turns the Great Bonfire to space {ev['great_bonfire']}")
-    took = "; ".join(takes) if takes else "nothing"
-    reveal = f"reveals {', '.join(ev['revealed'])}; " if ev["revealed"] else ""
+        took = f"turns the Great Bonfire to space {ev['great_bonfire']} and {took}"
+    shown = ", ".join(f"{g['gnome']} ({g['resource']})" for g in ev["revealed"])
+    reveal = f"reveals {shown}; " if shown else ""
     if ev["turns"] == 1:
         return f"plays card '{ev['cards'][0]}': {reveal}{took}"
-    return (f"plays {ev['turns']} turns in a row (cards: {', '.join(ev['cards'])}): "
-            f"{reveal}{took}")
+    return (f"plays {ev['turns']} turns in a row, to round {ev['last_round']} (cards: "
+            f"{', '.join(ev['cards'])}): {reveal}{took}")
 
 
 # ---- tables ---------------------------------------------------------------------------
@@ -276,18 +292,15 @@ def board_table(board: Mapping[str, Any], strategies: Sequence[str]) -> list[str
         })
     cd = board["countdown"]
     foot = (f"  Great Bonfire at space {board['great_bonfire']}; High Council: "
-            f"{board['council_novices']} novices"
+            f"{_n(board['council_novices'], 'novice')}"
             + ("" if cd is None else f"; countdown running (pile at {cd})"))
     return table_lines(rows) + [foot]
 
 
 def score_table(record: GameRecord) -> list[str]:
     """The final scoring: rows = seats; the 8 score lines, total and rank."""
-    rows = []
-    for row in record.table():
-        rows.append({"seat": row["seat"], "who": row["strategy"],
-                     **{name: row[name] for name in LINE_NAMES},
-                     "total": row["total"], "rank": row["rank"]})
+    rows = [{"seat": row.pop("seat"), "who": row.pop("strategy"), **row}
+            for row in record.table()]
     return table_lines(rows)
 
 
@@ -309,7 +322,8 @@ def _points(ev: Mapping[str, Any], totals: dict[int, int]) -> str:
     if not ev.get("points"):
         return ""
     totals[ev["seat"]] = totals.get(ev["seat"], 0) + ev["points"]
-    return f" [{ev['points']:+d} points, {totals[ev['seat']]} so far]"
+    word = "point" if abs(ev["points"]) == 1 else "points"
+    return f" [{ev['points']:+d} {word}, {totals[ev['seat']]} so far]"
 
 
 def narrate(record: GameRecord) -> list[str]:
@@ -328,7 +342,7 @@ def narrate(record: GameRecord) -> list[str]:
             text += _points(ev, totals)
             key = (ev["turn"], ev["seat"])
             if key == turn_key and ev["phase"] in CHAIN_PHASES:
-                out[-1] += f"; {text}"
+                out[-1] += f"{': ' if ev['phase'] != 'council' else '; '}{text}"
             elif key == turn_key:
                 out.append(f"    then {text}")
             else:
@@ -339,9 +353,9 @@ def narrate(record: GameRecord) -> list[str]:
         if kind == "tom":
             out.append(prefix + tom_clause(ev) + _points(ev, totals))
         elif kind == "countdown":
-            out.append(f"*** The High Council holds {ev['council_novices']} novices: the "
-                       f"countdown begins (turn {ev['turn']}); the starting player takes "
-                       f"the {ev['tiles']} countdown tiles. ***")
+            out.append(f"*** Round {ev['round']}: the High Council holds "
+                       f"{ev['council_novices']} novices, the countdown begins (turn "
+                       f"{ev['turn']}); the starting player takes the countdown tiles. ***")
         elif kind == "out":
             out.append(prefix + "can do nothing and is out for the rest of the game")
         elif kind == "auto_pass":

@@ -12,7 +12,8 @@ Events (JSON-able dicts, in order; every one has ``i``, ``kind``, ``turn``, ``ro
 * ``move``: a decision of a human seat: ``phase``, ``move`` (the row [kind, a, b, c, d]),
   ``move_text``, ``paid`` / ``gained`` (the seat's stock decreases / increases by name),
   ``points`` (its in-game score change) and ``facts`` (what the move did, by name; see
-  ``trace.MOVE_FACTS``).  For option I the discard down to the tile limit is ``paid``.
+  ``trace.MOVE_FACTS``).  Payment and gains are split where they could cancel (see
+  ``trace.stock_after_payment``); for option I the discard to the tile limit is ``paid``.
 * ``tom``: Tom's automatic turn(s) after a human move in solo (``trace.tom_facts``).
 * ``countdown``: the council reached the trigger count; ``out``: a seat could do nothing
   and takes no more turns; ``auto_pass``: an out seat passed in the countdown for points.
@@ -22,9 +23,8 @@ Events (JSON-able dicts, in order; every one has ``i``, ``kind``, ``turn``, ``ro
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -38,8 +38,11 @@ from bonfire_sim.rules.scoring import LINE_NAMES, NLINES, final_result
 from bonfire_sim.rules.setup import new_game
 from bonfire_sim.rules.tasks import n_bonfires
 from bonfire_sim.sim import trace
-from bonfire_sim.sim.loop import choose, new_buffer
+from bonfire_sim.sim.loop import choose, new_buffer, no_weights
+from bonfire_sim.sim.record import GameRecord
 from strategies import STRATEGY_IDS, TOM, strategy_id
+
+__all__ = ["GameRecord", "play", "seat_strategies"]
 
 DEFAULT_STRATEGY = "random"
 # Phases inside an ignite / bonus-action chain: the snapshot waits until the chain is done.
@@ -47,62 +50,6 @@ COUNCIL_CHAIN = frozenset({
     L.PH_COUNCIL, L.PH_C_PATH, L.PH_C_GUARD, L.PH_C_FIRE, L.PH_C_SPEC, L.PH_C_MOVE,
     L.PH_C_SHIP, L.PH_C_FATE, L.PH_SHIP_ACTION, L.PH_PROCESSION,
 })
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """One finished game: the result per seat and the event trace (see the module doc)."""
-
-    seed: int
-    players: int
-    solo: bool
-    strategies: tuple[str, ...]  # per seat; "tom" for seat 1 in solo
-    scores: tuple[int, ...]
-    lines: tuple[dict[str, int], ...]  # per seat: score line name -> points
-    ranks: tuple[int, ...]  # 1 = best (ties share a rank)
-    won: tuple[bool, ...]
-    bonfires: tuple[int, ...]
-    end_reason: str  # layout.END_NAMES
-    n_turns: int
-    n_rounds: int
-    trigger_turn: int | None  # turn at which the countdown started, None if never
-    n_decisions: int
-    events: tuple[dict, ...]
-
-    def table(self) -> list[dict]:
-        """The final scoring table: one row per seat, the score lines, total and rank."""
-        return [
-            {"seat": seat, "strategy": self.strategies[seat], **self.lines[seat],
-             "total": self.scores[seat], "rank": self.ranks[seat]}
-            for seat in range(len(self.scores))
-        ]
-
-    def result(self) -> dict[str, Any]:
-        """Every field but the events, JSON-able."""
-        return {
-            "seed": self.seed, "players": self.players, "solo": self.solo,
-            "strategies": list(self.strategies), "scores": list(self.scores),
-            "lines": [dict(x) for x in self.lines], "ranks": list(self.ranks),
-            "won": list(self.won), "bonfires": list(self.bonfires),
-            "end_reason": self.end_reason, "n_turns": self.n_turns,
-            "n_rounds": self.n_rounds, "trigger_turn": self.trigger_turn,
-            "n_decisions": self.n_decisions,
-        }
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"result": ..., "events": [...]}``, JSON-able."""
-        return {"result": self.result(), "events": list(self.events)}
-
-    def to_json(self) -> str:
-        """The record as JSON text, one event per line (small, diffable golden files)."""
-        return record_json(self.to_dict())
-
-
-def record_json(data: Mapping[str, Any]) -> str:
-    """``{"result": ..., "events": [...]}`` as JSON with one event per line."""
-    head = json.dumps(data["result"], sort_keys=False)
-    body = ",\n".join("  " + json.dumps(e, separators=(",", ":")) for e in data["events"])
-    return f'{{"result": {head},\n "events": [\n{body}\n ]}}\n'
 
 
 # ---- validation ------------------------------------------------------------------------
@@ -168,27 +115,30 @@ class _Recorder:
         """Record the move that turned s0 into s1 and everything that happened with it."""
         seat, turn, rnd = int(s0[L.G_CUR]), int(s0[L.G_TURN]), int(s0[L.G_ROUND])
         kind = int(mv[0])
-        before = trace.stock(s0, seat)
-        if kind == L.M_FATE and int(s0[L.G_PHASE]) == L.PH_MAIN:
-            before_place = trace.fate_discards(s0, self.p, seat)
-            paid, _ = trace.stock_diff(before, before_place)
-            _, gained = trace.stock_diff(before_place, trace.stock(s1, seat))
+        before, after = trace.stock(s0, seat), trace.stock(s1, seat)
+        mid = trace.stock_after_payment(s0, s1, self.p, mv, seat)
+        if mid is None:
+            paid, gained = trace.stock_diff(before, after)
         else:
-            paid, gained = trace.stock_diff(before, trace.stock(s1, seat))
+            paid, gained = trace.split_diff(before, mid, after)
         self.add("move", turn, rnd, seat, phase=L.PHASE_NAMES[int(s0[L.G_PHASE])],
                  move=[int(x) for x in mv], move_text=describe_move(mv), paid=paid,
-                 gained=gained, points=trace.score(s1, seat) - trace.score(s0, seat),
+                 gained=gained, points=self._points(s0, s1, seat, kind),
                  facts=trace.move_facts(s0, s1, self.p, mv, seat))
         triggered = s1[L.G_CD_ACTIVE] == 1 and s0[L.G_CD_ACTIVE] == 0
         by_mover = triggered and s1[L.G_TRIGGER_TURN] == s0[L.G_TURN]
         if by_mover:
-            self._countdown(s1, seat)
-        self._others(s0, s1, seat, kind)
+            self._countdown(s0, s1, seat)
+        outs, passes = _dropouts(s0, s1, seat, kind)
+        for ev in outs:
+            self.add(**ev)
         tom = trace.tom_facts(s0, s1, self.p) if s0[L.G_SOLO] == 1 else None
         if tom is not None:
             self.add("tom", turn + 1, rnd, trace.TOM_SEAT, **tom)
         if triggered and not by_mover:
-            self._countdown(s1, trace.TOM_SEAT)
+            self._countdown(s0, s1, trace.TOM_SEAT)
+        for ev in passes:
+            self.add(**ev)
         if kind in (L.M_IGNITE, L.M_BONUS):
             self.chain = "ignite" if kind == L.M_IGNITE else "bonus"
         chain_done = (s1[L.G_OVER] == 1 or int(s1[L.G_CUR]) != seat
@@ -198,31 +148,18 @@ class _Recorder:
                      board=trace.board_snapshot(s1))
             self.chain = None
 
-    def _countdown(self, s1: np.ndarray, seat: int) -> None:
-        self.add("countdown", int(s1[L.G_TRIGGER_TURN]), int(s1[L.G_ROUND]), seat,
-                 council_novices=int(s1[L.G_COUNCIL_N]), tiles=int(s1[L.G_CD_PILE]))
+    @staticmethod
+    def _points(s0: np.ndarray, s1: np.ndarray, seat: int, kind: int) -> int:
+        """The mover's score change, without an automatic pass later in the same step."""
+        gain = trace.score(s1, seat) - trace.score(s0, seat)
+        if kind != L.M_PASS:
+            gain -= trace.pass_points(s1, seat) - trace.pass_points(s0, seat)
+        return gain
 
-    def _others(self, s0: np.ndarray, s1: np.ndarray, mover: int, kind: int) -> None:
-        """Seats that dropped out (and maybe passed) when their turn came round.
-
-        The engine skips such seats inside the mover's ``finish_turn``; a seat can only
-        drop out on its first turn after the move, which fixes its turn and round.
-        """
-        nseats = int(s1[L.G_NSEATS])
-        turn0, round0 = int(s0[L.G_TURN]), int(s0[L.G_ROUND])
-        for seat in range(nseats):
-            if s1[L.G_SOLO] == 1 and seat == trace.TOM_SEAT:
-                continue
-            pb = L.player_base(seat)
-            if seat == mover and kind in (L.M_SKIP, L.M_PASS):
-                continue
-            offset = (seat - mover) % nseats or nseats
-            turn, rnd = turn0 + offset, round0 + (mover + offset) // nseats
-            if s1[pb + L.P_OUT] and not s0[pb + L.P_OUT]:
-                self.add("out", turn, rnd, seat)
-            if s1[pb + L.P_PASSED] and not s0[pb + L.P_PASSED]:
-                self.add("auto_pass", int(s1[pb + L.P_PASS_TURN]), rnd, seat,
-                         points=trace.score(s1, seat) - trace.score(s0, seat))
+    def _countdown(self, s0: np.ndarray, s1: np.ndarray, seat: int) -> None:
+        turn = int(s1[L.G_TRIGGER_TURN])
+        self.add("countdown", turn, _round_at(s0, turn), seat,
+                 council_novices=int(s1[L.G_COUNCIL_N]))
 
 
 def play(
@@ -250,17 +187,53 @@ def play(
     s = new_game(seed, players, p)
     rec = _Recorder(p)
     buf = new_buffer()
+    weights = no_weights()  # built-in strategies' default weights (see strategies/)
     while s[L.G_OVER] == 0:
         n = legal_moves(s, p, buf)
         if n == 0:
             raise RuntimeError(f"engine bug: no legal move in phase "
                                f"{L.PHASE_NAMES[int(s[L.G_PHASE])]} (seed {seed})")
-        i = choose(s, p, buf, n, sids[int(s[L.G_CUR])])
+        seat = int(s[L.G_CUR])
+        i = choose(s, p, buf, n, sids[seat], weights[seat])
         mv = buf[i].copy()
         s0 = s.copy()
         apply_move(s, p, mv)
         rec.after_move(s0, s, mv)
     return _finish(s, p, seed, players, names, rec)
+
+
+def _dropouts(s0: np.ndarray, s1: np.ndarray, mover: int, kind: int
+              ) -> tuple[list[dict], list[dict]]:
+    """``out`` and ``auto_pass`` events of seats the engine skipped during the move.
+
+    ``finish_turn`` skips a seat that can do nothing (it is out for good, and passes for
+    points once the countdown runs).  A seat drops out on its first turn after the move,
+    which fixes its turn; the pass turn is recorded by the engine.
+    """
+    nseats, turn0 = int(s1[L.G_NSEATS]), int(s0[L.G_TURN])
+    outs: list[dict] = []
+    passes: list[dict] = []
+    for seat in sorted(range(nseats), key=lambda k: (k - mover - 1) % nseats):
+        if s1[L.G_SOLO] == 1 and seat == trace.TOM_SEAT:
+            continue
+        pb = L.player_base(seat)
+        mine = seat == mover
+        if s1[pb + L.P_OUT] and not s0[pb + L.P_OUT] and not (mine and kind == L.M_SKIP):
+            turn = turn0 + ((seat - mover) % nseats or nseats)
+            outs.append({"kind": "out", "turn": turn, "rnd": _round_at(s0, turn), "seat": seat})
+        if s1[pb + L.P_PASSED] and not s0[pb + L.P_PASSED] and not (mine and kind == L.M_PASS):
+            turn = int(s1[pb + L.P_PASS_TURN])
+            passes.append({"kind": "auto_pass", "turn": turn, "rnd": _round_at(s0, turn),
+                           "seat": seat, "points": trace.pass_points(s1, seat)
+                           - trace.pass_points(s0, seat)})
+    passes.sort(key=lambda ev: ev["turn"])
+    return outs, passes
+
+
+def _round_at(s0: np.ndarray, turn: int) -> int:
+    """The round of a later ``turn``, counted on from the turn and seat to move in s0."""
+    nseats, mover = int(s0[L.G_NSEATS]), int(s0[L.G_CUR])
+    return int(s0[L.G_ROUND]) + (mover + turn - int(s0[L.G_TURN])) // nseats
 
 
 def _finish(s: np.ndarray, p: np.ndarray, seed: int, players: int, names: tuple[str, ...],

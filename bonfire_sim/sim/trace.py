@@ -24,10 +24,13 @@ from bonfire_sim.rules.fate_option import discard_down_to, tile_limit
 
 STOCK_NAMES = C.RESOURCES + C.ACTION_TILES  # P_RES (6) then P_TILES (7), adjacent
 N_STOCK = len(STOCK_NAMES)
+N_RES = len(C.RESOURCES)
+assert L.P_TILES == L.P_RES + N_RES, "stock() reads resources and tiles as one slice"
 STAY = -9  # procession destination "the guardian does not move" (procession.STAY)
 SPEC_EXTRA_STEP = 1  # gnome id of specialist 2: one step more per procession
 REWARD_NAMES = ((1, "tile"), (2, "resource"), (4, "2 points"), (8, "portal"))
 TOM_SEAT = 1
+SPEC_YELLOW_PER_GNOME = 14  # gnome id of specialist 15: +1 yellow tile per recruited gnome
 TOM_KINDS = T._TOM_KINDS  # card kind code -> name, as tables encodes TOM_DECK (code >> 1)
 
 
@@ -102,17 +105,56 @@ def stock_diff(before: np.ndarray, after: np.ndarray) -> tuple[dict, dict]:
     return paid, gained
 
 
+def split_diff(before: np.ndarray, mid: np.ndarray, after: np.ndarray) -> tuple[dict, dict]:
+    """(paid, gained) of a move whose stock went before -> mid (payment) -> after (gains).
+
+    Whatever rose from before to mid (an extra such as specialist 19's reward, which the
+    mid estimate leaves in) counts as gained too.
+    """
+    paid, _ = stock_diff(before, mid)
+    _, gained = stock_diff(np.zeros_like(mid), after - mid + np.maximum(mid - before, 0))
+    return paid, gained
+
+
 def score(s: np.ndarray, seat: int) -> int:
     """Points scored during play so far."""
     return int(s[L.player_base(seat) + L.P_SCORE])
 
 
-def fate_discards(s0: np.ndarray, p: np.ndarray, seat: int) -> np.ndarray:
-    """The stock after option I's discard down to the tile limit (before the placement)."""
-    tmp = s0.copy()
+def pass_points(s: np.ndarray, seat: int) -> int:
+    """Points scored so far by passing in the countdown."""
+    return int(s[L.player_base(seat) + L.P_PTS_PASS])
+
+
+def stock_after_payment(s0: np.ndarray, s1: np.ndarray, p: np.ndarray, mv: np.ndarray,
+                        seat: int) -> np.ndarray | None:
+    """The stock between a move's payment and its gains, for moves that do both, else None.
+
+    A net diff would cancel a tile paid against the same tile gained (a fire tile paid to
+    the Great Bonfire and a fire tile taken from it).  The Great Bonfire's rewards and
+    specialist 15's yellow tile follow from the move alone, so the stock before the gains
+    is the final stock minus them, whatever the payment policy.  Option I discards down to
+    the tile limit before its gains (the engine's own discard, replayed on a copy).
+    """
+    kind, main = int(mv[0]), int(s0[L.G_PHASE]) == L.PH_MAIN
     pb = L.player_base(seat)
-    discard_down_to(tmp, pb, tile_limit(tmp, p, pb))
-    return stock(tmp, seat)
+    if kind == L.M_FATE and main:
+        tmp = s0.copy()
+        discard_down_to(tmp, pb, tile_limit(tmp, p, pb))
+        return stock(tmp, seat)
+    gains = np.zeros(N_STOCK, dtype=np.int64)
+    if kind == L.M_FIRE and main:
+        g, m = int(mv[1]), L.REWARD_SETS[int(mv[2])]
+        if m & 1:
+            gains[N_RES + p[T.GB_TILE + g]] += 1
+        if m & 2:
+            gains[p[T.GB_RES + g]] += 1
+    elif kind == L.M_GNOME:
+        if s1[pb + L.P_GNOME + SPEC_YELLOW_PER_GNOME]:
+            gains[N_RES + C.YELLOW] += 1
+    else:
+        return None
+    return stock(s1, seat) - gains
 
 
 # ---- move facts: one function per move kind, (s0, s1, p, mv, seat) -> dict ------------
@@ -294,11 +336,12 @@ def _tom_cards(s0: np.ndarray, s1: np.ndarray, turns: int) -> list[str]:
     return [TOM_KINDS[c >> 1] if c >= 0 else "?" for c in codes[-turns:]]
 
 
-def _revealed(s0: np.ndarray, s1: np.ndarray) -> list[str]:
-    """Specialists Tom turned onto the discard pile (ids as labels)."""
+def _revealed(s0: np.ndarray, s1: np.ndarray) -> list[dict]:
+    """Specialists Tom turned onto the discard pile, with the resource that steers him."""
     n0, n1 = int(s0[L.G_SPEC_DISC_N]), int(s1[L.G_SPEC_DISC_N])
     start = n0 if n1 >= n0 else 0  # a reshuffle of the discards restarts the pile
-    return [gnome_label(int(g)) for g in s1[L.SPEC_DISC + start:L.SPEC_DISC + n1]]
+    return [{"gnome": gnome_label(int(g)), "resource": C.RESOURCES[C.SPECIALIST_RESOURCE[int(g)]]}
+            for g in s1[L.SPEC_DISC + start:L.SPEC_DISC + n1]]
 
 
 def tom_facts(s0: np.ndarray, s1: np.ndarray, p: np.ndarray) -> dict | None:
@@ -330,8 +373,8 @@ def tom_facts(s0: np.ndarray, s1: np.ndarray, p: np.ndarray) -> dict | None:
     out = {"turns": turns, "cards": _tom_cards(s0, s1, turns),
            "revealed": _revealed(s0, s1), "took": took,
            "points": score(s1, TOM_SEAT) - score(s0, TOM_SEAT),
-           "deck_pass": int(s1[L.G_TOM_PASSES])}
-    if s1[L.G_GB_POS] != s0[L.G_GB_POS] and portals:
+           "deck_pass": int(s1[L.G_TOM_PASSES]), "last_round": int(s1[L.G_ROUND])}
+    if portals:  # he turns it clockwise to the portal (a full turn if it points there)
         out["great_bonfire"] = int(s1[L.G_GB_POS])
     return out
 

@@ -114,10 +114,12 @@ def council(s: np.ndarray, space: int, colour: int) -> int:
     return int(s[L.COUNCIL + space * 5 + colour])
 
 
-def fill_council(s: np.ndarray, n: int) -> None:
-    """Put ``n`` novices of colour 3 (a seat not in play in <4p tests) into the council."""
+def fill_council(s: np.ndarray, n: int, colours: Sequence[int] = (3,)) -> None:
+    """Put ``n`` novices into the council, of the given colours in turn (default colour 3,
+    a seat not in play in 2-3 seat tests), spread over the spaces."""
     for i in range(n):
-        s[L.COUNCIL + (i % C.COUNCIL_SPACES) * 5 + 3] += 1
+        colour = colours[i % len(colours)]
+        s[L.COUNCIL + (i % C.COUNCIL_SPACES) * 5 + colour] += 1
     s[L.G_COUNCIL_N] += n
 
 

@@ -193,3 +193,12 @@ def test_a_gnome_is_not_recruitable_when_its_resource_cannot_be_paid(main_state,
     assert moves_of(main_state(b), L.M_GNOME) == []
     b = StateBuilder().tiles(0, gnome=2).resources(0, fruit=2).elders(1)
     assert moves_of(main_state(b), L.M_GNOME) == [(L.M_GNOME, 27, 0, 0, 0)]
+
+
+def test_a_sparing_payment_takes_the_spared_type_only_when_nothing_else_is_left():
+    s = _with(tiles={"task": 3, "fire": 1, "gnome": 1})
+    assert PAY.pay_tiles_sparing(s, PB, SHIP, 1, TASK, GUARD)
+    assert _tiles(s) == [0, 0, 3, 0, 0, 0, 0]
+    s = _with(tiles={"task": 3, "fire": 1})
+    assert PAY.pay_tiles_sparing(s, PB, SHIP, 1, TASK, GUARD)
+    assert _tiles(s) == [0, 0, 2, 0, 0, 0, 0]

@@ -1,0 +1,42 @@
+"""``bonfire-sim bench``: games/s for fixed, documented scenarios."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.option("--games", type=int, default=3000, show_default=True,
+              help="Games per scenario and measurement.")
+@click.option("--jobs", type=int, default=2, show_default=True,
+              help="Workers for the end-to-end runner measurement.")
+@click.option("--quick", is_flag=True, help="Only the in-process figures (no runner).")
+def bench(games: int, jobs: int, quick: bool) -> None:
+    """Measure engine speed on fixed scenarios (after a warm-up, compile time excluded).
+
+    Scenarios: random and the default strategy mix, 2 and 4 players, turn log off and on.
+    Columns: games/s of the engine on one core (in-process, tables built, no files) and of
+    the full runner with --jobs workers (Parquet written, merged), and the latter per core.
+
+    Example:
+        bonfire-sim bench --games 3000 --jobs 2
+    """
+    import os
+    import platform
+
+    from bonfire_sim.sim.bench import scenarios, time_in_process, time_runner
+
+    if games < 10:
+        raise ValueError("--games must be >= 10")
+    click.echo(f"machine: {platform.processor() or platform.machine()}, "
+               f"{os.cpu_count()} cores, python {platform.python_version()}")
+    header = f"{'scenario':38} {'1 core g/s':>11} {'runner g/s':>11} {'per core':>9}"
+    click.echo(header)
+    click.echo("-" * len(header))
+    for sc in scenarios():
+        one = time_in_process(sc, games)
+        if quick:
+            click.echo(f"{sc.name:38} {one:11.0f} {'-':>11} {'-':>9}")
+            continue
+        par = time_runner(sc, games, jobs)
+        click.echo(f"{sc.name:38} {one:11.0f} {par:11.0f} {par / jobs:9.0f}")

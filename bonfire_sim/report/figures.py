@@ -1,0 +1,276 @@
+"""Report figures: each takes tidy frames (from ``report.stats``) and ``ax=None``.
+
+Every function draws on ``ax`` (a new figure when None) and returns the axes; none
+computes a statistic.  ``to_png_base64`` turns a drawn figure into an embeddable string.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
+
+COLOURS = {"blue": "#3a6fb0", "red": "#c0392b", "yellow": "#d4a017"}
+FLAG_COLOURS = {"under-valued": "#1b9e77", "over-valued": "#d95f02", "strong": "#1b9e77",
+                "weak": "#d95f02", "": "#777777"}
+
+
+def _ax(ax: Axes | None, size: tuple[float, float] = (6.4, 3.6)) -> Axes:
+    if ax is None:
+        _, ax = plt.subplots(figsize=size, dpi=90)
+    return ax
+
+
+def to_png_base64(ax: Axes) -> str:
+    """PNG of the axes' figure as base64 text; closes the figure."""
+    fig = ax.figure
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _err(mid: Any, lo: Any, hi: Any) -> np.ndarray:
+    mid, lo, hi = (np.asarray(v, dtype=float) for v in (mid, lo, hi))
+    return np.vstack([np.clip(mid - lo, 0, None), np.clip(hi - mid, 0, None)])
+
+
+# ---- overview ---------------------------------------------------------------------------
+def score_distributions(players: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Box plots of final score by player count and strategy (columns n_players, strategy,
+    score)."""
+    ax = _ax(ax, (7.5, 3.8))
+    groups = list(players.groupby(["n_players", "strategy"])["score"])
+    ax.boxplot([g.to_numpy() for _, g in groups], showfliers=False)
+    ax.set_xticks(range(1, len(groups) + 1),
+                  [f"{n}p {s}" for (n, s), _ in groups], rotation=45, ha="right", fontsize=8)
+    ax.set_ylabel("final score")
+    ax.set_title("Score distribution by player count and strategy")
+    return ax
+
+
+def game_lengths(games: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Histogram of turns per game, one outline per player count (columns n_players,
+    n_turns)."""
+    ax = _ax(ax)
+    for n, g in games.groupby("n_players"):
+        ax.hist(g["n_turns"], bins=30, histtype="step", lw=1.5, label=f"{n} players")
+    ax.set_xlabel("turns per game")
+    ax.set_ylabel("games")
+    ax.legend(fontsize=8)
+    ax.set_title("Game length")
+    return ax
+
+
+def end_reason_bars(reasons: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Stacked shares of end reasons per player count (``stats.end_reasons``)."""
+    ax = _ax(ax)
+    wide = reasons.pivot(index="n_players", columns="end_reason", values="share").fillna(0)
+    bottom = np.zeros(len(wide))
+    x = np.arange(len(wide))
+    for reason in wide.columns:
+        ax.bar(x, wide[reason], bottom=bottom, label=reason)
+        bottom += wide[reason].to_numpy()
+    ax.set_xticks(x, [f"{n} players" for n in wide.index])
+    ax.set_ylabel("share of games")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))
+    ax.set_title("How games end")
+    return ax
+
+
+# ---- start player -----------------------------------------------------------------------
+def seat_win_rates(seats: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Win rate by seat with Wilson intervals and the fair share 1/n (``stats.seat_advantage``)."""
+    ax = _ax(ax)
+    counts = sorted(seats["n_players"].unique())
+    width = 0.8 / max(len(counts), 1)
+    for i, n in enumerate(counts):
+        s = seats[seats["n_players"] == n]
+        x = s["seat"].to_numpy() + (i - (len(counts) - 1) / 2) * width
+        line = ax.errorbar(x, s["win_rate"], yerr=_err(s["win_rate"], s["lo"], s["hi"]),
+                           fmt="o", capsize=3, label=f"{n} players")
+        ax.hlines(1 / n, x.min() - width, x.max() + width, colors=line[0].get_color(),
+                  linestyles="--", lw=1)
+    ax.set_xticks(sorted(seats["seat"].unique()),
+                  [f"seat {s}" + (" (start)" if s == 0 else "") for s in
+                   sorted(seats["seat"].unique())])
+    ax.set_ylabel("win rate (dashed: fair 1/n)")
+    ax.legend(fontsize=8)
+    ax.set_title("Win rate by seat, 95% Wilson intervals")
+    return ax
+
+
+def seat_scores(seats: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Mean score by seat with t intervals, per player count."""
+    ax = _ax(ax)
+    for n, s in seats.groupby("n_players"):
+        ax.errorbar(s["seat"], s["score"], yerr=_err(s["score"], s["score_lo"], s["score_hi"]),
+                    fmt="o-", capsize=3, label=f"{n} players")
+    ax.set_xlabel("seat (0 = start player)")
+    ax.set_ylabel("mean final score")
+    ax.legend(fontsize=8)
+    ax.set_title("Mean score by seat, 95% t intervals")
+    return ax
+
+
+def seat_excess_by_strategy(seats: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Excess win rate (rate - 1/n) of the start seat per strategy and player count."""
+    ax = _ax(ax)
+    s = seats[seats["seat"] == 0].reset_index(drop=True)
+    y = np.arange(len(s))
+    ax.errorbar(s["excess"], y, xerr=_err(s["win_rate"], s["lo"], s["hi"]), fmt="o",
+                capsize=3)
+    ax.axvline(0, color="k", lw=0.8)
+    ax.set_yticks(y, [f"{n}p {st}" for n, st in zip(s["n_players"], s["strategy"],
+                                                     strict=True)], fontsize=8)
+    ax.set_xlabel("start seat win rate - 1/n")
+    ax.set_title("Start-player edge by strategy")
+    return ax
+
+
+# ---- tasks and gnomes ---------------------------------------------------------------------
+def task_value_scatter(tasks: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Printed points vs adjusted score effect of lighting (``stats.task_values``)."""
+    ax = _ax(ax, (6.4, 5.0))
+    t = tasks.dropna(subset=["value"])
+    jitter = (np.arange(len(t)) % 7 - 3) * 0.05
+    for colour, g in t.groupby("colour"):
+        j = jitter[t.index.get_indexer(g.index)]
+        ax.errorbar(g["printed"] + j, g["value"], yerr=_err(g["value"], g["value_lo"],
+                                                            g["value_hi"]),
+                    fmt="o", ms=4, capsize=2, color=COLOURS.get(colour, "k"), alpha=0.8,
+                    label=colour)
+    for _, r in t[t["flag"] != ""].iterrows():
+        ax.annotate(r["id"], (r["printed"], r["value"]), fontsize=7, xytext=(4, 2),
+                    textcoords="offset points")
+    lim = [0, max(9.0, float(np.nanmax(t["value_hi"])) if len(t) else 9.0)]
+    ax.plot(lim, lim, "k--", lw=0.8, label="empirical = printed")
+    ax.set_xlabel("printed points")
+    ax.set_ylabel("adjusted score effect of lighting")
+    ax.legend(fontsize=8)
+    ax.set_title("Task value: printed vs empirical (95% HC3)")
+    return ax
+
+
+def ranked_effects(est: pd.DataFrame, value: str = "effect", lo: str = "lo", hi: str = "hi",
+                   label: str = "id", ref: str | None = None, ax: Axes | None = None,
+                   title: str = "", xlabel: str = "") -> Axes:
+    """Horizontal interval chart of estimates sorted by ``value``; ``ref`` column marks a
+    reference (e.g. printed points); colours by a ``flag`` column when present."""
+    e = est.dropna(subset=[value]).sort_values(value).reset_index(drop=True)
+    ax = _ax(ax, (6.4, max(3.0, 0.17 * len(e) + 1.0)))
+    y = np.arange(len(e))
+    colours = [FLAG_COLOURS.get(f, "#777777") for f in e.get("flag", [""] * len(e))]
+    ax.hlines(y, e[lo], e[hi], colors=colours, lw=1.5)
+    ax.scatter(e[value], y, c=colours, s=14, zorder=3)
+    if ref is not None:
+        ax.scatter(e[ref], y, marker="|", c="k", s=40, zorder=4, label=ref)
+        ax.legend(fontsize=8, loc="lower right")
+    ax.axvline(0, color="k", lw=0.6)
+    ax.set_yticks(y, e[label], fontsize=7)
+    ax.set_ylim(-1, len(e))
+    ax.set_xlabel(xlabel or value)
+    ax.set_title(title)
+    return ax
+
+
+def rate_bars(est: pd.DataFrame, value: str, lo: str, hi: str, label: str = "id",
+              ax: Axes | None = None, title: str = "", ylabel: str = "") -> Axes:
+    """Vertical bars of a rate per item with interval whiskers."""
+    ax = _ax(ax, (8.0, 3.2))
+    x = np.arange(len(est))
+    ax.bar(x, est[value], color="#8da0cb")
+    ax.errorbar(x, est[value], yerr=_err(est[value], est[lo], est[hi]), fmt="none",
+                ecolor="k", lw=0.8)
+    ax.set_xticks(x, est[label], rotation=90, fontsize=7)
+    ax.set_ylabel(ylabel or value)
+    ax.set_title(title)
+    return ax
+
+
+# ---- Tom ----------------------------------------------------------------------------------
+def tom_win_rates(tom: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Win rate against Tom per strategy with Wilson intervals and the 2/7 settle line."""
+    ax = _ax(ax, (5.5, 3.2))
+    x = np.arange(len(tom))
+    ax.bar(x, tom["win_rate"], color="#66c2a5")
+    ax.errorbar(x, tom["win_rate"], yerr=_err(tom["win_rate"], tom["lo"], tom["hi"]),
+                fmt="none", ecolor="k", capsize=3)
+    ax.axhline(2 / 7, color="k", ls="--", lw=0.8, label="2/7 (challenge settles)")
+    ax.set_xticks(x, tom["strategy"])
+    ax.set_ylabel("win rate vs Tom (handicap 0)")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=8)
+    ax.set_title("Winning against Tom")
+    return ax
+
+
+def solo_score_hist(solo: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Overlaid histograms of the human's and Tom's scores (``stats.solo_games``)."""
+    ax = _ax(ax)
+    lo = float(min(solo["score"].min(), solo["tom"].min()))
+    hi = float(max(solo["score"].max(), solo["tom"].max()))
+    bins = np.linspace(lo, hi + 1, 30)
+    for s, g in solo.groupby("strategy"):
+        ax.hist(g["score"], bins=bins, histtype="step", lw=1.5, label=s)
+    ax.hist(solo["tom"], bins=bins, alpha=0.35, color="grey", label="Tom")
+    ax.set_xlabel("final score")
+    ax.set_ylabel("games")
+    ax.legend(fontsize=8)
+    ax.set_title("Solo scores: strategies and Tom")
+    return ax
+
+
+def tom_line_bars(lines: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Tom's mean points per score line (``stats.tom_lines``)."""
+    ax = _ax(ax, (5.5, 3.2))
+    y = np.arange(len(lines))
+    ax.barh(y, lines["mean"], color="#bbbbbb",
+            xerr=_err(lines["mean"], lines["lo"], lines["hi"]))
+    ax.set_yticks(y, lines["line"], fontsize=8)
+    ax.set_xlabel("mean points")
+    ax.set_title("Tom's score lines")
+    return ax
+
+
+def handicap_paths(paths: pd.DataFrame, eq: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Simulated handicap challenge paths with each strategy's 2/7 equilibrium."""
+    ax = _ax(ax, (7.0, 3.4))
+    for s, g in paths.groupby("strategy"):
+        line = ax.plot(g["game"], g["handicap"], lw=1, label=s)[0]
+        e = eq[eq["strategy"] == s]
+        if len(e):
+            ax.axhline(float(e["equilibrium"].iloc[0]), color=line.get_color(), ls="--",
+                       lw=0.8)
+    ax.set_xlabel("game of the challenge")
+    ax.set_ylabel("handicap (Tom's head start)")
+    ax.legend(fontsize=8)
+    ax.set_title("Handicap challenge (dashed: where the win rate is 2/7)")
+    return ax
+
+
+# ---- compare ------------------------------------------------------------------------------
+def difference_forest(diff: pd.DataFrame, ax: Axes | None = None, title: str = "",
+                      xlabel: str = "B - A") -> Axes:
+    """Differences (``diff``, ``lo``, ``hi``) per ``item`` with intervals around zero."""
+    d = diff.reset_index(drop=True)
+    ax = _ax(ax, (6.4, max(2.4, 0.2 * len(d) + 1.0)))
+    y = np.arange(len(d))
+    ax.errorbar(d["diff"], y, xerr=_err(d["diff"], d["lo"], d["hi"]), fmt="o", ms=4,
+                capsize=2)
+    ax.axvline(0, color="k", lw=0.8)
+    ax.set_yticks(y, d["item"], fontsize=7)
+    ax.set_ylim(-1, len(d))
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    return ax

@@ -1,0 +1,67 @@
+"""Assembly: turn section descriptions into one self-contained HTML page (no statistics).
+
+A section is a dict ``{"id", "title", "absent": str | None, "blocks": [...]}``; a block is
+one of ``{"kind": "text", "text"}``, ``{"kind": "figure", "png", "caption", "warning"}``
+or ``{"kind": "table", "headers", "rows", "caption"}``.  ``table_block`` formats a frame.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pandas as pd
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+
+def _fmt(value: Any, spec: str) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    if spec and isinstance(value, int | float) and not isinstance(value, bool):
+        return format(value, spec)
+    return str(value)
+
+
+def table_block(frame: pd.DataFrame, columns: Mapping[str, tuple[str, str]],
+                caption: str = "", row_class: str | None = None) -> dict[str, Any]:
+    """A table block from ``frame``; ``columns`` maps column -> (header, format spec).
+
+    ``row_class`` names a column whose value becomes each row's CSS class (e.g. a flag).
+    """
+    rows = []
+    for rec in frame.to_dict("records"):
+        cls = str(rec.get(row_class, "")) if row_class else ""
+        rows.append({"cls": cls.replace(" ", "-"),
+                     "cells": [_fmt(rec.get(c), spec) for c, (_, spec) in columns.items()]})
+    return {"kind": "table", "headers": [h for h, _ in columns.values()], "rows": rows,
+            "caption": caption}
+
+
+def text_block(text: str) -> dict[str, Any]:
+    return {"kind": "text", "text": text}
+
+
+def figure_block(png: str, caption: str, warning: Mapping[str, Any] | None = None,
+                 alt: str = "") -> dict[str, Any]:
+    return {"kind": "figure", "png": png, "caption": caption, "alt": alt or caption,
+            "warning": warning["text"] if warning else None}
+
+
+def render(title: str, subtitle: str, sections: Sequence[Mapping[str, Any]]) -> str:
+    """The report page as one HTML string (figures inline as base64 PNG, CSS inline)."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES),
+                             autoescape=jinja2.select_autoescape(["html", "j2"]),
+                             trim_blocks=True, lstrip_blocks=True)
+    return env.get_template("report.html.j2").render(title=title, subtitle=subtitle,
+                                                     sections=sections)
+
+
+def write(path: str | Path, html: str) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(html, encoding="utf-8")
+    return path

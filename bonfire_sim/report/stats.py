@@ -1,0 +1,426 @@
+"""Report statistics: pure functions from tidy run frames to tidy result frames.
+
+Inputs are the ``games`` / ``players`` tables of ``bonfire_sim.sim.load`` (pandas), joined
+by ``combine`` and tagged with the run they came from.  Every function here is pure (no
+I/O, no plotting) and returns a pandas frame with one row per estimate and its 95%
+interval in ``lo`` / ``hi``.
+
+Interval methods (stated in the report's method section):
+
+* rates: Wilson score interval;
+* means: Student t interval;
+* adjusted effects: OLS with heteroskedasticity-robust (HC3) standard errors, normal 95%
+  interval; winning is modelled as a linear probability model (same estimator on 0/1).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from bonfire_sim.rules import components as C
+
+Z95 = 1.959963984540054
+TASK_IDS = tuple(t.id for t in C.TASKS)
+GNOME_IDS = tuple(f"S{i}" for i in range(1, C.N_SPECIALISTS + 1)) + tuple(
+    f"E{i}" for i in range(1, C.N_ELDERS + 1))
+TOM = "tom"
+
+
+# ---- interval helpers -----------------------------------------------------------------
+def wilson(k: Any, n: Any, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval of a rate k/n (vectorised; k may be fractional)."""
+    k = np.asarray(k, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / n
+        den = 1 + z * z / n
+        mid = (p + z * z / (2 * n)) / den
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return mid - half, mid + half
+
+
+def mean_ci(x: Any) -> tuple[float, float, float]:
+    """(mean, lo, hi): Student t 95% interval of the mean."""
+    x = np.asarray(x, dtype=float)
+    n = len(x)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    m = float(x.mean())
+    if n < 2:
+        return (m, math.nan, math.nan)
+    half = float(sps.t.ppf(0.975, n - 1) * x.std(ddof=1) / math.sqrt(n))
+    return (m, m - half, m + half)
+
+
+def games_needed(n: float, half_width: float, target: float) -> int:
+    """Games for a target half-width, given ``n`` games gave ``half_width`` (hw ~ 1/sqrt n)."""
+    if not (half_width > 0 and target > 0 and n > 0):
+        return 0
+    return int(math.ceil(n * (half_width / target) ** 2))
+
+
+def n_for_rate(p: float, target: float, z: float = Z95) -> int:
+    """Observations for a rate near ``p`` to have a 95% half-width of ``target``."""
+    return int(math.ceil(z * z * p * (1 - p) / target ** 2))
+
+
+def n_for_mean(sd: float, target: float, z: float = Z95) -> int:
+    """Observations for a mean with spread ``sd`` to have a 95% half-width of ``target``."""
+    return int(math.ceil((z * sd / target) ** 2))
+
+
+# ---- combining runs -------------------------------------------------------------------
+def combine(runs: Sequence[tuple[str, Any]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(games, players) of several ``(label, RunData)``, tagged ``run`` and ``rotated``.
+
+    ``players`` gains the game's ``n_players``, ``solo``, ``n_turns`` and ``end_reason``
+    and ``win_share`` (1/k for each of k tied winners, else 0).
+    """
+    gs, ps = [], []
+    for label, data in runs:
+        cfg = data.manifest.get("config", {})
+        g = data.games.copy()
+        g["run"] = label
+        g["rotated"] = bool(cfg.get("seat_rotation", False))
+        p = data.players.copy()
+        p["run"] = label
+        p = p.merge(g[["game_id", "n_players", "solo", "n_turns", "end_reason", "rotated"]],
+                    on="game_id", how="left")
+        gs.append(g)
+        ps.append(p)
+    games = pd.concat(gs, ignore_index=True)
+    players = pd.concat(ps, ignore_index=True)
+    players["won"] = players["won"].astype(bool)
+    winners = players.groupby(["run", "game_id"])["won"].transform("sum")
+    players["win_share"] = np.where(players["won"], 1.0 / winners.clip(lower=1), 0.0)
+    return games, players
+
+
+def multiplayer(players: pd.DataFrame) -> pd.DataFrame:
+    """Rows of human players in games with 2+ human players (solo games left out)."""
+    return players[(~players["solo"].astype(bool)) & (players["strategy"] != TOM)]
+
+
+# ---- 1. overview ----------------------------------------------------------------------
+def run_overview(games: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
+    """One row per run: player count, games, rotation, strategy mix."""
+    rows = []
+    for run, g in games.groupby("run", sort=False):
+        p = players[(players["run"] == run) & (players["strategy"] != TOM)]
+        mix = p["strategy"].value_counts()
+        rows.append({"run": run, "n_players": int(g["n_players"].iloc[0]),
+                     "solo": bool(g["solo"].iloc[0]), "games": len(g),
+                     "seat_rotation": bool(g["rotated"].iloc[0]),
+                     "strategies": ", ".join(f"{k} ({v / len(p):.0%})" for k, v in mix.items())})
+    return pd.DataFrame(rows)
+
+
+def end_reasons(games: pd.DataFrame) -> pd.DataFrame:
+    """Share of each end reason by player count, with Wilson intervals."""
+    t = games.groupby(["n_players", "end_reason"]).size().rename("n").reset_index()
+    t["games"] = t.groupby("n_players")["n"].transform("sum")
+    t["share"] = t["n"] / t["games"]
+    t["lo"], t["hi"] = wilson(t["n"], t["games"])
+    return t
+
+
+def score_summary(players: pd.DataFrame) -> pd.DataFrame:
+    """Score mean (t interval), sd and quartiles by player count and strategy."""
+    rows = []
+    for (n, s), g in players.groupby(["n_players", "strategy"]):
+        m, lo, hi = mean_ci(g["score"])
+        q = g["score"].quantile([0.25, 0.5, 0.75]).to_numpy()
+        rows.append({"n_players": n, "strategy": s, "n": len(g), "mean": m, "lo": lo, "hi": hi,
+                     "sd": float(g["score"].std(ddof=1)) if len(g) > 1 else math.nan,
+                     "q25": q[0], "median": q[1], "q75": q[2],
+                     "win_rate": g["win_share"].mean()})
+    return pd.DataFrame(rows)
+
+
+def game_length(games: pd.DataFrame) -> pd.DataFrame:
+    """Mean turns and rounds per game by player count (t intervals)."""
+    rows = []
+    for n, g in games.groupby("n_players"):
+        for col in ("n_turns", "n_rounds"):
+            m, lo, hi = mean_ci(g[col])
+            rows.append({"n_players": n, "measure": col, "games": len(g), "mean": m,
+                         "lo": lo, "hi": hi})
+    return pd.DataFrame(rows)
+
+
+# ---- 2. start-player advantage --------------------------------------------------------
+def seat_advantage(players: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFrame:
+    """Win rate (shared wins counted fractionally) and mean score by seat.
+
+    One row per (n_players, *by, seat): ``win_rate`` with Wilson ``lo``/``hi``, the fair
+    share ``1/n_players``, ``excess`` = win_rate - fair, and ``score`` with t interval.
+    """
+    keys = ["n_players", *by, "seat"]
+    rows = []
+    for key, g in players.groupby(keys):
+        key = dict(zip(keys, key, strict=True))
+        wins = g["win_share"].sum()
+        lo, hi = wilson(wins, len(g))
+        m, slo, shi = mean_ci(g["score"])
+        rows.append({**key, "games": len(g), "wins": wins, "win_rate": wins / len(g),
+                     "lo": float(lo), "hi": float(hi), "fair": 1.0 / key["n_players"],
+                     "excess": wins / len(g) - 1.0 / key["n_players"],
+                     "score": m, "score_lo": slo, "score_hi": shi})
+    return pd.DataFrame(rows)
+
+
+def seat_test(players: pd.DataFrame) -> pd.DataFrame:
+    """Chi-square goodness of fit of (fractional) wins by seat to equal shares, per count."""
+    rows = []
+    for n, g in players.groupby("n_players"):
+        wins = g.groupby("seat")["win_share"].sum().reindex(range(int(n)), fill_value=0.0)
+        total = wins.sum()
+        if n < 2 or total <= 0:
+            continue
+        chi2, p = sps.chisquare(wins.to_numpy(), np.full(int(n), total / n))
+        rows.append({"n_players": n, "games": int(g["game_id"].nunique() if "run" not in g
+                                                  else g[["run", "game_id"]].drop_duplicates()
+                                                  .shape[0]),
+                     "wins_counted": total, "chi2": float(chi2), "df": int(n) - 1,
+                     "p_value": float(p), "rotated": bool(g["rotated"].all())
+                     if "rotated" in g else False})
+    return pd.DataFrame(rows)
+
+
+# ---- 3./4. adjusted effects -----------------------------------------------------------
+def indicators(lists: Iterable[Any], ids: Sequence[str]) -> np.ndarray:
+    """(rows, len(ids)) 0/1 matrix: does row i's list contain id j."""
+    col = {k: j for j, k in enumerate(ids)}
+    lists = list(lists)
+    out = np.zeros((len(lists), len(ids)), np.float64)
+    for i, items in enumerate(lists):
+        if items is None:
+            continue
+        for k in items:
+            j = col.get(k)
+            if j is not None:
+                out[i, j] = 1.0
+    return out
+
+
+def fixed_effects(players: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
+    """Dummies (first level dropped) for strategy and run x player count x seat."""
+    cells = (players["run"].astype(str) + "|" + players["n_players"].astype(str) + "|seat"
+             + players["seat"].astype(str))
+    parts, names = [], []
+    for name, s in (("strategy", players["strategy"].astype(str)), ("cell", cells)):
+        d = pd.get_dummies(s, prefix=name, dtype=float)
+        if d.shape[1] > 1:
+            parts.append(d.to_numpy()[:, 1:])
+            names += list(d.columns[1:])
+    x = np.hstack(parts) if parts else np.zeros((len(players), 0))
+    return x, names
+
+
+def ols_robust(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """OLS coefficients and HC3 robust standard errors (x includes any intercept).
+
+    HC3 scales each squared residual by 1/(1 - leverage)^2, which keeps intervals honest
+    for indicators that are 1 in only a few rows.
+    """
+    xtx_inv = np.linalg.pinv(x.T @ x)
+    beta = xtx_inv @ (x.T @ y)
+    e = y - x @ beta
+    lev = np.sum((x @ xtx_inv) * x, axis=1)
+    w = e / np.clip(1 - lev, 1e-8, None)
+    xe = x * w[:, None]
+    cov = xtx_inv @ (xe.T @ xe) @ xtx_inv
+    return beta, np.sqrt(np.clip(np.diag(cov), 0, None))
+
+
+def adjusted_effects(players: pd.DataFrame, ind: np.ndarray, ids: Sequence[str],
+                     outcome: str, min_count: int = 20) -> pd.DataFrame:
+    """Effect of each indicator on ``outcome`` adjusted for strategy and seat cells.
+
+    Regresses ``outcome`` on an intercept, the indicators (columns with fewer than
+    ``min_count`` ones are left out and reported as NaN) and ``fixed_effects``.
+    """
+    y = players[outcome].to_numpy(dtype=float)
+    fe, _ = fixed_effects(players)
+    counts = ind.sum(axis=0)
+    use = np.flatnonzero((counts >= min_count) & (counts <= len(y) - min_count))
+    x = np.hstack([np.ones((len(y), 1)), ind[:, use], fe])
+    beta, se = ols_robust(x, y)
+    est = np.full(len(ids), np.nan)
+    err = np.full(len(ids), np.nan)
+    est[use] = beta[1:1 + len(use)]
+    err[use] = se[1:1 + len(use)]
+    return pd.DataFrame({"id": list(ids), "n_with": counts.astype(int), "effect": est,
+                         "se": err, "lo": est - Z95 * err, "hi": est + Z95 * err})
+
+
+def task_points(overrides: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """Printed points and colour of every task (with any ``task_points`` override)."""
+    pts = dict((overrides or {}).get("task_points", {}))
+    return pd.DataFrame({"id": list(TASK_IDS), "colour": [t.colour for t in C.TASKS],
+                         "printed": [int(pts.get(t.id, t.points)) for t in C.TASKS],
+                         "text": [t.text for t in C.TASKS]})
+
+
+def task_values(players: pd.DataFrame, overrides: Mapping[str, Any] | None = None,
+                min_count: int = 20) -> pd.DataFrame:
+    """Per task: take and light rates, adjusted effect of lighting it on score and winning.
+
+    ``flag`` is ``under-valued`` when the score interval lies above the printed points,
+    ``over-valued`` when it lies below them, else empty.
+    """
+    n = len(players)
+    lit = indicators(players["bonfire_task_ids"], TASK_IDS)
+    unlit = indicators(players["unlit_task_ids"], TASK_IDS)
+    taken = np.clip(lit + unlit, 0, 1).sum(axis=0)
+    nlit = lit.sum(axis=0)
+    out = task_points(overrides)
+    out["players"] = n
+    out["taken"] = taken.astype(int)
+    out["take_rate"] = taken / n if n else np.nan
+    out["take_lo"], out["take_hi"] = wilson(taken, n)
+    out["lit"] = nlit.astype(int)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["lit_rate"] = nlit / taken
+    out["lit_lo"], out["lit_hi"] = wilson(nlit, taken)
+    score = adjusted_effects(players, lit, TASK_IDS, "score", min_count)
+    win = adjusted_effects(players.assign(won01=players["won"].astype(float)), lit, TASK_IDS,
+                           "won01", min_count)
+    out["value"], out["value_lo"], out["value_hi"] = score["effect"], score["lo"], score["hi"]
+    out["win_effect"], out["win_lo"], out["win_hi"] = win["effect"], win["lo"], win["hi"]
+    out["flag"] = np.where(out["value_lo"] > out["printed"], "under-valued",
+                           np.where(out["value_hi"] < out["printed"], "over-valued", ""))
+    return out
+
+
+def gnome_strength(players: pd.DataFrame, min_count: int = 20) -> pd.DataFrame:
+    """Per gnome: recruitment rate and adjusted effect of owning it on score and winning.
+
+    ``flag`` is ``strong`` / ``weak`` when the score interval excludes 0 above / below.
+    """
+    n = len(players)
+    own = indicators(players["gnome_ids"], GNOME_IDS)
+    k = own.sum(axis=0)
+    text = [C.SPECIALIST_TEXT[i] for i in range(1, C.N_SPECIALISTS + 1)] + list(C.ELDER_TEXT)
+    out = pd.DataFrame({"id": list(GNOME_IDS),
+                        "kind": ["specialist"] * C.N_SPECIALISTS + ["elder"] * C.N_ELDERS,
+                        "text": text, "players": n, "owned": k.astype(int)})
+    out["recruit_rate"] = k / n if n else np.nan
+    out["recruit_lo"], out["recruit_hi"] = wilson(k, n)
+    score = adjusted_effects(players, own, GNOME_IDS, "score", min_count)
+    win = adjusted_effects(players.assign(won01=players["won"].astype(float)), own, GNOME_IDS,
+                           "won01", min_count)
+    out["effect"], out["lo"], out["hi"] = score["effect"], score["lo"], score["hi"]
+    out["win_effect"], out["win_lo"], out["win_hi"] = win["effect"], win["lo"], win["hi"]
+    out["flag"] = np.where(out["lo"] > 0, "strong", np.where(out["hi"] < 0, "weak", ""))
+    return out
+
+
+# ---- 5. Tom -----------------------------------------------------------------------------
+def solo_games(players: pd.DataFrame) -> pd.DataFrame:
+    """One row per solo game: run, strategy, human and Tom score, margin, human won."""
+    p = players[players["solo"].astype(bool)]
+    human = p[p["strategy"] != TOM].set_index(["run", "game_id"])
+    tom = p[p["strategy"] == TOM].set_index(["run", "game_id"])
+    g = pd.DataFrame({"strategy": human["strategy"], "score": human["score"],
+                      "tom": tom["score"].reindex(human.index), "won": human["won"]})
+    g["margin"] = g["score"] - g["tom"]
+    return g.reset_index().sort_values(["run", "game_id"], kind="stable")
+
+
+def tom_difficulty(solo: pd.DataFrame) -> pd.DataFrame:
+    """Per strategy: win rate against Tom (Wilson) and both mean scores (t intervals)."""
+    rows = []
+    for s, g in solo.groupby("strategy"):
+        k = float(g["won"].sum())
+        lo, hi = wilson(k, len(g))
+        m, mlo, mhi = mean_ci(g["score"])
+        t, tlo, thi = mean_ci(g["tom"])
+        rows.append({"strategy": s, "games": len(g), "win_rate": k / len(g), "lo": float(lo),
+                     "hi": float(hi), "score": m, "score_lo": mlo, "score_hi": mhi,
+                     "tom": t, "tom_lo": tlo, "tom_hi": thi,
+                     "margin": float(g["margin"].mean())})
+    return pd.DataFrame(rows)
+
+
+def tom_lines(players: pd.DataFrame) -> pd.DataFrame:
+    """Tom's mean points per score line (``score_*`` and ``pts_*`` columns), t intervals."""
+    tom = players[players["strategy"] == TOM]
+    cols = [c for c in tom.columns if (c.startswith("score_") or c.startswith("pts_"))
+            and c != "score_ingame"]
+    rows = []
+    for c in cols:
+        m, lo, hi = mean_ci(tom[c])
+        if len(tom) and (tom[c] != 0).any():
+            rows.append({"line": c, "mean": m, "lo": lo, "hi": hi})
+    return pd.DataFrame(rows, columns=["line", "mean", "lo", "hi"])
+
+
+def handicaps(solo: pd.DataFrame, n_boot: int = 500, seed: int = 0,
+              ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(per strategy: the handicap where the win rate is 2/7 with its interval and where
+    the simulated challenge settles; tidy challenge path: strategy, game, handicap)."""
+    from bonfire_sim.solo import SoloGames, handicap_series
+
+    rows, paths = [], []
+    for s, g in solo.groupby("strategy"):
+        series = handicap_series(SoloGames(g["score"].to_numpy(), g["tom"].to_numpy()),
+                                 n_boot=n_boot, seed=seed)
+        rows.append({"strategy": s, "games": len(g), "equilibrium": series.equilibrium,
+                     "lo": series.equilibrium_ci[0], "hi": series.equilibrium_ci[1],
+                     "settled": series.settled, "final": int(series.path[-1])})
+        paths.append(pd.DataFrame({"strategy": s, "game": np.arange(len(series.path)),
+                                   "handicap": series.path}))
+    cols = ["strategy", "game", "handicap"]
+    return (pd.DataFrame(rows),
+            pd.concat(paths, ignore_index=True) if paths else pd.DataFrame(columns=cols))
+
+
+# ---- 6. method and caveats ------------------------------------------------------------
+_ASSIGN = re.compile(r"^([A-Z][A-Z0-9_]*(?:\s*,\s*[A-Z][A-Z0-9_]*)*)\s*[=:]")
+
+
+def assumed_facts(source: str) -> pd.DataFrame:
+    """The component facts tagged ``assumed`` in components.py source: name and note."""
+    lines = source.splitlines()
+    rows = []
+    for i, line in enumerate(lines):
+        comment = line.split("#", 1)[1].strip() if "#" in line else ""
+        if "assumed" not in comment.lower():
+            continue
+        m = _ASSIGN.match(line)
+        if m is None and line.lstrip().startswith("#"):  # a comment above its assignment
+            m = next((a for a in map(_ASSIGN.match, lines[i + 1:i + 4]) if a), None)
+        rows.append({"line": i + 1, "name": m.group(1) if m else "(section)", "note": comment})
+    n_tasks = sum(t.provenance == "assumed" for t in C.TASKS)
+    rows.append({"line": 0, "name": "TASKS",
+                 "note": f"{n_tasks} of {len(C.TASKS)} tasks: depicted parameters and point "
+                         f"values assumed [RULINGS 8]"})
+    return pd.DataFrame(rows)
+
+
+def precision_warning(est: pd.DataFrame, n: float, target: float, what: str,
+                      lo: str = "lo", hi: str = "hi") -> dict[str, Any] | None:
+    """A warning when the median interval half-width exceeds ``target``, else None.
+
+    Returns {"text", "half_width", "target", "games", "games_needed"}; intervals shrink as
+    1/sqrt(games), so halving a width takes 4x the games.
+    """
+    hw = ((est[hi] - est[lo]) / 2).dropna()
+    if hw.empty or n <= 0:
+        return None
+    med = float(hw.median())
+    if med <= target:
+        return None
+    need = games_needed(n, med, target)
+    return {"text": f"{what}: intervals are about ±{med:.3g} wide (median), too wide to "
+                    f"resolve differences of ±{target:g}; that needs about {need:,} games "
+                    f"({need / n:.1f}x the {int(n):,} played).",
+            "half_width": med, "target": target, "games": int(n), "games_needed": need}

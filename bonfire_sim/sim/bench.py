@@ -1,0 +1,59 @@
+"""Fixed benchmark scenarios: games/s of the engine in-process and of the full runner.
+
+Each scenario is timed after a warm-up chunk (so numba compilation is not counted).
+"in-process" = ``run_one`` on one core (play + Arrow tables, no files); "runner" =
+``bonfire-sim run`` end to end (Parquet chunks, manifest, merge) with ``jobs`` workers.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+
+from bonfire_sim.sim.runner import ChunkJob, RunConfig, default_mix, run, run_one
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    players: int
+    strategies: tuple[str, ...]
+    turn_log: str
+
+
+def scenarios() -> list[Scenario]:
+    """Random and default mix; 2 and 4 players; turn log off and on."""
+    out = []
+    for label, mix in (("random", ("random",)), ("default-mix", None)):
+        for players in (2, 4):
+            names = mix or default_mix(players)
+            for log in ("none", "all"):
+                out.append(Scenario(f"{label} {players}p turn-log={log}", players,
+                                    tuple(names), log))
+    return out
+
+
+def time_in_process(sc: Scenario, games: int, seed: int = 12345) -> float:
+    """Games per second of ``run_one`` on this core."""
+    cfg = RunConfig(games=games, players=sc.players, strategies=sc.strategies, seed=seed,
+                    turn_log=sc.turn_log, chunk_size=games)
+    run_one(ChunkJob(RunConfig(games=20, players=sc.players, strategies=sc.strategies,
+                               turn_log=sc.turn_log, chunk_size=20), 0))  # warm-up
+    t0 = time.perf_counter()
+    run_one(ChunkJob(cfg, 0))
+    return games / (time.perf_counter() - t0)
+
+
+def time_runner(sc: Scenario, games: int, jobs: int, seed: int = 12345) -> float:
+    """Games per second of the whole runner (files included) with ``jobs`` workers."""
+    cfg = RunConfig(games=games, players=sc.players, strategies=sc.strategies, seed=seed,
+                    turn_log=sc.turn_log, chunk_size=max(100, games // (8 * jobs)))
+    with tempfile.TemporaryDirectory() as tmp:
+        warm = RunConfig(games=2 * jobs, players=sc.players, strategies=sc.strategies,
+                         chunk_size=1, turn_log=sc.turn_log)
+        run(warm, os.path.join(tmp, "warm"), jobs=jobs)
+        t0 = time.perf_counter()
+        run(cfg, os.path.join(tmp, "run"), jobs=jobs)
+        return games / (time.perf_counter() - t0)

@@ -1,0 +1,93 @@
+"""Arrow schemas of a run's tables and the conversion from ``batch`` matrices.
+
+SCHEMA_VERSION changes whenever a column is added, removed or changes meaning; ``load``
+refuses runs written with another version instead of mis-reading them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pyarrow as pa
+
+from bonfire_sim.rules import components as C
+from bonfire_sim.rules import layout as L
+from bonfire_sim.sim.batch import GAME_COLS, PLAYER_COLS, TURN_COLS
+
+SCHEMA_VERSION = 1
+TASK_IDS = tuple(t.id for t in C.TASKS)
+GNOME_IDS = tuple(f"S{i}" for i in range(1, C.N_SPECIALISTS + 1)) + tuple(
+    f"E{i}" for i in range(1, C.N_ELDERS + 1))
+BOOL_PLAYER = {"won", "passed_at_countdown"}
+
+GAMES_SCHEMA = pa.schema(
+    [("game_id", pa.int64()), ("deal", pa.int64()), ("rotation", pa.int16()),
+     ("seed", pa.int64()), ("n_players", pa.int16()), ("solo", pa.bool_())]
+    + [(c, pa.string() if c == "end_reason" else pa.int64()) for c in GAME_COLS]
+)
+PLAYERS_SCHEMA = pa.schema(
+    [("game_id", pa.int64()), ("strategy", pa.string())]
+    + [(c, pa.bool_() if c in BOOL_PLAYER else pa.int64()) for c in PLAYER_COLS]
+    + [("gnome_ids", pa.list_(pa.string())), ("bonfire_task_ids", pa.list_(pa.string())),
+       ("unlit_task_ids", pa.list_(pa.string()))]
+)
+OPTION_OF_KIND = {L.M_FATE: "fate", L.M_IGNITE: "ignite", L.M_PASS: "pass",
+                  L.M_BONUS: "bonus", L.M_SKIP: "skip"}
+TURNS_SCHEMA = pa.schema(
+    [("game_id", pa.int64()), ("option", pa.string()), ("action", pa.string())]
+    + [(c, pa.int64()) for c in TURN_COLS if c not in ("kind", "a")]
+    + [("arg", pa.int64())]
+)
+
+
+def games_table(game_ids: np.ndarray, deals: np.ndarray, rotations: np.ndarray,
+                seeds: np.ndarray, humans: int, games: np.ndarray) -> pa.Table:
+    n = len(game_ids)
+    cols: dict[str, object] = {
+        "game_id": game_ids, "deal": deals, "rotation": rotations.astype(np.int16),
+        "seed": seeds, "n_players": np.full(n, humans, np.int16),
+        "solo": np.full(n, humans == 1),
+    }
+    for j, c in enumerate(GAME_COLS):
+        col = games[:, j]
+        cols[c] = [L.END_NAMES[int(v)] for v in col] if c == "end_reason" else col
+    return pa.table(cols, schema=GAMES_SCHEMA)
+
+
+def players_table(game_ids: np.ndarray, seat_names: Sequence[Sequence[str]], nseats: int,
+                  players: np.ndarray, tasks: np.ndarray, gnomes: np.ndarray) -> pa.Table:
+    """One row per (game, seat); ``seat_names[g][seat]`` is the seat's strategy name."""
+    g_idx = np.repeat(np.arange(len(game_ids)), nseats)
+    seat_idx = np.tile(np.arange(nseats), len(game_ids))
+    flat = players[:, :nseats, :].reshape(-1, players.shape[2])
+    cols: dict[str, object] = {
+        "game_id": game_ids[g_idx],
+        "strategy": [seat_names[g][s] for g, s in zip(g_idx, seat_idx, strict=True)],
+    }
+    for j, c in enumerate(PLAYER_COLS):
+        cols[c] = flat[:, j].astype(bool) if c in BOOL_PLAYER else flat[:, j]
+    t = tasks[:, :nseats, :].reshape(-1, 14)
+    gn = gnomes[:, :nseats, :].reshape(-1, gnomes.shape[2])
+    cols["gnome_ids"] = [[GNOME_IDS[k] for k in np.flatnonzero(row)] for row in gn]
+    cols["bonfire_task_ids"] = [
+        [TASK_IDS[t[i, k]] for k in range(7) if t[i, k] >= 0 and t[i, 7 + k]]
+        for i in range(len(t))]
+    cols["unlit_task_ids"] = [
+        [TASK_IDS[t[i, k]] for k in range(7) if t[i, k] >= 0 and not t[i, 7 + k]]
+        for i in range(len(t))]
+    return pa.table(cols, schema=PLAYERS_SCHEMA)
+
+
+def turns_table(game_ids: np.ndarray, turns: np.ndarray, turn_game: np.ndarray) -> pa.Table:
+    kinds = turns[:, TURN_COLS.index("kind")]
+    cols: dict[str, object] = {
+        "game_id": game_ids[turn_game],
+        "option": [OPTION_OF_KIND.get(int(k), "action") for k in kinds],
+        "action": [L.MOVE_NAMES[int(k)] for k in kinds],
+    }
+    for j, c in enumerate(TURN_COLS):
+        if c not in ("kind", "a"):
+            cols[c] = turns[:, j]
+    cols["arg"] = turns[:, TURN_COLS.index("a")]
+    return pa.table(cols, schema=TURNS_SCHEMA)

@@ -1,0 +1,599 @@
+"""The shared one-ply evaluator: price every legal move with a weight row, pick the best.
+
+Every scripted strategy is this evaluator with its own weight row (``WEIGHT_NAMES``; a
+style module's ``DEFAULTS`` overrides ``BASE``).  A move's value is the change of a linear
+evaluation of the acting seat's position, in points:
+
+* stock: each action tile / resource is worth ``tile`` / ``res`` (yellow, gold more), by
+  type (``tv_*``), plus the NEED features of ``features`` (what held tasks still lack);
+  near the end (``late`` -> 0, see ``horizon``) everything falls to its leftover value 0.5;
+* progress: a new task is worth its points x colour weight x the chance to finish it in
+  the turns left, minus ``task_dist`` per missing action; paths, guardians, portals and
+  specialists have investment values that fade with ``late``; elders score their points;
+* points: igniting (``ignite`` + printed points), guardians onto bonfires (printed points),
+  council "1 point", Great Bonfire "2 points", passing.
+
+The delta is computed per move kind without applying the move (fate placements read the
+area sizes from a labelling of the grid), so one decision costs microseconds.  Follow-up
+decisions (which task after sailing, which guardian where, which council bonus) are
+priced with the same functions.  Passing in the countdown: pass when the points for
+passing exceed the best move now plus ``future_turn`` for each further turn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from bonfire_sim.rules import components as C
+from bonfire_sim.rules import fate as F
+from bonfire_sim.rules import layout as L
+from bonfire_sim.rules import tables as T
+from bonfire_sim.rules import tasks as TK
+from bonfire_sim.rules.gnomes import elder_points, gnome_resource
+from bonfire_sim.rules.great_bonfire import next_notch, notch_for
+from bonfire_sim.rules.islands import can_take_guardian, offering_resource, task_tile_cost
+from bonfire_sim.rules.payment import can_pay_resources, has_spec
+from bonfire_sim.rules.procession import STAY, bonfire_open, path_open
+from bonfire_sim.rules.turns import pass_points
+from strategies import features as FE
+
+# ---- the weight row --------------------------------------------------------------------
+# name: (default, meaning).  The order fixes the index in the seat's weight row.
+WEIGHTS: dict[str, tuple[float, str]] = {
+    "tile": (0.7, "points per plain action tile held"),
+    "yellow": (1.0, "points per yellow action tile"),
+    "res": (0.9, "points per plain resource"),
+    "gold": (1.1, "points per gold"),
+    "tv_ship": (1.0, "multiplier on the value of ship tiles"),
+    "tv_path": (1.0, "multiplier on the value of path tiles"),
+    "tv_task": (1.1, "multiplier on the value of task tiles"),
+    "tv_fire": (1.0, "multiplier on the value of Great Bonfire tiles"),
+    "tv_guard": (1.0, "multiplier on the value of guardian tiles"),
+    "tv_gnome": (1.0, "multiplier on the value of gnome tiles"),
+    "need": (1.0, "scale of the NEED features (what held tasks lack)"),
+    "common": (0.6, "weight of the common tasks in the NEED features"),
+    "task_pts": (1.0, "multiplier on a new task's printed points"),
+    "task_blue": (1.0, "colour multiplier: blue tasks"),
+    "task_red": (1.0, "colour multiplier: red tasks"),
+    "task_yellow": (1.0, "colour multiplier: yellow tasks"),
+    "task_dist": (0.4, "penalty per action a new task still needs"),
+    "max_open": (3.0, "take no new task while holding this many unlit ones"),
+    "task_space": (1.0, "bonus for a task on a high bonfire space (x space/6)"),
+    "synergy": (0.0, "bonus x overlap of a new task's needs with the current needs"),
+    "ignite": (6.0, "value of igniting on top of the bonfire's points"),
+    "bonus": (5.0, "value of a bonus action (neutral novice to the council)"),
+    "path": (1.6, "investment value of a path tile"),
+    "crystal_match": (1.5, "a path crystal matching the task beside it"),
+    "guard": (1.5, "investment value of a new guardian"),
+    "guard_bonfire": (1.0, "multiplier on guardian points when entering a bonfire"),
+    "advance": (0.25, "value per path step a guardian advances"),
+    "portal": (1.0, "investment value of a portal"),
+    "spec": (1.0, "multiplier on specialist ability values"),
+    "elder": (1.0, "multiplier on an elder's points"),
+    "elder_wait": (3.0, "penalty on elders early in the game (x late)"),
+    "fate_cost": (3.0, "cost of using a fate tile (3 points if kept)"),
+    "fate_low": (1.0, "bonus for option I when holding at most 1 action tile"),
+    "horizon": (10.0, "turns left below which investments lose value"),
+    "tpn": (6.0, "turns per remaining council novice (divided by players)"),
+    "future_turn": (1.0, "points a further countdown turn is worth (pass rule)"),
+    "council_point": (1.0, "value of the council's 1-point alternative"),
+    "proc_res": (0.8, "multiplier on resources gained in processions"),
+    "fire_points": (0.6, "multiplier on the Great Bonfire's 2 points"),
+    "refresh": (-0.5, "value of refreshing a one-colour path display"),
+    "ship_follow": (1.0, "multiplier on the best action at the island sailed to"),
+    "discard": (2.5, "multiplier on the value of tiles discarded for option I"),
+}
+WEIGHT_NAMES = tuple(WEIGHTS)
+BASE = {k: v for k, (v, _) in WEIGHTS.items()}
+(W_TILE, W_YELLOW, W_RES, W_GOLD, W_TV0, _W_TV1, _W_TV2, _W_TV3, _W_TV4, _W_TV5, W_NEED,
+ W_COMMON, W_TASK_PTS, W_TASK_COL0, _W_TASK_COL1, _W_TASK_COL2, W_TASK_DIST, W_MAX_OPEN,
+ W_TASK_SPACE, W_SYNERGY, W_IGNITE, W_BONUS, W_PATH, W_CRYSTAL, W_GUARD, W_GUARD_BONFIRE,
+ W_ADVANCE, W_PORTAL, W_SPEC, W_ELDER, W_ELDER_WAIT, W_FATE_COST, W_FATE_LOW, W_HORIZON,
+ W_TPN, W_FUTURE, W_COUNCIL_POINT, W_PROC_RES, W_FIRE_POINTS, W_REFRESH, W_SHIP_FOLLOW,
+ W_DISCARD) = range(len(WEIGHT_NAMES))
+
+# Specialist abilities 1..27 in points (index = ability); see rulebook Appendix III.
+SPEC_VALUE = (0.0, 0.5, 1.5, 1.5, 0.8, 1.5, 1.0, 1.5, 1.0, 0.5, 1.0, 1.0, 1.0, 1.0, 2.0,
+              1.2, 1.0, 0.5, 1.5, 1.0, 0.5, 1.0, 1.0, 2.0, 0.5, 1.5, 1.0, 0.3)
+SP_GOLD, SP_PATH, SP_GUARD, SP_FIRE, SP_SPEC, SP_MOVE, SP_SHIP, SP_FATE = range(8)
+R_TILE, R_RES, R_PTS, R_PORTAL = 1, 2, 4, 8
+NEG = -1.0e9
+GOLD, YELLOW = 5, 6
+# context slots (per decision)
+CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT = range(4)
+
+
+# ---- per-decision context ----------------------------------------------------------------
+@njit(cache=True)
+def turns_left(s, p, seat, w):
+    """Own turns left: exact in the countdown, else estimated from the council."""
+    if s[L.G_CD_ACTIVE] == 1:
+        return float(max(1, pass_points(s, seat)))
+    rem = max(0, p[T.CD_TRIGGER + s[L.G_HUMANS]] - s[L.G_COUNCIL_N])
+    return 5.0 + rem * w[W_TPN] / max(1, s[L.G_HUMANS])
+
+
+@njit(cache=True)
+def stock_values(s, pb, w, late, nd, tv, rv):
+    """Values of one action tile of each type (tv) and one resource (rv)."""
+    for k in range(6):
+        tv[k] = 0.5 * (1.0 - late) + late * w[W_TILE] * w[W_TV0 + k]
+    tv[YELLOW] = 0.5 * (1.0 - late) + late * w[W_YELLOW]
+    held = 0
+    for r in range(6):
+        held += s[pb + L.P_RES + r]
+    scarce = 0.4 if held < 4 else 0.0  # tasks cost 2 resources: keep a few
+    for r in range(5):
+        rv[r] = 0.5 * (1.0 - late) + late * (w[W_RES] + scarce) + nd[FE.N_RES + r]
+    rv[GOLD] = 0.5 * (1.0 - late) + late * w[W_GOLD] + nd[FE.N_RES + GOLD]
+
+
+@njit(cache=True)
+def tile_cost(s, pb, t, n, tv):
+    """Value lost paying n tiles of type t (own first, then yellow, then pairs)."""
+    have = s[pb + L.P_TILES + t]
+    use = min(have, n)
+    c = use * tv[t]
+    d = n - use
+    y = min(d, s[pb + L.P_TILES + YELLOW])
+    c += y * tv[YELLOW]
+    d -= y
+    return c + d * 2.0 * 0.7
+
+
+@njit(cache=True)
+def res_cost(s, pb, r, n, rv):
+    """Value lost paying n of resource r (r < 0: the cheapest plain resource)."""
+    if r < 0:
+        best = rv[GOLD]
+        for k in range(5):
+            if s[pb + L.P_RES + k] > 0 and rv[k] < best:
+                best = rv[k]
+        return n * best
+    have = s[pb + L.P_RES + r]
+    use = min(have, n)
+    c = use * rv[r]
+    d = n - use
+    g = min(d, s[pb + L.P_RES + GOLD]) if r != GOLD else 0
+    c += g * rv[GOLD]
+    d -= g
+    return c + d * 2.0 * 0.6
+
+
+# ---- component values ------------------------------------------------------------------
+@njit(cache=True)
+def best_free_space(s, pb):
+    """Highest empty bonfire space (-1 if none)."""
+    for k in range(6, -1, -1):
+        if s[pb + L.P_TASK + k] < 0:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def take_value(s, p, pb, seat, t, isl, space, w, cx, nd):
+    """Value of receiving task t from island isl onto bonfire space (costs excluded)."""
+    if cx[CX_OPEN] >= w[W_MAX_OPEN]:
+        return -20.0
+    d = FE.task_distance(s, p, seat, t, isl, True)
+    tl = cx[CX_TURNS]
+    if d >= FE.FAR or d > tl - 1.0:
+        return -20.0
+    col = p[T.T_COLOUR + t]
+    pts = (p[T.T_POINTS + t] + FE.IGNITE_EXTRA) * w[W_TASK_COL0 + col]
+    frac = 1.0 - d / max(tl, 1.0)
+    v = w[W_TASK_PTS] * pts * frac - w[W_TASK_DIST] * d
+    v += w[W_TASK_SPACE] * space / 6.0
+    if 1 <= space <= s[pb + L.P_NPATH]:
+        if p[T.PATH_CRYSTAL + s[pb + L.P_PATH + space]] == col:
+            v += w[W_CRYSTAL]
+    v += nd[FE.N_TASKCOL + col] + nd[FE.N_OFFER + isl]
+    if w[W_SYNERGY] != 0.0:
+        tmp = np.zeros(FE.NN)
+        FE.add_task_needs(s, p, seat, t, 1.0, tmp)
+        dot = 0.0
+        for j in range(FE.NN):
+            dot += tmp[j] * nd[j]
+        v += w[W_SYNERGY] * dot
+    return v
+
+
+@njit(cache=True)
+def _sim_pay(a, t, n):
+    """Pay n tiles of type t from the 7-vector a (plain rules, no specialist); ok?"""
+    use = min(a[t], n)
+    a[t] -= use
+    d = n - use
+    y = min(d, a[YELLOW])
+    a[YELLOW] -= y
+    d -= y
+    while d > 0:
+        for _ in range(2):
+            best = -1
+            for k in range(6):
+                if k != t and a[k] > 0 and (best < 0 or a[k] > a[best]):
+                    best = k
+            if best < 0:
+                return False
+            a[best] -= 1
+        d -= 1
+    return True
+
+
+@njit(cache=True)
+def island_value(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv):
+    """Best action at island i after paying ship_paid ship tiles (costs included)."""
+    a = s[pb + L.P_TILES:pb + L.P_TILES + 7].copy()
+    if ship_paid > 0 and not _sim_pay(a, 0, ship_paid):
+        return NEG
+    if p[T.ISL_KIND + i] == 1:
+        g = p[T.ISL_VAL + i]
+        if not can_take_guardian(s, pb, g) or not _sim_pay(a, 4, 1):
+            return NEG
+        return guard_value(s, pb, g, w, cx, nd) - tv[4]
+    if TK.n_tasks(s, pb) >= C.MAX_TASKS:
+        return NEG
+    tc = task_tile_cost(s, p, pb, i)
+    if not _sim_pay(a, 2, tc):
+        return NEG
+    rcost = 1.0e9
+    for pile in range(2):
+        r1 = offering_resource(s, pb, pile)
+        if r1 < 0:
+            continue
+        r2 = p[T.ISL_VAL + i]
+        if has_spec(s, pb, 3):
+            r1 = -1
+            r2 = -1
+        if can_pay_resources(s, pb, r1, 1, r2, 1):
+            rcost = min(rcost, res_cost(s, pb, r1, 1, rv) + res_cost(s, pb, r2, 1, rv))
+    if rcost >= 1.0e9:
+        return NEG
+    space = best_free_space(s, pb)
+    best = NEG
+    for j in range(3):
+        t = s[L.ISLAND_TASKS + i * 3 + j]
+        if t >= 0:
+            best = max(best, take_value(s, p, pb, seat, t, i, space, w, cx, nd))
+    return best - rcost - tile_cost(s, pb, 2, tc, tv)
+
+
+@njit(cache=True)
+def guard_value(s, pb, g, w, cx, nd):
+    """Value of a new guardian of colour g."""
+    return w[W_GUARD] * cx[CX_LATE] + nd[FE.N_GUARD + g] + nd[FE.N_GUARDS]
+
+
+@njit(cache=True)
+def path_value(s, p, pb, tid, w, cx, nd, rv):
+    """Value of path tile tid (-1: unknown deck tile) as the next path position."""
+    late = cx[CX_LATE]
+    v = w[W_PATH] * late + nd[FE.N_PATHS]
+    if tid < 0:
+        return v + 0.3
+    pos = s[pb + L.P_NPATH] + 1
+    res = p[T.PATH_RES + tid]
+    cry = p[T.PATH_CRYSTAL + tid]
+    v += nd[FE.N_PATHRES + res] + nd[FE.N_CRYSTAL + cry] + 0.3 * rv[res] * late
+    t = s[pb + L.P_TASK + pos] if pos < 7 else -1
+    if t >= 0 and p[T.T_COLOUR + t] == cry:
+        v += w[W_CRYSTAL]
+    return v
+
+
+@njit(cache=True)
+def guard_pos_value(s, p, pb, g, dest, choice, w, cx, nd, rv):
+    """Value of guardian g standing on dest (path 0..6 with its resource gained, bonfire)."""
+    if dest >= L.GP_BONFIRE:
+        k = dest - L.GP_BONFIRE
+        extra = 2 if has_spec(s, pb, 18) else 0
+        return w[W_GUARD_BONFIRE] * (p[T.GUARD_PTS + k] + extra) + nd[FE.N_ONBONFIRE]
+    if dest < 0:
+        return 0.0
+    return w[W_ADVANCE] * (dest + 1) * cx[CX_LATE]
+
+
+@njit(cache=True)
+def step_value(s, p, pb, g, dest, choice, gain, w, cx, nd, rv):
+    """Value of moving guardian g from where she stands to dest (gaining the path resource)."""
+    cur = s[pb + L.P_GUARD + g]
+    v = (guard_pos_value(s, p, pb, g, dest, choice, w, cx, nd, rv)
+         - guard_pos_value(s, p, pb, g, cur, -1, w, cx, nd, rv))
+    if gain and 0 <= dest < L.GP_BONFIRE:
+        r = choice if choice >= 0 else TK.path_resource(s, p, pb, dest)
+        amount = 2 if g >= 1 and has_spec(s, pb, 9 + g) else 1
+        v += w[W_PROC_RES] * rv[r] * amount
+    return v
+
+
+@njit(cache=True)
+def procession_value(s, p, pb, steps, w, cx, nd, rv):
+    """Rough value of a procession of ``steps``: each guardian's best reachable place."""
+    total = 0.0
+    npath = s[pb + L.P_NPATH]
+    for g in range(5):
+        pos = s[pb + L.P_GUARD + g]
+        if pos == L.GP_NONE or pos >= L.GP_BONFIRE:
+            continue
+        best = 0.0
+        for q in range(pos + 1, min(pos + steps, npath) + 1):
+            if path_open(s, pb, q, g):
+                best = max(best, step_value(s, p, pb, g, q, -1, True, w, cx, nd, rv))
+        for j in range(max(pos, 0), npath + 1):
+            if j - pos + 1 <= steps and bonfire_open(s, pb, j, g):
+                best = max(best, step_value(s, p, pb, g, L.GP_BONFIRE + j, -1, False,
+                                            w, cx, nd, rv))
+        total += best
+    return total
+
+
+@njit(cache=True)
+def portal_value(s, p, pb, shape, w, cx, nd):
+    """Value of taking a portal of shape into its notch."""
+    k = notch_for(s, p, pb, shape)
+    if k < 0:
+        k = next_notch(s, pb)
+    v = w[W_PORTAL] * cx[CX_LATE] + nd[FE.N_PORTALS]
+    if k >= 0 and s[pb + L.P_TASK + k] >= 0:
+        v += 0.5 * p[T.PORTAL_PTS]
+        if s[pb + L.P_LIT + k] == 1:
+            v += 0.5 * p[T.PORTAL_PTS]
+    return v
+
+
+@njit(cache=True)
+def fire_value(s, p, pb, g, rset, shape, w, cx, nd, tv, rv):
+    """Value of the Great Bonfire's reward set rset at space g (costs excluded)."""
+    m = L.REWARD_SETS[rset]
+    v = 0.0
+    if m & R_TILE:
+        v += tv[p[T.GB_TILE + g]]
+    if m & R_RES:
+        v += rv[p[T.GB_RES + g]]
+    if m & R_PTS:
+        v += w[W_FIRE_POINTS] * p[T.FIRE_PTS]
+    if m & R_PORTAL:
+        v += portal_value(s, p, pb, shape, w, cx, nd)
+    return v
+
+
+@njit(cache=True)
+def gnome_value(s, p, pb, gid, w, cx, nd):
+    """Value of recruiting gnome gid (costs excluded)."""
+    v = nd[FE.N_GNOMES]
+    if gid < C.N_SPECIALISTS:
+        v += w[W_SPEC] * SPEC_VALUE[gid + 1] * cx[CX_LATE]
+        v += nd[FE.N_GNOMERES + p[T.SPEC_RES + gid]]
+    else:
+        e = gid - C.N_SPECIALISTS
+        pts = elder_points(s, pb, e) + (1 if e == 5 else 0) + (2 if has_spec(s, pb, 4) else 0)
+        v += w[W_ELDER] * pts - w[W_ELDER_WAIT] * cx[CX_LATE]
+        v += nd[FE.N_ELDERS] + nd[FE.N_GNOMERES + p[T.ELDER_RES + e]]
+    return v
+
+
+@njit(cache=True)
+def discard_loss(s, pb, m, tv):
+    """Value of the m tiles option I discards (the engine keeps yellow, then plentiful types)."""
+    a = s[pb + L.P_TILES:pb + L.P_TILES + 7].copy()
+    loss = 0.0
+    for _ in range(m):
+        worst = -1
+        for k in range(6):
+            if a[k] > 0 and (worst < 0 or a[k] < a[worst]):
+                worst = k
+        if worst < 0:
+            worst = YELLOW
+        a[worst] -= 1
+        loss += tv[worst]
+    return loss
+
+
+@njit(cache=True)
+def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
+    """Value of option I / the council's fate bonus: gains from the area sizes, no apply."""
+    lo = s[pb + L.P_FATE_LO]
+    tile = s[pb + L.P_FATE_SUP + lo] if end == 0 else s[pb + L.P_FATE_SUP + s[pb + L.P_FATE_HI] - 1]
+    mult = 2 if has_spec(s, pb, 16) else 1
+    v = -w[W_FATE_COST]
+    for i in range(3):
+        rr, cc = F.tile_cell(r, c, o, i)
+        sym = p[T.FATE_TILE + tile * 3 + i]
+        a = FE.placed_area(s, pb, lab, size, rr, cc, sym)
+        v += a * tv[sym] + nd[FE.N_FATESYM + sym] * min(a - 1, 3) / 3.0
+        if s[pb + L.P_TILES + sym] == 0:
+            v += nd[FE.N_TILE + sym]  # Y15-Y17: a type the supply lacks
+        if F.in_area(rr, cc):
+            cell = rr * 5 + cc
+            obj = p[T.FATE_PRINT + cell]
+            if obj == 1:
+                v += mult * rv[GOLD]
+            elif obj == 2:
+                v += mult * tv[YELLOW]
+            for j in range(3):
+                if p[T.FATE_SET + j * 25 + cell] == 1:
+                    v += nd[FE.N_FATECELL + j] / 3.0
+    if discard:
+        held = 0
+        for k in range(7):
+            held += s[pb + L.P_TILES + k]
+        limit = 3 if has_spec(s, pb, 14) else p[T.TILE_LIMIT]
+        if held > limit:
+            v -= w[W_DISCARD] * discard_loss(s, pb, held - limit, tv)
+        else:
+            v += w[W_FATE_LOW]
+    return v
+
+
+@njit(cache=True)
+def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
+    """Best value of taking the bonus of council space ``space``."""
+    best = NEG
+    if space == SP_GOLD:
+        return 2 * rv[GOLD] + tv[YELLOW]
+    if space == SP_PATH:
+        for j in range(C.PATH_DISPLAY):
+            t = s[L.PATH_DISP + j]
+            if t >= 0:
+                best = max(best, path_value(s, p, pb, t, w, cx, nd, rv))
+        return max(best, path_value(s, p, pb, -1, w, cx, nd, rv) + 0.5)
+    if space == SP_GUARD:
+        for g in range(1, 5):
+            if can_take_guardian(s, pb, g):
+                best = max(best, guard_value(s, pb, g, w, cx, nd))
+        return best
+    if space == SP_FIRE:
+        nsets = 7 if has_spec(s, pb, 23) else 5
+        for g in range(7):
+            for i in range(nsets):
+                m = L.REWARD_SETS[i]
+                if m & R_RES and p[T.GB_RES + g] < 0:
+                    continue
+                if m & R_PORTAL:
+                    for shape in range(7):
+                        if s[L.GB_PORTALS + g * 7 + shape] > 0 and notch_for(s, p, pb, shape) >= 0:
+                            best = max(best, fire_value(s, p, pb, g, i, shape, w, cx, nd, tv, rv))
+                else:
+                    best = max(best, fire_value(s, p, pb, g, i, -1, w, cx, nd, tv, rv))
+        return best
+    if space == SP_SPEC:
+        for j in range(C.SPECIALIST_DISPLAY):
+            gid = s[L.SPEC_DISP + j]
+            if gid >= 0:
+                best = max(best, gnome_value(s, p, pb, gid, w, cx, nd))
+        return best
+    if space == SP_MOVE:
+        npath = s[pb + L.P_NPATH]
+        for g in range(5):
+            if s[pb + L.P_GUARD + g] == L.GP_NONE:
+                continue
+            for q in range(npath + 1):
+                if q != s[pb + L.P_GUARD + g] and path_open(s, pb, q, g):
+                    best = max(best, step_value(s, p, pb, g, q, -1, True, w, cx, nd, rv))
+            for j in range(npath + 1):
+                if bonfire_open(s, pb, j, g):
+                    best = max(best, step_value(s, p, pb, g, L.GP_BONFIRE + j, -1, False,
+                                                w, cx, nd, rv))
+        return best
+    if space == SP_SHIP:
+        for i in range(C.N_ISLANDS):
+            best = max(best, island_value(s, p, pb, seat, i, 0, w, cx, nd, tv, rv))
+        return max(best, 0.0)
+    # SP_FATE: about 5 tiles for a fate tile, no discard
+    return 5.0 * tv[0] - w[W_FATE_COST]
+
+
+# ---- one move ------------------------------------------------------------------------------
+@njit(cache=True)
+def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size):
+    """Value of move row mv for the seat to move (in points)."""
+    seat = s[L.G_CUR]
+    pb = TK.pbase(seat)
+    kind, a, b, c, d = mv[0], mv[1], mv[2], mv[3], mv[4]
+    ph = s[L.G_PHASE]
+    if kind == L.M_FATE:
+        return fate_value(s, p, pb, a, b, c, d, ph == L.PH_MAIN, w, cx, nd, tv, rv, lab, size)
+    if kind == L.M_IGNITE:
+        t = s[pb + L.P_TASK + a]
+        v = w[W_IGNITE] + p[T.T_POINTS + t] + nd[FE.N_BONFIRES]
+        if s[pb + L.P_PORTAL + a] == 1:
+            v += p[T.PORTAL_PTS]
+        if 1 <= a <= s[pb + L.P_NPATH]:
+            if p[T.PATH_CRYSTAL + s[pb + L.P_PATH + a]] == p[T.T_COLOUR + t]:
+                v += p[T.PATH_PTS]
+        return v
+    if kind == L.M_BONUS:
+        return w[W_BONUS]
+    if kind == L.M_SHIP:
+        return (w[W_SHIP_FOLLOW] * island_value(s, p, pb, seat, a, b, w, cx, nd, tv, rv)
+                - tile_cost(s, pb, 0, b, tv))
+    if kind == L.M_SHIP_TO:
+        return island_value(s, p, pb, seat, a, 0, w, cx, nd, tv, rv)
+    if kind == L.M_TASK:
+        isl = s[pb + L.P_SHIP]
+        t = s[L.ISLAND_TASKS + isl * 3 + a]
+        v = take_value(s, p, pb, seat, t, isl, c, w, cx, nd)
+        r1 = offering_resource(s, pb, b)
+        r2 = p[T.ISL_VAL + isl]
+        if has_spec(s, pb, 3):
+            r1 = -1
+            r2 = -1
+        v -= res_cost(s, pb, r1, 1, rv) + res_cost(s, pb, r2, 1, rv)
+        return v - tile_cost(s, pb, 2, task_tile_cost(s, p, pb, isl), tv)
+    if kind == L.M_PATH:
+        tid = s[L.PATH_DISP + a] if a < 4 else -1
+        cost = p[T.PATH_COST + s[pb + L.P_NPATH]]
+        return path_value(s, p, pb, tid, w, cx, nd, rv) - tile_cost(s, pb, 1, cost, tv)
+    if kind == L.M_TAKE_PATH:
+        tid = s[L.PATH_DISP + a] if a < 10 else a - 10
+        return path_value(s, p, pb, tid, w, cx, nd, rv)
+    if kind == L.M_PATH_REFRESH:
+        return w[W_REFRESH]
+    if kind == L.M_GUARD or kind == L.M_TAKE_GUARD:
+        v = guard_value(s, pb, a, w, cx, nd)
+        return v - tile_cost(s, pb, 4, 1, tv) if kind == L.M_GUARD else v
+    if kind == L.M_PROCESSION:
+        steps = a + (1 if has_spec(s, pb, 2) else 0)
+        return procession_value(s, p, pb, steps, w, cx, nd, rv) - tile_cost(s, pb, 4, a, tv)
+    if kind == L.M_MOVE_GUARD:
+        if b == STAY:
+            return 0.0
+        gain = ph == L.PH_C_MOVE or s[L.G_PROC_NOGAIN] == 0
+        return step_value(s, p, pb, a, b, c, gain, w, cx, nd, rv)
+    if kind == L.M_FIRE:
+        return fire_value(s, p, pb, a, b, c, w, cx, nd, tv, rv) - tile_cost(s, pb, 3, d, tv)
+    if kind == L.M_GNOME or kind == L.M_TAKE_SPEC:
+        v = gnome_value(s, p, pb, a, w, cx, nd)
+        if kind == L.M_TAKE_SPEC:
+            return v
+        gr = gnome_resource(s, p, pb, a)
+        return v - tile_cost(s, pb, 5, 2 - b, tv) - res_cost(s, pb, gr, 1 + b, rv)
+    if kind == L.M_COUNCIL:
+        if b == 1:
+            return w[W_COUNCIL_POINT] * p[T.COUNCIL_PT]
+        return council_value(s, p, pb, seat, a, w, cx, nd, tv, rv)
+    return 0.0  # M_END, M_SWAP (keep), M_SKIP, M_PASS (decided in choose)
+
+
+@njit(cache=True)
+def choose(s, p, moves, n, w):
+    """Index of the best move among moves[:n] for the seat to move, with weight row w."""
+    seat = s[L.G_CUR]
+    pb = TK.pbase(seat)
+    nd = np.zeros(FE.NN)
+    cx = np.zeros(4)
+    n_open = FE.seat_needs(s, p, seat, nd, w[W_COMMON])
+    for j in range(FE.NN):
+        nd[j] *= w[W_NEED]
+    tl = turns_left(s, p, seat, w)
+    cx[CX_TURNS] = tl
+    cx[CX_LATE] = min(1.0, max(0.0, (tl - 1.0) / w[W_HORIZON]))
+    cx[CX_OPEN] = n_open
+    cx[CX_SEAT] = seat
+    tv = np.zeros(7)
+    rv = np.zeros(6)
+    stock_values(s, pb, w, cx[CX_LATE], nd, tv, rv)
+    lab = np.empty(F.NCELL, np.int64)
+    size = np.empty(F.NCELL, np.int64)
+    labelled = False
+    best = NEG
+    bi = 0
+    pass_i = -1
+    for i in range(n):
+        kind = moves[i, 0]
+        if kind == L.M_PASS:
+            pass_i = i
+            continue
+        if kind == L.M_FATE and not labelled:
+            FE.fate_labels(s, pb, lab, size)
+            labelled = True
+        v = move_value(s, p, moves[i], w, cx, nd, tv, rv, lab, size)
+        if v > best:
+            best = v
+            bi = i
+    if pass_i >= 0:
+        pts = pass_points(s, seat)
+        if pts >= best + (tl - 1.0) * w[W_FUTURE]:
+            return pass_i
+    return bi

@@ -1,0 +1,472 @@
+"""State features of one seat, shared by every scripted strategy.
+
+Two compiled helpers read a player's city and say what it still lacks:
+
+* ``task_distance(s, p, seat, t, isl, taking)`` - a rough count of the actions still
+  needed to fulfil task ``t`` (0 = fulfilled now, ``FAR`` = impossible: no room left, the
+  component is gone).  ``isl >= 0`` counts an extra own offering on island ``isl`` (the one
+  receiving the task would leave there); ``taking`` counts ``t`` itself as held.
+* ``seat_needs(s, p, seat, nd)`` - the NEED vector: for each kind of progress (a resource,
+  a path tile showing a resource, a guardian colour, a portal, a fate symbol area, ...) the
+  urgency of the held, unlit tasks and of the common tasks that it would advance.  A task
+  of ``pts`` points that is ``d`` actions away adds ``(pts + IGNITE_EXTRA) / (1 + d)`` to
+  each need it has (``IGNITE_EXTRA``: the council bonus and the bonfire's later bonuses).
+
+``evaluate`` prices moves with these features (see there for the weights).
+
+NEED layout (float64, ``NN`` entries)::
+
+    N_RES+r        resource r held (r = 0..5; sets, "3 shells", "4 gold")
+    N_TILE+k       action tile type k held in supply (Y15-Y17)
+    N_PATHRES+r    a path tile showing resource r (B1-B4, R1 adjacent pair)
+    N_CRYSTAL+c    a path tile showing crystal c (Y6, Y10)
+    N_GUARD+g      guardian colour g (B5-B8, R4-R6)
+    N_GUARDS       one more guardian of any colour (R22, common "5 guardians")
+    N_OFFER+i      an own offering on island i (B9-B11, R9-R11, B12, B13, Y3, Y19)
+    N_GNOMERES+r   a gnome showing resource r (B14-B16)
+    N_GNOMES       one more gnome (R2, Y4, common "6 gnomes")
+    N_ELDERS       one more elder (Y5)
+    N_PORTALS      one more portal (R7, Y8, common "7 portals")
+    N_FATESYM+k    a bigger area of fate symbol k (B19-B22, R13-R17, Y20)
+    N_FATECELL+j   covering a cell of fate cell set j (Y9, Y21, Y22)
+    N_TASKCOL+c    one more task of colour c (R21, Y7, Y11, common "7 tasks")
+    N_PATHS        one more path tile (common "7 path tiles")
+    N_ONBONFIRE    a guardian onto a bonfire (Y12)
+    N_BONFIRES     one more lit bonfire (Y18, B17, R12)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from bonfire_sim.rules import components as C
+from bonfire_sim.rules import fate as F
+from bonfire_sim.rules import layout as L
+from bonfire_sim.rules import tables as T
+from bonfire_sim.rules import tasks as TK
+
+FAR = 99.0  # distance of a task that can no longer be fulfilled
+IGNITE_EXTRA = 3.0  # points an ignite brings beyond the printed ones (council, bonuses)
+
+N_RES = 0
+N_TILE = 6
+N_PATHRES = 12
+N_CRYSTAL = 18
+N_GUARD = 21
+N_GUARDS = 26
+N_OFFER = 27
+N_GNOMERES = 41
+N_GNOMES = 47
+N_ELDERS = 48
+N_PORTALS = 49
+N_FATESYM = 50
+N_FATECELL = 56
+N_TASKCOL = 59
+N_PATHS = 62
+N_ONBONFIRE = 63
+N_BONFIRES = 64
+NN = 65
+NEED_NAMES = (
+    *(f"res_{r}" for r in C.RESOURCES), *(f"tile_{k}" for k in C.ACTION_TILES[:6]),
+    *(f"path_res_{r}" for r in C.RESOURCES), *(f"crystal_{c}" for c in C.CRYSTALS),
+    *(f"guard_{g}" for g in C.GUARDIAN_COLOURS), "guards",
+    *(f"offer_island_{i}" for i in range(C.N_ISLANDS)),
+    *(f"gnome_res_{r}" for r in C.RESOURCES), "gnomes", "elders", "portals",
+    *(f"fate_sym_{k}" for k in C.FATE_SYMBOLS), "fate_cells_highlighted",
+    "fate_cells_outer", "fate_cells_gold", *(f"task_colour_{c}" for c in C.TASK_COLOURS),
+    "paths", "on_bonfire", "bonfires",
+)
+assert len(NEED_NAMES) == NN
+
+K_PATH_RESOURCE = C.TaskKind.PATH_RESOURCE
+K_GUARDIANS = C.TaskKind.GUARDIANS
+K_OFFER_ON_RESOURCE = C.TaskKind.OFFER_ON_RESOURCE
+K_OFFER_ISLANDS = C.TaskKind.OFFER_ISLANDS
+K_GNOME_RESOURCE = C.TaskKind.GNOME_RESOURCE
+K_BONFIRE_COLOURS = C.TaskKind.BONFIRE_COLOURS
+K_RESOURCE_SETS = C.TaskKind.RESOURCE_SETS
+K_FATE_GROUPS = C.TaskKind.FATE_GROUPS
+K_ADJACENT_PATH_SAME = C.TaskKind.ADJACENT_PATH_SAME
+K_GNOMES = C.TaskKind.GNOMES
+K_ELDERS = C.TaskKind.ELDERS
+K_GOLD = C.TaskKind.GOLD
+K_PORTALS = C.TaskKind.PORTALS
+K_COMMON = C.TaskKind.COMMON
+K_OFFER_BOTH = C.TaskKind.OFFER_BOTH
+K_RESOURCE = C.TaskKind.RESOURCE
+K_COLOUR_TASKS = C.TaskKind.COLOUR_TASKS
+K_GUARDIAN_COUNT = C.TaskKind.GUARDIAN_COUNT
+K_DEPLETED_PILE = C.TaskKind.DEPLETED_PILE
+K_CRYSTALS = C.TaskKind.CRYSTALS
+K_FATE_CELLS = C.TaskKind.FATE_CELLS
+K_GUARDIANS_ON_BONFIRES = C.TaskKind.GUARDIANS_ON_BONFIRES
+K_TILES_IN_SUPPLY = C.TaskKind.TILES_IN_SUPPLY
+K_BONFIRES = C.TaskKind.BONFIRES
+NI = C.N_ISLANDS
+
+
+# ---- small counters ---------------------------------------------------------------------
+@njit(cache=True)
+def offers(s, pb, i, isl):
+    """Own offerings on island i, plus one if i is the hypothetical island ``isl``."""
+    return s[pb + L.P_OFF_ISLAND + i] + (1 if i == isl else 0)
+
+
+@njit(cache=True)
+def max_area(s, pb, sym):
+    """Largest connected fate area of symbol sym (-1: any symbol)."""
+    seen = np.zeros(F.NCELL, np.int64)
+    stack = np.empty(F.NCELL, np.int64)
+    best = 0
+    for gi in range(F.NCELL):
+        v = s[pb + L.P_FATE + gi]
+        if v < 0 or seen[gi] or (sym >= 0 and v != sym):
+            continue
+        best = max(best, F._flood(s, pb, gi, seen, stack))
+    return best
+
+
+@njit(cache=True)
+def fate_left(s, pb):
+    """Fate tiles still in the column."""
+    return s[pb + L.P_FATE_HI] - s[pb + L.P_FATE_LO]
+
+
+@njit(cache=True)
+def uncovered(s, p, pb, set_id):
+    """Cells of fate cell set set_id not yet covered."""
+    n = 0
+    for cell in range(25):
+        if p[T.FATE_SET + set_id * 25 + cell] == 1:
+            if s[pb + L.P_FATE + F.grid_index(cell // 5, cell % 5)] < 0:
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def common_distance(s, p, pb, c):
+    """Actions still needed for common task c."""
+    if c == TK.COMMON_TASKS7:
+        return 1.5 * max(0, C.MAX_TASKS - TK.n_tasks(s, pb))
+    if c == TK.COMMON_PORTALS7:
+        return 1.5 * max(0, 7 - s[pb + L.P_NPORTAL])
+    if c == TK.COMMON_PATHS7:
+        return 1.0 * max(0, C.MAX_PATHS - s[pb + L.P_NPATH])
+    if c == TK.COMMON_GUARDIANS5:
+        return 1.5 * max(0, C.MAX_GUARDIANS - TK.n_guardians(s, pb))
+    return 1.5 * max(0, C.MAX_GNOMES - s[pb + L.P_NGNOME])
+
+
+# ---- task distance ----------------------------------------------------------------------
+@njit(cache=True)
+def task_distance(s, p, seat, t, isl, taking):
+    """Rough number of actions still needed to fulfil task t (0 = done, FAR = impossible)."""
+    pb = TK.pbase(seat)
+    kind = p[T.T_KIND + t]
+    a = p[T.T_A + t]
+    b = p[T.T_B + t]
+    c = p[T.T_C + t]
+    room_paths = C.MAX_PATHS - s[pb + L.P_NPATH]
+    if kind == K_PATH_RESOURCE:
+        if TK._has_path_resource(s, p, pb, a):
+            return 0.0
+        return 1.0 if room_paths > 0 else FAR
+    if kind == K_GUARDIANS or kind == K_GUARDIAN_COUNT:
+        miss = 0
+        for g in range(1, 5):
+            if kind == K_GUARDIANS and (a >> g) & 1 and s[pb + L.P_GUARD + g] == L.GP_NONE:
+                if s[L.ISLAND_GUARDS + g] == 0:
+                    return FAR
+                miss += 1
+        if kind == K_GUARDIAN_COUNT:
+            miss = max(0, a - TK.n_guardians(s, pb))
+        if TK.n_guardians(s, pb) + miss > C.MAX_GUARDIANS:
+            return FAR
+        return 1.5 * miss
+    if kind == K_OFFER_ON_RESOURCE or kind == K_OFFER_BOTH:
+        miss = 0
+        have = 0
+        for i in range(NI):
+            if p[T.ISL_KIND + i] == 0 and p[T.ISL_VAL + i] == a:
+                if offers(s, pb, i, isl) >= 1:
+                    have += 1
+                else:
+                    miss += 1
+        if kind == K_OFFER_ON_RESOURCE:
+            return 0.0 if have > 0 else 2.0
+        return 2.0 * miss
+    if kind == K_OFFER_ISLANDS:
+        best = np.zeros(NI, np.int64)
+        for i in range(NI):
+            best[i] = min(offers(s, pb, i, isl), b)
+        best = np.sort(best)[::-1]
+        miss = 0
+        for j in range(a):
+            miss += b - best[j]
+        return 2.0 * miss
+    if kind == K_GNOME_RESOURCE:
+        if TK._gnome_shows(s, p, pb, a):
+            return 0.0
+        return 1.5 if s[pb + L.P_NGNOME] < C.MAX_GNOMES else FAR
+    if kind == K_BONFIRE_COLOURS:
+        miss = 0
+        for col in range(3):
+            if (a >> col) & 1 and not TK.has_bonfire_colour(s, p, pb, col):
+                miss += 1
+        return 2.5 * miss
+    if kind == K_RESOURCE_SETS:
+        cnt = np.sort(s[pb + L.P_RES:pb + L.P_RES + 5].copy())[::-1]
+        miss = 0
+        for j in range(a):
+            miss += max(0, b - cnt[j])
+        return 0.7 * miss
+    if kind == K_FATE_GROUPS:
+        if TK._fate_groups(s, pb, a, b, c):
+            return 0.0
+        left = fate_left(s, pb)
+        ma = max_area(s, pb, a)
+        miss = max(0, c - ma)
+        if b != TK.ONE_GROUP:
+            miss += max(0, c - (max_area(s, pb, b) if b != a else 1))
+        d = 1.5 * miss
+        return d if left * 1.2 >= miss else FAR
+    if kind == K_ADJACENT_PATH_SAME:
+        if TK._adjacent_path_same(s, p, pb):
+            return 0.0
+        return 1.5 if room_paths > 0 else FAR
+    if kind == K_GNOMES:
+        if a > C.MAX_GNOMES:
+            return FAR
+        return 1.2 * max(0, a - s[pb + L.P_NGNOME])
+    if kind == K_ELDERS:
+        miss = max(0, a - s[pb + L.P_NELDER])
+        avail = 0
+        for e in range(C.N_ELDERS):
+            avail += s[L.ELDER_AVAIL + e]
+        if miss > avail or s[pb + L.P_NGNOME] + miss > C.MAX_GNOMES:
+            return FAR
+        return 2.0 * miss
+    if kind == K_GOLD:
+        return 0.6 * max(0, a - s[pb + L.P_RES + C.GOLD])
+    if kind == K_PORTALS:
+        return 1.3 * max(0, a - s[pb + L.P_NPORTAL])
+    if kind == K_COMMON:
+        best = FAR
+        for cc in range(C.COMMON_TASKS):
+            best = min(best, common_distance(s, p, pb, cc))
+        return best
+    if kind == K_RESOURCE:
+        return 0.6 * max(0, b - s[pb + L.P_RES + a])
+    if kind == K_COLOUR_TASKS:
+        n = TK.n_colour_tasks(s, p, pb, a) + (1 if taking else 0)
+        miss = max(0, b - n)
+        if TK.n_tasks(s, pb) + (1 if taking else 0) + miss > C.MAX_TASKS:
+            return FAR
+        return 2.5 * miss
+    if kind == K_DEPLETED_PILE:
+        taken = max(s[pb + L.P_OFF_TAKEN], s[pb + L.P_OFF_TAKEN + 1])
+        miss = max(0, C.OFFERING_PILE - taken - (1 if isl >= 0 else 0))
+        if TK.n_tasks(s, pb) + (1 if taking else 0) + miss > C.MAX_TASKS:
+            return FAR
+        return 2.0 * miss
+    if kind == K_CRYSTALS:
+        miss = max(0, b - TK.n_crystals(s, p, pb, a))
+        return 1.2 * miss if miss <= room_paths else FAR
+    if kind == K_FATE_CELLS:
+        u = uncovered(s, p, pb, a)
+        d = 0.8 * u
+        return d if fate_left(s, pb) * 2 >= u else FAR
+    if kind == K_GUARDIANS_ON_BONFIRES:
+        return 5.0 * max(0, a - TK.n_guardians_on_bonfires(s, pb))
+    if kind == K_TILES_IN_SUPPLY:
+        miss = 0
+        for k in range(6):
+            if (a >> k) & 1 and s[pb + L.P_TILES + k] < 1:
+                miss += 1
+        return 2.0 * miss + 2.0  # the whole set must be held at once
+    if kind == K_BONFIRES:
+        return 2.5 * max(0, a - TK.n_bonfires(s, pb))
+    return FAR
+
+
+# ---- the NEED vector ----------------------------------------------------------------------
+@njit(cache=True)
+def add_task_needs(s, p, seat, t, u, nd):
+    """Add urgency u to every need that would advance task t."""
+    pb = TK.pbase(seat)
+    kind = p[T.T_KIND + t]
+    a = p[T.T_A + t]
+    b = p[T.T_B + t]
+    if kind == K_PATH_RESOURCE:
+        nd[N_PATHRES + a] += u
+    elif kind == K_GUARDIANS:
+        for g in range(1, 5):
+            if (a >> g) & 1 and s[pb + L.P_GUARD + g] == L.GP_NONE:
+                nd[N_GUARD + g] += u
+    elif kind == K_GUARDIAN_COUNT:
+        nd[N_GUARDS] += u
+    elif kind == K_OFFER_ON_RESOURCE or kind == K_OFFER_BOTH:
+        for i in range(NI):
+            if p[T.ISL_KIND + i] == 0 and p[T.ISL_VAL + i] == a and offers(s, pb, i, -1) == 0:
+                nd[N_OFFER + i] += u
+    elif kind == K_OFFER_ISLANDS:
+        for i in range(NI):
+            if p[T.ISL_KIND + i] == 0:
+                o = offers(s, pb, i, -1)
+                if b == 1 and o == 0:
+                    nd[N_OFFER + i] += u
+                elif b > 1 and 0 < o < b:
+                    nd[N_OFFER + i] += u
+    elif kind == K_GNOME_RESOURCE:
+        nd[N_GNOMERES + a] += u
+    elif kind == K_BONFIRE_COLOURS:
+        nd[N_BONFIRES] += u
+    elif kind == K_RESOURCE_SETS:
+        for r in range(5):
+            if s[pb + L.P_RES + r] < b:
+                nd[N_RES + r] += u / a
+    elif kind == K_FATE_GROUPS:
+        if a >= 0:
+            nd[N_FATESYM + a] += u
+        if b >= 0:
+            nd[N_FATESYM + b] += u
+        if a < 0 or b == -1:
+            for k in range(6):
+                nd[N_FATESYM + k] += u / 3
+    elif kind == K_ADJACENT_PATH_SAME:
+        npath = s[pb + L.P_NPATH]
+        nd[N_PATHRES + TK.path_resource(s, p, pb, npath)] += u
+    elif kind == K_GNOMES:
+        nd[N_GNOMES] += u
+    elif kind == K_ELDERS:
+        nd[N_ELDERS] += u
+    elif kind == K_GOLD:
+        nd[N_RES + C.GOLD] += u
+    elif kind == K_PORTALS:
+        nd[N_PORTALS] += u
+    elif kind == K_COMMON:
+        nd[N_PATHS] += u / 3
+        nd[N_PORTALS] += u / 3
+        nd[N_GUARDS] += u / 3
+        nd[N_GNOMES] += u / 3
+    elif kind == K_RESOURCE:
+        nd[N_RES + a] += u
+    elif kind == K_COLOUR_TASKS:
+        nd[N_TASKCOL + a] += u
+    elif kind == K_DEPLETED_PILE:
+        for c in range(3):
+            nd[N_TASKCOL + c] += u / 3
+    elif kind == K_CRYSTALS:
+        nd[N_CRYSTAL + a] += u
+    elif kind == K_FATE_CELLS:
+        nd[N_FATECELL + a] += u
+    elif kind == K_GUARDIANS_ON_BONFIRES:
+        nd[N_ONBONFIRE] += u
+    elif kind == K_TILES_IN_SUPPLY:
+        for k in range(6):
+            if (a >> k) & 1 and s[pb + L.P_TILES + k] < 1:
+                nd[N_TILE + k] += u
+    elif kind == K_BONFIRES:
+        nd[N_BONFIRES] += u
+
+
+@njit(cache=True)
+def seat_needs(s, p, seat, nd, common_w):
+    """Fill the NEED vector nd from the held unlit tasks and (times common_w) common tasks.
+
+    Returns the number of held unlit tasks.
+    """
+    pb = TK.pbase(seat)
+    nd[:] = 0.0
+    open_tasks = 0
+    for k in range(C.MAX_TASKS):
+        t = s[pb + L.P_TASK + k]
+        if t < 0 or s[pb + L.P_LIT + k] == 1:
+            continue
+        open_tasks += 1
+        d = task_distance(s, p, seat, t, -1, False)
+        if d <= 0.0 or d >= FAR:
+            continue
+        add_task_needs(s, p, seat, t, (p[T.T_POINTS + t] + IGNITE_EXTRA) / (1.0 + d), nd)
+    if common_w > 0:
+        for c in range(C.COMMON_TASKS):
+            if TK.common_fulfilled(s, p, seat, c):
+                continue
+            u = common_w * p[T.COMMON_PTS] / (1.0 + common_distance(s, p, pb, c))
+            if c == TK.COMMON_TASKS7:
+                for col in range(3):
+                    nd[N_TASKCOL + col] += u / 3
+            elif c == TK.COMMON_PORTALS7:
+                nd[N_PORTALS] += u
+            elif c == TK.COMMON_PATHS7:
+                nd[N_PATHS] += u
+            elif c == TK.COMMON_GUARDIANS5:
+                nd[N_GUARDS] += u
+            else:
+                nd[N_GNOMES] += u
+    return open_tasks
+
+
+# ---- fate areas without applying a placement ----------------------------------------------
+@njit(cache=True)
+def fate_labels(s, pb, lab, size):
+    """Label the connected same-symbol areas of the fate grid: lab[gi] = area id (-1 empty),
+    size[id] = its cell count."""
+    lab[:] = -1
+    stack = np.empty(F.NCELL, np.int64)
+    nid = 0
+    for gi in range(F.NCELL):
+        sym = s[pb + L.P_FATE + gi]
+        if sym < 0 or lab[gi] >= 0:
+            continue
+        lab[gi] = nid
+        stack[0] = gi
+        top = 1
+        cnt = 0
+        while top > 0:
+            top -= 1
+            g = stack[top]
+            cnt += 1
+            gr = g // L.FATE_W
+            gc = g % L.FATE_W
+            for d in range(4):
+                nr = gr + F.DR[d]
+                nc = gc + F.DC[d]
+                if 0 <= nr < L.FATE_W and 0 <= nc < L.FATE_W:
+                    ng = nr * L.FATE_W + nc
+                    if lab[ng] < 0 and s[pb + L.P_FATE + ng] == sym:
+                        lab[ng] = nid
+                        stack[top] = ng
+                        top += 1
+        size[nid] = cnt
+        nid += 1
+    return nid
+
+
+@njit(cache=True)
+def placed_area(s, pb, lab, size, rr, cc, sym):
+    """Size of the area symbol sym would form if placed on empty area cell (rr, cc)."""
+    total = 1
+    ids0 = -1
+    ids1 = -1
+    ids2 = -1
+    for d in range(4):
+        nr = rr + F.DR[d]
+        nc = cc + F.DC[d]
+        if not F.in_grid(nr, nc):
+            continue
+        gi = F.grid_index(nr, nc)
+        if s[pb + L.P_FATE + gi] != sym:
+            continue
+        a = lab[gi]
+        if a == ids0 or a == ids1 or a == ids2:
+            continue
+        if ids0 < 0:
+            ids0 = a
+        elif ids1 < 0:
+            ids1 = a
+        else:
+            ids2 = a
+        total += size[a]
+    return total

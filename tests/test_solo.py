@@ -1,0 +1,62 @@
+"""Handicap challenge arithmetic and the solo command."""
+
+from __future__ import annotations
+
+import numpy as np
+from click.testing import CliRunner
+
+from bonfire_sim.cli.main import main
+from bonfire_sim.solo import (
+    SoloGames,
+    equilibrium_handicap,
+    handicap_path,
+    handicap_series,
+    outcomes_at,
+    play_solo,
+)
+
+
+def test_the_handicap_starts_at_minus_ten_and_moves_plus_five_minus_two_or_zero():
+    # margins: win by 3 at -10; lose (margin -6 < -5); tie (margin == -7); win (0 > -7)
+    path, out = handicap_path(np.array([3, -6, -7, 0]))
+    assert list(out) == [1, -1, 0, 1]
+    assert list(path) == [-10, -5, -7, -7, -2]
+
+
+def test_a_win_needs_a_margin_strictly_above_the_handicap():
+    assert list(outcomes_at(np.array([5, 6, 4]), 5)) == [0, 1, -1]
+
+
+def test_the_equilibrium_is_where_the_win_rate_is_two_sevenths():
+    margins = np.arange(-50, 50)  # uniform: P(m > H) = 2/7 near H = 21.4
+    h = equilibrium_handicap(margins)
+    assert abs(np.mean(margins > h) - 2 / 7) < 0.02
+
+
+def test_a_long_series_settles_near_the_equilibrium():
+    rng = np.random.default_rng(3)
+    margins = rng.normal(10, 8, 20000).round().astype(np.int64)
+    series = handicap_series(SoloGames(margins + 50, np.full(len(margins), 50)), n_boot=50)
+    assert abs(series.settled - series.equilibrium) < 2.0
+    lo, hi = series.equilibrium_ci
+    assert lo <= series.equilibrium <= hi
+
+
+def test_solo_games_are_seeded_and_score_tom():
+    a = play_solo("random", 20, seed=4, chunk_size=7)
+    b = play_solo("random", 20, seed=4, chunk_size=20)
+    assert np.array_equal(a.human, b.human) and np.array_equal(a.tom, b.tom)
+    assert a.tom.mean() > 0
+
+
+def test_cli_solo_reports_rates_and_the_settling_handicap(tmp_path):
+    res = CliRunner().invoke(main, ["solo", "--games", "30", "--path-csv",
+                                    str(tmp_path / "p.csv")])
+    assert res.exit_code == 0, res.output
+    assert "settles near" in res.output and "mean score" in res.output
+    assert (tmp_path / "p.csv").read_text().count("\n") == 31
+
+
+def test_cli_solo_rejects_an_unknown_strategy_in_one_line():
+    res = CliRunner().invoke(main, ["solo", "--strategy", "nope", "--games", "5"])
+    assert res.exit_code != 0 and "unknown strategy 'nope'" in res.output
