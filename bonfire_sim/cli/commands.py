@@ -21,6 +21,10 @@ COMMANDS: dict[str, str] = {
     "run": "bonfire_sim.cli.run:run",
     "bench": "bonfire_sim.cli.bench:bench",
     "solo": "bonfire_sim.cli.solo:solo",
+    "coverage": "bonfire_sim.cli.coverage:coverage",
+    "report": "bonfire_sim.cli.report:report",
+    "experiment": "bonfire_sim.cli.experiment:experiment",
+    "compare": "bonfire_sim.cli.compare:compare",
     # planned, add when the module exists:
     # "report": "bonfire_sim.cli.report:report",
 }

@@ -20,7 +20,7 @@ from bonfire_sim.rules.great_bonfire import take_rewards
 from bonfire_sim.rules.islands import can_take_guardian, sail
 from bonfire_sim.rules.movebuf import add
 from bonfire_sim.rules.paths import can_take_council_path
-from bonfire_sim.rules.payment import has_spec
+from bonfire_sim.rules.payment import has_spec, note
 from bonfire_sim.rules.procession import bonfire_open, path_open
 from bonfire_sim.rules.tasks import common_fulfilled, task_fulfilled
 
@@ -42,6 +42,7 @@ def gen_ignite(s, p, seat, pb, out, n):
 def do_ignite(s, pb, space, seat):
     """Flip the task; its novice now waits to be placed in the council."""
     s[pb + L.P_LIT + space] = 1
+    s[pb + L.P_LIT_AT + space] = s[L.G_TURN]
     s[pb + L.P_NOVICE + space] = 0
     s[L.G_NOV_COLOUR] = seat
     s[L.G_NOV_SRC] = space
@@ -125,10 +126,13 @@ def gen_council(s, p, pb, out, n):
 @njit(cache=True)
 def place_novice(s, p, pb, space, colour):
     """Stand a novice on a council space, pay specialist 7, check the countdown trigger."""
+    if s[L.COUNCIL + space * 5 + colour] > 0:
+        note(s, pb, 24)  # joins a novice of the same colour
     s[L.COUNCIL + space * 5 + colour] += 1
     s[L.G_COUNCIL_N] += 1
     if has_spec(s, pb, 7):
         s[pb + L.P_RES + GOLD] += 1
+        note(s, pb, 7)
     check_trigger(s, p)
 
 

@@ -151,6 +151,8 @@ def place_tile(s, p, pb, tile_id, r, c, orient):
     gained = 0
     for i in range(3):
         rr, cc = tile_cell(r, c, orient, i)
+        if not in_area(rr, cc):
+            s[pb + L.P_ABIL + 27] += 1  # a symbol outside the area: specialist 27 at work
         sym = p[T.FATE_TILE + tile_id * 3 + i]
         # The area after placement = the depicted tile plus every connected earlier symbol.
         n = area_size(s, pb, grid_index(rr, cc))
@@ -158,6 +160,8 @@ def place_tile(s, p, pb, tile_id, r, c, orient):
         gained += n
         if in_area(rr, cc):
             obj = p[T.FATE_PRINT + rr * AREA + cc]
+            if obj != 0 and mult == 2:
+                s[pb + L.P_ABIL + 16] += 1  # specialist 16 took effect
             if obj == PRINT_GOLD:
                 s[pb + L.P_RES + GOLD] += mult
             elif obj == PRINT_YELLOW:

@@ -12,7 +12,7 @@ from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.fate import can_place, place_tile
 from bonfire_sim.rules.movebuf import add
-from bonfire_sim.rules.payment import has_spec
+from bonfire_sim.rules.payment import has_spec, note
 
 YELLOW = 6
 
@@ -64,6 +64,14 @@ def discard_down_to(s, pb, limit):
 
 
 @njit(cache=True)
+def _n_tiles(s, pb):
+    n = 0
+    for k in range(7):
+        n += s[pb + L.P_TILES + k]
+    return n
+
+
+@njit(cache=True)
 def take_fate_tile(s, pb, end):
     """Remove the top (end 0) or bottom (end 1) tile of the column and return it."""
     if end == 0:
@@ -79,6 +87,9 @@ def take_fate_tile(s, pb, end):
 def do_fate(s, p, pb, end, r, c, orient, discard):
     """Discard to the limit (not for the council bonus), then place and gain."""
     if discard:
-        discard_down_to(s, pb, tile_limit(s, p, pb))
+        limit = tile_limit(s, p, pb)
+        if limit > 1 and _n_tiles(s, pb) > 1:
+            note(s, pb, 14)  # keeps more than one tile
+        discard_down_to(s, pb, limit)
     t = take_fate_tile(s, pb, end)
     place_tile(s, p, pb, t, r, c, orient)

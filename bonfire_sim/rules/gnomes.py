@@ -12,6 +12,7 @@ from bonfire_sim.rules.payment import (
     can_pay_resources,
     can_pay_tiles,
     has_spec,
+    note,
     pay_resources,
     pay_tiles,
 )
@@ -97,6 +98,7 @@ def gain_gnome(s, p, pb, gid):
     """Put gnome ``gid`` in the city: display refilled, elder scored, specialist 15 paid."""
     s[pb + L.P_GNOME + gid] = 1
     s[pb + L.P_NGNOME] += 1
+    s[pb + L.P_GNOME_AT + gid] = s[L.G_TURN]
     if gid < NS:
         for j in range(C.SPECIALIST_DISPLAY):
             if s[L.SPEC_DISP + j] == gid:
@@ -106,16 +108,22 @@ def gain_gnome(s, p, pb, gid):
         e = gid - NS
         s[L.ELDER_AVAIL + e] = 0
         s[pb + L.P_NELDER] += 1
-        pts = elder_points(s, pb, e) + (2 if has_spec(s, pb, 4) else 0)
+        pts = elder_points(s, pb, e)
+        if has_spec(s, pb, 4):
+            pts += 2
+            note(s, pb, 4)
         s[pb + L.P_SCORE] += pts
         s[pb + L.P_PTS_ELDER] += pts
     if has_spec(s, pb, 15):
         s[pb + L.P_TILES + YELLOW] += 1
+        note(s, pb, 15)
 
 
 @njit(cache=True)
 def do_gnome(s, p, pb, gid, mode):
     """Pay 2 tiles + 1 resource (mode 0) or 1 tile + 2 resources (mode 1) and recruit."""
+    if has_spec(s, pb, 9):
+        note(s, pb, 9)
     pay_tiles(s, pb, GNOME, 2 - mode)
     pay_resources(s, pb, gnome_resource(s, p, pb, gid), 1 + mode, 0, 0)
     gain_gnome(s, p, pb, gid)

@@ -7,7 +7,7 @@ from numba import njit
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.movebuf import add
-from bonfire_sim.rules.payment import can_pay_tiles, has_spec, pay_tiles
+from bonfire_sim.rules.payment import can_pay_tiles, has_spec, note, pay_tiles
 
 FIRE = 3
 R_TILE, R_RES, R_PTS, R_PORTAL = 1, 2, 4, 8
@@ -95,6 +95,8 @@ def take_rewards(s, p, pb, g, rset, shape):
     s[L.G_GB_POS] = g
     s[L.G_GB_USED] = 1
     m = L.REWARD_SETS[rset]
+    if rset >= 5:
+        note(s, pb, 23)
     if m & R_TILE:
         s[pb + L.P_TILES + p[T.GB_TILE + g]] += 1
     if m & R_RES:
@@ -104,6 +106,8 @@ def take_rewards(s, p, pb, g, rset, shape):
         s[pb + L.P_PTS_FIRE] += p[T.FIRE_PTS]
     if m & R_PORTAL:
         k = notch_for(s, p, pb, shape)
+        if k != next_notch(s, pb):
+            note(s, pb, 25)
         s[L.GB_PORTALS + g * 7 + shape] -= 1
         s[pb + L.P_PORTAL + k] = 1
         s[pb + L.P_NPORTAL] += 1
@@ -112,5 +116,8 @@ def take_rewards(s, p, pb, g, rset, shape):
 @njit(cache=True)
 def do_fire(s, p, pb, g, rset, shape, cost):
     """Pay, turn and collect."""
+    if has_spec(s, pb, 22) and s[L.G_GB_USED] == 1 and cost < 3:
+        if (g - s[L.G_GB_POS]) % 7 == cost + 1:  # reached only thanks to the extra space
+            note(s, pb, 22)
     pay_tiles(s, pb, FIRE, cost)
     take_rewards(s, p, pb, g, rset, shape)

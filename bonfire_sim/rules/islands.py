@@ -12,6 +12,7 @@ from bonfire_sim.rules.payment import (
     can_pay_resources,
     can_pay_tiles,
     has_spec,
+    note,
     pay_resources,
     pay_tiles,
     pay_tiles_sparing,
@@ -68,6 +69,10 @@ def do_ship(s, pb, dest, cost):
     Replacement pairs spare task and guardian tiles where possible: the island's action
     (receive a task / retrieve a guardian) is paid with them right after.
     """
+    if has_spec(s, pb, 21) and s[pb + L.P_SHIP_USED] == 1 and cost < 3:
+        r = routes(s[pb + L.P_SHIP], dest)
+        if r == 0 or r == cost + 1:  # reached only thanks to the extra route
+            note(s, pb, 21)
     pay_tiles_sparing(s, pb, SHIP, cost, TASK, GUARD)
     sail(s, pb, dest)
 
@@ -143,10 +148,15 @@ def gen_task(s, p, pb, out, n):
 def do_task(s, p, pb, slot, pile, space):
     """Pay tiles and 2 resources, leave the offering, put the task on the bonfire space."""
     i = s[pb + L.P_SHIP]
+    if has_spec(s, pb, 26) and s[pb + L.P_OFF_ISLAND + i] > 0:
+        note(s, pb, 26)
+    if has_spec(s, pb, 3):
+        note(s, pb, 3)
     pay_tiles(s, pb, TASK, task_tile_cost(s, p, pb, i))
     r1, r2 = _task_resources(s, p, pb, i, pile)
     pay_resources(s, pb, r1, 1, r2, 1)
     s[pb + L.P_TASK + space] = s[L.ISLAND_TASKS + i * 3 + slot]
+    s[pb + L.P_TASK_AT + space] = s[L.G_TURN]
     s[L.ISLAND_TASKS + i * 3 + slot] = -1
     s[pb + L.P_OFF_ISLAND + i] += 1
     s[pb + L.P_OFF_TAKEN + pile] += 1
@@ -190,6 +200,7 @@ def take_guardian(s, pb, colour):
     s[L.ISLAND_GUARDS + colour] -= 1
     s[pb + L.P_GUARD + colour] = L.GP_WAIT
     if has_spec(s, pb, 17):
+        note(s, pb, 17)
         return start_procession(s, pb, 1, True)
     return False
 

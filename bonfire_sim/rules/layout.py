@@ -121,6 +121,10 @@ P_COMMON_DONE = _f(C.COMMON_TASKS)  # 1 once common task t was fulfilled (specia
 P_TOM_NOVICES = _f()  # solo, Tom: novices left beside his board
 P_TURNS = _f()  # turns this player took
 P_PASS_TURN = _f()  # G_TURN at which the player passed, -1 never
+P_ABIL = _f(28)  # times specialist ability a (1..27) changed an outcome; index 0 unused
+P_GNOME_AT = _f(NGNOME)  # G_TURN at which gnome id joined the city, 0 = never
+P_TASK_AT = _f(7)  # G_TURN at which the task on space k was received, 0 = empty
+P_LIT_AT = _f(7)  # G_TURN at which the task on space k was ignited, 0 = not lit
 PSIZE = _o
 
 PLAYER0 = GLOBAL_SIZE

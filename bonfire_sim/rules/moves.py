@@ -50,7 +50,7 @@ from bonfire_sim.rules.paths import (
     gen_path,
     gen_pick,
 )
-from bonfire_sim.rules.payment import has_spec, pay_tiles
+from bonfire_sim.rules.payment import has_spec, note, pay_tiles
 from bonfire_sim.rules.procession import (
     do_procession_step,
     gen_free_move,
@@ -165,6 +165,7 @@ def check_common_rewards(s, p, seat):
         if s[pb + L.P_COMMON_DONE + c] == 0 and common_fulfilled(s, p, seat, c):
             s[pb + L.P_COMMON_DONE + c] = 1
             if has_spec(s, pb, 19):
+                note(s, pb, 19)
                 s[pb + L.P_RES + GOLD] += 1
                 s[pb + L.P_TILES + YELLOW] += 1
 

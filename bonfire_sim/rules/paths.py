@@ -9,7 +9,7 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.movebuf import add
-from bonfire_sim.rules.payment import can_pay_tiles, has_spec, pay_tiles
+from bonfire_sim.rules.payment import can_pay_tiles, has_spec, note, pay_tiles
 from bonfire_sim.rules.rng import shuffle
 
 PATH = 1
@@ -114,6 +114,7 @@ def add_path_tile(s, p, pb, t):
     s[pb + L.P_NPATH] = n
     if has_spec(s, pb, 8):
         s[pb + L.P_RES + p[T.PATH_RES + t]] += 1
+        note(s, pb, 8)
 
 
 @njit(cache=True)

@@ -24,6 +24,12 @@ def has_spec(s, pb, ability):
 
 
 @njit(cache=True)
+def note(s, pb, ability):
+    """Count that specialist ``ability`` changed an outcome (rule-coverage statistics)."""
+    s[pb + L.P_ABIL + ability] += 1
+
+
+@njit(cache=True)
 def _take_pair(a, base, n, skip1, skip2):
     """Remove 2 items from the most plentiful slots of a[base:base+n] except skip1/skip2."""
     for _ in range(2):
@@ -81,6 +87,8 @@ def pay_tiles_sparing(s, pb, t, n, spare1, spare2):
     per_yellow = 2 if has_spec(s, pb, 5) else 1
     while d > 0 and s[base + YELLOW] > 0:
         s[base + YELLOW] -= 1
+        if per_yellow == 2 and d >= 2:
+            note(s, pb, 5)
         d -= per_yellow
     while d > 0:
         if not _take_pair_sparing(s, base, t, spare1, spare2):

@@ -15,7 +15,7 @@ from numba import njit
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.movebuf import add
-from bonfire_sim.rules.payment import has_spec, max_tiles_payable
+from bonfire_sim.rules.payment import has_spec, max_tiles_payable, note
 
 GUARD = 4
 GOLD = 5
@@ -239,6 +239,7 @@ def gain_on_path(s, p, pb, g, q, choice):
     """Resources for ending a move on path q: its resource (spec 6: chosen), specs 10-13, 20."""
     if has_spec(s, pb, 6) and choice >= 0:
         r = choice
+        note(s, pb, 6)
     elif q == 0:
         r = p[T.START_PATH_RES]
     else:
@@ -246,9 +247,11 @@ def gain_on_path(s, p, pb, g, q, choice):
     amount = 1
     if g >= 1 and has_spec(s, pb, 9 + g):  # abilities 10..13 = grey, pink, red, wood
         amount = 2
+        note(s, pb, 9 + g)
     s[pb + L.P_RES + r] += amount
     if q == 0 and has_spec(s, pb, 20):
         s[pb + L.P_RES + GOLD] += 1
+        note(s, pb, 20)
 
 
 @njit(cache=True)
@@ -264,6 +267,12 @@ def do_procession_step(s, p, pb, g, dest, choice):
     """Apply one guardian's move; True if the procession still needs decisions."""
     s[L.G_PROC_DONE] |= 1 << g
     if dest != STAY:
+        pos = s[pb + L.P_GUARD + g]
+        steps = (dest - pos) if dest < L.GP_BONFIRE else (dest - L.GP_BONFIRE - pos + 1)
+        if steps == s[L.G_PROC_LEFT] and extra_steps(s, pb) == 1:
+            note(s, pb, 2)  # the step beyond the payment was used
+        if dest < L.GP_BONFIRE and occupied(s, pb, dest, g):
+            note(s, pb, 1)  # ends on a path tile another guardian holds
         move_guardian(s, p, pb, g, dest, choice, s[L.G_PROC_NOGAIN] == 0)
     return advance_procession(s, pb)
 

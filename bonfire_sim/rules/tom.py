@@ -74,6 +74,7 @@ def tom_gnome(s, p, res):
         g = s[L.SPEC_DISP + j]
         if g >= 0 and p[T.SPEC_RES + g] == res and s[pb + L.P_NGNOME] < C.MAX_GNOMES:
             s[pb + L.P_GNOME + g] = 1
+            s[pb + L.P_GNOME_AT + g] = s[L.G_TURN]
             s[pb + L.P_NGNOME] += 1
             s[L.SPEC_DISP + j] = -1
     refill_specialists(s)
@@ -138,6 +139,8 @@ def tom_task(s, p, res, highest):
     for k in range(7):  # next free space clockwise
         if s[pb + L.P_TASK + k] < 0:
             s[pb + L.P_TASK + k] = s[L.ISLAND_TASKS + pick_i]
+            s[pb + L.P_TASK_AT + k] = s[L.G_TURN]
+            s[pb + L.P_LIT_AT + k] = s[L.G_TURN]
             s[pb + L.P_LIT + k] = 1
             break
     s[L.ISLAND_TASKS + pick_i] = -1

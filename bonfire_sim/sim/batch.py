@@ -26,8 +26,11 @@ PLAYER_COLS = (
     "n_elders", "passed_at_countdown", "pass_turn", "n_turns_played",
     "pts_elders", "pts_council", "pts_fire", "pts_pass", "pts_tom",
 )
-# Per-player id lists: 7 task slots (task index or -1) + lit flags, gnome flags (33).
+# Per player: tasks (G, NP, TASK_W) = 7 task ids (-1 empty), 7 lit flags, 7 turns taken,
+# 7 turns lit; gnomes (G, NP, NGNOME) = turn the gnome joined (0 = not owned); abilities
+# (G, NP, 28) = times specialist ability a changed an outcome.
 TASK_SLOTS = 7
+TASK_W = 28
 TURN_COLS = (
     "turn", "round", "seat", "kind", "a", "resources", "tiles", "yellow", "gold",
     "score_ingame", "tasks_held", "bonfires", "paths", "portals", "guardians", "gnomes",
@@ -82,14 +85,14 @@ def _turn_row(s, row, out):
 
 @njit(cache=True)
 def play_games(template, p, humans, rng_game, rng_strat, seat_strategy, seat_weights,
-               log_turns, games, players, tasks, gnomes, turns, turn_game):
+               log_turns, games, players, tasks, gnomes, abilities, turns, turn_game):
     """Play ``len(rng_game)`` games and fill the output matrices.
 
     template: blank state; rng_game/rng_strat: per-game RNG seeds; seat_strategy (G, NP):
     strategy id per game and seat; seat_weights (G, NP, W); log_turns (G,): 1 = keep the
     turn log of that game.  Outputs: games (G, len(GAME_COLS)); players (G, NP,
-    len(PLAYER_COLS)); tasks (G, NP, 14) = 7 task ids then 7 lit flags; gnomes (G, NP,
-    NGNOME) flags; turns (rows, len(TURN_COLS)) with turn_game (rows,) = game row.
+    len(PLAYER_COLS)); tasks, gnomes, abilities as described at TASK_W; turns (rows,
+    len(TURN_COLS)) with turn_game (rows,) = game row.
     Returns the number of turn-log rows written.
     """
     moves = np.zeros((L.MAX_MOVES, L.MOVE_W), np.int64)
@@ -148,6 +151,8 @@ def play_games(template, p, humans, rng_game, rng_strat, seat_strategy, seat_wei
                 t = s[pb + L.P_TASK + k]
                 tasks[gi, seat, k] = t
                 tasks[gi, seat, 7 + k] = s[pb + L.P_LIT + k] if t >= 0 else 0
+                tasks[gi, seat, 14 + k] = s[pb + L.P_TASK_AT + k]
+                tasks[gi, seat, 21 + k] = s[pb + L.P_LIT_AT + k]
                 if t >= 0:
                     if s[pb + L.P_LIT + k] == 1:
                         lit += 1
@@ -158,7 +163,10 @@ def play_games(template, p, humans, rng_game, rng_strat, seat_strategy, seat_wei
                 if s[pb + L.P_GUARD + g] != L.GP_NONE:
                     guards += 1
             for g in range(L.NGNOME):
-                gnomes[gi, seat, g] = s[pb + L.P_GNOME + g]
+                if s[pb + L.P_GNOME + g] == 1:
+                    gnomes[gi, seat, g] = max(1, s[pb + L.P_GNOME_AT + g])
+            for a in range(28):
+                abilities[gi, seat, a] = s[pb + L.P_ABIL + a]
             row[13] = lit
             row[14] = unlit
             row[15] = s[pb + L.P_NPATH]

@@ -29,8 +29,10 @@ GAMES_SCHEMA = pa.schema(
 PLAYERS_SCHEMA = pa.schema(
     [("game_id", pa.int64()), ("strategy", pa.string())]
     + [(c, pa.bool_() if c in BOOL_PLAYER else pa.int64()) for c in PLAYER_COLS]
-    + [("gnome_ids", pa.list_(pa.string())), ("bonfire_task_ids", pa.list_(pa.string())),
-       ("unlit_task_ids", pa.list_(pa.string()))]
+    + [("gnome_ids", pa.list_(pa.string())), ("gnome_turns", pa.list_(pa.int64())),
+       ("bonfire_task_ids", pa.list_(pa.string())), ("bonfire_taken_turns", pa.list_(pa.int64())),
+       ("bonfire_lit_turns", pa.list_(pa.int64())), ("unlit_task_ids", pa.list_(pa.string())),
+       ("unlit_taken_turns", pa.list_(pa.int64())), ("ability_effects", pa.list_(pa.int64()))]
 )
 OPTION_OF_KIND = {L.M_FATE: "fate", L.M_IGNITE: "ignite", L.M_PASS: "pass",
                   L.M_BONUS: "bonus", L.M_SKIP: "skip"}
@@ -56,8 +58,14 @@ def games_table(game_ids: np.ndarray, deals: np.ndarray, rotations: np.ndarray,
 
 
 def players_table(game_ids: np.ndarray, seat_names: Sequence[Sequence[str]], nseats: int,
-                  players: np.ndarray, tasks: np.ndarray, gnomes: np.ndarray) -> pa.Table:
-    """One row per (game, seat); ``seat_names[g][seat]`` is the seat's strategy name."""
+                  players: np.ndarray, tasks: np.ndarray, gnomes: np.ndarray,
+                  abilities: np.ndarray) -> pa.Table:
+    """One row per (game, seat); ``seat_names[g][seat]`` is the seat's strategy name.
+
+    List columns are aligned: ``gnome_turns[i]`` is the turn ``gnome_ids[i]`` joined;
+    ``bonfire_taken_turns``/``bonfire_lit_turns`` go with ``bonfire_task_ids``;
+    ``ability_effects[a - 1]`` counts outcomes specialist ability a changed.
+    """
     g_idx = np.repeat(np.arange(len(game_ids)), nseats)
     seat_idx = np.tile(np.arange(nseats), len(game_ids))
     flat = players[:, :nseats, :].reshape(-1, players.shape[2])
@@ -67,15 +75,20 @@ def players_table(game_ids: np.ndarray, seat_names: Sequence[Sequence[str]], nse
     }
     for j, c in enumerate(PLAYER_COLS):
         cols[c] = flat[:, j].astype(bool) if c in BOOL_PLAYER else flat[:, j]
-    t = tasks[:, :nseats, :].reshape(-1, 14)
+    t = tasks[:, :nseats, :].reshape(-1, tasks.shape[2])
     gn = gnomes[:, :nseats, :].reshape(-1, gnomes.shape[2])
-    cols["gnome_ids"] = [[GNOME_IDS[k] for k in np.flatnonzero(row)] for row in gn]
-    cols["bonfire_task_ids"] = [
-        [TASK_IDS[t[i, k]] for k in range(7) if t[i, k] >= 0 and t[i, 7 + k]]
-        for i in range(len(t))]
-    cols["unlit_task_ids"] = [
-        [TASK_IDS[t[i, k]] for k in range(7) if t[i, k] >= 0 and not t[i, 7 + k]]
-        for i in range(len(t))]
+    ab = abilities[:, :nseats, 1:].reshape(-1, abilities.shape[2] - 1)
+    owned = [np.flatnonzero(row) for row in gn]
+    cols["gnome_ids"] = [[GNOME_IDS[k] for k in ks] for ks in owned]
+    cols["gnome_turns"] = [gn[i, ks].tolist() for i, ks in enumerate(owned)]
+    lit = [[k for k in range(7) if t[i, k] >= 0 and t[i, 7 + k]] for i in range(len(t))]
+    unlit = [[k for k in range(7) if t[i, k] >= 0 and not t[i, 7 + k]] for i in range(len(t))]
+    cols["bonfire_task_ids"] = [[TASK_IDS[t[i, k]] for k in ks] for i, ks in enumerate(lit)]
+    cols["bonfire_taken_turns"] = [[int(t[i, 14 + k]) for k in ks] for i, ks in enumerate(lit)]
+    cols["bonfire_lit_turns"] = [[int(t[i, 21 + k]) for k in ks] for i, ks in enumerate(lit)]
+    cols["unlit_task_ids"] = [[TASK_IDS[t[i, k]] for k in ks] for i, ks in enumerate(unlit)]
+    cols["unlit_taken_turns"] = [[int(t[i, 14 + k]) for k in ks] for i, ks in enumerate(unlit)]
+    cols["ability_effects"] = ab.tolist()
     return pa.table(cols, schema=PLAYERS_SCHEMA)
 
 

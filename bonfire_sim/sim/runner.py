@@ -37,6 +37,7 @@ from bonfire_sim.sim.batch import (
     GAME_COLS,
     MAX_TURN_ROWS_PER_GAME,
     PLAYER_COLS,
+    TASK_W,
     TURN_COLS,
     play_games,
 )
@@ -184,17 +185,18 @@ def run_one(job: ChunkJob) -> ChunkData:
             wts[gi, seat] = rows[name]
     games = np.zeros((g, len(GAME_COLS)), np.int64)
     players = np.zeros((g, L.NP, len(PLAYER_COLS)), np.int64)
-    tasks = np.zeros((g, L.NP, 14), np.int64)
+    tasks = np.zeros((g, L.NP, TASK_W), np.int64)
     gnomes = np.zeros((g, L.NP, L.NGNOME), np.int64)
+    abilities = np.zeros((g, L.NP, 28), np.int64)
     cap = int(keep.sum()) * MAX_TURN_ROWS_PER_GAME
     turns = np.zeros((cap, len(TURN_COLS)), np.int64)
     turn_game = np.zeros(cap, np.int64)
     p = T.build_params(c.overrides)
     n_turn_rows = play_games(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid, wts,
-                             keep, games, players, tasks, gnomes, turns, turn_game)
+                             keep, games, players, tasks, gnomes, abilities, turns, turn_game)
     nseats = 2 if c.players == 1 else c.players
     gt = games_table(ids, deals, rots, seeds, c.players, games)
-    pt = players_table(ids, names, nseats, players, tasks, gnomes)
+    pt = players_table(ids, names, nseats, players, tasks, gnomes, abilities)
     tt = (turns_table(ids, turns[:n_turn_rows], turn_game[:n_turn_rows])
           if frac > 0 else None)
     return ChunkData(job.index, gt, pt, tt, time.perf_counter() - t0)
