@@ -37,6 +37,10 @@ BUILTIN = {
 }
 STRATEGY_IDS = {name: sid for name, (sid, _) in BUILTIN.items()}
 STYLE_DEFAULTS = {m.NAME: dict(m.DEFAULTS) for m in STYLES}
+# The default seat mix of a batch run (cycled over the seats): four distinct competent
+# styles - the ladder leader (portal), the steadiest igniter (planner), the fast one
+# (tempo) and the gnome engine - so default runs show varied, countdown-ending games.
+DEFAULT_MIX: tuple[str, ...] = ("portal", "planner", "tempo", "gnome_engine")
 TOM = "tom"  # the solo automaton's row in players.parquet; not selectable for a seat
 assert len(WEIGHT_NAMES) <= W
 

@@ -83,6 +83,9 @@ WEIGHTS: dict[str, tuple[float, str]] = {
     "refresh": (-0.5, "value of refreshing a one-colour path display"),
     "ship_follow": (1.0, "multiplier on the best action at the island sailed to"),
     "discard": (2.5, "multiplier on the value of tiles discarded for option I"),
+    "novice": (3.0, "value of a novice sent to the council (ignite, bonus, new task) x pressure"),
+    "fire_cap": (6.0, "Great Bonfire '2 points' uses after which their value has faded out"),
+    "fate_geo": (1.5, "penalty per fate cell left that no tile can cover (room for the column)"),
 }
 WEIGHT_NAMES = tuple(WEIGHTS)
 BASE = {k: v for k, (v, _) in WEIGHTS.items()}
@@ -91,7 +94,7 @@ BASE = {k: v for k, (v, _) in WEIGHTS.items()}
  W_TASK_SPACE, W_SYNERGY, W_IGNITE, W_BONUS, W_PATH, W_CRYSTAL, W_GUARD, W_GUARD_BONFIRE,
  W_ADVANCE, W_PORTAL, W_SPEC, W_ELDER, W_ELDER_WAIT, W_FATE_COST, W_FATE_LOW, W_HORIZON,
  W_TPN, W_FUTURE, W_COUNCIL_POINT, W_PROC_RES, W_FIRE_POINTS, W_REFRESH, W_SHIP_FOLLOW,
- W_DISCARD) = range(len(WEIGHT_NAMES))
+ W_DISCARD, W_NOVICE, W_FIRE_CAP, W_FATE_GEO) = range(len(WEIGHT_NAMES))
 
 # Specialist abilities 1..27 in points (index = ability); see rulebook Appendix III.
 SPEC_VALUE = (0.0, 0.5, 1.5, 1.5, 0.8, 1.5, 1.0, 1.5, 1.0, 0.5, 1.0, 1.0, 1.0, 1.0, 2.0,
@@ -101,7 +104,7 @@ R_TILE, R_RES, R_PTS, R_PORTAL = 1, 2, 4, 8
 NEG = -1.0e9
 GOLD, YELLOW = 5, 6
 # context slots (per decision)
-CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT = range(4)
+CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS = range(5)
 
 
 # ---- per-decision context ----------------------------------------------------------------
@@ -111,7 +114,38 @@ def turns_left(s, p, seat, w):
     if s[L.G_CD_ACTIVE] == 1:
         return float(max(1, pass_points(s, seat)))
     rem = max(0, p[T.CD_TRIGGER + s[L.G_HUMANS]] - s[L.G_COUNCIL_N])
-    return 5.0 + rem * w[W_TPN] / max(1, s[L.G_HUMANS])
+    council = 5.0 + rem * w[W_TPN] / max(1, s[L.G_HUMANS])
+    # ... but no more turns than the own fuel lasts: tiles held and fate tiles to place
+    # (about 4.5 tiles each; the last one rarely fits), ~1.6 tiles per turn
+    pb = TK.pbase(seat)
+    tiles = 0
+    for k in range(7):
+        tiles += s[pb + L.P_TILES + k]
+    fl = s[pb + L.P_FATE_HI] - s[pb + L.P_FATE_LO]
+    fuel = 2.0 + (tiles + 4.5 * max(0.0, fl - 0.5)) / 1.6
+    return min(council, fuel)
+
+
+@njit(cache=True)
+def stall_pressure(s, p):
+    """0..1: how far the council lags behind the fuel left for lighting bonfires.
+
+    Novices still needed to trigger the countdown against the fate tiles the players still
+    hold (each brings about half a novice): near 1 the game is heading for a stall (every
+    player out before the countdown), so novices (ignites, bonus actions, new tasks) are
+    worth more and the Great Bonfire's points less.  0 in the countdown and in solo games.
+    """
+    if s[L.G_CD_ACTIVE] == 1 or s[L.G_SOLO] == 1:
+        return 0.0
+    rem = p[T.CD_TRIGGER + s[L.G_HUMANS]] - s[L.G_COUNCIL_N]
+    if rem <= 0:
+        return 0.0
+    fuel = 0.0
+    for seat in range(s[L.G_HUMANS]):
+        pb = TK.pbase(seat)
+        if s[pb + L.P_OUT] == 0 and s[pb + L.P_PASSED] == 0:
+            fuel += s[pb + L.P_FATE_HI] - s[pb + L.P_FATE_LO] + 0.5
+    return min(1.0, max(0.0, rem / (0.5 * fuel + 1.0) - 0.25))
 
 
 @njit(cache=True)
@@ -184,6 +218,7 @@ def take_value(s, p, pb, seat, t, isl, space, w, cx, nd):
     pts = (p[T.T_POINTS + t] + FE.IGNITE_EXTRA) * w[W_TASK_COL0 + col]
     frac = 1.0 - d / max(tl, 1.0)
     v = w[W_TASK_PTS] * pts * frac - w[W_TASK_DIST] * d
+    v += w[W_NOVICE] * cx[CX_PRESS] * frac
     v += w[W_TASK_SPACE] * space / 6.0
     if 1 <= space <= s[pb + L.P_NPATH]:
         if p[T.PATH_CRYSTAL + s[pb + L.P_PATH + space]] == col:
@@ -352,7 +387,9 @@ def fire_value(s, p, pb, g, rset, shape, w, cx, nd, tv, rv):
     if m & R_RES:
         v += rv[p[T.GB_RES + g]]
     if m & R_PTS:
-        v += w[W_FIRE_POINTS] * p[T.FIRE_PTS]
+        uses = s[pb + L.P_PTS_FIRE] / max(1, p[T.FIRE_PTS])
+        fade = max(0.0, 1.0 - uses / max(w[W_FIRE_CAP], 0.5))
+        v += w[W_FIRE_POINTS] * p[T.FIRE_PTS] * fade * (1.0 - 0.5 * cx[CX_PRESS])
     if m & R_PORTAL:
         v += portal_value(s, p, pb, shape, w, cx, nd)
     return v
@@ -391,6 +428,41 @@ def discard_loss(s, pb, m, tv):
 
 
 @njit(cache=True)
+def dead_cells(s, pb, r, c, o):
+    """Empty area cells that no 1x3 tile could cover after placing a tile at (r, c, o)."""
+    occ = np.zeros(25, np.int64)
+    for rr in range(5):
+        for cc in range(5):
+            if s[pb + L.P_FATE + F.grid_index(rr, cc)] >= 0:
+                occ[rr * 5 + cc] = 1
+    for i in range(3):
+        rr, cc = F.tile_cell(r, c, o, i)
+        if F.in_area(rr, cc):
+            occ[rr * 5 + cc] = 1
+    cover = np.zeros(25, np.int64)
+    for rr in range(5):
+        for cc in range(3):
+            if occ[rr * 5 + cc] + occ[rr * 5 + cc + 1] + occ[rr * 5 + cc + 2] == 0:
+                cover[rr * 5 + cc] = 1
+                cover[rr * 5 + cc + 1] = 1
+                cover[rr * 5 + cc + 2] = 1
+    for cc in range(5):
+        for rr in range(3):
+            if occ[rr * 5 + cc] + occ[rr * 5 + cc + 5] + occ[rr * 5 + cc + 10] == 0:
+                cover[rr * 5 + cc] = 1
+                cover[rr * 5 + cc + 5] = 1
+                cover[rr * 5 + cc + 10] = 1
+    dead = 0
+    empty = 0
+    for j in range(25):
+        if occ[j] == 0:
+            empty += 1
+            if cover[j] == 0:
+                dead += 1
+    return dead, empty
+
+
+@njit(cache=True)
 def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
     """Value of option I / the council's fate bonus: gains from the area sizes, no apply."""
     lo = s[pb + L.P_FATE_LO]
@@ -414,6 +486,13 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
             for j in range(3):
                 if p[T.FATE_SET + j * 25 + cell] == 1:
                     v += nd[FE.N_FATECELL + j] / 3.0
+    if w[W_FATE_GEO] > 0.0:
+        # keep room for the tiles still in the column (each placement is ~4-5 tiles)
+        dead, empty = dead_cells(s, pb, r, c, o)
+        left = s[pb + L.P_FATE_HI] - s[pb + L.P_FATE_LO] - 1
+        slack = empty - 3 * left
+        if dead > slack:
+            v -= w[W_FATE_GEO] * (dead - slack)
     if discard:
         held = 0
         for k in range(7):
@@ -496,7 +575,7 @@ def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size):
         return fate_value(s, p, pb, a, b, c, d, ph == L.PH_MAIN, w, cx, nd, tv, rv, lab, size)
     if kind == L.M_IGNITE:
         t = s[pb + L.P_TASK + a]
-        v = w[W_IGNITE] + p[T.T_POINTS + t] + nd[FE.N_BONFIRES]
+        v = w[W_IGNITE] + w[W_NOVICE] * cx[CX_PRESS] + p[T.T_POINTS + t] + nd[FE.N_BONFIRES]
         if s[pb + L.P_PORTAL + a] == 1:
             v += p[T.PORTAL_PTS]
         if 1 <= a <= s[pb + L.P_NPATH]:
@@ -504,7 +583,7 @@ def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size):
                 v += p[T.PATH_PTS]
         return v
     if kind == L.M_BONUS:
-        return w[W_BONUS]
+        return w[W_BONUS] + w[W_NOVICE] * cx[CX_PRESS]
     if kind == L.M_SHIP:
         return (w[W_SHIP_FOLLOW] * island_value(s, p, pb, seat, a, b, w, cx, nd, tv, rv)
                 - tile_cost(s, pb, 0, b, tv))
@@ -562,7 +641,7 @@ def choose(s, p, moves, n, w):
     seat = s[L.G_CUR]
     pb = TK.pbase(seat)
     nd = np.zeros(FE.NN)
-    cx = np.zeros(4)
+    cx = np.zeros(5)
     n_open = FE.seat_needs(s, p, seat, nd, w[W_COMMON])
     for j in range(FE.NN):
         nd[j] *= w[W_NEED]
@@ -571,6 +650,7 @@ def choose(s, p, moves, n, w):
     cx[CX_LATE] = min(1.0, max(0.0, (tl - 1.0) / w[W_HORIZON]))
     cx[CX_OPEN] = n_open
     cx[CX_SEAT] = seat
+    cx[CX_PRESS] = stall_pressure(s, p)
     tv = np.zeros(7)
     rv = np.zeros(6)
     stock_values(s, pb, w, cx[CX_LATE], nd, tv, rv)

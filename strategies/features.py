@@ -183,7 +183,7 @@ def task_distance(s, p, seat, t, isl, taking):
             miss = max(0, a - TK.n_guardians(s, pb))
         if TK.n_guardians(s, pb) + miss > C.MAX_GUARDIANS:
             return FAR
-        return 1.5 * miss
+        return 2.0 * miss
     if kind == K_OFFER_ON_RESOURCE or kind == K_OFFER_BOTH:
         miss = 0
         have = 0
@@ -195,7 +195,9 @@ def task_distance(s, p, seat, t, isl, taking):
                     miss += 1
         if kind == K_OFFER_ON_RESOURCE:
             return 0.0 if have > 0 else 2.0
-        return 2.0 * miss
+        if TK.n_tasks(s, pb) + (1 if taking else 0) + miss > C.MAX_TASKS:
+            return FAR
+        return 2.5 * miss
     if kind == K_OFFER_ISLANDS:
         best = np.zeros(NI, np.int64)
         for i in range(NI):
@@ -204,7 +206,9 @@ def task_distance(s, p, seat, t, isl, taking):
         miss = 0
         for j in range(a):
             miss += b - best[j]
-        return 2.0 * miss
+        if TK.n_tasks(s, pb) + (1 if taking else 0) + miss > C.MAX_TASKS:
+            return FAR  # every offering comes with a task
+        return 2.5 * miss
     if kind == K_GNOME_RESOURCE:
         if TK._gnome_shows(s, p, pb, a):
             return 0.0
@@ -263,7 +267,7 @@ def task_distance(s, p, seat, t, isl, taking):
         miss = max(0, b - n)
         if TK.n_tasks(s, pb) + (1 if taking else 0) + miss > C.MAX_TASKS:
             return FAR
-        return 2.5 * miss
+        return 3.5 * miss
     if kind == K_DEPLETED_PILE:
         taken = max(s[pb + L.P_OFF_TAKEN], s[pb + L.P_OFF_TAKEN + 1])
         miss = max(0, C.OFFERING_PILE - taken - (1 if isl >= 0 else 0))
@@ -275,8 +279,9 @@ def task_distance(s, p, seat, t, isl, taking):
         return 1.2 * miss if miss <= room_paths else FAR
     if kind == K_FATE_CELLS:
         u = uncovered(s, p, pb, a)
-        d = 0.8 * u
-        return d if fate_left(s, pb) * 2 >= u else FAR
+        d = 1.2 * u
+        # a placement covers about 1.5 cells of a set; the last tile rarely fits
+        return d if (fate_left(s, pb) - 1) * 1.5 >= u else FAR
     if kind == K_GUARDIANS_ON_BONFIRES:
         return 5.0 * max(0, a - TK.n_guardians_on_bonfires(s, pb))
     if kind == K_TILES_IN_SUPPLY:
