@@ -12,6 +12,8 @@ STAMP := $(VENV)/.bonfire-sim-installed
 # ---------------------------------------------------------------------------------------
 define DEMO_CMDS
 $(BIN)/bonfire-sim replay --seed 1 --players 4
+$(BIN)/bonfire-sim run --games 4000 --players 4 --strategies greedy,tempo,planner,guardian --seat-rotation --seed 1 --jobs 2 --resume --out runs/demo
+$(BIN)/bonfire-sim report runs/demo --out reports/demo.html
 endef
 
 .PHONY: help install test demo bench lint clean
@@ -32,7 +34,10 @@ $(STAMP): pyproject.toml
 	touch $@
 
 test: install
+	scripts/ensure-chromium
 	$(BIN)/python -m pytest -q -n 2
+	@echo "== the rule chapters and self-play again as plain Python (NUMBA_DISABLE_JIT=1) =="
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/rules tests/test_selfplay.py
 
 demo: install
 	$(DEMO_CMDS)

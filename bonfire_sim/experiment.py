@@ -13,6 +13,11 @@ out = "runs/start-player-4p"
 [overrides]            # optional designer changes (see tables.OVERRIDABLE)
 task_points = { B1 = 3 }
 countdown_trigger = { 4 = 14 }
+
+[report]               # optional: the HTML report `bonfire-sim experiment` writes
+out = "reports/start-player-4p.html"
+title = "Start-player advantage, 4 players"
+runs = ["runs/solo-greedy"]   # extra finished runs to include
 ```
 """
 
@@ -27,6 +32,7 @@ from bonfire_sim.sim.runner import RunConfig
 
 RUN_KEYS = {"games", "players", "strategies", "seat_rotation", "seed", "turn_log",
             "chunk_size", "out", "jobs"}
+REPORT_KEYS = {"out", "title", "runs"}
 
 
 def load_experiment(path: str | Path) -> tuple[RunConfig, dict[str, Any]]:
@@ -59,3 +65,34 @@ def load_experiment(path: str | Path) -> tuple[RunConfig, dict[str, Any]]:
     except (TypeError, ValueError) as e:
         raise ConfigError(f"{path}: {e}") from None
     return config, extra
+
+
+def run_experiment(path: str | Path, jobs: int | None = None, report: bool = True,
+                   progress: Any = None) -> tuple[Path, Path | None]:
+    """Run (or resume, or reuse) an experiment's games, then write its report.
+
+    Returns (run directory, report path or None).  Defaults: run directory
+    ``runs/<file stem>``, report ``reports/<file stem>.html``.
+    """
+    from bonfire_sim.sim.runner import run
+
+    path = Path(path)
+    config, extra = load_experiment(path)
+    settings = extra.get("report") or {}
+    if not isinstance(settings, dict):
+        raise ConfigError(f"{path}: [report] must be a table")
+    unknown = set(settings) - REPORT_KEYS
+    if unknown:
+        raise ConfigError(f"{path}: unknown [report] keys {sorted(unknown)}; "
+                          f"allowed: {', '.join(sorted(REPORT_KEYS))}")
+    out = Path(extra.get("out", f"runs/{path.stem}"))
+    n_jobs = int(jobs if jobs is not None else extra.get("jobs", 1))
+    run_dir = run(config, out, jobs=n_jobs, resume=True, progress=progress)
+    if not report:
+        return run_dir, None
+    from bonfire_sim.report.build import build_report
+
+    page = build_report([run_dir, *settings.get("runs", [])],
+                        settings.get("out", f"reports/{path.stem}.html"),
+                        title=settings.get("title", f"Bonfire experiment: {path.stem}"))
+    return run_dir, page

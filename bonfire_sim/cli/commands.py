@@ -25,6 +25,4 @@ COMMANDS: dict[str, str] = {
     "report": "bonfire_sim.cli.report:report",
     "experiment": "bonfire_sim.cli.experiment:experiment",
     "compare": "bonfire_sim.cli.compare:compare",
-    # planned, add when the module exists:
-    # "report": "bonfire_sim.cli.report:report",
 }

@@ -62,8 +62,11 @@ def game_lengths(games: pd.DataFrame, ax: Axes | None = None) -> Axes:
     """Histogram of turns per game, one outline per player count (columns n_players,
     n_turns)."""
     ax = _ax(ax)
+    lo, hi = int(games["n_turns"].min()), int(games["n_turns"].max())
+    step = max(1, (hi - lo) // 60 + 1)
+    bins = np.arange(lo, hi + step + 1, step)  # shared, integer-aligned bins
     for n, g in games.groupby("n_players"):
-        ax.hist(g["n_turns"], bins=30, histtype="step", lw=1.5, label=f"{n} players")
+        ax.hist(g["n_turns"], bins=bins, histtype="step", lw=1.5, label=f"{n} players")
     ax.set_xlabel("turns per game")
     ax.set_ylabel("games")
     ax.legend(fontsize=8)
@@ -124,16 +127,17 @@ def seat_scores(seats: pd.DataFrame, ax: Axes | None = None) -> Axes:
 
 
 def seat_excess_by_strategy(seats: pd.DataFrame, ax: Axes | None = None) -> Axes:
-    """Excess win rate (rate - 1/n) of the start seat per strategy and player count."""
+    """Start seat's win rate minus the strategy's rate over all seats (``edge``), per
+    strategy and player count."""
     ax = _ax(ax)
     s = seats[seats["seat"] == 0].reset_index(drop=True)
     y = np.arange(len(s))
-    ax.errorbar(s["excess"], y, xerr=_err(s["win_rate"], s["lo"], s["hi"]), fmt="o",
+    ax.errorbar(s["edge"], y, xerr=_err(s["edge"], s["edge_lo"], s["edge_hi"]), fmt="o",
                 capsize=3)
     ax.axvline(0, color="k", lw=0.8)
     ax.set_yticks(y, [f"{n}p {st}" for n, st in zip(s["n_players"], s["strategy"],
                                                      strict=True)], fontsize=8)
-    ax.set_xlabel("start seat win rate - 1/n")
+    ax.set_xlabel("start seat win rate - the strategy's rate over all seats")
     ax.set_title("Start-player edge by strategy")
     return ax
 

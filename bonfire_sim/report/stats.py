@@ -160,7 +160,9 @@ def seat_advantage(players: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFram
     """Win rate (shared wins counted fractionally) and mean score by seat.
 
     One row per (n_players, *by, seat): ``win_rate`` with Wilson ``lo``/``hi``, the fair
-    share ``1/n_players``, ``excess`` = win_rate - fair, and ``score`` with t interval.
+    share ``1/n_players``, ``excess`` = win_rate - fair, ``edge`` = win_rate - the
+    group's own win rate over all seats (with the seat's interval shifted by it), and
+    ``score`` with t interval.
     """
     keys = ["n_players", *by, "seat"]
     rows = []
@@ -173,7 +175,13 @@ def seat_advantage(players: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFram
                      "lo": float(lo), "hi": float(hi), "fair": 1.0 / key["n_players"],
                      "excess": wins / len(g) - 1.0 / key["n_players"],
                      "score": m, "score_lo": slo, "score_hi": shi})
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    if len(out):  # edge over the group's own rate across seats (= 1/n without ``by``)
+        grp = out.groupby(keys[:-1])
+        base = grp["wins"].transform("sum") / grp["games"].transform("sum")
+        out["edge"], out["edge_lo"], out["edge_hi"] = (out["win_rate"] - base,
+                                                       out["lo"] - base, out["hi"] - base)
+    return out
 
 
 def seat_test(players: pd.DataFrame) -> pd.DataFrame:
@@ -274,7 +282,10 @@ def task_values(players: pd.DataFrame, overrides: Mapping[str, Any] | None = Non
     """Per task: take and light rates, adjusted effect of lighting it on score and winning.
 
     ``flag`` is ``under-valued`` when the score interval lies above the printed points,
-    ``over-valued`` when it lies below them, else empty.
+    ``over-valued`` when it lies below them, else empty.  ``relative`` is the surplus
+    (value - printed) minus the lit-weighted mean surplus (``attrs["mean_surplus"]``);
+    ``relative_flag`` is ``above par`` / ``below par`` when the interval moved by it
+    excludes 0 (the mean's own uncertainty is ignored).
     """
     n = len(players)
     lit = indicators(players["bonfire_task_ids"], TASK_IDS)
@@ -297,6 +308,17 @@ def task_values(players: pd.DataFrame, overrides: Mapping[str, Any] | None = Non
     out["win_effect"], out["win_lo"], out["win_hi"] = win["effect"], win["lo"], win["hi"]
     out["flag"] = np.where(out["value_lo"] > out["printed"], "under-valued",
                            np.where(out["value_hi"] < out["printed"], "over-valued", ""))
+    # Lighting also brings a bonfire's other benefits; the surplus over the printed points,
+    # relative to the lit-weighted average surplus, says which tasks are out of line.
+    surplus = out["value"] - out["printed"]
+    ok = surplus.notna()
+    mean_surplus = float(np.average(surplus[ok], weights=out["lit"][ok])) if ok.any() else 0.0
+    out["surplus"] = surplus
+    out["relative"] = surplus - mean_surplus
+    half = (out["value_hi"] - out["value_lo"]) / 2
+    out["relative_flag"] = np.where(out["relative"] - half > 0, "above par",
+                                    np.where(out["relative"] + half < 0, "below par", ""))
+    out.attrs["mean_surplus"] = mean_surplus
     return out
 
 
@@ -424,3 +446,69 @@ def precision_warning(est: pd.DataFrame, n: float, target: float, what: str,
                     f"resolve differences of ±{target:g}; that needs about {need:,} games "
                     f"({need / n:.1f}x the {int(n):,} played).",
             "half_width": med, "target": target, "games": int(n), "games_needed": need}
+
+
+# ---- comparing two runs -----------------------------------------------------------------
+def rate_difference(k_a: Any, n_a: Any, k_b: Any, n_b: Any) -> tuple[np.ndarray, ...]:
+    """(p_a, p_b, p_b - p_a, lo, hi): Newcombe's hybrid Wilson interval of the difference."""
+    n_a, n_b = np.asarray(n_a, float), np.asarray(n_b, float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pa, pb = np.asarray(k_a, float) / n_a, np.asarray(k_b, float) / n_b
+    la, ua = wilson(k_a, n_a)
+    lb, ub = wilson(k_b, n_b)
+    d = pb - pa
+    return (pa, pb, d, d - np.sqrt((pb - lb) ** 2 + (ua - pa) ** 2),
+            d + np.sqrt((ub - pb) ** 2 + (pa - la) ** 2))
+
+
+def mean_difference(a: Any, b: Any) -> tuple[float, float, float, float, float]:
+    """(mean a, mean b, b - a, lo, hi): Welch t interval of the difference of means."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if len(a) < 2 or len(b) < 2:
+        return (float(np.mean(a)) if len(a) else math.nan,
+                float(np.mean(b)) if len(b) else math.nan, math.nan, math.nan, math.nan)
+    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+    se = math.sqrt(va + vb)
+    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1)) if se > 0 else 1.0
+    d = float(b.mean() - a.mean())
+    half = float(sps.t.ppf(0.975, df) * se)
+    return float(a.mean()), float(b.mean()), d, d - half, d + half
+
+
+def compare_scores(pa: pd.DataFrame, pb: pd.DataFrame) -> pd.DataFrame:
+    """Per strategy (and ``all``): mean score and win rate in A and B, B - A with intervals."""
+    rows = []
+    for s in ["all", *sorted(set(pa["strategy"]) | set(pb["strategy"]))]:
+        a = pa if s == "all" else pa[pa["strategy"] == s]
+        b = pb if s == "all" else pb[pb["strategy"] == s]
+        ma, mb, d, lo, hi = mean_difference(a["score"], b["score"])
+        ra, rb, rd, rlo, rhi = rate_difference(a["win_share"].sum(), len(a),
+                                               b["win_share"].sum(), len(b))
+        rows.append({"item": s, "n_a": len(a), "n_b": len(b), "score_a": ma, "score_b": mb,
+                     "diff": d, "lo": lo, "hi": hi, "win_a": float(ra), "win_b": float(rb),
+                     "win_diff": float(rd), "win_lo": float(rlo), "win_hi": float(rhi)})
+    return pd.DataFrame(rows)
+
+
+def compare_tasks(pa: pd.DataFrame, pb: pd.DataFrame) -> pd.DataFrame:
+    """Per task: share of players who lit it in A and B, B - A (Newcombe interval)."""
+    ka = indicators(pa["bonfire_task_ids"], TASK_IDS).sum(axis=0)
+    kb = indicators(pb["bonfire_task_ids"], TASK_IDS).sum(axis=0)
+    ra, rb, d, lo, hi = rate_difference(ka, len(pa), kb, len(pb))
+    return pd.DataFrame({"item": list(TASK_IDS), "rate_a": ra, "rate_b": rb, "diff": d,
+                         "lo": lo, "hi": hi})
+
+
+def compare_end_reasons(ga: pd.DataFrame, gb: pd.DataFrame) -> pd.DataFrame:
+    """Per end reason: share of games in A and B, B - A (Newcombe interval)."""
+    reasons = sorted(set(ga["end_reason"]) | set(gb["end_reason"]))
+    ka = ga["end_reason"].value_counts().reindex(reasons, fill_value=0).to_numpy()
+    kb = gb["end_reason"].value_counts().reindex(reasons, fill_value=0).to_numpy()
+    ra, rb, d, lo, hi = rate_difference(ka, len(ga), kb, len(gb))
+    return pd.DataFrame({"item": reasons, "share_a": ra, "share_b": rb, "diff": d,
+                         "lo": lo, "hi": hi})
+
+
+def significant(diff: pd.DataFrame, lo: str = "lo", hi: str = "hi") -> pd.Series:
+    """True where the interval of a difference excludes zero."""
+    return (diff[lo] > 0) | (diff[hi] < 0)

@@ -1,0 +1,26 @@
+"""``bonfire-sim report``: one self-contained HTML balance report from run directories."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR [RUN_DIR ...]")
+@click.option("--out", "out", default="reports/report.html", show_default=True,
+              help="HTML file to write (figures and CSS inline; no network needed).")
+@click.option("--title", default="Bonfire balance report", show_default=True,
+              help="Page title.")
+def report(run_dirs: tuple[str, ...], out: str, title: str) -> None:
+    """Build an HTML balance report from finished runs' Parquet tables.
+
+    Sections: overview, start-player advantage, task values, gnome strength, Tom
+    difficulty (from solo runs) and method/caveats; a section without data says so.
+
+    Example:
+        bonfire-sim report runs/p4 runs/solo --out reports/p4.html
+    """
+    from bonfire_sim.report.build import build_report
+
+    path = build_report(run_dirs, out, title=title)
+    click.echo(f"wrote {path}")

@@ -1,0 +1,244 @@
+"""Report statistics on synthetic data with known answers (fixed seeds, stated tolerances)."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bonfire_sim.report import stats as S
+from bonfire_sim.rules import components as C
+
+PRINTED = {t.id: t.points for t in C.TASKS}
+
+
+def synthetic_players(games: int, seed: int, seat0_rate: float = 0.25,
+                      task_bonus: dict[str, float] | None = None,
+                      gnome_effect: dict[str, float] | None = None) -> pd.DataFrame:
+    """4-player games: each task lit w.p. 4%, each gnome owned w.p. 8%; score = 20 + the
+    true value of every lit task (printed + bonus) + gnome effects + seat bump + noise; the
+    winner is drawn so the start seat wins w.p. ``seat0_rate``."""
+    rng = np.random.default_rng(seed)
+    n = games * 4
+    lit = rng.random((n, len(S.TASK_IDS))) < 0.04
+    own = rng.random((n, len(S.GNOME_IDS))) < 0.08
+    true_task = np.array([PRINTED[t] + (task_bonus or {}).get(t, 0.0) for t in S.TASK_IDS])
+    true_gnome = np.array([(gnome_effect or {}).get(g, 0.0) for g in S.GNOME_IDS])
+    seat = np.tile(np.arange(4), games)
+    strategy = np.where(rng.random(n) < 0.5, "greedy", "tempo")
+    score = (20 + lit @ true_task + own @ true_gnome + (strategy == "tempo") * 2.0
+             + rng.normal(0, 4, n))
+    others = (1 - seat0_rate) / 3
+    winner = rng.choice(4, size=games, p=[seat0_rate, others, others, others])
+    won = seat == np.repeat(winner, 4)
+    return pd.DataFrame({
+        "run": "syn", "game_id": np.repeat(np.arange(games), 4), "n_players": 4,
+        "solo": False, "rotated": True, "seat": seat, "strategy": strategy,
+        "score": np.round(score).astype(int), "won": won, "win_share": won.astype(float),
+        "bonfire_task_ids": [[S.TASK_IDS[j] for j in np.flatnonzero(r)] for r in lit],
+        "unlit_task_ids": [[] for _ in range(n)],
+        "gnome_ids": [[S.GNOME_IDS[j] for j in np.flatnonzero(r)] for r in own],
+    })
+
+
+# ---- interval helpers -----------------------------------------------------------------
+def test_wilson_matches_the_textbook_interval_for_5_of_10():
+    lo, hi = S.wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+
+
+def test_mean_ci_is_the_student_t_interval():
+    m, lo, hi = S.mean_ci([1.0, 2.0, 3.0, 4.0])
+    assert m == 2.5
+    assert hi - m == pytest.approx(3.182446 * np.std([1, 2, 3, 4], ddof=1) / 2, rel=1e-5)
+
+
+def test_halving_an_interval_takes_four_times_the_games():
+    assert S.games_needed(1000, 0.04, 0.02) == 4000
+    assert S.n_for_rate(0.5, 0.01) == 9604
+    assert S.n_for_mean(10.0, 1.0) == 385
+
+
+def test_a_wide_interval_gets_a_warning_with_the_games_needed():
+    est = pd.DataFrame({"lo": [0.1, 0.2], "hi": [0.18, 0.28]})  # half-width 0.04
+    w = S.precision_warning(est, 500, 0.02, "Rates")
+    assert w["games_needed"] == 2000 and "2,000 games" in w["text"]
+    assert S.precision_warning(est, 500, 0.05, "Rates") is None
+
+
+# ---- start player -----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def seat_players() -> pd.DataFrame:
+    return synthetic_players(20000, seed=11, seat0_rate=0.30)
+
+
+def test_a_planted_five_point_start_player_edge_is_found_inside_its_interval(seat_players):
+    seats = S.seat_advantage(seat_players).set_index("seat")
+    s0 = seats.loc[0]
+    assert s0["lo"] <= 0.30 <= s0["hi"]
+    assert s0["lo"] > 0.25  # the fair share is excluded
+    assert s0["excess"] == pytest.approx(0.05, abs=0.01)
+    assert s0["hi"] - s0["lo"] < 0.015
+
+
+def test_the_chi_square_test_rejects_equal_seats_for_the_planted_edge(seat_players):
+    t = S.seat_test(seat_players).iloc[0]
+    assert t["df"] == 3 and t["p_value"] < 1e-6
+
+
+def test_the_chi_square_test_accepts_fair_seats():
+    fair = synthetic_players(4000, seed=12, seat0_rate=0.25)
+    assert S.seat_test(fair).iloc[0]["p_value"] > 0.01
+
+
+def test_shared_wins_count_fractionally():
+    p = pd.DataFrame({"run": "r", "game_id": [0, 0, 1, 1], "n_players": 2, "seat": [0, 1, 0, 1],
+                      "strategy": "x", "score": [5, 5, 7, 3], "won": [True, True, True, False],
+                      "solo": False, "n_turns": 1, "end_reason": "e", "rotated": True})
+    games = pd.DataFrame({"game_id": [0, 1], "n_players": 2, "solo": False, "n_turns": 1,
+                          "end_reason": "e"})
+    run = type("R", (), {"games": games, "players": p.drop(columns=["run", "n_players",
+                                                                    "solo", "n_turns",
+                                                                    "end_reason",
+                                                                    "rotated"]),
+                         "manifest": {"config": {"seat_rotation": True}}})()
+    _, players = S.combine([("r", run)])
+    assert players["win_share"].tolist() == [0.5, 0.5, 1.0, 0.0]
+    seats = S.seat_advantage(players).set_index("seat")
+    assert seats.loc[0, "wins"] == 1.5 and seats.loc[1, "wins"] == 0.5
+
+
+# ---- tasks and gnomes -----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def effect_players() -> pd.DataFrame:
+    return synthetic_players(6000, seed=21, task_bonus={"B1": 4.0},
+                             gnome_effect={"S1": 3.0, "E2": -3.0})
+
+
+def test_a_planted_valuable_task_is_flagged_under_valued(effect_players):
+    tv = S.task_values(effect_players).set_index("id")
+    b1 = tv.loc["B1"]
+    assert b1["flag"] == "under-valued"
+    assert b1["value_lo"] <= 6.0 <= b1["value_hi"]  # printed 2 + planted 4
+
+
+def test_a_task_worth_its_printed_points_is_not_flagged(effect_players):
+    tv = S.task_values(effect_players).set_index("id")
+    assert tv.loc["B2", "flag"] == ""
+    assert tv.loc["B2", "value_lo"] <= PRINTED["B2"] <= tv.loc["B2", "value_hi"]
+    # false flags stay near the 5% the intervals allow
+    assert (tv["flag"] != "").sum() <= 1 + 0.10 * len(tv)
+
+
+def test_take_and_light_rates_count_lit_and_unlit_tasks():
+    p = synthetic_players(50, seed=3)
+    p["unlit_task_ids"] = [["Y1"]] * len(p)
+    tv = S.task_values(p, min_count=1_000_000).set_index("id")
+    assert tv.loc["Y1", "take_rate"] == 1.0
+    assert tv["value"].isna().all()  # below min_count: no estimate, no flag
+    assert (tv["flag"] == "").all()
+
+
+def test_task_points_follow_an_override():
+    assert S.task_points({"task_points": {"B1": 9}}).set_index("id").loc["B1", "printed"] == 9
+
+
+def test_planted_gnome_effects_are_found_and_a_neutral_gnome_is_not_flagged(effect_players):
+    gs = S.gnome_strength(effect_players).set_index("id")
+    assert gs.loc["S1", "flag"] == "strong" and gs.loc["S1", "lo"] <= 3.0 <= gs.loc["S1", "hi"]
+    assert gs.loc["E2", "flag"] == "weak"
+    assert gs.loc["S2", "flag"] == ""
+    assert gs.loc["S2", "lo"] <= 0.0 <= gs.loc["S2", "hi"]
+    assert len(gs) == 33
+
+
+# ---- Tom --------------------------------------------------------------------------------
+def test_solo_statistics_and_the_two_sevenths_handicap():
+    rng = np.random.default_rng(5)
+    n = 2000
+    human = rng.normal(60, 10, n).round()
+    tom = rng.normal(60, 10, n).round()
+    rows = []
+    for i in range(n):
+        rows.append({"run": "s", "game_id": i, "solo": True, "strategy": "greedy",
+                     "score": human[i], "won": human[i] > tom[i], "pts_tom": 0})
+        rows.append({"run": "s", "game_id": i, "solo": True, "strategy": "tom",
+                     "score": tom[i], "won": tom[i] >= human[i], "pts_tom": 5})
+    p = pd.DataFrame(rows)
+    solo = S.solo_games(p)
+    td = S.tom_difficulty(solo).iloc[0]
+    assert td["lo"] <= 0.5 <= td["hi"] and td["games"] == n
+    eq, path = S.handicaps(solo, n_boot=100)
+    # margin ~ N(0, 14.1): P(margin > H) = 2/7 at H = 14.1 * 0.566 = 8.0
+    assert eq.iloc[0]["lo"] - 1 <= 8.0 <= eq.iloc[0]["hi"] + 1
+    assert len(path) == n + 1 and path["handicap"].iloc[0] == C.HANDICAP_START
+    lines = S.tom_lines(p).set_index("line")
+    assert lines.loc["pts_tom", "mean"] == 5
+
+
+# ---- caveats ----------------------------------------------------------------------------
+def test_assumed_facts_lists_the_assumed_component_values():
+    facts = S.assumed_facts(inspect.getsource(C))
+    names = set(facts["name"])
+    assert {"GUARDIAN_POINTS", "FATE_GOLD_CELLS", "TOM_CARDS", "TASKS"} <= names
+    assert not facts["note"].str.contains(r"^\[text\]$").any()
+
+
+# ---- comparing runs ---------------------------------------------------------------------
+def test_newcombe_interval_of_a_rate_difference_matches_the_published_example():
+    # Newcombe (1998), example (a): 56/70 vs 48/80 -> difference 0.2, CI 0.0524 .. 0.3339
+    pa, pb, d, lo, hi = S.rate_difference(48, 80, 56, 70)
+    assert d == pytest.approx(0.2)
+    assert lo == pytest.approx(0.0524, abs=1e-3) and hi == pytest.approx(0.3339, abs=1e-3)
+
+
+def test_welch_interval_covers_a_planted_mean_difference():
+    rng = np.random.default_rng(8)
+    ma, mb, d, lo, hi = S.mean_difference(rng.normal(10, 3, 4000), rng.normal(11, 5, 3000))
+    assert lo <= 1.0 <= hi and hi - lo < 0.5
+
+
+def test_compare_tasks_and_end_reasons_find_a_planted_change():
+    a = synthetic_players(2000, seed=31)
+    b = synthetic_players(2000, seed=32)
+    b["bonfire_task_ids"] = [ids + ["Y5"] if i % 2 else ids
+                             for i, ids in enumerate(b["bonfire_task_ids"])]
+    tasks = S.compare_tasks(a, b).set_index("item")
+    assert S.significant(tasks).loc["Y5"] and tasks.loc["Y5", "diff"] == pytest.approx(
+        0.5, abs=0.03)
+    ga = pd.DataFrame({"end_reason": ["countdown"] * 90 + ["stalled"] * 10})
+    gb = pd.DataFrame({"end_reason": ["countdown"] * 100})
+    ends = S.compare_end_reasons(ga, gb).set_index("item")
+    assert ends.loc["stalled", "diff"] == pytest.approx(-0.1)
+    scores = S.compare_scores(a, b).set_index("item")
+    assert {"all", "greedy", "tempo"} <= set(scores.index)
+
+
+def test_the_seat_edge_by_strategy_is_measured_against_the_strategys_own_rate():
+    p = synthetic_players(4000, seed=41, seat0_rate=0.25)
+    by = S.seat_advantage(p, by=("strategy",))
+    overall = S.seat_advantage(p)
+    assert overall["edge"].to_numpy() == pytest.approx(overall["excess"].to_numpy())
+    for _, g in by.groupby("strategy"):
+        assert (g["wins"].sum() / g["games"].sum()) == pytest.approx(
+            (g["win_rate"] - g["edge"]).iloc[0])
+
+
+def test_seat_analysis_prefers_rotated_runs_and_says_when_a_run_was_not_rotated():
+    from bonfire_sim.report.build import seat_data
+
+    rotated = synthetic_players(100, seed=51)
+    fixed = synthetic_players(100, seed=52).assign(run="fixed", rotated=False)
+    data, notes = seat_data(pd.concat([rotated, fixed]))
+    assert set(data["run"]) == {"syn"} and "not rotated" in notes[0] and "fixed" in notes[0]
+    data, notes = seat_data(fixed)
+    assert set(data["run"]) == {"fixed"} and "no run was seat-rotated" in notes[0]
+
+
+def test_relative_flags_compare_each_task_with_the_average_surplus(effect_players):
+    tv = S.task_values(effect_players).set_index("id")
+    assert tv.attrs["mean_surplus"] == pytest.approx(0.0, abs=0.3)
+    assert tv.loc["B1", "relative_flag"] == "above par"
+    assert tv.loc["B2", "relative_flag"] == ""
