@@ -45,6 +45,32 @@ from bonfire_sim.rules import fate as F
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules import tasks as TK
+from bonfire_sim.rules.tasks import (  # task-kind codes as numba-foldable module ints
+    K_ADJACENT_PATH_SAME,
+    K_BONFIRE_COLOURS,
+    K_BONFIRES,
+    K_COLOUR_TASKS,
+    K_COMMON,
+    K_CRYSTALS,
+    K_DEPLETED_PILE,
+    K_ELDERS,
+    K_FATE_CELLS,
+    K_FATE_GROUPS,
+    K_GNOME_RESOURCE,
+    K_GNOMES,
+    K_GOLD,
+    K_GUARDIAN_COUNT,
+    K_GUARDIANS,
+    K_GUARDIANS_ON_BONFIRES,
+    K_OFFER_BOTH,
+    K_OFFER_ISLANDS,
+    K_OFFER_ON_RESOURCE,
+    K_PATH_RESOURCE,
+    K_PORTALS,
+    K_RESOURCE,
+    K_RESOURCE_SETS,
+    K_TILES_IN_SUPPLY,
+)
 
 FAR = 99.0  # distance of a task that can no longer be fulfilled
 IGNITE_EXTRA = 3.0  # points an ignite brings beyond the printed ones (council, bonuses)
@@ -79,30 +105,6 @@ NEED_NAMES = (
 )
 assert len(NEED_NAMES) == NN
 
-K_PATH_RESOURCE = C.TaskKind.PATH_RESOURCE
-K_GUARDIANS = C.TaskKind.GUARDIANS
-K_OFFER_ON_RESOURCE = C.TaskKind.OFFER_ON_RESOURCE
-K_OFFER_ISLANDS = C.TaskKind.OFFER_ISLANDS
-K_GNOME_RESOURCE = C.TaskKind.GNOME_RESOURCE
-K_BONFIRE_COLOURS = C.TaskKind.BONFIRE_COLOURS
-K_RESOURCE_SETS = C.TaskKind.RESOURCE_SETS
-K_FATE_GROUPS = C.TaskKind.FATE_GROUPS
-K_ADJACENT_PATH_SAME = C.TaskKind.ADJACENT_PATH_SAME
-K_GNOMES = C.TaskKind.GNOMES
-K_ELDERS = C.TaskKind.ELDERS
-K_GOLD = C.TaskKind.GOLD
-K_PORTALS = C.TaskKind.PORTALS
-K_COMMON = C.TaskKind.COMMON
-K_OFFER_BOTH = C.TaskKind.OFFER_BOTH
-K_RESOURCE = C.TaskKind.RESOURCE
-K_COLOUR_TASKS = C.TaskKind.COLOUR_TASKS
-K_GUARDIAN_COUNT = C.TaskKind.GUARDIAN_COUNT
-K_DEPLETED_PILE = C.TaskKind.DEPLETED_PILE
-K_CRYSTALS = C.TaskKind.CRYSTALS
-K_FATE_CELLS = C.TaskKind.FATE_CELLS
-K_GUARDIANS_ON_BONFIRES = C.TaskKind.GUARDIANS_ON_BONFIRES
-K_TILES_IN_SUPPLY = C.TaskKind.TILES_IN_SUPPLY
-K_BONFIRES = C.TaskKind.BONFIRES
 NI = C.N_ISLANDS
 
 
