@@ -8,7 +8,6 @@ strategy's coin flips never shift the deal.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 MASK32 = 0xFFFFFFFF
@@ -56,4 +55,4 @@ def game_seed(base_seed: int, index: int) -> int:
     return seed_words(base_seed, 1_000_003 + index) | (seed_words(base_seed, index) << 32)
 
 
-__all__ = ["next_u32", "randint", "shuffle", "seed_words", "game_seed", "np"]
+__all__ = ["next_u32", "randint", "shuffle", "seed_words", "game_seed"]

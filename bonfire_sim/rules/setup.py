@@ -13,7 +13,7 @@ from numba import njit
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
-from bonfire_sim.rules.rng import randint, seed_words, shuffle
+from bonfire_sim.rules.rng import seed_words, shuffle
 from bonfire_sim.rules.state import blank_state
 
 NT = len(C.TASKS)
@@ -213,4 +213,4 @@ def new_game(seed: int, players: int, params: np.ndarray | None = None) -> np.nd
     return s
 
 
-__all__ = ["setup_game", "new_game", "randint"]
+__all__ = ["setup_game", "new_game"]
