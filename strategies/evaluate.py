@@ -31,7 +31,7 @@ from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules import tasks as TK
 from bonfire_sim.rules.gnomes import elder_points, gnome_resource
-from bonfire_sim.rules.great_bonfire import next_notch, notch_for
+from bonfire_sim.rules.great_bonfire import gen_rewards, next_notch, notch_for
 from bonfire_sim.rules.islands import can_take_guardian, offering_resource, task_tile_cost
 from bonfire_sim.rules.payment import can_pay_resources, has_spec
 from bonfire_sim.rules.procession import STAY, bonfire_open, path_open
@@ -523,18 +523,12 @@ def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
                 best = max(best, guard_value(s, pb, g, w, cx, nd))
         return best
     if space == SP_FIRE:
-        nsets = 7 if has_spec(s, pb, 23) else 5
+        rows = np.empty((64, L.MOVE_W), np.int64)  # the engine's own reward enumeration
         for g in range(7):
-            for i in range(nsets):
-                m = L.REWARD_SETS[i]
-                if m & R_RES and p[T.GB_RES + g] < 0:
-                    continue
-                if m & R_PORTAL:
-                    for shape in range(7):
-                        if s[L.GB_PORTALS + g * 7 + shape] > 0 and notch_for(s, p, pb, shape) >= 0:
-                            best = max(best, fire_value(s, p, pb, g, i, shape, w, cx, nd, tv, rv))
-                else:
-                    best = max(best, fire_value(s, p, pb, g, i, -1, w, cx, nd, tv, rv))
+            k = gen_rewards(s, p, pb, g, 0, L.M_FIRE, rows, 0)
+            for j in range(k):
+                best = max(best, fire_value(s, p, pb, g, rows[j, 2], rows[j, 3], w, cx, nd,
+                                            tv, rv))
         return best
     if space == SP_SPEC:
         for j in range(C.SPECIALIST_DISPLAY):
