@@ -33,7 +33,12 @@ from bonfire_sim.rules import tasks as TK
 from bonfire_sim.rules.gnomes import elder_points, gnome_resource
 from bonfire_sim.rules.great_bonfire import gen_rewards, next_notch, notch_for
 from bonfire_sim.rules.islands import can_take_guardian, offering_resource, task_tile_cost
-from bonfire_sim.rules.payment import can_pay_resources, has_spec
+from bonfire_sim.rules.payment import (
+    can_pay_resources,
+    can_pay_tiles,
+    has_spec,
+    pay_tiles_sparing,
+)
 from bonfire_sim.rules.procession import STAY, bonfire_open, path_open
 from bonfire_sim.rules.turns import pass_points
 from strategies import features as FE
@@ -53,11 +58,11 @@ WEIGHTS: dict[str, tuple[float, str]] = {
     "tv_gnome": (1.0, "multiplier on the value of gnome tiles"),
     "need": (1.0, "scale of the NEED features (what held tasks lack)"),
     "common": (0.6, "weight of the common tasks in the NEED features"),
-    "task_pts": (1.0, "multiplier on a new task's printed points"),
+    "task_pts": (1.3, "multiplier on a new task's printed points"),
     "task_blue": (1.0, "colour multiplier: blue tasks"),
     "task_red": (1.0, "colour multiplier: red tasks"),
     "task_yellow": (1.0, "colour multiplier: yellow tasks"),
-    "task_dist": (0.4, "penalty per action a new task still needs"),
+    "task_dist": (2.0, "penalty per action a new task still needs"),
     "max_open": (3.0, "take no new task while holding this many unlit ones"),
     "task_space": (1.0, "bonus for a task on a high bonfire space (x space/6)"),
     "synergy": (0.0, "bonus x overlap of a new task's needs with the current needs"),
@@ -79,13 +84,14 @@ WEIGHTS: dict[str, tuple[float, str]] = {
     "future_turn": (1.0, "points a further countdown turn is worth (pass rule)"),
     "council_point": (1.0, "value of the council's 1-point alternative"),
     "proc_res": (0.8, "multiplier on resources gained in processions"),
-    "fire_points": (0.6, "multiplier on the Great Bonfire's 2 points"),
+    "fire_points": (0.4, "multiplier on the Great Bonfire's 2 points"),
     "refresh": (-0.5, "value of refreshing a one-colour path display"),
     "ship_follow": (1.0, "multiplier on the best action at the island sailed to"),
     "discard": (2.5, "multiplier on the value of tiles discarded for option I"),
     "novice": (3.0, "value of a novice sent to the council (ignite, bonus, new task) x pressure"),
     "fire_cap": (6.0, "Great Bonfire '2 points' uses after which their value has faded out"),
     "fate_geo": (1.5, "penalty per fate cell left that no tile can cover (room for the column)"),
+    "stock_press": (0.7, "how far stall pressure lowers unneeded stock to its leftover value"),
 }
 WEIGHT_NAMES = tuple(WEIGHTS)
 BASE = {k: v for k, (v, _) in WEIGHTS.items()}
@@ -94,7 +100,7 @@ BASE = {k: v for k, (v, _) in WEIGHTS.items()}
  W_TASK_SPACE, W_SYNERGY, W_IGNITE, W_BONUS, W_PATH, W_CRYSTAL, W_GUARD, W_GUARD_BONFIRE,
  W_ADVANCE, W_PORTAL, W_SPEC, W_ELDER, W_ELDER_WAIT, W_FATE_COST, W_FATE_LOW, W_HORIZON,
  W_TPN, W_FUTURE, W_COUNCIL_POINT, W_PROC_RES, W_FIRE_POINTS, W_REFRESH, W_SHIP_FOLLOW,
- W_DISCARD, W_NOVICE, W_FIRE_CAP, W_FATE_GEO) = range(len(WEIGHT_NAMES))
+ W_DISCARD, W_NOVICE, W_FIRE_CAP, W_FATE_GEO, W_STOCK_PRESS) = range(len(WEIGHT_NAMES))
 
 # Specialist abilities 1..27 in points (index = ability); see rulebook Appendix III.
 SPEC_VALUE = (0.0, 0.5, 1.5, 1.5, 0.8, 1.5, 1.0, 1.5, 1.0, 0.5, 1.0, 1.0, 1.0, 1.0, 2.0,
@@ -115,14 +121,13 @@ def turns_left(s, p, seat, w):
         return float(max(1, pass_points(s, seat)))
     rem = max(0, p[T.CD_TRIGGER + s[L.G_HUMANS]] - s[L.G_COUNCIL_N])
     council = 5.0 + rem * w[W_TPN] / max(1, s[L.G_HUMANS])
-    # ... but no more turns than the own fuel lasts: tiles held and fate tiles to place
-    # (about 4.5 tiles each; the last one rarely fits), ~1.6 tiles per turn
+    # ... but no more turns than the own fuel lasts: tiles held and fate tiles that still
+    # fit (about 4.5 tiles each; the column's last one never fits), ~1.6 tiles per turn
     pb = TK.pbase(seat)
     tiles = 0
     for k in range(7):
         tiles += s[pb + L.P_TILES + k]
-    fl = s[pb + L.P_FATE_HI] - s[pb + L.P_FATE_LO]
-    fuel = 2.0 + (tiles + 4.5 * max(0.0, fl - 0.5)) / 1.6
+    fuel = 2.0 + (tiles + 4.5 * FE.placeable(s, pb)) / 1.6
     return min(council, fuel)
 
 
@@ -130,8 +135,8 @@ def turns_left(s, p, seat, w):
 def stall_pressure(s, p):
     """0..1: how far the council lags behind the fuel left for lighting bonfires.
 
-    Novices still needed to trigger the countdown against the fate tiles the players still
-    hold (each brings about half a novice): near 1 the game is heading for a stall (every
+    Novices still needed to trigger the countdown against the fate tiles the players can
+    still place (each brings about half a novice): near 1 the game is heading for a stall (every
     player out before the countdown), so novices (ignites, bonus actions, new tasks) are
     worth more and the Great Bonfire's points less.  0 in the countdown and in solo games.
     """
@@ -144,7 +149,7 @@ def stall_pressure(s, p):
     for seat in range(s[L.G_HUMANS]):
         pb = TK.pbase(seat)
         if s[pb + L.P_OUT] == 0 and s[pb + L.P_PASSED] == 0:
-            fuel += s[pb + L.P_FATE_HI] - s[pb + L.P_FATE_LO] + 0.5
+            fuel += FE.placeable(s, pb) + 0.5
     return min(1.0, max(0.0, rem / (0.5 * fuel + 1.0) - 0.25))
 
 
@@ -207,14 +212,20 @@ def best_free_space(s, pb):
 
 @njit(cache=True)
 def take_value(s, p, pb, seat, t, isl, space, w, cx, nd):
-    """Value of receiving task t from island isl onto bonfire space (costs excluded)."""
-    if cx[CX_OPEN] >= w[W_MAX_OPEN]:
-        return -20.0
+    """Value of receiving task t from island isl onto bonfire space (costs excluded).
+
+    At ``max_open`` held tasks a new one is still worth taking when it is done at once or
+    advances a held task (a task of a colour, an offering on an island, that one needs):
+    otherwise tasks that only progress by taking tasks would block themselves.
+    """
     d = FE.task_distance(s, p, seat, t, isl, True)
     tl = cx[CX_TURNS]
     if d >= FE.FAR or d > tl - 1.0:
         return -20.0
     col = p[T.T_COLOUR + t]
+    if (cx[CX_OPEN] >= w[W_MAX_OPEN] and d > 0.0
+            and nd[FE.N_TASKCOL + col] + nd[FE.N_OFFER + isl] <= 0.0):
+        return -20.0
     pts = (p[T.T_POINTS + t] + FE.IGNITE_EXTRA) * w[W_TASK_COL0 + col]
     frac = 1.0 - d / max(tl, 1.0)
     v = w[W_TASK_PTS] * pts * frac - w[W_TASK_DIST] * d
@@ -235,42 +246,26 @@ def take_value(s, p, pb, seat, t, isl, space, w, cx, nd):
 
 
 @njit(cache=True)
-def _sim_pay(a, t, n):
-    """Pay n tiles of type t from the 7-vector a (plain rules, no specialist); ok?"""
-    use = min(a[t], n)
-    a[t] -= use
-    d = n - use
-    y = min(d, a[YELLOW])
-    a[YELLOW] -= y
-    d -= y
-    while d > 0:
-        for _ in range(2):
-            best = -1
-            for k in range(6):
-                if k != t and a[k] > 0 and (best < 0 or a[k] > a[best]):
-                    best = k
-            if best < 0:
-                return False
-            a[best] -= 1
-        d -= 1
-    return True
-
-
-@njit(cache=True)
 def island_value(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv):
-    """Best action at island i after paying ship_paid ship tiles (costs included)."""
-    a = s[pb + L.P_TILES:pb + L.P_TILES + 7].copy()
-    if ship_paid > 0 and not _sim_pay(a, 0, ship_paid):
-        return NEG
+    """Best action at island i after paying ship_paid ship tiles (costs included).
+
+    The island action is priced on the stock the engine's own ship payment leaves (pairs
+    spare task and guardian tiles), so a trip is never valued for an action that the
+    payment then makes dearer or unaffordable.
+    """
+    if ship_paid > 0:
+        s = s.copy()
+        if not pay_tiles_sparing(s, pb, 0, ship_paid, 2, 4):
+            return NEG
     if p[T.ISL_KIND + i] == 1:
         g = p[T.ISL_VAL + i]
-        if not can_take_guardian(s, pb, g) or not _sim_pay(a, 4, 1):
+        if not can_take_guardian(s, pb, g) or not can_pay_tiles(s, pb, 4, 1):
             return NEG
-        return guard_value(s, pb, g, w, cx, nd) - tv[4]
+        return guard_value(s, pb, g, w, cx, nd) - tile_cost(s, pb, 4, 1, tv)
     if TK.n_tasks(s, pb) >= C.MAX_TASKS:
         return NEG
     tc = task_tile_cost(s, p, pb, i)
-    if not _sim_pay(a, 2, tc):
+    if not can_pay_tiles(s, pb, 2, tc):
         return NEG
     rcost = 1.0e9
     for pile in range(2):
@@ -647,7 +642,9 @@ def choose(s, p, moves, n, w):
     cx[CX_PRESS] = stall_pressure(s, p)
     tv = np.zeros(7)
     rv = np.zeros(6)
-    stock_values(s, pb, w, cx[CX_LATE], nd, tv, rv)
+    # Under stall pressure stock that no held task needs falls towards its leftover value:
+    # converting tiles at the Great Bonfire only delays a stall.
+    stock_values(s, pb, w, cx[CX_LATE] * (1.0 - w[W_STOCK_PRESS] * cx[CX_PRESS]), nd, tv, rv)
     lab = np.empty(F.NCELL, np.int64)
     size = np.empty(F.NCELL, np.int64)
     labelled = False

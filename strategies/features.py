@@ -45,6 +45,7 @@ from bonfire_sim.rules import fate as F
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules import tasks as TK
+from bonfire_sim.rules.payment import has_spec
 from bonfire_sim.rules.tasks import (  # task-kind codes as numba-foldable module ints
     K_ADJACENT_PATH_SAME,
     K_BONFIRE_COLOURS,
@@ -136,6 +137,80 @@ def fate_left(s, pb):
 
 
 @njit(cache=True)
+def placeable(s, pb):
+    """Fate tiles the area can still take.  With the starting tile on the centre row the
+    5 x 5 area holds at most 6 more tiles (24 cells cannot be tiled by 1 x 3 pieces around
+    that tile; ``tests/test_strategies.py`` checks this), so the column's last tile never
+    fits; specialist 27 (tiles may protrude) lifts the limit."""
+    left = fate_left(s, pb)
+    return left if has_spec(s, pb, 27) else max(0, left - 1)
+
+
+@njit(cache=True)
+def column_with(s, p, pb, sym):
+    """Fate tiles left in the column that show symbol sym (every tile for sym < 0)."""
+    n = 0
+    for j in range(s[pb + L.P_FATE_LO], s[pb + L.P_FATE_HI]):
+        tile = s[pb + L.P_FATE_SUP + j]
+        for i in range(3):
+            if sym < 0 or p[T.FATE_TILE + tile * 3 + i] == sym:
+                n += 1
+                break
+    return n
+
+
+@njit(cache=True)
+def tasks_left_on(s, i, isl):
+    """Tasks still lying on island i (less the one being taken there, if i == isl)."""
+    n = 0
+    for j in range(3):
+        if s[L.ISLAND_TASKS + i * 3 + j] >= 0:
+            n += 1
+    return n - (1 if i == isl else 0)
+
+
+@njit(cache=True)
+def _run_tiles(run):
+    """Tiles covering a straight run of empty cells: 3 per tile along it, 1 across it."""
+    return run // 3 + run % 3
+
+
+@njit(cache=True)
+def placements_for_cells(s, p, pb, set_id):
+    """Lower bound on the fate placements that cover the uncovered cells of a cell set.
+
+    Gold corners lie 4 apart (one tile each); the highlighted cells are two 3-cell rows
+    (one tile if all three are open) plus two single cells; an outer column needs a tile
+    per 3 cells of a vertical run and one per leftover cell.
+    """
+    if set_id == 2:
+        return uncovered(s, p, pb, 2)
+    n = 0
+    if set_id == 0:
+        for cc in (0, 4):
+            if s[pb + L.P_FATE + F.grid_index(2, cc)] < 0:
+                n += 1
+        for rr in (1, 3):
+            u = 0
+            for cc in range(1, 4):
+                if s[pb + L.P_FATE + F.grid_index(rr, cc)] < 0:
+                    u += 1
+            middle = s[pb + L.P_FATE + F.grid_index(rr, 2)] < 0
+            n += 0 if u == 0 else (1 if u == 3 or u == 1 or (u == 2 and middle) else 2)
+        return n
+    for cc in (0, 4):
+        run = 0
+        for rr in range(5):
+            if s[pb + L.P_FATE + F.grid_index(rr, cc)] < 0:
+                run += 1
+            else:
+                n += _run_tiles(run)
+                run = 0
+        n += _run_tiles(run)
+    return n
+
+
+@njit(cache=True)
 def uncovered(s, p, pb, set_id):
     """Cells of fate cell set set_id not yet covered."""
     n = 0
@@ -187,34 +262,69 @@ def task_distance(s, p, seat, t, isl, taking):
             return FAR
         return 2.0 * miss
     if kind == K_OFFER_ON_RESOURCE or kind == K_OFFER_BOTH:
+        # an island without an own offering needs a task still lying there
         miss = 0
         have = 0
+        open_islands = 0
         for i in range(NI):
             if p[T.ISL_KIND + i] == 0 and p[T.ISL_VAL + i] == a:
                 if offers(s, pb, i, isl) >= 1:
                     have += 1
+                elif tasks_left_on(s, i, isl) > 0:
+                    miss += 1
+                    open_islands += 1
                 else:
                     miss += 1
         if kind == K_OFFER_ON_RESOURCE:
-            return 0.0 if have > 0 else 2.0
+            if have > 0:
+                return 0.0
+            return 2.0 if open_islands > 0 else FAR
+        if open_islands < miss:
+            return FAR
         if TK.n_tasks(s, pb) + (1 if taking else 0) + miss > C.MAX_TASKS:
             return FAR
         return 2.5 * miss
     if kind == K_OFFER_ISLANDS:
-        best = np.zeros(NI, np.int64)
+        # per island: the offerings still missing there, if its tasks suffice; the k-th
+        # own offering on an island costs k task tiles
+        cost = np.full(NI, FAR)
+        need = np.zeros(NI, np.int64)
         for i in range(NI):
-            best[i] = min(offers(s, pb, i, isl), b)
-        best = np.sort(best)[::-1]
+            if p[T.ISL_KIND + i] != 0:
+                continue
+            o = offers(s, pb, i, isl)
+            m = max(0, b - o)
+            if m <= tasks_left_on(s, i, isl):
+                need[i] = m
+                c_i = 0.0
+                for k in range(o + 1, b + 1):
+                    c_i += 1.5 + 0.5 * k
+                cost[i] = c_i
+        order = np.argsort(cost)
+        d = 0.0
         miss = 0
         for j in range(a):
-            miss += b - best[j]
+            i = order[j]
+            if cost[i] >= FAR:
+                return FAR
+            d += cost[i]
+            miss += need[i]
         if TK.n_tasks(s, pb) + (1 if taking else 0) + miss > C.MAX_TASKS:
             return FAR  # every offering comes with a task
-        return 2.5 * miss
+        return d
     if kind == K_GNOME_RESOURCE:
         if TK._gnome_shows(s, p, pb, a):
             return 0.0
-        return 1.5 if s[pb + L.P_NGNOME] < C.MAX_GNOMES else FAR
+        if s[pb + L.P_NGNOME] >= C.MAX_GNOMES:
+            return FAR
+        for j in range(C.SPECIALIST_DISPLAY):
+            gid = s[L.SPEC_DISP + j]
+            if gid >= 0 and p[T.SPEC_RES + gid] == a:
+                return 1.5
+        for e in range(C.N_ELDERS):
+            if s[L.ELDER_AVAIL + e] == 1 and p[T.ELDER_RES + e] == a:
+                return 1.5
+        return 4.0  # wait for the display to bring one
     if kind == K_BONFIRE_COLOURS:
         miss = 0
         for col in range(3):
@@ -230,13 +340,19 @@ def task_distance(s, p, seat, t, isl, taking):
     if kind == K_FATE_GROUPS:
         if TK._fate_groups(s, pb, a, b, c):
             return 0.0
-        left = fate_left(s, pb)
-        ma = max_area(s, pb, a)
-        miss = max(0, c - ma)
+        # a placement adds one cell of each symbol its tile shows: a group grows by at
+        # most one cell per placement of a column tile showing its symbol
+        room = placeable(s, pb)
+        miss_a = max(0, c - max_area(s, pb, a))
+        if miss_a > min(room, column_with(s, p, pb, a)):
+            return FAR
+        miss = miss_a
         if b != TK.ONE_GROUP:
-            miss += max(0, c - (max_area(s, pb, b) if b != a else 1))
-        d = 1.5 * miss
-        return d if left * 1.2 >= miss else FAR
+            miss_b = max(0, c - (max_area(s, pb, b) if b != a else 1))
+            if miss_b > min(room, column_with(s, p, pb, b)):
+                return FAR
+            miss += miss_b
+        return 1.5 * miss
     if kind == K_ADJACENT_PATH_SAME:
         if TK._adjacent_path_same(s, p, pb):
             return 0.0
@@ -280,10 +396,11 @@ def task_distance(s, p, seat, t, isl, taking):
         miss = max(0, b - TK.n_crystals(s, p, pb, a))
         return 1.2 * miss if miss <= room_paths else FAR
     if kind == K_FATE_CELLS:
-        u = uncovered(s, p, pb, a)
-        d = 1.2 * u
-        # a placement covers about 1.5 cells of a set; the last tile rarely fits
-        return d if (fate_left(s, pb) - 1) * 1.5 >= u else FAR
+        need = placements_for_cells(s, p, pb, a)
+        if need > placeable(s, pb):
+            return FAR
+        # every placement must also join the tiles already placed: far cells need more
+        return 2.0 * need + (1.0 if need >= 3 else 0.0)
     if kind == K_GUARDIANS_ON_BONFIRES:
         return 5.0 * max(0, a - TK.n_guardians_on_bonfires(s, pb))
     if kind == K_TILES_IN_SUPPLY:
@@ -329,6 +446,9 @@ def add_task_needs(s, p, seat, t, u, nd):
         nd[N_GNOMERES + a] += u
     elif kind == K_BONFIRE_COLOURS:
         nd[N_BONFIRES] += u
+        for col in range(3):  # a bonfire of a missing colour starts as a task of it
+            if (a >> col) & 1 and not TK.has_bonfire_colour(s, p, pb, col):
+                nd[N_TASKCOL + col] += u
     elif kind == K_RESOURCE_SETS:
         for r in range(5):
             if s[pb + L.P_RES + r] < b:
@@ -382,7 +502,8 @@ def add_task_needs(s, p, seat, t, u, nd):
 def seat_needs(s, p, seat, nd, common_w):
     """Fill the NEED vector nd from the held unlit tasks and (times common_w) common tasks.
 
-    Returns the number of held unlit tasks.
+    Returns the number of held unlit tasks that can still be fulfilled: a dead task (its
+    component gone, no fate tile left that fits) must not stop a player taking new ones.
     """
     pb = TK.pbase(seat)
     nd[:] = 0.0
@@ -391,9 +512,11 @@ def seat_needs(s, p, seat, nd, common_w):
         t = s[pb + L.P_TASK + k]
         if t < 0 or s[pb + L.P_LIT + k] == 1:
             continue
-        open_tasks += 1
         d = task_distance(s, p, seat, t, -1, False)
-        if d <= 0.0 or d >= FAR:
+        if d >= FAR:
+            continue
+        open_tasks += 1
+        if d <= 0.0:
             continue
         add_task_needs(s, p, seat, t, (p[T.T_POINTS + t] + IGNITE_EXTRA) / (1.0 + d), nd)
     if common_w > 0:
