@@ -18,6 +18,7 @@ import bonfire_sim
 from bonfire_sim.cli.commands import COMMANDS
 from bonfire_sim.cli.main import load_command, main
 from bonfire_sim.errors import BonfireError, ConfigError, DataError, IllegalMoveError
+from strategies import STRATEGY_IDS
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 KINDS = ("tasks", "gnomes", "council")
@@ -166,3 +167,15 @@ def test_unknown_package_attributes_raise_attribute_error():
     with pytest.raises(AttributeError):
         bonfire_sim.no_such_name  # noqa: B018
     assert {"play", "load"} <= set(dir(bonfire_sim))
+
+
+def test_bench_per_strategy_lists_every_builtin_with_speed_and_stall_share():
+    result = run("bench", "--per-strategy", "--games", "12")
+    assert result.exit_code == 0, result.output
+    rows = {line.split(" self-play")[0]: line.split()[-3:]
+            for line in result.output.splitlines() if " self-play 4p" in line}
+    assert set(rows) == set(STRATEGY_IDS)
+    for rate, stalled, win_score in rows.values():
+        assert float(rate) > 0 and 0.0 <= float(stalled) <= 1.0
+        assert float(win_score) > 0
+    assert float(rows["random"][1]) == 1.0  # random players never reach a 4p countdown

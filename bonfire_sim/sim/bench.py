@@ -12,7 +12,16 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from bonfire_sim.sim.runner import ChunkJob, RunConfig, default_mix, run, run_one
+import pyarrow.compute as pc
+
+from bonfire_sim.sim.runner import (
+    ChunkData,
+    ChunkJob,
+    RunConfig,
+    default_mix,
+    run,
+    run_one,
+)
 
 
 @dataclass(frozen=True)
@@ -35,15 +44,44 @@ def scenarios() -> list[Scenario]:
     return out
 
 
-def time_in_process(sc: Scenario, games: int, seed: int = 12345) -> float:
-    """Games per second of ``run_one`` on this core."""
+def strategy_scenarios(players: int = 4) -> list[Scenario]:
+    """Self-play of every built-in strategy (the strategy in all seats), turn log off."""
+    from strategies import STRATEGY_IDS
+
+    return [Scenario(f"{name} self-play {players}p", players, (name,), "none")
+            for name in sorted(STRATEGY_IDS)]
+
+
+@dataclass(frozen=True)
+class Timing:
+    games_per_s: float
+    stalled: float  # share of games that ended without the countdown
+    mean_winning_score: float
+
+
+def _timed(sc: Scenario, games: int, seed: int) -> tuple[float, ChunkData]:
     cfg = RunConfig(games=games, players=sc.players, strategies=sc.strategies, seed=seed,
                     turn_log=sc.turn_log, chunk_size=games)
     run_one(ChunkJob(RunConfig(games=20, players=sc.players, strategies=sc.strategies,
                                turn_log=sc.turn_log, chunk_size=20), 0))  # warm-up
     t0 = time.perf_counter()
-    run_one(ChunkJob(cfg, 0))
-    return games / (time.perf_counter() - t0)
+    data = run_one(ChunkJob(cfg, 0))
+    return games / (time.perf_counter() - t0), data
+
+
+def time_in_process(sc: Scenario, games: int, seed: int = 12345) -> float:
+    """Games per second of ``run_one`` on this core."""
+    return _timed(sc, games, seed)[0]
+
+
+def time_self_play(sc: Scenario, games: int, seed: int = 12345) -> Timing:
+    """Games per second of ``run_one`` on this core, with the games' stall share and mean
+    winning score (what the speed was measured on)."""
+    rate, data = _timed(sc, games, seed)
+    ends = data.games.column("end_reason").to_pylist()
+    won = data.players.filter(pc.equal(data.players.column("won"), True))
+    return Timing(rate, ends.count("stalled") / len(ends),
+                  pc.mean(won.column("score")).as_py())
 
 
 def time_runner(sc: Scenario, games: int, jobs: int, seed: int = 12345) -> float:
