@@ -140,7 +140,7 @@ def fate_left(s, pb):
 def placeable(s, pb):
     """Fate tiles the area can still take.  With the starting tile on the centre row the
     5 x 5 area holds at most 6 more tiles (24 cells cannot be tiled by 1 x 3 pieces around
-    that tile; ``tests/test_strategies.py`` checks this), so the column's last tile never
+    that tile; ``tests/test_features.py`` checks this), so the column's last tile never
     fits; specialist 27 (tiles may protrude) lifts the limit."""
     left = fate_left(s, pb)
     return left if has_spec(s, pb, 27) else max(0, left - 1)
