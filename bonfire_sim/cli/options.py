@@ -104,3 +104,11 @@ def emit_rows(rows: Sequence[dict], fmt: str) -> None:
     text = formatter(rows)
     if text:
         click.echo(text)
+
+
+def quiet_option(fn: F) -> F:
+    """``--quiet`` (parameter ``quiet``): no progress bar or progress log lines."""
+    return click.option(
+        "--quiet", "-q", is_flag=True, default=False,
+        help="Show no progress (a bar on a terminal, a log line every few seconds otherwise).",
+    )(fn)

@@ -1,0 +1,151 @@
+"""The one progress display every long command uses.
+
+On a terminal it is a tqdm bar on stderr; when stderr is not a terminal (a log file, CI,
+a pipe) it prints one plain line every ``every`` seconds instead, so a long run in a log
+still shows that it is alive; ``quiet=True`` silences both.  stdout is never touched, so
+a command's own output can still be piped.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from types import TracebackType
+from typing import TextIO, TypeVar
+
+T = TypeVar("T")
+
+LOG_EVERY = 5.0  # seconds between log lines when stderr is not a terminal
+
+
+class Progress:
+    """A counter towards ``total`` (or open-ended) shown as a bar or as log lines.
+
+    Use as a context manager; ``update(n)`` adds finished units.
+    """
+
+    def __init__(
+        self,
+        total: int | None = None,
+        desc: str = "",
+        unit: str = "it",
+        *,
+        quiet: bool = False,
+        every: float = LOG_EVERY,
+        stream: TextIO | None = None,
+    ) -> None:
+        self.total = total
+        self.desc = desc
+        self.unit = unit
+        self.n = 0
+        self._stream = stream if stream is not None else sys.stderr
+        self._every = every
+        self._quiet = quiet
+        self._start = time.monotonic()
+        self._last_log = self._start
+        self._bar = None
+        if not quiet and _is_tty(self._stream):
+            from tqdm import tqdm
+
+            self._bar = tqdm(
+                total=total, desc=desc, unit=unit, file=self._stream, smoothing=0.1,
+                dynamic_ncols=True,
+            )
+
+    def update(self, n: int = 1) -> None:
+        """Count ``n`` more finished units."""
+        self.n += n
+        if self._bar is not None:
+            self._bar.update(n)
+        elif not self._quiet:
+            now = time.monotonic()
+            if now - self._last_log >= self._every:
+                self._last_log = now
+                self._log(now)
+
+    def set_total(self, total: int) -> None:
+        """Change the target (e.g. once the number of chunks is known)."""
+        self.total = total
+        if self._bar is not None:
+            self._bar.total = total
+            self._bar.refresh()
+
+    def write(self, message: str) -> None:
+        """A status line that does not break the bar (e.g. "compiling ...")."""
+        if self._quiet:
+            return
+        if self._bar is not None:
+            self._bar.write(message, file=self._stream)
+        else:
+            print(message, file=self._stream, flush=True)
+
+    def close(self) -> None:
+        """Finish the display; in log mode print a final line with the total time."""
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+        elif not self._quiet and self.n:
+            self._log(time.monotonic(), final=True)
+        self._quiet = True  # a second close prints nothing
+
+    def _log(self, now: float, final: bool = False) -> None:
+        elapsed = now - self._start
+        rate = self.n / elapsed if elapsed > 0 else 0.0
+        of = f"/{self.total}" if self.total is not None else ""
+        pct = f" ({100 * self.n / self.total:.0f}%)" if self.total else ""
+        tail = "done" if final else _eta(self.n, self.total, rate)
+        print(
+            f"{self.desc or 'progress'}: {self.n}{of} {self.unit}{pct}, "
+            f"{rate:.1f} {self.unit}/s, {elapsed:.0f} s elapsed, {tail}",
+            file=self._stream,
+            flush=True,
+        )
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def track(
+    items: Iterable[T],
+    total: int | None = None,
+    desc: str = "",
+    unit: str = "it",
+    *,
+    quiet: bool = False,
+) -> Iterator[T]:
+    """Iterate ``items`` while showing progress (one unit per item)."""
+    if total is None and hasattr(items, "__len__"):
+        total = len(items)  # type: ignore[arg-type]
+    with Progress(total, desc, unit, quiet=quiet) as bar:
+        for item in items:
+            yield item
+            bar.update(1)
+
+
+def status(message: str, *, quiet: bool = False) -> None:
+    """One line on stderr (e.g. "compiling the engine, about 2 minutes ...")."""
+    if not quiet:
+        print(message, file=sys.stderr, flush=True)
+
+
+def _eta(n: int, total: int | None, rate: float) -> str:
+    if not total or rate <= 0:
+        return "running"
+    left = max(total - n, 0) / rate
+    return f"about {left:.0f} s left"
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,29 @@
+"""The shared progress display: log lines off a terminal, silence with quiet."""
+
+from __future__ import annotations
+
+import io
+
+from bonfire_sim.progress import Progress, track
+
+
+def test_progress_logs_plain_lines_when_not_a_terminal():
+    out = io.StringIO()
+    with Progress(total=10, desc="games", unit="game", every=0.0, stream=out) as bar:
+        bar.update(4)
+        bar.update(6)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("games: 4/10 game (40%)")
+    assert lines[-1].startswith("games: 10/10 game (100%)") and lines[-1].endswith("done")
+
+
+def test_progress_is_silent_when_quiet():
+    out = io.StringIO()
+    with Progress(total=3, desc="games", every=0.0, stream=out, quiet=True) as bar:
+        bar.update(3)
+        bar.write("compiling")
+    assert out.getvalue() == ""
+
+
+def test_track_yields_every_item_in_order():
+    assert list(track(range(5), desc="x", quiet=True)) == [0, 1, 2, 3, 4]
