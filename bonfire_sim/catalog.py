@@ -7,7 +7,8 @@ table, CSV or JSON).  ``provenance`` is the weakest tag among the row's facts
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from bonfire_sim.rules import components as C
 
@@ -85,19 +86,63 @@ def council_rows() -> list[dict]:
     return council + common
 
 
-CARD_KINDS: dict[str, Callable[[], list[dict]]] = {
-    "tasks": task_rows,
-    "gnomes": gnome_rows,
-    "council": council_rows,
+def _cells(cells: tuple[C.Cell, ...]) -> str:
+    return " ".join(f"({r},{c})" for r, c in cells)
+
+
+def describe_value(fact: str, value: Any) -> str:
+    """A variant's value in one line."""
+    if fact == "tom_deck":
+        return ", ".join(card + ("(g)" if reveal else "") for card, reveal in value)
+    if fact == "fate_area":
+        from bonfire_sim.rules.fate_capacity import max_extra_tiles
+
+        return (f"{value.rows} x {value.cols}; start {_cells(value.start_cells)}; gold "
+                f"{_cells(value.gold_cells)}; yellow {_cells(value.yellow_cells)}; "
+                f"highlighted {_cells(value.highlighted)}; outer columns "
+                f"{value.outer_columns[0]},{value.outer_columns[1]}; holds "
+                f"{max_extra_tiles(value, C.FATE_SUPPLY)} of the {C.FATE_SUPPLY} column tiles")
+    return " ".join(str(v) for v in value)
+
+
+def variant_rows(variants: Mapping[str, str] | None = None) -> list[dict]:
+    """Every named variant of the uncertain facts; ``in_force`` marks the chosen ones."""
+    chosen = C.resolve_variants(variants)
+    return [{"fact": v.fact, "variant": v.name, "in_force": chosen[v.fact] == v.name,
+             "default": v is vs[0], "value": describe_value(v.fact, v.value),
+             "provenance": v.provenance, "why": v.why}
+            for vs in C.VARIANTS.values() for v in vs]
+
+
+def tom_rows(variants: Mapping[str, str] | None = None) -> list[dict]:
+    """Tom's 8 cards under the chosen ``tom_deck`` variant."""
+    chosen = C.resolve_variants(variants)
+    v = C.variant("tom_deck", chosen["tom_deck"])
+    return [{"card": i + 1, "action": card, "reveals_gnome": reveal, "deck": v.name,
+             "provenance": v.provenance} for i, (card, reveal) in enumerate(v.value)]
+
+
+def variants_line(variants: Mapping[str, str] | None = None) -> str:
+    """``"tom_deck=task1, fate_area=5x5-centre, ..."``: the variants in force, one line."""
+    return ", ".join(f"{k}={v}" for k, v in C.resolve_variants(variants).items())
+
+
+CARD_KINDS: dict[str, Callable[[Mapping[str, str] | None], list[dict]]] = {
+    "tasks": lambda variants: task_rows(),
+    "gnomes": lambda variants: gnome_rows(),
+    "council": lambda variants: council_rows(),
+    "tom": tom_rows,
+    "variants": variant_rows,
 }
 
 
-def cards_table(kind: str) -> list[dict]:
-    """Rows for one kind of card: ``tasks``, ``gnomes`` or ``council``."""
+def cards_table(kind: str, variants: Mapping[str, str] | None = None) -> list[dict]:
+    """Rows for one kind of card: ``tasks``, ``gnomes``, ``council``, ``tom`` (Tom's deck
+    under the chosen variants) or ``variants`` (every named variant)."""
     try:
         build = CARD_KINDS[kind]
     except KeyError:
         raise ValueError(
             f"unknown card kind {kind!r}; expected one of {', '.join(CARD_KINDS)}"
         ) from None
-    return build()
+    return build(variants)

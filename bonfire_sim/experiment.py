@@ -14,6 +14,10 @@ out = "runs/start-player-4p"
 task_points = { B1 = 3 }
 countdown_trigger = { 4 = 14 }
 
+[variants]             # optional: readings of uncertain facts (components.VARIANTS)
+tom_deck = "gnome"
+fate_area = "4x6"
+
 [report]               # optional: the HTML report `bonfire-sim experiment` writes
 out = "reports/start-player-4p.html"
 title = "Start-player advantage, 4 players"
@@ -61,10 +65,17 @@ def load_experiment(path: str | Path) -> tuple[RunConfig, dict[str, Any]]:
             turn_log=str(run.get("turn_log", "none")),
             chunk_size=int(run.get("chunk_size", 500)),
             overrides=doc.get("overrides", {}),
+            variants=_variants(path, doc.get("variants", {})),
         )
     except (TypeError, ValueError) as e:
         raise ConfigError(f"{path}: {e}") from None
     return config, extra
+
+
+def _variants(path: Path, table: Any) -> dict[str, str]:
+    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+        raise ConfigError(f'{path}: [variants] must map facts to names, e.g. tom_deck = "gnome"')
+    return dict(table)
 
 
 def run_experiment(path: str | Path, jobs: int | None = None, report: bool = True,

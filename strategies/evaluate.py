@@ -122,12 +122,12 @@ def turns_left(s, p, seat, w):
     rem = max(0, p[T.CD_TRIGGER + s[L.G_HUMANS]] - s[L.G_COUNCIL_N])
     council = 5.0 + rem * w[W_TPN] / max(1, s[L.G_HUMANS])
     # ... but no more turns than the own fuel lasts: tiles held and fate tiles that still
-    # fit (about 4.5 tiles each; the column's last one never fits), ~1.6 tiles per turn
+    # fit (about 4.5 tiles each; see features.placeable), ~1.6 tiles per turn
     pb = TK.pbase(seat)
     tiles = 0
     for k in range(7):
         tiles += s[pb + L.P_TILES + k]
-    fuel = 2.0 + (tiles + 4.5 * FE.placeable(s, pb)) / 1.6
+    fuel = 2.0 + (tiles + 4.5 * FE.placeable(s, p, pb)) / 1.6
     return min(council, fuel)
 
 
@@ -149,7 +149,7 @@ def stall_pressure(s, p):
     for seat in range(s[L.G_HUMANS]):
         pb = TK.pbase(seat)
         if s[pb + L.P_OUT] == 0 and s[pb + L.P_PASSED] == 0:
-            fuel += FE.placeable(s, pb) + 0.5
+            fuel += FE.placeable(s, p, pb) + 0.5
     return min(1.0, max(0.0, rem / (0.5 * fuel + 1.0) - 0.25))
 
 
@@ -423,37 +423,37 @@ def discard_loss(s, pb, m, tv):
 
 
 @njit(cache=True)
-def dead_cells(s, pb, r, c, o):
+def dead_cells(s, p, pb, r, c, o):
     """Empty area cells that no 1x3 tile could cover after placing a tile at (r, c, o)."""
-    occ = np.zeros(25, np.int64)
-    for rr in range(5):
-        for cc in range(5):
-            if s[pb + L.P_FATE + F.grid_index(rr, cc)] >= 0:
-                occ[rr * 5 + cc] = 1
+    rows, cols = p[T.FATE_ROWS], p[T.FATE_COLS]
+    occ = np.zeros(F.NCELL, np.int64)
+    for rr in range(rows):
+        for cc in range(cols):
+            gi = F.grid_index(rr, cc)
+            if s[pb + L.P_FATE + gi] >= 0:
+                occ[gi] = 1
     for i in range(3):
         rr, cc = F.tile_cell(r, c, o, i)
-        if F.in_area(rr, cc):
-            occ[rr * 5 + cc] = 1
-    cover = np.zeros(25, np.int64)
-    for rr in range(5):
-        for cc in range(3):
-            if occ[rr * 5 + cc] + occ[rr * 5 + cc + 1] + occ[rr * 5 + cc + 2] == 0:
-                cover[rr * 5 + cc] = 1
-                cover[rr * 5 + cc + 1] = 1
-                cover[rr * 5 + cc + 2] = 1
-    for cc in range(5):
-        for rr in range(3):
-            if occ[rr * 5 + cc] + occ[rr * 5 + cc + 5] + occ[rr * 5 + cc + 10] == 0:
-                cover[rr * 5 + cc] = 1
-                cover[rr * 5 + cc + 5] = 1
-                cover[rr * 5 + cc + 10] = 1
+        if F.in_area(p, rr, cc):
+            occ[F.grid_index(rr, cc)] = 1
+    cover = np.zeros(F.NCELL, np.int64)
+    for rr in range(rows):
+        for cc in range(cols):
+            gi = F.grid_index(rr, cc)
+            for step, room in ((1, cc + 2 < cols), (L.FATE_W, rr + 2 < rows)):
+                if room and occ[gi] + occ[gi + step] + occ[gi + 2 * step] == 0:
+                    cover[gi] = 1
+                    cover[gi + step] = 1
+                    cover[gi + 2 * step] = 1
     dead = 0
     empty = 0
-    for j in range(25):
-        if occ[j] == 0:
-            empty += 1
-            if cover[j] == 0:
-                dead += 1
+    for rr in range(rows):
+        for cc in range(cols):
+            gi = F.grid_index(rr, cc)
+            if occ[gi] == 0:
+                empty += 1
+                if cover[gi] == 0:
+                    dead += 1
     return dead, empty
 
 
@@ -471,19 +471,19 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
         v += a * tv[sym] + nd[FE.N_FATESYM + sym] * min(a - 1, 3) / 3.0
         if s[pb + L.P_TILES + sym] == 0:
             v += nd[FE.N_TILE + sym]  # Y15-Y17: a type the supply lacks
-        if F.in_area(rr, cc):
-            cell = rr * 5 + cc
+        if F.in_area(p, rr, cc):
+            cell = F.grid_index(rr, cc)
             obj = p[T.FATE_PRINT + cell]
             if obj == 1:
                 v += mult * rv[GOLD]
             elif obj == 2:
                 v += mult * tv[YELLOW]
             for j in range(3):
-                if p[T.FATE_SET + j * 25 + cell] == 1:
+                if p[T.FATE_SET + j * F.NCELL + cell] == 1:
                     v += nd[FE.N_FATECELL + j] / 3.0
     if w[W_FATE_GEO] > 0.0:
         # keep room for the tiles still in the column (each placement is ~4-5 tiles)
-        dead, empty = dead_cells(s, pb, r, c, o)
+        dead, empty = dead_cells(s, p, pb, r, c, o)
         left = s[pb + L.P_FATE_HI] - s[pb + L.P_FATE_LO] - 1
         slack = empty - 3 * left
         if dead > slack:

@@ -119,14 +119,14 @@ def offers(s, pb, i, isl):
 @njit(cache=True)
 def max_area(s, pb, sym):
     """Largest connected fate area of symbol sym (-1: any symbol)."""
-    seen = np.zeros(F.NCELL, np.int64)
+    lab = np.full(F.NCELL, -1, np.int64)
     stack = np.empty(F.NCELL, np.int64)
     best = 0
     for gi in range(F.NCELL):
         v = s[pb + L.P_FATE + gi]
-        if v < 0 or seen[gi] or (sym >= 0 and v != sym):
+        if v < 0 or lab[gi] >= 0 or (sym >= 0 and v != sym):
             continue
-        best = max(best, F._flood(s, pb, gi, seen, stack))
+        best = max(best, F.flood(s, pb, gi, lab, stack, 0))
     return best
 
 
@@ -137,13 +137,15 @@ def fate_left(s, pb):
 
 
 @njit(cache=True)
-def placeable(s, pb):
-    """Fate tiles the area can still take.  With the starting tile on the centre row the
-    5 x 5 area holds at most 6 more tiles (24 cells cannot be tiled by 1 x 3 pieces around
-    that tile; ``tests/test_features.py`` checks this), so the column's last tile never
-    fits; specialist 27 (tiles may protrude) lifts the limit."""
+def placeable(s, p, pb):
+    """Fate tiles the area can still take: the column's tiles, at most as many as still fit
+    beside those placed from it (``T.FATE_CAP``, found by exhaustive search; with the
+    default 5 x 5 area and its centred starting tile only 6 of the 7 column tiles fit,
+    ``tests/test_features.py``); specialist 27 (tiles may protrude) lifts the limit."""
     left = fate_left(s, pb)
-    return left if has_spec(s, pb, 27) else max(0, left - 1)
+    if has_spec(s, pb, 27):
+        return left
+    return max(0, min(left, p[T.FATE_CAP] - (C.FATE_SUPPLY - left)))
 
 
 @njit(cache=True)
@@ -170,43 +172,25 @@ def tasks_left_on(s, i, isl):
 
 
 @njit(cache=True)
-def _run_tiles(run):
-    """Tiles covering a straight run of empty cells: 3 per tile along it, 1 across it."""
-    return run // 3 + run % 3
-
-
-@njit(cache=True)
 def placements_for_cells(s, p, pb, set_id):
     """Lower bound on the fate placements that cover the uncovered cells of a cell set.
 
-    Gold corners lie 4 apart (one tile each); the highlighted cells are two 3-cell rows
-    (one tile if all three are open) plus two single cells; an outer column needs a tile
-    per 3 cells of a vertical run and one per leftover cell.
+    The set is stored as straight runs (``T.FATE_RUN``).  Each stretch of uncovered cells
+    of a run needs a tile per 3 cells; a run that spans the whole area along its line
+    cannot be covered by a tile reaching past its ends, so there each leftover cell needs a
+    tile of its own (laid across the run).
     """
-    if set_id == 2:
-        return uncovered(s, p, pb, 2)
     n = 0
-    if set_id == 0:
-        for cc in (0, 4):
-            if s[pb + L.P_FATE + F.grid_index(2, cc)] < 0:
-                n += 1
-        for rr in (1, 3):
-            u = 0
-            for cc in range(1, 4):
-                if s[pb + L.P_FATE + F.grid_index(rr, cc)] < 0:
-                    u += 1
-            middle = s[pb + L.P_FATE + F.grid_index(rr, 2)] < 0
-            n += 0 if u == 0 else (1 if u == 3 or u == 1 or (u == 2 and middle) else 2)
-        return n
-    for cc in (0, 4):
+    for k in range(p[T.FATE_RUN_N + set_id]):
+        at = T.FATE_RUN + (set_id * T.MAX_RUNS + k) * 4
+        gi, step, length, spans = p[at], p[at + 1], p[at + 2], p[at + 3]
         run = 0
-        for rr in range(5):
-            if s[pb + L.P_FATE + F.grid_index(rr, cc)] < 0:
+        for i in range(length + 1):
+            if i < length and s[pb + L.P_FATE + gi + i * step] < 0:
                 run += 1
-            else:
-                n += _run_tiles(run)
-                run = 0
-        n += _run_tiles(run)
+                continue
+            n += run // 3 + run % 3 if spans == 1 else (run + 2) // 3
+            run = 0
     return n
 
 
@@ -214,10 +198,9 @@ def placements_for_cells(s, p, pb, set_id):
 def uncovered(s, p, pb, set_id):
     """Cells of fate cell set set_id not yet covered."""
     n = 0
-    for cell in range(25):
-        if p[T.FATE_SET + set_id * 25 + cell] == 1:
-            if s[pb + L.P_FATE + F.grid_index(cell // 5, cell % 5)] < 0:
-                n += 1
+    for gi in range(F.NCELL):
+        if p[T.FATE_SET + set_id * F.NCELL + gi] == 1 and s[pb + L.P_FATE + gi] < 0:
+            n += 1
     return n
 
 
@@ -342,7 +325,7 @@ def task_distance(s, p, seat, t, isl, taking):
             return 0.0
         # a placement adds one cell of each symbol its tile shows: a group grows by at
         # most one cell per placement of a column tile showing its symbol
-        room = placeable(s, pb)
+        room = placeable(s, p, pb)
         miss_a = max(0, c - max_area(s, pb, a))
         if miss_a > min(room, column_with(s, p, pb, a)):
             return FAR
@@ -397,7 +380,7 @@ def task_distance(s, p, seat, t, isl, taking):
         return 1.2 * miss if miss <= room_paths else FAR
     if kind == K_FATE_CELLS:
         need = placements_for_cells(s, p, pb, a)
-        if need > placeable(s, pb):
+        if need > placeable(s, p, pb):
             return FAR
         # every placement must also join the tiles already placed: far cells need more
         return 2.0 * need + (1.0 if need >= 3 else 0.0)
@@ -547,29 +530,9 @@ def fate_labels(s, pb, lab, size):
     stack = np.empty(F.NCELL, np.int64)
     nid = 0
     for gi in range(F.NCELL):
-        sym = s[pb + L.P_FATE + gi]
-        if sym < 0 or lab[gi] >= 0:
+        if s[pb + L.P_FATE + gi] < 0 or lab[gi] >= 0:
             continue
-        lab[gi] = nid
-        stack[0] = gi
-        top = 1
-        cnt = 0
-        while top > 0:
-            top -= 1
-            g = stack[top]
-            cnt += 1
-            gr = g // L.FATE_W
-            gc = g % L.FATE_W
-            for d in range(4):
-                nr = gr + F.DR[d]
-                nc = gc + F.DC[d]
-                if 0 <= nr < L.FATE_W and 0 <= nc < L.FATE_W:
-                    ng = nr * L.FATE_W + nc
-                    if lab[ng] < 0 and s[pb + L.P_FATE + ng] == sym:
-                        lab[ng] = nid
-                        stack[top] = ng
-                        top += 1
-        size[nid] = cnt
+        size[nid] = F.flood(s, pb, gi, lab, stack, nid)
         nid += 1
     return nid
 

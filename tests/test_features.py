@@ -65,14 +65,14 @@ def max_extra_tiles() -> int:
 def test_the_centre_starting_tile_leaves_room_for_six_more_tiles_never_seven():
     assert max_extra_tiles() == 6
     s = with_column(start_tile_builder().build(), 7)
-    assert FE.placeable(s, PB) == 6
+    assert FE.placeable(s, P, PB) == 6
 
 
 def test_specialist_27_lets_the_last_column_tile_be_placed_too():
     s = with_column(start_tile_builder().specialist(SEAT, 27).build(), 3)
-    assert FE.placeable(s, PB) == 3
+    assert FE.placeable(s, P, PB) == 3
     s = with_column(start_tile_builder().build(), 3)
-    assert FE.placeable(s, PB) == 2
+    assert FE.placeable(s, P, PB) == 2
 
 
 def test_the_gold_corners_need_one_placement_each():

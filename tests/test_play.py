@@ -85,7 +85,7 @@ def test_solo_names_tom_at_seat_1_and_records_his_turns(records):
     kinds = {"gnome", "path", "task1", "task2", "guardian", "great_bonfire", "?"}
     assert all(set(e["cards"]) <= kinds and len(e["cards"]) == e["turns"] for e in toms)
     assert rec.end_reason == "tom_deck"
-    assert sum(e["turns"] for e in toms) == C.TOM_DECK_PASSES * len(C.TOM_CARDS)
+    assert sum(e["turns"] for e in toms) == C.TOM_DECK_PASSES * C.TOM_DECK_SIZE
 
 
 def test_move_events_hold_the_move_row_and_named_stock_changes(records):

@@ -182,7 +182,7 @@ def test_solo_statistics_and_the_two_sevenths_handicap():
 def test_assumed_facts_lists_the_assumed_component_values():
     facts = S.assumed_facts(inspect.getsource(C))
     names = set(facts["name"])
-    assert {"GUARDIAN_POINTS", "FATE_GOLD_CELLS", "TOM_CARDS", "TASKS"} <= names
+    assert {"GUARDIAN_POINTS_RISING", "FATE_AREA_5X5", "TASKS"} <= names
     assert not facts["note"].str.contains(r"^\[text\]$").any()
 
 

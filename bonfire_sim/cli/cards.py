@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import emit_rows, format_option
+from bonfire_sim.cli.options import emit_rows, format_option, variant_option
 
 
 @click.command()
@@ -12,22 +12,31 @@ from bonfire_sim.cli.options import emit_rows, format_option
     "--kind",
     default="tasks",
     show_default=True,
-    metavar="[tasks|gnomes|council]",
-    help="Which cards: the 66 tasks, the 33 gnomes, or the 8 council spaces plus the 5 "
-    "common tasks.",
+    metavar="[tasks|gnomes|council|tom|variants]",
+    help="Which cards: the 66 tasks, the 33 gnomes, the 8 council spaces plus the 5 "
+    "common tasks, Tom's 8 solo cards, or every named variant of an uncertain fact.",
 )
 @format_option
-def cards(kind: str, fmt: str) -> None:
+@variant_option
+def cards(kind: str, fmt: str, variants: dict[str, str]) -> None:
     """List the game's cards with the provenance of their data.
 
     Provenance is text (the rulebook says so), inferred or assumed (see
-    bonfire_sim/rules/components.py, the one place to correct a value).
+    bonfire_sim/rules/components.py, the one place to correct a value).  The assumed
+    facts that decide whole answers have named variants (--kind variants); a table
+    starts with the variants in force.
 
     Example:
 
     \b
         bonfire-sim cards --kind gnomes --format csv
-    """
-    from bonfire_sim.catalog import cards_table
 
-    emit_rows(cards_table(kind), fmt)
+    \b
+        bonfire-sim cards --kind tom --variant tom_deck=guardian
+    """
+    from bonfire_sim.catalog import cards_table, variants_line
+
+    rows = cards_table(kind, variants)
+    if fmt == "table" and kind != "variants":
+        click.echo(f"# variants in force: {variants_line(variants)}")
+    emit_rows(rows, fmt)

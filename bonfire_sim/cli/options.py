@@ -112,3 +112,28 @@ def quiet_option(fn: F) -> F:
         "--quiet", "-q", is_flag=True, default=False,
         help="Show no progress (a bar on a terminal, a log line every few seconds otherwise).",
     )(fn)
+
+
+def _parse_variants(ctx: click.Context, param: click.Parameter,
+                    value: tuple[str, ...]) -> dict[str, str]:
+    from bonfire_sim.rules.components import parse_variant
+
+    out: dict[str, str] = {}
+    for text in value:
+        try:
+            fact, name = parse_variant(text)
+        except ValueError as error:
+            raise click.BadParameter(str(error)) from None
+        out[fact] = name
+    return out
+
+
+def variant_option(fn: F) -> F:
+    """``--variant FACT=NAME`` (repeatable; parameter ``variants``, a dict): readings of
+    uncertain component facts (``bonfire-sim cards --kind variants`` lists them)."""
+    return click.option(
+        "--variant", "variants", multiple=True, metavar="FACT=NAME",
+        callback=_parse_variants,
+        help="Use a named variant of an uncertain fact, e.g. tom_deck=gnome or "
+             "fate_area=4x6 (repeatable; list: bonfire-sim cards --kind variants).",
+    )(fn)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import seed_option
+from bonfire_sim.cli.options import seed_option, variant_option
 
 
 @click.command()
@@ -31,7 +31,9 @@ from bonfire_sim.cli.options import seed_option
     help="Write the events and the result as JSON to FILE ('-' = stdout) instead of the "
     "narrated game.",
 )
-def replay(seed: int, players: int, strategies: str, json_out: str | None) -> None:
+@variant_option
+def replay(seed: int, players: int, strategies: str, json_out: str | None,
+           variants: dict[str, str]) -> None:
     """Play one seeded game and narrate it: every move with what it paid and gained,
     Tom's turns in solo, board snapshots after each ignite, and the final scoring.
 
@@ -42,12 +44,17 @@ def replay(seed: int, players: int, strategies: str, json_out: str | None) -> No
     \b
         bonfire-sim replay --seed 1 --players 4
         bonfire-sim replay --seed 7 --players 1 --json game.json
+
+    \b
+        bonfire-sim replay --seed 7 --players 1 --variant tom_deck=gnome
     """
+    from bonfire_sim.catalog import variants_line
     from bonfire_sim.sim.narrate import narrate
     from bonfire_sim.sim.play import play
 
-    record = play(seed, players, strategies)
+    record = play(seed, players, strategies, variants=variants)
     if json_out is None:
+        click.echo(f"Variants in force: {variants_line(variants)}")
         click.echo("\n".join(narrate(record)))
     elif json_out == "-":
         click.echo(record.to_json(), nl=False)

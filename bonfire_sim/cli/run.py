@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from bonfire_sim.cli.options import variant_option
+
 
 @click.command()
 @click.option("--games", type=int, default=1000, show_default=True, help="Games to play.")
@@ -27,18 +29,27 @@ import click
               help="joblib backend; dask spreads chunks over a cluster.")
 @click.option("--scheduler", default=None, metavar="ADDR",
               help="dask scheduler address, e.g. tcp://10.0.0.5:8786.")
+@variant_option
 def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: int, jobs: int,
         turn_log: str, chunk_size: int, out: str, resume: bool, config_file: str | None,
-        backend: str, scheduler: str | None) -> None:
+        backend: str, scheduler: str | None, variants: dict[str, str]) -> None:
     """Play GAMES seeded games and write games/players (and turns) Parquet to --out.
 
     Game i depends only on (configuration, seed, i): any --jobs or backend gives
     identical tables.  Chunks are written atomically; an interrupted run completes with
-    --resume without recomputing finished chunks.
+    --resume without recomputing finished chunks.  --variant selects readings of
+    uncertain facts; they are part of the run's configuration (manifest.json).
 
     Example:
+
+    \b
         bonfire-sim run --games 100000 --players 4 --seat-rotation --jobs 2 --out runs/p4
+
+    \b
+        bonfire-sim run --games 2000 --players 1 --variant tom_deck=gnome --out runs/gnome
     """
+    from dataclasses import replace
+
     from tqdm import tqdm
 
     from bonfire_sim.errors import ConfigError
@@ -50,13 +61,15 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
         raise ConfigError(f"backend must be loky or dask, got {backend!r}")
     if config_file:
         config, extra = load_experiment(config_file)
+        if variants:  # --variant on top of the file's [variants]
+            config = replace(config, variants={**config.variants, **variants})
         out = extra.get("out", out)
         jobs = int(extra.get("jobs", jobs))
     else:
         names = tuple(n.strip() for n in strategies.split(",") if n.strip())
         config = RunConfig(games=games, players=players, strategies=names,
                            seat_rotation=seat_rotation, seed=seed, turn_log=turn_log,
-                           chunk_size=chunk_size)
+                           chunk_size=chunk_size, variants=variants)
     bar = tqdm(total=config.games, unit="game", desc="games", disable=None, smoothing=0.1)
 
     def progress(done: int, total: int) -> None:

@@ -14,7 +14,9 @@ override, see ``tables.build_params``) changes the game without recompiling anyt
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 # ----------------------------------------------------------------------------------------
 # Names and their integer codes.  The codes are the engine's enums; keep the order.
@@ -127,8 +129,9 @@ BOARDS = (  # [assumed permutations; RULINGS 8]
     "DAFCGBE",
     "BFDGAEC",
 )
-# Points printed next to bonfire space k for a guardian standing there [assumed 2 + k].
-GUARDIAN_POINTS = (2, 3, 4, 5, 6, 7, 8)
+# Points printed next to bonfire space k for a guardian standing there [text: 2-8;
+# the order assumed 2 + k, a named variant below].
+GUARDIAN_POINTS_RISING = (2, 3, 4, 5, 6, 7, 8)
 PORTAL_POINTS = 2  # per portal next to a bonfire [text]
 PATH_MATCH_POINTS = 2  # per path tile whose crystal matches the adjacent bonfire [text]
 COMMON_POINTS = 4  # [text]
@@ -137,14 +140,60 @@ FATE_SUPPLY_POINTS = 3  # per fate tile left [text]
 LEFTOVER_DIVISOR = 2  # 1 point per 2 action tiles/resources [text]
 
 # ----------------------------------------------------------------------------------------
-# Fate area: 5 x 5, starting tile horizontal on row 2, columns 1-3 [text: centre; RULINGS 8]
+# Fate area [text: "the marked centre"; size, shape and printed cells assumed, RULINGS 8].
+# The area is a named variant (see VARIANTS below): the default is 5 x 5 with the starting
+# tile on row 2, columns 1-3.
 # ----------------------------------------------------------------------------------------
-FATE_ROWS = FATE_COLS = 5
-FATE_START_CELLS = ((2, 1), (2, 2), (2, 3))
-FATE_GOLD_CELLS = ((0, 0), (0, 4), (4, 0), (4, 4))  # [assumed]
-FATE_YELLOW_CELLS = ((0, 2), (4, 2), (2, 0), (2, 4))  # [assumed]
-FATE_HIGHLIGHTED = tuple((r, c) for r in (1, 3) for c in (1, 2, 3)) + ((2, 0), (2, 4))
-FATE_OUTER_COLUMNS = (0, 4)
+Cell = tuple[int, int]  # (row, column) of a fate-area cell, (0, 0) = top left
+# Specialist 27's tiles may protrude; one symbol stays inside, so a tile reaches at most
+# 2 cells beyond the printed area [inferred: tiles are 1 x 3].
+FATE_PROTRUDE_MARGIN = 2
+
+
+@dataclass(frozen=True)
+class FateArea:
+    """A printed fate area: its size, the starting tile's cells and the printed cell sets.
+
+    ``by_rules`` derives the printed cells from the size and the starting tile the way
+    RULINGS 8 reads the 5 x 5 board; a designer holding a board may instead give every
+    field literally.
+    """
+
+    rows: int
+    cols: int
+    start_cells: tuple[Cell, Cell, Cell]  # the starting tile, left to right
+    gold_cells: tuple[Cell, ...]  # printed gold (Y22 "all gold cells covered")
+    yellow_cells: tuple[Cell, ...]  # printed yellow action tile
+    highlighted: tuple[Cell, ...]  # Y9 "all highlighted cells covered"
+    outer_columns: tuple[int, int]  # Y21 "both outermost columns covered"
+
+    @classmethod
+    def by_rules(cls, rows: int, cols: int, start: Cell) -> FateArea:
+        """Printed cells by RULINGS 8's rules: gold in the 4 corners; a yellow tile on each
+        edge in line with the starting tile's middle cell; highlighted = the cells that
+        touch the starting tile orthogonally; outer columns = first and last column."""
+        r0, c0 = start
+        tile = ((r0, c0), (r0, c0 + 1), (r0, c0 + 2))
+        mid_r, mid_c = tile[1]
+        gold = ((0, 0), (0, cols - 1), (rows - 1, 0), (rows - 1, cols - 1))
+        yellow = ((0, mid_c), (rows - 1, mid_c), (mid_r, 0), (mid_r, cols - 1))
+        around = tuple((r, c) for r in (r0 - 1, r0 + 1) for c in range(c0, c0 + 3))
+        ends = ((r0, c0 - 1), (r0, c0 + 3))
+        highlighted = tuple(x for x in around + ends if 0 <= x[0] < rows and 0 <= x[1] < cols)
+        return cls(rows, cols, tile, gold, yellow, highlighted, (0, cols - 1))
+
+    def cells(self) -> tuple[Cell, ...]:
+        """Every cell of the area, row by row."""
+        return tuple((r, c) for r in range(self.rows) for c in range(self.cols))
+
+    def cell_sets(self) -> tuple[tuple[Cell, ...], ...]:
+        """The task cell sets in TaskKind.FATE_CELLS order: highlighted, outer columns, gold."""
+        outer = tuple((r, c) for r in range(self.rows) for c in self.outer_columns)
+        return (self.highlighted, outer, self.gold_cells)
+
+
+FATE_AREA_5X5 = FateArea.by_rules(5, 5, (2, 1))  # [assumed; RULINGS 8 lists these cells]
+FATE_AREA_4X6 = FateArea.by_rules(4, 6, (1, 1))  # [assumed; all 8 fate tiles fit]
 # The 8 fate tiles, each 3 different symbols, each action type 4 times [assumed]
 FATE_TILES = (
     ("ship", "path", "task"),
@@ -406,18 +455,113 @@ N_GNOMES = N_SPECIALISTS + N_ELDERS  # gnome id: 0..26 specialists (ability id+1
 SPECIALIST_DISPLAY = 6  # [text]
 
 # ----------------------------------------------------------------------------------------
-# Solo: Tom's deck of 8 cards [assumed composition, RULINGS 7]; (card, reveals a gnome?)
+# Solo: Tom's deck of 8 cards [text: 8 cards, 2 Great Bonfire, 1 Task II; the rest
+# assumed, RULINGS 7]; (card, reveals a gnome first?).  The deck is a named variant.
 # ----------------------------------------------------------------------------------------
-TOM_CARDS = (
-    ("gnome", True),
-    ("path", True),
-    ("task1", True),
-    ("task1", True),
-    ("task2", True),
-    ("guardian", False),
-    ("great_bonfire", False),
-    ("great_bonfire", False),
-)
+TOM_DECK_SIZE = 8  # [text]
+TomDeck = tuple[tuple[str, bool], ...]
+
+
+def _tom_deck(eighth: tuple[str, bool]) -> TomDeck:
+    """The 7 cards every variant shares plus the disputed 8th card."""
+    return (("gnome", True), ("path", True), ("task1", True), eighth, ("task2", True),
+            ("guardian", False), ("great_bonfire", False), ("great_bonfire", False))
+
+
 TOM_DECK_PASSES = 4  # the game ends after Tom's 4th pass through the deck [text]
 SOLO_TASKS = {"blue": 7, "red": 7, "yellow": 6}  # [text]
 HANDICAP_START, HANDICAP_WIN, HANDICAP_LOSS = -10, 5, -2  # [text]
+
+
+# ----------------------------------------------------------------------------------------
+# Named variants: the [assumed] facts whose guess decides whole answers.  Each fact has a
+# default (listed first) and alternatives a run can select (``--variant fact=name``, an
+# experiment's [variants] table, ``tables.build_params(variants=...)``).  The sensitivity
+# study (``bonfire-sim sensitivity``) replays identical deals under each of them.
+# ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Variant:
+    """One reading of an uncertain fact: its value, provenance and why it is plausible."""
+
+    fact: str
+    name: str
+    value: Any
+    provenance: str
+    why: str
+
+
+VARIANTS: dict[str, tuple[Variant, ...]] = {
+    "tom_deck": (
+        Variant("tom_deck", "task1", _tom_deck(("task1", True)), "assumed",
+                "Two Task I cards make Tom a steady taker of valuable tasks, the role the "
+                "rules give Task I; the default since the first release."),
+        Variant("tom_deck", "gnome", _tom_deck(("gnome", True)), "assumed",
+                "Tom's rules spend most words on recruiting by the revealed resource, which "
+                "a second Gnome card would make routine."),
+        Variant("tom_deck", "path", _tom_deck(("path", True)), "assumed",
+                "A second Path card lets Tom build towards his 6 path tiles within 4 passes, "
+                "a limit his special case 1 provides for."),
+        Variant("tom_deck", "guardian", _tom_deck(("guardian", False)), "assumed",
+                "A second Guardian card lets Tom reach the 5-guardian limit that his special "
+                "case 1 provides for."),
+    ),
+    "fate_area": (
+        Variant("fate_area", "5x5-centre", FATE_AREA_5X5, "assumed",
+                "A square area with the starting tile on its marked centre (RULINGS 8); it "
+                "holds only 6 more tiles, so the 8th fate tile never fits."),
+        Variant("fate_area", "4x6", FATE_AREA_4X6, "assumed",
+                "24 cells hold exactly the 8 tiles, so running out of fate tiles stays rare "
+                "as the rulebook says; the starting tile lies in a middle row."),
+    ),
+    "guardian_points": (
+        Variant("guardian_points", "2+k", GUARDIAN_POINTS_RISING, "assumed",
+                "Points grow with the walk from the Starting Tile: bonfire space k, beside "
+                "path tile k, shows 2 + k (the text gives the range 2-8)."),
+        Variant("guardian_points", "8-k", GUARDIAN_POINTS_RISING[::-1], "assumed",
+                "The text gives only the range 2-8; the order along the board was in a lost "
+                "picture, and high points near the start are the other reading."),
+    ),
+}
+FACTS = tuple(VARIANTS)
+
+
+def variant(fact: str, name: str) -> Variant:
+    """The named variant of ``fact``, with an error that lists the allowed names."""
+    if fact not in VARIANTS:
+        raise ValueError(f"unknown variant fact {fact!r}; expected one of {', '.join(FACTS)}")
+    for v in VARIANTS[fact]:
+        if v.name == name:
+            return v
+    names = ", ".join(v.name for v in VARIANTS[fact])
+    raise ValueError(f"unknown {fact} variant {name!r}; expected one of {names}")
+
+
+def default_variants() -> dict[str, str]:
+    """{fact: default variant name} for every fact with variants."""
+    return {fact: vs[0].name for fact, vs in VARIANTS.items()}
+
+
+def resolve_variants(chosen: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Every fact's variant in force: the defaults, replaced by ``chosen`` (validated)."""
+    out = default_variants()
+    for fact, name in (chosen or {}).items():
+        out[fact] = variant(str(fact), str(name)).name
+    return out
+
+
+def parse_variant(text: str) -> tuple[str, str]:
+    """``"fact=name"`` -> (fact, name), validated."""
+    fact, sep, name = text.partition("=")
+    if not sep:
+        raise ValueError(f"a variant is written FACT=NAME (e.g. tom_deck=gnome), got {text!r}")
+    return variant(fact.strip(), name.strip()).fact, name.strip()
+
+
+def fact_value(fact: str, chosen: Mapping[str, str] | None = None) -> Any:
+    """The value of ``fact`` under the chosen variants (its default if not chosen)."""
+    return variant(fact, resolve_variants(chosen)[fact]).value
+
+
+def fate_areas() -> tuple[FateArea, ...]:
+    """Every fate area a variant can select (the state's grid must hold the largest)."""
+    return tuple(v.value for v in VARIANTS["fate_area"])

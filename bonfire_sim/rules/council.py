@@ -89,7 +89,7 @@ def can_take_bonus(s, p, pb, space):
     if space == SP_MOVE:
         return _any_free_move(s, pb)
     if space == SP_FATE:
-        return supply_size(s, pb) > 0 and has_legal_placement(s, pb)
+        return supply_size(s, pb) > 0 and has_legal_placement(s, p, pb)
     return True  # gold, Great Bonfire, ship: always possible
 
 

@@ -1,9 +1,11 @@
 """The fate area: placing fate tiles, gains, connected symbol areas, covered cell sets.
 
-The area is stored as a 9 x 9 grid (``layout.FATE_W``) at ``s[pb + L.P_FATE + gi]`` with
-``gi = (r + 2) * 9 + (c + 2)`` for area coordinates ``(r, c)``; the real 5 x 5 area is
-``r, c`` in ``0..4`` and the 2-cell margin exists only for specialist 27, whose tiles may
-protrude.  A cell holds a fate symbol ``0..5`` or ``-1`` when empty.
+The area is stored as a ``FATE_W x FATE_W`` grid (``layout``) at ``s[pb + L.P_FATE + gi]``
+with ``gi = (r + FATE_M) * FATE_W + (c + FATE_M)`` for area coordinates ``(r, c)``.  The
+printed area is ``p[T.FATE_ROWS] x p[T.FATE_COLS]`` cells (the ``fate_area`` variant, 5 x 5
+by default); the grid holds the largest variant plus a margin that exists only for
+specialist 27, whose tiles may protrude.  A cell holds a fate symbol ``0..5`` or ``-1``
+when empty.
 """
 
 from __future__ import annotations
@@ -11,17 +13,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 
-AREA = 5  # the printed fate area is AREA x AREA
-NCELL = L.FATE_W * L.FATE_W
+NCELL = T.NCELL
 SPEC_PRINT_TWICE = 15  # gnome id of specialist 16: printed objects gained once more
 SPEC_PROTRUDE = 26  # gnome id of specialist 27: tiles may protrude beyond the area
 PRINT_GOLD = 1  # FATE_PRINT codes
 PRINT_YELLOW = 2
-GOLD = 5  # resource index of gold
-YELLOW = 6  # action-tile index of the yellow joker
+GOLD = C.GOLD
+YELLOW = C.YELLOW
 DR = (-1, 1, 0, 0)  # orthogonal neighbour steps (row, column)
 DC = (0, 0, -1, 1)
 
@@ -40,14 +42,14 @@ def tile_cell(r, c, orient, i):
 
 @njit(cache=True)
 def in_grid(rr, cc):
-    """True if area coordinates (rr, cc) lie in the stored 9 x 9 grid (area + margin)."""
-    return -L.FATE_M <= rr < AREA + L.FATE_M and -L.FATE_M <= cc < AREA + L.FATE_M
+    """True if area coordinates (rr, cc) lie in the stored grid (area + margin)."""
+    return -L.FATE_M <= rr < L.FATE_W - L.FATE_M and -L.FATE_M <= cc < L.FATE_W - L.FATE_M
 
 
 @njit(cache=True)
-def in_area(rr, cc):
-    """True if area coordinates (rr, cc) lie in the printed 5 x 5 fate area."""
-    return 0 <= rr < AREA and 0 <= cc < AREA
+def in_area(p, rr, cc):
+    """True if area coordinates (rr, cc) lie in the printed fate area."""
+    return 0 <= rr < p[T.FATE_ROWS] and 0 <= cc < p[T.FATE_COLS]
 
 
 @njit(cache=True)
@@ -70,7 +72,7 @@ def _touches(s, pb, rr, cc):
 
 
 @njit(cache=True)
-def can_place(s, pb, r, c, orient):
+def can_place(s, p, pb, r, c, orient):
     """True if a tile with symbol 0 at (r, c) in orientation orient may be placed."""
     protrude = s[pb + L.P_GNOME + SPEC_PROTRUDE] == 1
     inside = 0
@@ -79,7 +81,7 @@ def can_place(s, pb, r, c, orient):
         rr, cc = tile_cell(r, c, orient, i)
         if not in_grid(rr, cc) or s[pb + L.P_FATE + grid_index(rr, cc)] >= 0:
             return False
-        if in_area(rr, cc):
+        if in_area(p, rr, cc):
             inside += 1
         # The tile's own cells are still empty here, so a touch means an earlier tile.
         if _touches(s, pb, rr, cc):
@@ -90,12 +92,13 @@ def can_place(s, pb, r, c, orient):
 
 
 @njit(cache=True)
-def _flood(s, pb, gi, seen, stack):
-    """Size of the same-symbol area containing grid cell gi; marks it in seen."""
+def flood(s, pb, gi, lab, stack, label):
+    """Size of the same-symbol area containing grid cell gi; writes ``label`` into lab for
+    each of its cells (lab < 0 = not yet visited).  0 if gi is empty or already labelled."""
     sym = s[pb + L.P_FATE + gi]
-    if sym < 0 or seen[gi]:
+    if sym < 0 or lab[gi] >= 0:
         return 0
-    seen[gi] = 1
+    lab[gi] = label
     stack[0] = gi
     top = 1
     size = 0
@@ -110,8 +113,8 @@ def _flood(s, pb, gi, seen, stack):
             nc = gc + DC[d]
             if 0 <= nr < L.FATE_W and 0 <= nc < L.FATE_W:
                 ng = nr * L.FATE_W + nc
-                if seen[ng] == 0 and s[pb + L.P_FATE + ng] == sym:
-                    seen[ng] = 1
+                if lab[ng] < 0 and s[pb + L.P_FATE + ng] == sym:
+                    lab[ng] = label
                     stack[top] = ng
                     top += 1
     return size
@@ -120,22 +123,22 @@ def _flood(s, pb, gi, seen, stack):
 @njit(cache=True)
 def area_size(s, pb, gi):
     """Size of the connected same-symbol area containing grid cell gi (0 if empty)."""
-    seen = np.zeros(NCELL, dtype=np.int64)
+    lab = np.full(NCELL, -1, dtype=np.int64)
     stack = np.empty(NCELL, dtype=np.int64)
-    return _flood(s, pb, gi, seen, stack)
+    return flood(s, pb, gi, lab, stack, 0)
 
 
 @njit(cache=True)
 def count_areas(s, pb, sym, min_size):
     """Number of distinct connected areas of symbol sym (-1: any symbol) of size >= min_size."""
-    seen = np.zeros(NCELL, dtype=np.int64)
+    lab = np.full(NCELL, -1, dtype=np.int64)
     stack = np.empty(NCELL, dtype=np.int64)
     n = 0
     for gi in range(NCELL):
         v = s[pb + L.P_FATE + gi]
-        if v < 0 or seen[gi] or (sym >= 0 and v != sym):
+        if v < 0 or lab[gi] >= 0 or (sym >= 0 and v != sym):
             continue
-        if _flood(s, pb, gi, seen, stack) >= min_size:
+        if flood(s, pb, gi, lab, stack, 0) >= min_size:
             n += 1
     return n
 
@@ -151,15 +154,15 @@ def place_tile(s, p, pb, tile_id, r, c, orient):
     gained = 0
     for i in range(3):
         rr, cc = tile_cell(r, c, orient, i)
-        if not in_area(rr, cc):
+        if not in_area(p, rr, cc):
             s[pb + L.P_ABIL + 27] += 1  # a symbol outside the area: specialist 27 at work
         sym = p[T.FATE_TILE + tile_id * 3 + i]
         # The area after placement = the depicted tile plus every connected earlier symbol.
         n = area_size(s, pb, grid_index(rr, cc))
         s[pb + L.P_TILES + sym] += n
         gained += n
-        if in_area(rr, cc):
-            obj = p[T.FATE_PRINT + rr * AREA + cc]
+        if in_area(p, rr, cc):
+            obj = p[T.FATE_PRINT + grid_index(rr, cc)]
             if obj != 0 and mult == 2:
                 s[pb + L.P_ABIL + 16] += 1  # specialist 16 took effect
             if obj == PRINT_GOLD:
@@ -174,28 +177,25 @@ def place_tile(s, p, pb, tile_id, r, c, orient):
 def place_start_tile(s, p, pb, tile_id):
     """Put the chosen starting fate tile on the marked centre cells (no gains)."""
     for i in range(3):
-        cell = p[T.FATE_START + i]
-        gi = grid_index(cell // AREA, cell % AREA)
-        s[pb + L.P_FATE + gi] = p[T.FATE_TILE + tile_id * 3 + i]
+        s[pb + L.P_FATE + p[T.FATE_START + i]] = p[T.FATE_TILE + tile_id * 3 + i]
     s[pb + L.P_FATE_PLACED] = 1
 
 
 @njit(cache=True)
 def cells_covered(s, p, pb, set_id):
     """True if every cell of fate cell set set_id is covered."""
-    for cell in range(AREA * AREA):
-        if p[T.FATE_SET + set_id * AREA * AREA + cell] == 1:
-            if s[pb + L.P_FATE + grid_index(cell // AREA, cell % AREA)] < 0:
-                return False
+    for gi in range(NCELL):
+        if p[T.FATE_SET + set_id * NCELL + gi] == 1 and s[pb + L.P_FATE + gi] < 0:
+            return False
     return True
 
 
 @njit(cache=True)
-def has_legal_placement(s, pb):
+def has_legal_placement(s, p, pb):
     """True if some position and orientation admits a fate tile."""
-    for r in range(-L.FATE_M, AREA + L.FATE_M):
-        for c in range(-L.FATE_M, AREA + L.FATE_M):
+    for r in range(-L.FATE_M, p[T.FATE_ROWS] + L.FATE_M):
+        for c in range(-L.FATE_M, p[T.FATE_COLS] + L.FATE_M):
             for orient in range(4):
-                if can_place(s, pb, r, c, orient):
+                if can_place(s, p, pb, r, c, orient):
                     return True
     return False

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from numba import njit
 
+from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.fate import can_place, place_tile
 from bonfire_sim.rules.movebuf import add
 from bonfire_sim.rules.payment import has_spec, note
 
-YELLOW = 6
+YELLOW = C.YELLOW
 
 
 @njit(cache=True)
@@ -29,11 +30,11 @@ def gen_fate(s, p, pb, out, n, kind):
     if supply_size(s, pb) <= 0:
         return n
     ends = 1 if supply_size(s, pb) == 1 else 2
-    lo, hi = (-2, 7) if has_spec(s, pb, 27) else (0, 5)
-    for r in range(lo, hi):
-        for c in range(lo, hi):
+    m = L.FATE_M if has_spec(s, pb, 27) else 0
+    for r in range(-m, p[T.FATE_ROWS] + m):
+        for c in range(-m, p[T.FATE_COLS] + m):
             for o in range(4):
-                if can_place(s, pb, r, c, o):
+                if can_place(s, p, pb, r, c, o):
                     for e in range(ends):
                         n = add(out, n, kind, e, r, c, o)
     return n

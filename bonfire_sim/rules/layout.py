@@ -18,8 +18,10 @@ NT = len(C.TASKS)  # 66
 NSPEC = C.N_SPECIALISTS
 NGNOME = C.N_GNOMES
 NPATHT = len(C.PATH_TILES)  # 28
-FATE_W = 9  # fate grid 9 x 9: the 5 x 5 area plus a 2-cell margin (specialist 27)
-FATE_M = 2  # margin; area cell (r, c) is grid cell (r + 2, c + 2)
+FATE_M = C.FATE_PROTRUDE_MARGIN  # margin round the area (specialist 27's tiles protrude)
+# The fate grid is square and holds the largest variant area plus the margin on each side;
+# area cell (r, c) is grid cell (r + FATE_M, c + FATE_M).
+FATE_W = max(max(a.rows, a.cols) for a in C.fate_areas()) + 2 * FATE_M
 NEUTRAL = 4  # novice colour of the neutral novices (seats are colours 0..3)
 
 _o = 0
@@ -77,7 +79,7 @@ G_TOM_POS = _f()  # solo: next card index in TOM_DECK
 G_TOM_PASSES = _f()  # solo: times Tom's deck was (re)shuffled, i.e. the playthrough number
 G_TOM_CARD = _f()  # solo: last card Tom played, -1 none
 G_TOM_TASKS_SEEN = _f()  # reserved
-TOM_DECK = _f(len(C.TOM_CARDS))  # solo: card kinds in draw order
+TOM_DECK = _f(C.TOM_DECK_SIZE)  # solo: card kinds in draw order
 G_DECISIONS = _f()  # decisions applied so far (safety bound)
 GLOBAL_SIZE = _o
 
@@ -108,7 +110,8 @@ P_GUARD = _f(5)  # guardian colour k: -2 not owned, -1 waiting area, 0..6 path, 
 P_GNOME = _f(NGNOME)  # 1 when gnome id is owned (0..26 specialists, 27..32 elders)
 P_NGNOME = _f()
 P_NELDER = _f()
-P_FATE = _f(FATE_W * FATE_W)  # fate grid symbol 0..5, -1 empty; area (r,c) at (r+2)*9+c+2
+P_FATE = _f(FATE_W * FATE_W)  # fate grid symbol 0..5, -1 empty; area (r,c) at
+#                                (r + FATE_M) * FATE_W + c + FATE_M
 P_FATE_SUP = _f(C.N_FATE_TILES)  # fate tile ids: [0] the one in front, [1..7] the column
 P_FATE_LO = _f()  # the column is P_FATE_SUP[LO:HI]; top = LO, bottom = HI-1
 P_FATE_HI = _f()

@@ -151,7 +151,7 @@ def legal_moves(s, p, out):
 def has_main_option(s, p, seat):
     """The player can take option I, II or III (cheap checks first)."""
     pb = pb_of(seat)
-    if supply_size(s, pb) > 0 and has_legal_placement(s, pb):
+    if supply_size(s, pb) > 0 and has_legal_placement(s, p, pb):
         return True
     buf = np.empty((L.MAX_MOVES, L.MOVE_W), np.int64)
     return gen_main_options(s, p, seat, pb, buf, 0) > 0

@@ -161,7 +161,7 @@ def _setup_tom(s, p):
         s[pb + L.P_RES + r] = 0
     s[pb + L.P_FATE_LO] = 0
     s[pb + L.P_FATE_HI] = 0
-    n = len(C.TOM_CARDS)
+    n = C.TOM_DECK_SIZE
     for i in range(n):
         s[L.TOM_DECK + i] = p[T.TOM_CARD + i] * 2 + p[T.TOM_REVEAL + i]
     shuffle(s, L.G_RNG, s, L.TOM_DECK, n)

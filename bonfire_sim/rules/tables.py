@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 
 from bonfire_sim.rules import components as C
+from bonfire_sim.rules import layout as L
+from bonfire_sim.rules.fate_capacity import max_extra_tiles
 
 _o = 0
 
@@ -39,9 +41,20 @@ GB_RES = _f(7)  # resource of space g, -1 = "2 points" only
 BOARD_NOTCH = _f(4 * 7)  # board b notch k at b*7+k: portal shape 0..6
 GUARD_PTS = _f(7)  # points for a guardian next to bonfire space k
 FATE_TILE = _f(C.N_FATE_TILES * 3)  # fate tile f symbol i at f*3+i
-FATE_PRINT = _f(25)  # area cell r*5+c: 0 nothing, 1 gold, 2 yellow action tile
-FATE_SET = _f(3 * 25)  # cell set s (0 highlighted, 1 outer columns, 2 gold) at s*25+cell
-FATE_START = _f(3)  # area cells (r*5+c) of the starting tile, left to right
+# Fate area cells are addressed by their fate-grid index gi (see layout.P_FATE).
+NCELL = L.FATE_W * L.FATE_W
+FATE_ROWS = _f()  # rows of the printed fate area (variant ``fate_area``)
+FATE_COLS = _f()  # columns of the printed fate area
+FATE_CAP = _f()  # most tiles that fit beside the starting tile without protruding
+FATE_PRINT = _f(NCELL)  # grid cell gi: 0 nothing, 1 gold, 2 yellow action tile
+FATE_SET = _f(3 * NCELL)  # cell set j (0 highlighted, 1 outer columns, 2 gold) at j*NCELL+gi
+FATE_START = _f(3)  # grid cells of the starting tile, left to right
+# Cell set j as straight runs (for the strategies' placement estimates): FATE_RUN_N + j
+# runs, run k of set j at FATE_RUN + (j * MAX_RUNS + k) * 4 = (first gi, grid step 1 or
+# FATE_W, length, 1 if the run spans the whole area along its line).
+MAX_RUNS = 16
+FATE_RUN_N = _f(3)
+FATE_RUN = _f(3 * MAX_RUNS * 4)
 PATH_CRYSTAL = _f(len(C.PATH_TILES))  # 0 blue, 1 red, 2 yellow
 PATH_RES = _f(len(C.PATH_TILES))
 START_PATH_RES = _f()  # resource of path position 0 (gold)
@@ -62,8 +75,8 @@ COUNCIL_PT = _f()
 TPI_OTHER = _f(5)  # tasks per non-corner island, index = human players 1..4
 TPI_CORNER_N = _f(5)  # tasks per corner island, index = human players 1..4
 REMOVED_SMALL = _f()  # task id removed in 1-2 player games
-TOM_CARD = _f(len(C.TOM_CARDS))  # TOM_* kind of card i
-TOM_REVEAL = _f(len(C.TOM_CARDS))  # 1 if card i reveals a gnome first
+TOM_CARD = _f(C.TOM_DECK_SIZE)  # TOM_* kind of card i
+TOM_REVEAL = _f(C.TOM_DECK_SIZE)  # 1 if card i reveals a gnome first
 TOM_PASSES = _f()
 TILE_LIMIT = _f()  # action tiles you may hold to place a fate tile (1)
 PARAM_SIZE = _o
@@ -88,14 +101,23 @@ OVERRIDABLE = (
 )
 
 
-def build_params(overrides: Mapping[str, Any] | None = None) -> np.ndarray:
+def grid_cell(r: int, c: int) -> int:
+    """Fate-grid index of area cell (r, c)."""
+    return (r + L.FATE_M) * L.FATE_W + (c + L.FATE_M)
+
+
+def build_params(overrides: Mapping[str, Any] | None = None,
+                 variants: Mapping[str, str] | None = None) -> np.ndarray:
     """The parameter vector for the game as printed, with optional designer overrides.
 
-    ``overrides`` keys: ``task_points`` ({task id: points}), ``guardian_points`` (7 values),
-    ``countdown_trigger`` ({players: novices}), and the scalars ``portal_points``,
-    ``path_points``, ``common_points``, ``fate_supply_points``, ``fire_points``,
-    ``council_point``.
+    ``variants``: {fact: variant name} for the uncertain facts (``components.VARIANTS``;
+    a fact not named keeps its default).  ``overrides`` keys: ``task_points`` ({task id:
+    points}), ``guardian_points`` (7 values), ``countdown_trigger`` ({players: novices}),
+    and the scalars ``portal_points``, ``path_points``, ``common_points``,
+    ``fate_supply_points``, ``fire_points``, ``council_point``; they apply on top of the
+    variants.
     """
+    chosen = C.resolve_variants(variants)
     p = np.zeros(PARAM_SIZE, dtype=np.int64)
     for i, t in enumerate(C.TASKS):
         p[T_POINTS + i] = t.points
@@ -113,22 +135,11 @@ def build_params(overrides: Mapping[str, Any] | None = None) -> np.ndarray:
     for b, order in enumerate(C.BOARDS):
         for k, shape in enumerate(order):
             p[BOARD_NOTCH + b * 7 + k] = C.PORTAL_SHAPES.index(shape)
-    p[GUARD_PTS:GUARD_PTS + 7] = C.GUARDIAN_POINTS
+    p[GUARD_PTS:GUARD_PTS + 7] = C.fact_value("guardian_points", chosen)
     for f, syms in enumerate(C.FATE_TILES):
         for i, s in enumerate(syms):
             p[FATE_TILE + f * 3 + i] = C.FATE_SYMBOLS.index(s)
-    for r, c in C.FATE_GOLD_CELLS:
-        p[FATE_PRINT + r * 5 + c] = 1
-        p[FATE_SET + 2 * 25 + r * 5 + c] = 1
-    for r, c in C.FATE_YELLOW_CELLS:
-        p[FATE_PRINT + r * 5 + c] = 2
-    for r, c in C.FATE_HIGHLIGHTED:
-        p[FATE_SET + 0 * 25 + r * 5 + c] = 1
-    for r in range(5):
-        for c in C.FATE_OUTER_COLUMNS:
-            p[FATE_SET + 1 * 25 + r * 5 + c] = 1
-    for i, (r, c) in enumerate(C.FATE_START_CELLS):
-        p[FATE_START + i] = r * 5 + c
+    _fate_area(p, C.fact_value("fate_area", chosen))
     for i, (crystal, res) in enumerate(C.PATH_TILES):
         p[PATH_CRYSTAL + i] = C.CRYSTALS.index(crystal)
         p[PATH_RES + i] = C.RESOURCES.index(res)
@@ -152,7 +163,10 @@ def build_params(overrides: Mapping[str, Any] | None = None) -> np.ndarray:
         p[TPI_CORNER_N + n] = corner
         p[TPI_OTHER + n] = other
     p[REMOVED_SMALL] = task_index(C.REMOVED_TASK_SMALL)
-    for i, (kind, reveal) in enumerate(C.TOM_CARDS):
+    deck = C.fact_value("tom_deck", chosen)
+    if len(deck) != C.TOM_DECK_SIZE:
+        raise ValueError(f"Tom's deck needs {C.TOM_DECK_SIZE} cards, got {len(deck)}")
+    for i, (kind, reveal) in enumerate(deck):
         p[TOM_CARD + i] = _TOM_KINDS.index(kind)
         p[TOM_REVEAL + i] = int(reveal)
     p[TOM_PASSES] = C.TOM_DECK_PASSES
@@ -160,6 +174,48 @@ def build_params(overrides: Mapping[str, Any] | None = None) -> np.ndarray:
     if overrides:
         _apply_overrides(p, overrides)
     return p
+
+
+def _fate_area(p: np.ndarray, area: C.FateArea) -> None:
+    """Compile a fate area: size, capacity, printed cells, cell sets and their runs."""
+    if max(area.rows, area.cols) + 2 * L.FATE_M > L.FATE_W:
+        raise ValueError(f"a {area.rows} x {area.cols} fate area does not fit the state's "
+                         f"fate grid; list it in components.VARIANTS['fate_area']")
+    p[FATE_ROWS], p[FATE_COLS] = area.rows, area.cols
+    p[FATE_CAP] = max_extra_tiles(area, C.FATE_SUPPLY)
+    for r, c in area.gold_cells:
+        p[FATE_PRINT + grid_cell(r, c)] = 1
+    for r, c in area.yellow_cells:
+        p[FATE_PRINT + grid_cell(r, c)] = 2
+    for j, cells in enumerate(area.cell_sets()):
+        for r, c in cells:
+            p[FATE_SET + j * NCELL + grid_cell(r, c)] = 1
+        runs = cell_runs(area, cells)
+        if len(runs) > MAX_RUNS:
+            raise ValueError(f"fate cell set {j} breaks into more than {MAX_RUNS} runs")
+        p[FATE_RUN_N + j] = len(runs)
+        for k, run in enumerate(runs):
+            p[FATE_RUN + (j * MAX_RUNS + k) * 4:FATE_RUN + (j * MAX_RUNS + k) * 4 + 4] = run
+    for i, (r, c) in enumerate(area.start_cells):
+        p[FATE_START + i] = grid_cell(r, c)
+
+
+def cell_runs(area: C.FateArea, cells: tuple[C.Cell, ...]) -> list[tuple[int, int, int, int]]:
+    """A cell set as straight runs (first grid cell, grid step, length, spans the area):
+    horizontal runs of 2+ cells first, then vertical ones, then single cells."""
+    left = set(cells)
+    runs = []
+    for dr, dc, extent in ((0, 1, area.cols), (1, 0, area.rows)):
+        for r, c in sorted(left):
+            if (r, c) not in left or (r - dr, c - dc) in left or (r + dr, c + dc) not in left:
+                continue
+            run = [(r, c)]
+            while (run[-1][0] + dr, run[-1][1] + dc) in left:
+                run.append((run[-1][0] + dr, run[-1][1] + dc))
+            left -= set(run)
+            runs.append((grid_cell(r, c), dr * L.FATE_W + dc, len(run), int(len(run) == extent)))
+    runs += [(grid_cell(r, c), 1, 1, 0) for r, c in sorted(left)]
+    return runs
 
 
 def _apply_overrides(p: np.ndarray, overrides: Mapping[str, Any]) -> None:

@@ -250,7 +250,7 @@ def play_card(s, p, kind, reveal):
 @njit(cache=True)
 def tom_turn(s, p):
     """Tom's turn: draw (reshuffle when empty), play, bonus actions, premature end."""
-    n = len(C.TOM_CARDS)
+    n = C.TOM_DECK_SIZE
     if s[L.G_TOM_POS] >= n:
         shuffle(s, L.G_RNG, s, L.TOM_DECK, n)
         s[L.G_TOM_POS] = 0

@@ -84,14 +84,18 @@ def seat_strategies(players: int, strategies: Sequence[str] | str | None) -> tup
     return tuple(names)
 
 
-def _params(params: np.ndarray | Mapping[str, Any] | None) -> np.ndarray:
-    if params is None:
+def _params(params: np.ndarray | Mapping[str, Any] | None,
+            variants: Mapping[str, str] | None = None) -> np.ndarray:
+    if params is None and not variants:
         return T.DEFAULT_PARAMS
-    if isinstance(params, Mapping):
+    if params is None or isinstance(params, Mapping):
         try:
-            return T.build_params(params)
+            return T.build_params(params, variants)
         except (KeyError, ValueError, TypeError) as error:
-            raise ConfigError(f"bad parameter override: {error}") from None
+            raise ConfigError(f"bad parameter override or variant: {error}") from None
+    if variants:
+        raise ConfigError("give variants to tables.build_params when passing a parameter "
+                          "vector, or pass overrides as a mapping")
     p = np.asarray(params)
     if p.shape != (T.PARAM_SIZE,) or p.dtype != np.int64:
         raise ConfigError(f"params must be an int64 vector of {T.PARAM_SIZE} values")
@@ -167,11 +171,13 @@ def play(
     players: int,
     strategies: Sequence[str] | str | None = None,
     params: np.ndarray | Mapping[str, Any] | None = None,
+    variants: Mapping[str, str] | None = None,
 ) -> GameRecord:
     """Play one game of ``players`` (1 = solo against Tom) from ``seed`` and trace it.
 
     ``strategies``: one built-in strategy name per human seat, or one for all (default
     ``"random"``).  ``params``: a parameter vector or ``tables.build_params`` overrides.
+    ``variants``: {fact: name} readings of uncertain facts (``components.VARIANTS``).
     """
     seed = _check_int("seed", seed)
     players = _check_int("players", players)
@@ -180,7 +186,7 @@ def play(
     if seed < 0:
         raise ConfigError(f"seed must be >= 0, got {seed}")
     humans = seat_strategies(players, strategies)
-    p = _params(params)
+    p = _params(params, variants)
     solo = players == 1
     names = humans + ((TOM,) if solo else ())
     sids = [STRATEGY_IDS.get(name, -1) for name in names]

@@ -29,6 +29,7 @@ import pyarrow.parquet as pq
 import strategies as S
 from bonfire_sim import __version__
 from bonfire_sim.errors import ConfigError, DataError
+from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.rng import game_seed, seed_words
@@ -62,6 +63,9 @@ class RunConfig:
     turn_log: str = "none"
     chunk_size: int = 500
     overrides: Mapping[str, Any] = field(default_factory=dict)
+    # {fact: variant name} of the uncertain component facts (components.VARIANTS); stored
+    # resolved (every fact named), so the manifest says which assumptions were in force.
+    variants: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not 1 <= self.players <= 4:
@@ -88,7 +92,11 @@ class RunConfig:
         for n in names:
             S.strategy_id(n)
         object.__setattr__(self, "strategies", tuple(names))
-        T.build_params(self.overrides)  # validates overrides
+        try:
+            object.__setattr__(self, "variants", C.resolve_variants(self.variants))
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
+        T.build_params(self.overrides, self.variants)  # validates overrides
 
     @property
     def rotations(self) -> int:
@@ -191,7 +199,7 @@ def run_one(job: ChunkJob) -> ChunkData:
     cap = int(keep.sum()) * MAX_TURN_ROWS_PER_GAME
     turns = np.zeros((cap, len(TURN_COLS)), np.int64)
     turn_game = np.zeros(cap, np.int64)
-    p = T.build_params(c.overrides)
+    p = T.build_params(c.overrides, c.variants)
     n_turn_rows = play_games(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid, wts,
                              keep, games, players, tasks, gnomes, abilities, turns, turn_game)
     nseats = 2 if c.players == 1 else c.players
@@ -264,7 +272,7 @@ def prepare(out: Path, config: RunConfig, resume: bool) -> dict[str, Any]:
     mpath = out / MANIFEST
     if mpath.exists():
         manifest = read_manifest(out)
-        if manifest["config"] != config.to_json():
+        if stored_config(manifest) != config.to_json():
             raise ConfigError(
                 f"{out} holds a run with a different configuration; choose another --out "
                 f"(or repeat that run's exact options with --resume)")
@@ -282,6 +290,11 @@ def prepare(out: Path, config: RunConfig, resume: bool) -> dict[str, Any]:
                 "complete": False, "created": time.strftime("%Y-%m-%dT%H:%M:%S")}
     _write_json_atomic(manifest, mpath)
     return manifest
+
+
+def stored_config(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    """A manifest's run configuration; runs from before variants existed used the defaults."""
+    return {"variants": C.default_variants(), **manifest.get("config", {})}
 
 
 def read_manifest(out: Path) -> dict[str, Any]:

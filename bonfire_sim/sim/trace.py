@@ -324,7 +324,7 @@ def move_facts(s0: np.ndarray, s1: np.ndarray, p: np.ndarray, mv: np.ndarray, se
 # ---- Tom (solo) -----------------------------------------------------------------------
 def _tom_cards(s0: np.ndarray, s1: np.ndarray, turns: int) -> list[str]:
     """Names of the cards Tom played between s0 and s1 ("?" where a reshuffle hid one)."""
-    n = len(C.TOM_CARDS)
+    n = C.TOM_DECK_SIZE
     pos0, pos1 = int(s0[L.G_TOM_POS]), int(s1[L.G_TOM_POS])
     passes = int(s1[L.G_TOM_PASSES] - s0[L.G_TOM_PASSES])
     if passes == 0:

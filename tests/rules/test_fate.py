@@ -52,51 +52,51 @@ def test_starting_tile_lies_on_the_centre_row_without_gains():
 
 def test_a_tile_orthogonally_next_to_a_placed_tile_may_be_placed():
     s = _started()
-    assert F.can_place(s, PB, 1, 1, 0)  # row 1, above the starting tile
-    assert F.can_place(s, PB, 0, 0, 2)  # column 0 rows 0-2: (2, 0) touches (2, 1)
+    assert F.can_place(s, P, PB, 1, 1, 0)  # row 1, above the starting tile
+    assert F.can_place(s, P, PB, 0, 0, 2)  # column 0 rows 0-2: (2, 0) touches (2, 1)
 
 
 def test_a_tile_touching_only_diagonally_may_not_be_placed():
     s = StateBuilder().fate(0, {(2, 0): "ship", (3, 0): "fire", (4, 0): "guard"}).build()
     # Row 1, columns 1-3: (1, 1) touches (2, 0) only at a corner.
-    assert not F.can_place(s, PB, 1, 1, 0)
+    assert not F.can_place(s, P, PB, 1, 1, 0)
     # One column to the left, (1, 0) lies directly above (2, 0).
-    assert F.can_place(s, PB, 1, 0, 0)
+    assert F.can_place(s, P, PB, 1, 0, 0)
 
 
 def test_a_tile_may_not_cover_another_tile():
     s = _started()
-    assert not F.can_place(s, PB, 1, 2, 2)  # column 2 rows 1-3 crosses (2, 2)
-    assert not F.can_place(s, PB, 2, 0, 0)  # row 2 columns 0-2 overlaps two cells
+    assert not F.can_place(s, P, PB, 1, 2, 2)  # column 2 rows 1-3 crosses (2, 2)
+    assert not F.can_place(s, P, PB, 2, 0, 0)  # row 2 columns 0-2 overlaps two cells
 
 
 def test_a_tile_may_not_be_placed_without_any_neighbour():
     s = _started()
-    assert not F.can_place(s, PB, 4, 0, 0)  # bottom row is two rows away
+    assert not F.can_place(s, P, PB, 4, 0, 0)  # bottom row is two rows away
 
 
 def test_a_tile_may_not_protrude_beyond_the_fate_area():
     s = _started()
-    assert not F.can_place(s, PB, 1, 3, 0)  # row 1 columns 3-5
-    assert not F.can_place(s, PB, 1, 1, 3)  # column 1 rows 1, 0, -1
+    assert not F.can_place(s, P, PB, 1, 3, 0)  # row 1 columns 3-5
+    assert not F.can_place(s, P, PB, 1, 1, 3)  # column 1 rows 1, 0, -1
 
 
 def test_specialist_27_lets_a_tile_protrude_while_one_symbol_stays_inside():
     s = _started(0, 27)
-    assert F.can_place(s, PB, 1, 3, 0)  # two symbols outside, (1, 3) inside
-    assert F.can_place(s, PB, 2, 4, 0)  # only (2, 4) inside
+    assert F.can_place(s, P, PB, 1, 3, 0)  # two symbols outside, (1, 3) inside
+    assert F.can_place(s, P, PB, 2, 4, 0)  # only (2, 4) inside
     F.place_tile(s, P, PB, 1, 1, 3, 0)  # now (1, 5) in the margin is covered
     # Column 5 rows 2-4 touches (1, 5) but no symbol would lie in the area.
-    assert not F.can_place(s, PB, 2, 5, 2)
+    assert not F.can_place(s, P, PB, 2, 5, 2)
     # Column 4 rows 2-4 is fully inside and touches (2, 3) and (1, 4).
-    assert F.can_place(s, PB, 2, 4, 2)
+    assert F.can_place(s, P, PB, 2, 4, 2)
 
 
 def test_positions_beyond_the_stored_margin_are_rejected():
     s = _started(0, 27)
     F.place_tile(s, P, PB, 1, 1, 4, 0)  # (1, 4), (1, 5), (1, 6): 6 is the last grid column
-    assert not F.can_place(s, PB, 0, 5, 0)  # (0, 7) lies outside the grid
-    assert not F.can_place(s, PB, -3, 2, 2)
+    assert not F.can_place(s, P, PB, 0, 5, 0)  # (0, 7) lies outside the grid
+    assert not F.can_place(s, P, PB, -3, 2, 2)
 
 
 def test_the_rulebook_example_gains_three_two_and_one_action_tiles():
@@ -185,9 +185,9 @@ def test_an_area_may_extend_into_the_margin():
 
 
 @pytest.mark.parametrize("set_id, cells", [
-    (0, C.FATE_HIGHLIGHTED),
-    (1, tuple((r, c) for r in range(5) for c in C.FATE_OUTER_COLUMNS)),
-    (2, C.FATE_GOLD_CELLS),
+    (0, C.FATE_AREA_5X5.highlighted),
+    (1, tuple((r, c) for r in range(5) for c in C.FATE_AREA_5X5.outer_columns)),
+    (2, C.FATE_AREA_5X5.gold_cells),
 ])
 def test_a_cell_set_is_covered_only_when_every_cell_is(set_id, cells):
     full = {cell: "fire" for cell in cells}
@@ -201,12 +201,12 @@ def test_a_cell_set_is_covered_only_when_every_cell_is(set_id, cells):
 
 def test_a_full_fate_area_has_no_legal_placement():
     s = StateBuilder().fate(0, {(r, c): "ship" for r in range(5) for c in range(5)}).build()
-    assert not F.has_legal_placement(s, PB)
-    assert F.has_legal_placement(_started(), PB)
+    assert not F.has_legal_placement(s, P, PB)
+    assert F.has_legal_placement(_started(), P, PB)
 
 
 def test_a_full_fate_area_with_specialist_27_has_no_legal_placement():
     # Every protruding tile would need an empty area cell to keep one symbol inside.
     b = StateBuilder().specialist(0, 27)
     s = b.fate(0, {(r, c): "ship" for r in range(5) for c in range(5)}).build()
-    assert not F.has_legal_placement(s, PB)
+    assert not F.has_legal_placement(s, P, PB)
