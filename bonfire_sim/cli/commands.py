@@ -25,4 +25,5 @@ COMMANDS: dict[str, str] = {
     "report": "bonfire_sim.cli.report:report",
     "experiment": "bonfire_sim.cli.experiment:experiment",
     "compare": "bonfire_sim.cli.compare:compare",
+    "sensitivity": "bonfire_sim.cli.sensitivity:sensitivity",
 }

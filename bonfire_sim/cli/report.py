@@ -11,16 +11,20 @@ import click
               help="HTML file to write (figures and CSS inline; no network needed).")
 @click.option("--title", default="Bonfire balance report", show_default=True,
               help="Page title.")
-def report(run_dirs: tuple[str, ...], out: str, title: str) -> None:
+@click.option("--sensitivity", "sensitivity", default=None, metavar="FILE.json",
+              help="Show this `bonfire-sim sensitivity --json` table in the method section.")
+def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | None) -> None:
     """Build an HTML balance report from finished runs' Parquet tables.
 
     Sections: overview, start-player advantage, task values, gnome strength, Tom
-    difficulty (from solo runs) and method/caveats; a section without data says so.
+    difficulty (from solo runs) and method/caveats (the assumptions in force and, with
+    --sensitivity, how much the figures move under other readings); a section without
+    data says so.
 
     Example:
         bonfire-sim report runs/p4 runs/solo --out reports/p4.html
     """
     from bonfire_sim.report.build import build_report
 
-    path = build_report(run_dirs, out, title=title)
+    path = build_report(run_dirs, out, title=title, sensitivity=sensitivity)
     click.echo(f"wrote {path}")

@@ -48,6 +48,12 @@ def section_overview(games: pd.DataFrame, players: pd.DataFrame) -> dict[str, An
     overrides = [(r, o) for r, o in _overrides(games).items() if o]
     for run, o in overrides:
         blocks.append(H.text_block(f"Run {run} overrides component data: {o}"))
+    for run, v in games.attrs.get("variants", {}).items():
+        changed = {f: n for f, n in C.resolve_variants(v).items()
+                   if n != C.default_variants()[f]}
+        if changed:
+            blocks.append(H.text_block(f"Run {run} reads uncertain facts differently from the "
+                                       f"default: {changed} (see Method and caveats)."))
     scores = S.score_summary(players)
     blocks.append(H.table_block(scores, {
         "n_players": ("players", "d"), "strategy": ("strategy", ""), "n": ("seats", ","),
@@ -269,7 +275,40 @@ def section_tom(players: pd.DataFrame) -> dict[str, Any]:
     return _section("tom", title, blocks)
 
 
-def section_method(games: pd.DataFrame, warnings: list[str]) -> dict[str, Any]:
+def variants_in_force(runs: Sequence[tuple[str, Any]]) -> pd.DataFrame:
+    """One row per (run, fact): the variant in force, whether it is the default, why."""
+    rows = []
+    for label, data in runs:
+        chosen = C.resolve_variants(data.manifest.get("config", {}).get("variants"))
+        for fact, name in chosen.items():
+            v = C.variant(fact, name)
+            rows.append({"run": label, "fact": fact, "variant": name,
+                         "default": name == C.default_variants()[fact],
+                         "provenance": v.provenance, "why": v.why})
+    return pd.DataFrame(rows)
+
+
+def _sensitivity_blocks(doc: dict[str, Any] | None) -> list[dict[str, Any]]:
+    if doc is None:
+        return [H.text_block(
+            "How much each headline figure moves when an assumed fact is read another way "
+            "(Tom's deck, the fate area, guardian points): run `bonfire-sim sensitivity "
+            "--config experiments/sensitivity.toml` (paired games on identical deals) and "
+            "pass its JSON with `bonfire-sim report --sensitivity FILE` to show the table "
+            "here.")]
+    wide = pd.DataFrame(doc["wide"])
+    return [H.text_block(
+                f"Sensitivity to the assumed facts: each variant replayed the default's deals "
+                f"({doc['games']:,} seat-rotated games per player count, {doc['solo_games']:,} "
+                f"solo games per style, seed {doc['seed']}). Cells: variant - default with "
+                f"the 95% interval of the paired difference (rates in percentage points)."),
+            H.table_block(wide, {c: (c, "") for c in wide.columns},
+                          caption="How each headline figure moves under each variant")]
+
+
+def section_method(games: pd.DataFrame, warnings: list[str],
+                   variants: pd.DataFrame | None = None,
+                   sensitivity: dict[str, Any] | None = None) -> dict[str, Any]:
     facts = S.assumed_facts(inspect.getsource(C))
     blocks = [
         H.text_block("Intervals are 95%: Wilson score intervals for rates (win rates, take, "
@@ -292,6 +331,14 @@ def section_method(games: pd.DataFrame, warnings: list[str]) -> dict[str, Any]:
                                 caption="Component facts in force that are [assumed] (the "
                                         "rulebook pictures are missing): every figure above "
                                         "depends on them"))
+    if variants is not None and len(variants):
+        blocks.append(H.table_block(variants, {
+            "run": ("run", ""), "fact": ("fact", ""), "variant": ("variant in force", ""),
+            "default": ("default?", ""), "provenance": ("provenance", ""),
+            "why": ("why it is plausible", "")},
+            caption="Assumptions in force: the named variant of each uncertain fact, per run "
+                    "(bonfire-sim cards --kind variants lists the alternatives)"))
+    blocks += _sensitivity_blocks(sensitivity)
     return _section("method", "Method and caveats", blocks)
 
 
@@ -305,11 +352,15 @@ def load_runs(run_dirs: Sequence[str | Path]) -> list[tuple[str, Any]]:
     return [(lab, load(d, turns=False)) for lab, d in zip(labels, run_dirs, strict=True)]
 
 
-def report_sections(runs: Sequence[tuple[str, Any]]) -> list[dict[str, Any]]:
-    """Compute and draw every section of the report for loaded runs."""
+def report_sections(runs: Sequence[tuple[str, Any]],
+                    sensitivity: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Compute and draw every section of the report for loaded runs (``sensitivity``: the
+    JSON document of ``bonfire-sim sensitivity``, shown in the method section)."""
     games, players = S.combine(runs)
     overrides = {lab: r.manifest.get("config", {}).get("overrides", {}) for lab, r in runs}
     games.attrs["overrides"] = overrides
+    games.attrs["variants"] = {lab: r.manifest.get("config", {}).get("variants")
+                               for lab, r in runs}
     multi = [o for lab, o in overrides.items()
              if not S.multiplayer(players[players["run"] == lab]).empty]
     sections = [section_overview(games, players), section_seats(players),
@@ -317,15 +368,33 @@ def report_sections(runs: Sequence[tuple[str, Any]]) -> list[dict[str, Any]]:
                 section_gnomes(players), section_tom(players)]
     warnings = [b["warning"] for s in sections for b in s["blocks"]
                 if b["kind"] == "figure" and b.get("warning")]
-    sections.append(section_method(games, warnings))
+    sections.append(section_method(games, warnings, variants_in_force(runs), sensitivity))
     return sections
 
 
+def load_sensitivity(path: str | Path) -> dict[str, Any]:
+    """The JSON document ``bonfire-sim sensitivity --json`` wrote."""
+    import json
+
+    from bonfire_sim.errors import DataError
+
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError(f"sensitivity file {path} not found") from None
+    except (OSError, ValueError) as e:
+        raise DataError(f"{path} is unreadable or not JSON ({e})") from None
+    if not isinstance(doc, dict) or doc.get("format") != "bonfire_sim-sensitivity":
+        raise DataError(f"{path} is not written by bonfire-sim sensitivity --json")
+    return doc
+
+
 def build_report(run_dirs: Sequence[str | Path], out: str | Path,
-                 title: str = "Bonfire balance report") -> Path:
+                 title: str = "Bonfire balance report",
+                 sensitivity: str | Path | None = None) -> Path:
     """Write one self-contained HTML report for the runs; returns its path."""
     runs = load_runs(run_dirs)
-    sections = report_sections(runs)
+    sections = report_sections(runs, load_sensitivity(sensitivity) if sensitivity else None)
     total = sum(len(r.games) for _, r in runs)
     subtitle = (f"{total:,} games from {len(runs)} run(s): {', '.join(lab for lab, _ in runs)}"
                 f" — bonfire_sim {__version__}, built {time.strftime('%Y-%m-%d %H:%M')}")
