@@ -86,7 +86,12 @@ def test_every_row_has_a_known_provenance():
         assert {r["provenance"] for r in cards_json(kind)} <= {"text", "inferred", "assumed"}
 
 
-@pytest.mark.parametrize("args", [("cards", "--kind", "dragons"), ("cards", "--format", "xml")])
+@pytest.mark.parametrize("args", [
+    ("cards", "--kind", "dragons"), ("cards", "--format", "xml"),
+    ("cards", "--kind", "tom", "--variant", "tom_deck=elf"),
+    ("replay", "--variant", "deck=gnome"), ("run", "--variant", "fate_area"),
+    ("sensitivity", "--variant", "tom_deck=task1"),
+])
 def test_a_bad_value_gives_one_error_line_and_exit_code_2(args):
     result = run(*args)
     assert result.exit_code == 2

@@ -217,12 +217,18 @@ def solo_rows(arm: str, base: Mapping[str, tuple[pd.DataFrame, pd.DataFrame]],
 
 
 def _extreme_rows(arm: str, kind: str, est_a: pd.DataFrame, est_b: pd.DataFrame,
-                  col: str, n_rows: int) -> list[dict[str, Any]]:
-    """The strongest and weakest item of the default arm, its estimate in both arms."""
+                  col: str, n_rows: int, same: bool) -> list[dict[str, Any]]:
+    """The strongest and weakest item of the default arm, its estimate in both arms
+    (``same``: both arms are the very same games, so the difference is exactly 0)."""
     rows = []
     a = est_a.dropna(subset=[col]).set_index("id")
     b = est_b.dropna(subset=[col]).set_index("id")
     for which, pick in (("strongest", "idxmax"), ("weakest", "idxmin")):
+        what = "surplus over printed points" if kind == "task" else "score effect"
+        if a.empty:  # every item below the regression's minimum count
+            rows.append(_row(f"{which} {kind} ({what})", "points", arm,
+                             (math.nan,) * 5 + (n_rows,), "too few games for an estimate"))
+            continue
         item = getattr(a[col], pick)()
         item_b = getattr(b[col], pick)() if len(b) else "-"
         va = float(a.loc[item, col])
@@ -230,15 +236,14 @@ def _extreme_rows(arm: str, kind: str, est_a: pd.DataFrame, est_b: pd.DataFrame,
         vb = float(b.loc[item, col]) if item in b.index else math.nan
         se_b = float(b.loc[item, "se"]) if item in b.index else math.nan
         d = vb - va
-        half = ST.Z95 * math.sqrt(se_a ** 2 + se_b ** 2)
+        half = 0.0 if same else ST.Z95 * math.sqrt(se_a ** 2 + se_b ** 2)
         note = f"{item}" + ("" if item_b == item else f"; under the variant {item_b}")
-        what = "surplus over printed points" if kind == "task" else "score effect"
         rows.append(_row(f"{which} {kind} ({what})", "points", arm,
                          (va, vb, d, d - half, d + half, n_rows), note))
     return rows
 
 
-def item_rows(arm: str, players_a: pd.DataFrame, players_b: pd.DataFrame
+def item_rows(arm: str, players_a: pd.DataFrame, players_b: pd.DataFrame, same: bool = False
               ) -> list[dict[str, Any]]:
     """Strongest/weakest task (adjusted effect minus printed points) and gnome."""
     out = []
@@ -246,11 +251,11 @@ def item_rows(arm: str, players_a: pd.DataFrame, players_b: pd.DataFrame
     for t in (ta, tb):
         t["surplus"] = t["value"] - t["printed"]
         t["se"] = (t["value_hi"] - t["value_lo"]) / (2 * ST.Z95)
-    out += _extreme_rows(arm, "task", ta, tb, "surplus", len(players_a))
+    out += _extreme_rows(arm, "task", ta, tb, "surplus", len(players_a), same)
     na, nb = (ST.gnome_strength(p) for p in (players_a, players_b))
     for g in (na, nb):
         g["se"] = (g["hi"] - g["lo"]) / (2 * ST.Z95)
-    out += _extreme_rows(arm, "gnome", na, nb, "effect", len(players_a))
+    out += _extreme_rows(arm, "gnome", na, nb, "effect", len(players_a), same)
     return out
 
 
@@ -280,7 +285,8 @@ def sensitivity_table(plan: SensitivityPlan, dirs: Mapping[str, Mapping[str, Pat
                             for n in multi], ignore_index=True)
             pb = pd.concat([ST.multiplayer(get(var[f"p{n}"])[1]).assign(run=f"p{n}")
                             for n in multi], ignore_index=True)
-            rows += item_rows(label, pa, pb)
+            same = all(var[f"p{n}"] == base[f"p{n}"] for n in multi)
+            rows += item_rows(label, pa, pb, same)
     return pd.DataFrame(rows)
 
 

@@ -23,8 +23,8 @@ def cards(kind: str, fmt: str, variants: dict[str, str]) -> None:
 
     Provenance is text (the rulebook says so), inferred or assumed (see
     bonfire_sim/rules/components.py, the one place to correct a value).  The assumed
-    facts that decide whole answers have named variants (--kind variants); a table
-    starts with the variants in force.
+    facts that decide whole answers have named variants (--kind variants marks those in
+    force; --variant chooses, e.g. Tom's deck for --kind tom).
 
     Example:
 
@@ -37,6 +37,6 @@ def cards(kind: str, fmt: str, variants: dict[str, str]) -> None:
     from bonfire_sim.catalog import cards_table, variants_line
 
     rows = cards_table(kind, variants)
-    if fmt == "table" and kind != "variants":
+    if fmt == "table" and kind == "tom":
         click.echo(f"# variants in force: {variants_line(variants)}")
     emit_rows(rows, fmt)

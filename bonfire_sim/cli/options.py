@@ -119,11 +119,8 @@ def _parse_variants(ctx: click.Context, param: click.Parameter,
     from bonfire_sim.rules.components import parse_variant
 
     out: dict[str, str] = {}
-    for text in value:
-        try:
-            fact, name = parse_variant(text)
-        except ValueError as error:
-            raise click.BadParameter(str(error)) from None
+    for text in value:  # a ValueError becomes the group's one-line "Error: ..." (exit 2)
+        fact, name = parse_variant(text)
         out[fact] = name
     return out
 
