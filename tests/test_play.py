@@ -134,6 +134,37 @@ def test_a_snapshot_follows_every_ignite(records):
             assert len(snap["board"]["seats"]) == len(rec.scores)
 
 
+FIRE_LINEUPS = {1: "portal", 2: "portal,random", 3: "portal,greedy,random",
+                4: "portal,tempo,random,gnome_engine"}
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_no_great_bonfire_use_gains_points_on_spaces_0_to_5(players):
+    """RULINGS 5/8: spaces 0-5 give their resource, only space 6 its 2 points."""
+    uses = {False: 0, True: 0}
+    for seed in (1, 2, 3, 4):
+        rec = play(seed, players, FIRE_LINEUPS[players])
+        lines = iter(narrate(rec))
+        for ev in rec.events:
+            if ev["kind"] != "move" or ev["move"][0] != L.M_FIRE:
+                continue
+            f = ev["facts"]
+            points_space = f["space"] == 6
+            uses[points_space] += 1
+            assert ("2 points" in f["rewards"]) == (points_space and ev["points"] == 2)
+            if not points_space:
+                assert ev["points"] == 0 and f["space_resource"] is not None
+            text = next(x for x in lines if "Tom: " not in x and (
+                f"Great Bonfire for free to space {f['space']} " in x
+                or f"Great Bonfire to space {f['space']} " in x))
+            assert ("2 points" in text.split(": takes")[-1]) == ("2 points" in f["rewards"])
+        fire_pts = sum(e["points"] for e in rec.events
+                       if e["kind"] == "move" and e["move"][0] == L.M_FIRE)
+        assert fire_pts == 2 * sum("2 points" in e["facts"]["rewards"] for e in rec.events
+                                   if e["kind"] == "move" and e["move"][0] == L.M_FIRE)
+    assert uses[False] > 0  # the resource spaces were used, so the test could fail
+
+
 def test_narration_ends_with_the_final_scoring_table(records):
     rec = records[(1, 4)]
     lines = narrate(rec)
