@@ -320,6 +320,17 @@ def test_space_5_move_to_a_bonfire_gains_nothing_and_specialists_apply():
     assert res(s)[FRUIT] == 2  # specialist 10: the grey guardian's resource twice
 
 
+def test_space_5_with_specialist_6_chooses_gold_only_on_the_starting_tile():
+    s = move_city(6)
+    choices = {}
+    for _, g, d, r, _ in of_kind(s, L.M_MOVE_GUARD):
+        if g == OWN:
+            choices.setdefault(d, set()).add(r)
+    assert choices[0] == set(range(6))  # the Starting Tile: gold or any other resource
+    assert choices[2] == set(range(5))  # a path tile: any resource but gold
+    assert choices[BONFIRE + 0] == {-1}
+
+
 def test_space_5_can_move_a_guardian_off_a_bonfire():
     b = StateBuilder(2).path(0, B_BLOSSOM).guardian(0, "own", BONFIRE + 0)
     b.task(0, 0, "B1", lit=True).portals(0, 0).guardian(0, "grey").task(0, 1, "B5")
