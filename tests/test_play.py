@@ -165,6 +165,36 @@ def test_no_great_bonfire_use_gains_points_on_spaces_0_to_5(players):
     assert uses[False] > 0  # the resource spaces were used, so the test could fail
 
 
+@pytest.mark.parametrize("players, lineup", [(1, "portal"), (2, "portal,tempo"),
+                                              (4, "portal,tempo,planner,greedy")])
+def test_a_snapshot_follows_its_movers_last_line_before_anyone_else_moves(players, lineup):
+    before_tom = 0
+    for seed in range(1, 7):
+        rec = play(seed, players, lineup)
+        totals = Counter()
+        last_mover = None
+        for i, ev in enumerate(rec.events):
+            if ev["kind"] == "snapshot":
+                assert last_mover == ev["seat"], (seed, i)
+                # the board as the mover left it: nobody else has scored since
+                shown = {st["seat"]: st["score"] for st in ev["board"]["seats"]}
+                assert shown == {k: totals[k] for k in shown}, (seed, i)
+                nxt = rec.events[i + 1]
+                before_tom += nxt["kind"] == "tom"
+            elif ev["kind"] in ("move", "tom", "auto_pass"):
+                totals[ev["seat"]] += ev.get("points", 0)
+                last_mover = ev["seat"] if ev["kind"] == "move" else None
+        lines = narrate(rec)
+        for i, line in enumerate(lines):
+            if line.startswith("  Board after the "):
+                mover = line.split(" of ", 1)[1].rstrip(":")
+                head = next(x for x in reversed(lines[:i]) if x.startswith("Round "))
+                assert head.split(": ", 1)[0].endswith(mover), (seed, line, head)
+                assert not lines[i - 1].startswith("Round ") or mover in lines[i - 1]
+    if players == 1:
+        assert before_tom > 0  # the case of the bug: Tom's card right after the chain
+
+
 def test_narration_ends_with_the_final_scoring_table(records):
     rec = records[(1, 4)]
     lines = narrate(rec)
