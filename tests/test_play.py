@@ -240,7 +240,10 @@ def test_one_strategy_name_plays_every_seat():
 def test_replay_prints_the_narrated_game():
     result = CliRunner().invoke(main, ["replay", "--seed", "1", "--players", "4"])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines() == narrate(play(1, 4))
+    lines = result.output.splitlines()
+    assert lines[0] == ("Variants in force: tom_deck=task1, fate_area=5x5-centre, "
+                        "guardian_points=2+k")
+    assert lines[1:] == narrate(play(1, 4))
 
 
 def test_replay_writes_the_trace_as_json(tmp_path):
