@@ -108,7 +108,7 @@ SPEC_VALUE = (0.0, 0.5, 1.5, 1.5, 0.8, 1.5, 1.0, 1.5, 1.0, 0.5, 1.0, 1.0, 1.0, 1
 SP_GOLD, SP_PATH, SP_GUARD, SP_FIRE, SP_SPEC, SP_MOVE, SP_SHIP, SP_FATE = range(8)
 R_TILE, R_RES, R_PTS, R_PORTAL = 1, 2, 4, 8
 NEG = -1.0e9
-GOLD, YELLOW = 5, 6
+GOLD, YELLOW = C.GOLD, C.YELLOW
 # context slots (per decision)
 CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS = range(5)
 

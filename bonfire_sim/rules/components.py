@@ -424,6 +424,7 @@ SPECIALIST_TEXT = {
     26: "receiving a task always costs 1 action tile",
     27: "fate tiles may protrude beyond the fate area (1 symbol must stay inside)",
 }
+SPECIALIST_18_POINTS = 2  # per guardian next to a bonfire at final scoring [text]
 GOLD_SPECIALISTS = (5, 22, 23)  # [assumed: "three show gold"]
 
 
@@ -469,6 +470,8 @@ def _tom_deck(eighth: tuple[str, bool]) -> TomDeck:
 
 
 TOM_DECK_PASSES = 4  # the game ends after Tom's 4th pass through the deck [text]
+# Special case 1: an action Tom cannot take (its common task is done) scores instead [text]
+TOM_SPECIAL_CASE_POINTS = 3
 SOLO_TASKS = {"blue": 7, "red": 7, "yellow": 6}  # [text]
 HANDICAP_START, HANDICAP_WIN, HANDICAP_LOSS = -10, 5, -2  # [text]
 

@@ -24,7 +24,7 @@ from bonfire_sim.rules.payment import has_spec, note
 from bonfire_sim.rules.procession import bonfire_open, path_open
 from bonfire_sim.rules.tasks import common_fulfilled, task_fulfilled
 
-GOLD, YELLOW = 5, 6
+GOLD, YELLOW = C.GOLD, C.YELLOW
 SP_GOLD, SP_PATH, SP_GUARD, SP_FIRE, SP_SPEC, SP_MOVE, SP_SHIP, SP_FATE = range(8)
 
 

@@ -17,9 +17,9 @@ from bonfire_sim.rules.payment import (
     pay_tiles,
 )
 
-GNOME = 5
+GNOME = C.ACTION_TILES.index("gnome")
 NS = C.N_SPECIALISTS
-YELLOW = 6
+YELLOW = C.YELLOW
 
 
 @njit(cache=True)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from numba import njit
 
+from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.movebuf import add
 from bonfire_sim.rules.payment import can_pay_tiles, has_spec, note, pay_tiles
 
-FIRE = 3
+FIRE = C.ACTION_TILES.index("fire")
 R_TILE, R_RES, R_PTS, R_PORTAL = 1, 2, 4, 8
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.council import (
@@ -70,7 +71,7 @@ from bonfire_sim.rules.turns import (
     pb_of,
 )
 
-GOLD, YELLOW, GUARD = 5, 6, 4
+GOLD, YELLOW, GUARD = C.GOLD, C.YELLOW, C.ACTION_TILES.index("guard")
 
 
 def new_move_buffer() -> np.ndarray:

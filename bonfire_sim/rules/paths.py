@@ -12,7 +12,7 @@ from bonfire_sim.rules.movebuf import add
 from bonfire_sim.rules.payment import can_pay_tiles, has_spec, note, pay_tiles
 from bonfire_sim.rules.rng import shuffle
 
-PATH = 1
+PATH = C.ACTION_TILES.index("path")
 DECK_SLOT = 4  # move argument: the top of the draw deck
 SEARCH = 10  # council move argument: 10 + tile id searched from the deck
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from numba import njit
 
+from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 
-YELLOW = 6
-GOLD = 5
+YELLOW = C.YELLOW
+GOLD = C.GOLD
 
 
 @njit(cache=True)

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from numba import njit
 
+from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.movebuf import add
 from bonfire_sim.rules.payment import has_spec, max_tiles_payable, note
 
-GUARD = 4
-GOLD = 5
+GUARD = C.ACTION_TILES.index("guard")
+GOLD = C.GOLD
 STAY = -9  # destination code: the guardian does not move
 
 

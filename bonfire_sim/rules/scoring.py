@@ -20,7 +20,7 @@ LN_BONFIRES, LN_GUARDIANS, LN_PORTALS, LN_PATHS, LN_COMMON, LN_FATE, LN_LEFTOVER
 LINE_NAMES = ("bonfires", "guardians", "portals", "paths", "common", "fate_supply",
               "leftovers", "in_game")
 SPEC_GUARD_BONUS = 17  # gnome id of specialist 18: +2 per guardian next to a bonfire
-SPEC_GUARD_BONUS_PTS = 2  # [text: Appendix III, 18]
+SPEC_GUARD_BONUS_PTS = C.SPECIALIST_18_POINTS
 N_SPACES = C.MAX_TASKS  # bonfire spaces 0..6
 N_COLOURS = len(C.GUARDIAN_COLOURS)
 N_TILE_TYPES = len(C.ACTION_TILES)

@@ -25,7 +25,7 @@ from bonfire_sim.rules.tasks import common_fulfilled
 from bonfire_sim.rules.turns import end_game
 
 TOM = 1
-SPECIAL_CASE_POINTS = 3
+SPECIAL_CASE_POINTS = C.TOM_SPECIAL_CASE_POINTS
 C_TASKS, C_PORTALS, C_PATHS, C_GUARDS, C_GNOMES = 0, 1, 2, 3, 4
 
 
