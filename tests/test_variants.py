@@ -7,6 +7,8 @@ invariant of ``rules/invariants.py`` after every decision, at every player count
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from numba import config as numba_config
@@ -248,3 +250,40 @@ def test_play_and_the_catalog_take_variants():
     tom = cards_table("tom", {"tom_deck": "path"})
     assert [r["action"] for r in tom].count("path") == 2
     assert variants_line({"tom_deck": "gnome"}).startswith("tom_deck=gnome, fate_area=5x5")
+
+
+def test_an_experiment_file_selects_variants_and_resume_refuses_a_mismatch(tmp_path):
+    from bonfire_sim.experiment import load_experiment
+    from bonfire_sim.sim.runner import run
+
+    f = tmp_path / "x.toml"
+    f.write_text('[run]\ngames = 2\nplayers = 2\nstrategies = ["random"]\n'
+                 '[variants]\nfate_area = "4x6"\n')
+    config, _ = load_experiment(f)
+    assert config.variants["fate_area"] == "4x6"
+    f.write_text('[run]\ngames = 2\n[variants]\nfate_area = 4\n')
+    with pytest.raises(ConfigError, match="variants"):
+        load_experiment(f)
+    out = tmp_path / "run"
+    run(config, out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["config"]["variants"] == {**C.default_variants(), "fate_area": "4x6"}
+    with pytest.raises(ConfigError, match="different configuration"):
+        run(RunConfig(games=2, players=2, strategies=("random",)), out, resume=True)
+    run(config, out, resume=True)  # the same variants: accepted
+
+
+def test_a_manifest_from_before_variants_resumes_as_the_defaults(tmp_path):
+    from bonfire_sim.sim.runner import run
+
+    config = RunConfig(games=2, players=2, strategies=("random",))
+    out = tmp_path / "run"
+    run(config, out)
+    path = out / "manifest.json"
+    manifest = json.loads(path.read_text())
+    del manifest["config"]["variants"]
+    path.write_text(json.dumps(manifest))
+    run(config, out, resume=True)
+    with pytest.raises(ConfigError, match="different configuration"):
+        run(RunConfig(games=2, players=2, strategies=("random",),
+                      variants={"tom_deck": "path"}), out, resume=True)
