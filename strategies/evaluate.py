@@ -120,6 +120,7 @@ R_TILE, R_RES, R_PTS, R_PORTAL = 1, 2, 4, 8
 NEG = -1.0e9
 GOLD, YELLOW = 5, 6
 SURPLUS = 7  # tv[SURPLUS]: value of a surplus action tile (see stock_values)
+PAYV = 8  # tv[PAYV + k]: value of a held tile of type k up to TILE_CAP (surplus if dead)
 SURPLUS_EARLY = 0.3  # ... while the game is far from its end: spare change for pairs
 TILE_CAP = (3, 2, 3, 3, 3, 2)  # most tiles one action of each type pays (ship..gnome)
 # context slots (per decision)
@@ -173,6 +174,9 @@ def stock_values(s, pb, w, late, nd, tv, rv):
         tv[k] = 0.5 * (1.0 - late) + late * w[W_TILE] * w[W_TV0 + k]
     tv[YELLOW] = 0.5 * (1.0 - late) + late * w[W_YELLOW]
     tv[SURPLUS] = 0.5 * (1.0 - late) + late * SURPLUS_EARLY
+    dead = dead_tiles(s, pb)
+    for k in range(6):
+        tv[PAYV + k] = tv[SURPLUS] if (dead >> k) & 1 else tv[k]
     held = 0
     for r in range(6):
         held += s[pb + L.P_RES + r]
@@ -204,30 +208,29 @@ def dead_tiles(s, pb):
 
 
 @njit(cache=True)
-def unit_tile(k, c, dead, tv):
+def unit_tile(k, c, tv):
     """Value of the c-th held tile of type k (c >= 1): surplus when its type is dead or c
     exceeds what one action of the type pays; yellow keeps its joker value."""
     if k == YELLOW:
         return tv[YELLOW]
-    if (dead >> k) & 1 or c > TILE_CAP[k]:
+    if c > TILE_CAP[k]:
         return tv[SURPLUS]
-    return tv[k]
+    return tv[PAYV + k]
 
 
 @njit(cache=True)
 def tiles_loss(s, pb, code, tv):
     """Value of the tiles a packed removal takes (each type from its top count down)."""
-    dead = dead_tiles(s, pb)
     loss = 0.0
     for k in range(7):
         h = s[pb + L.P_TILES + k]
         for j in range(code_count(code, k)):
-            loss += unit_tile(k, h - j, dead, tv)
+            loss += unit_tile(k, h - j, tv)
     return loss
 
 
 @njit(cache=True)
-def _cheapest_units(s, pb, t, m, dead, tv):
+def _cheapest_units(s, pb, t, m, tv):
     """Value of the m cheapest non-yellow tiles of types other than t (>= 1e9 if short)."""
     cnt = np.empty(6, np.int64)
     for k in range(6):
@@ -238,7 +241,7 @@ def _cheapest_units(s, pb, t, m, dead, tv):
         bv = 0.0
         for k in range(6):
             if cnt[k] > 0:
-                v = unit_tile(k, cnt[k], dead, tv)
+                v = unit_tile(k, cnt[k], tv)
                 if best < 0 or v < bv:
                     best, bv = k, v
         if best < 0:
@@ -251,7 +254,6 @@ def _cheapest_units(s, pb, t, m, dead, tv):
 @njit(cache=True)
 def tile_cost(s, pb, t, n, tv):
     """Value lost by the cheapest way to pay n tiles of type t (own, yellow, pairs)."""
-    dead = dead_tiles(s, pb)
     have = s[pb + L.P_TILES + t]
     yel = s[pb + L.P_TILES + YELLOW]
     per = 2 if has_spec(s, pb, 5) else 1
@@ -260,7 +262,7 @@ def tile_cost(s, pb, t, n, tv):
     for u in range(min(have, n), -1, -1):
         own = 0.0
         for j in range(u):
-            own += unit_tile(t, have - j, dead, tv)
+            own += unit_tile(t, have - j, tv)
         rest = n - u
         for y in range(min(yel, (rest + per - 1) // per) + 1):
             q = max(0, rest - per * y)
@@ -268,7 +270,7 @@ def tile_cost(s, pb, t, n, tv):
                 continue
             c = own + y * tv[YELLOW]
             if q > 0:
-                c += _cheapest_units(s, pb, t, 2 * q, dead, tv)
+                c += _cheapest_units(s, pb, t, 2 * q, tv)
             best = min(best, c)
     return best
 
@@ -522,7 +524,6 @@ def gnome_value(s, p, pb, gid, w, cx, nd):
 @njit(cache=True)
 def discard_loss(s, pb, m, tv):
     """Value of the m tiles option I discards: the player's cheapest choice."""
-    dead = dead_tiles(s, pb)
     a = s[pb + L.P_TILES:pb + L.P_TILES + 7].copy()
     loss = 0.0
     for _ in range(m):
@@ -530,7 +531,7 @@ def discard_loss(s, pb, m, tv):
         wv = 0.0
         for k in range(7):
             if a[k] > 0:
-                v = unit_tile(k, a[k], dead, tv)
+                v = unit_tile(k, a[k], tv)
                 if worst < 0 or v < wv:
                     worst, wv = k, v
         a[worst] -= 1
@@ -783,7 +784,7 @@ def choose(s, p, moves, n, w):
     cx[CX_OPEN] = n_open
     cx[CX_SEAT] = seat
     cx[CX_PRESS] = stall_pressure(s, p)
-    tv = np.zeros(8)  # 7 tile types + the surplus tile value
+    tv = np.zeros(PAYV + 6)  # 7 tile types, the surplus value, per-type payment values
     rv = np.zeros(6)
     # Under stall pressure stock that no held task needs falls towards its leftover value:
     # converting tiles at the Great Bonfire only delays a stall.
