@@ -16,6 +16,7 @@ from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.moves import apply_move
 from bonfire_sim.rules.moves import legal_moves as _legal_kernel
+from bonfire_sim.rules.pay_choice import PAY_TILES, unpack
 
 MoveLike = Sequence[int] | np.ndarray
 
@@ -52,6 +53,16 @@ def apply(state: np.ndarray, move: MoveLike, params: np.ndarray | None = None) -
     return state
 
 
+def _stock_text(counts: Sequence[int], names: Sequence[str]) -> str:
+    return "+".join(f"{n}x{name}" for n, name in zip(counts, names, strict=True) if n) or "none"
+
+
+def _payment_text(code: int, what: int) -> str:
+    if what == PAY_TILES:
+        return f"tiles={_stock_text(unpack(code, 7), C.ACTION_TILES)}"
+    return f"resources={_stock_text(unpack(code, 6), C.RESOURCES)}"
+
+
 def phase_name(state: np.ndarray) -> str:
     return L.PHASE_NAMES[int(state[L.G_PHASE])]
 
@@ -82,6 +93,8 @@ def describe_move(mv: MoveLike) -> str:
         L.M_TAKE_GUARD: lambda: f"colour={C.GUARDIAN_COLOURS[a]}",
         L.M_TAKE_SPEC: lambda: f"specialist={a + 1}",
         L.M_SHIP_TO: lambda: f"island={a}",
+        L.M_PAY: lambda: _payment_text(a, b),
+        L.M_DISCARD: lambda: f"keep={_stock_text(unpack(a, 7), C.ACTION_TILES)}",
     }
     inner = fields.get(k)
     return f"{name}({inner()})" if inner else f"{name}()"

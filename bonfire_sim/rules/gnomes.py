@@ -8,14 +8,7 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.movebuf import add
-from bonfire_sim.rules.payment import (
-    can_pay_resources,
-    can_pay_tiles,
-    has_spec,
-    note,
-    pay_resources,
-    pay_tiles,
-)
+from bonfire_sim.rules.payment import can_pay_resources, can_pay_tiles, has_spec, note
 
 GNOME = C.ACTION_TILES.index("gnome")
 NS = C.N_SPECIALISTS
@@ -121,11 +114,9 @@ def gain_gnome(s, p, pb, gid):
 
 @njit(cache=True)
 def do_gnome(s, p, pb, gid, mode):
-    """Pay 2 tiles + 1 resource (mode 0) or 1 tile + 2 resources (mode 1) and recruit."""
+    """Recruit, after paying 2 tiles + 1 resource (mode 0) or 1 tile + 2 resources (mode 1)."""
     if has_spec(s, pb, 9):
         note(s, pb, 9)
-    pay_tiles(s, pb, GNOME, 2 - mode)
-    pay_resources(s, pb, gnome_resource(s, p, pb, gid), 1 + mode, 0, 0)
     gain_gnome(s, p, pb, gid)
 
 

@@ -14,7 +14,7 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.movebuf import add
-from bonfire_sim.rules.payment import can_pay_tiles, has_spec, note, pay_tiles
+from bonfire_sim.rules.payment import can_pay_tiles, has_spec, note
 
 FIRE = C.ACTION_TILES.index("fire")
 R_TILE, R_RES, R_PTS, R_PORTAL = 1, 2, 4, 8
@@ -126,9 +126,8 @@ def take_rewards(s, p, pb, g, rset, shape):
 
 @njit(cache=True)
 def do_fire(s, p, pb, g, rset, shape, cost):
-    """Pay, turn and collect."""
+    """Turn and collect, after paying ``cost`` fire tiles (pay_choice)."""
     if has_spec(s, pb, 22) and s[L.G_GB_USED] == 1 and cost < 3:
         if (g - s[L.G_GB_POS]) % 7 == cost + 1:  # reached only thanks to the extra space
             note(s, pb, 22)
-    pay_tiles(s, pb, FIRE, cost)
     take_rewards(s, p, pb, g, rset, shape)

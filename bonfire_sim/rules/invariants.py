@@ -34,6 +34,7 @@ MESSAGES = (
     "a guardian stands where she cannot (occupied, unbuilt, closed bonfire)",
     "countdown tiles are inconsistent",
     "a lit bonfire still has its novice, or an unlit one lost it",
+    "a payment choice is open outside PH_PAY, or PH_PAY has nothing to choose",
 )
 NPT = len(C.PATH_TILES)
 
@@ -249,6 +250,21 @@ def _player_code(s, p, seat):
 
 
 @njit(cache=True)
+def payment_consistent(s):
+    """PH_PAY exactly while a paying move's demand is open (and that move can pay)."""
+    open_tiles = s[L.G_PAY_TILE + 1] > 0
+    open_res = s[L.G_PAY_RES + 1] + s[L.G_PAY_RES + 3] > 0
+    open_keep = s[L.G_PAY_KEEP] >= 0
+    if s[L.G_PHASE] != L.PH_PAY:
+        return not (open_tiles or open_res or open_keep)
+    kind = s[L.G_PAY_MOVE]
+    if open_keep and kind != L.M_FATE:
+        return False
+    paying = L.M_FATE <= kind <= L.M_GNOME and kind != L.M_PATH_REFRESH
+    return (open_tiles or open_res or open_keep) and paying
+
+
+@njit(cache=True)
 def check(s, p):
     """0 if every invariant holds, else the code of the first violation (see MESSAGES)."""
     nseats = s[L.G_NSEATS]
@@ -280,4 +296,6 @@ def check(s, p):
             holders += 1
     if holders > 1 or s[L.G_CD_PILE] < 0 or s[L.G_CD_PILE] > C.COUNTDOWN_TILES:
         return 17
+    if not payment_consistent(s):
+        return 19
     return 0

@@ -8,15 +8,7 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.movebuf import add
-from bonfire_sim.rules.payment import (
-    can_pay_resources,
-    can_pay_tiles,
-    has_spec,
-    note,
-    pay_resources,
-    pay_tiles,
-    pay_tiles_sparing,
-)
+from bonfire_sim.rules.payment import can_pay_resources, can_pay_tiles, has_spec, note
 from bonfire_sim.rules.procession import start_procession
 
 SHIP, TASK, GUARD = 0, 2, 4
@@ -64,16 +56,11 @@ def gen_ship(s, p, pb, out, n):
 
 @njit(cache=True)
 def do_ship(s, pb, dest, cost):
-    """Pay and sail; the island's action may follow (PH_SHIP_ACTION).
-
-    Replacement pairs spare task and guardian tiles where possible: the island's action
-    (receive a task / retrieve a guardian) is paid with them right after.
-    """
+    """Sail after paying ``cost`` ship tiles (pay_choice); the island's action may follow."""
     if has_spec(s, pb, 21) and s[pb + L.P_SHIP_USED] == 1 and cost < 3:
         r = routes(s[pb + L.P_SHIP], dest)
         if r == 0 or r == cost + 1:  # reached only thanks to the extra route
             note(s, pb, 21)
-    pay_tiles_sparing(s, pb, SHIP, cost, TASK, GUARD)
     sail(s, pb, dest)
 
 
@@ -114,7 +101,7 @@ def offering_resource(s, pb, pile):
 
 
 @njit(cache=True)
-def _task_resources(s, p, pb, island, pile):
+def task_resources(s, p, pb, island, pile):
     """(r1, r2) to pay: the offering's and the island's resource; -1 = any (spec 3)."""
     if has_spec(s, pb, 3):
         return -1, -1
@@ -132,7 +119,7 @@ def gen_task(s, p, pb, out, n):
     for pile in range(2):
         if offering_resource(s, pb, pile) < 0:
             continue
-        r1, r2 = _task_resources(s, p, pb, i, pile)
+        r1, r2 = task_resources(s, p, pb, i, pile)
         if not can_pay_resources(s, pb, r1, 1, r2, 1):
             continue
         for j in range(3):
@@ -146,15 +133,12 @@ def gen_task(s, p, pb, out, n):
 
 @njit(cache=True)
 def do_task(s, p, pb, slot, pile, space):
-    """Pay tiles and 2 resources, leave the offering, put the task on the bonfire space."""
+    """After paying tiles and 2 resources: leave the offering, put the task on the space."""
     i = s[pb + L.P_SHIP]
     if has_spec(s, pb, 26) and s[pb + L.P_OFF_ISLAND + i] > 0:
         note(s, pb, 26)
     if has_spec(s, pb, 3):
         note(s, pb, 3)
-    pay_tiles(s, pb, TASK, task_tile_cost(s, p, pb, i))
-    r1, r2 = _task_resources(s, p, pb, i, pile)
-    pay_resources(s, pb, r1, 1, r2, 1)
     s[pb + L.P_TASK + space] = s[L.ISLAND_TASKS + i * 3 + slot]
     s[pb + L.P_TASK_AT + space] = s[L.G_TURN]
     s[L.ISLAND_TASKS + i * 3 + slot] = -1
@@ -204,9 +188,3 @@ def take_guardian(s, pb, colour):
         return start_procession(s, pb, 1, True)
     return False
 
-
-@njit(cache=True)
-def do_guard(s, pb, colour):
-    """Pay 1 guardian tile and retrieve the guardian."""
-    pay_tiles(s, pb, GUARD, 1)
-    return take_guardian(s, pb, colour)

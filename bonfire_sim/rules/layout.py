@@ -81,6 +81,13 @@ G_TOM_CARD = _f()  # solo: last card Tom played, -1 none
 G_TOM_TASKS_SEEN = _f()  # reserved
 TOM_DECK = _f(C.TOM_DECK_SIZE)  # solo: card kinds in draw order
 G_DECISIONS = _f()  # decisions applied so far (safety bound)
+# The payer's choice (pay_choice): a paying move waits here while PH_PAY asks how to pay.
+G_PAY_MOVE = _f(5)  # the move row [kind, a, b, c, d] waiting for its payment / discard
+G_PAY_MAIN = _f()  # 1 if that move was made as the turn's option (PH_MAIN)
+G_PAY_TILE = _f(2)  # open tile demand: type, count (count 0 = none)
+G_PAY_RES = _f(4)  # open resource demands: r1, n1, r2, n2 (n 0 = none; r -1 = any)
+G_PAY_KEEP = _f()  # open discard before a fate tile: tiles to keep, -1 none
+G_PAID = _f(13)  # what the current action paid: resources (6) then tiles (7); for traces
 GLOBAL_SIZE = _o
 
 # ---- per-player block (offsets relative to the block) --------------------------------
@@ -154,9 +161,10 @@ PH_C_SHIP = 11  # council bonus: which island
 PH_C_FATE = 12  # council bonus: which fate tile where
 PH_POST = 13  # after the option: bonus actions or end the turn
 PH_OVER = 14
+PH_PAY = 15  # how to pay the move just chosen / which tiles to keep (pay_choice)
 PHASE_NAMES = (
     "swap", "main", "ship_action", "procession", "path_pick", "council", "c_path",
-    "c_guard", "c_fire", "c_spec", "c_move", "c_ship", "c_fate", "post", "over",
+    "c_guard", "c_fire", "c_spec", "c_move", "c_ship", "c_fate", "post", "over", "pay",
 )
 
 # ---- moves: rows of MOVE_W int32 [kind, a, b, c, d] ------------------------------------
@@ -184,10 +192,12 @@ M_TAKE_GUARD = 17  # council: a = guardian colour
 M_TAKE_SPEC = 18  # council: a = specialist id
 M_SHIP_TO = 19  # council: a = island (free move)
 M_SKIP = 20  # nothing possible: the turn is lost (the player is out)
+M_PAY = 21  # a: packed removal (pay_choice: 5 bits per slot); b: 0 tiles, 1 resources
+M_DISCARD = 22  # before a fate tile: a = packed tiles KEPT (5 bits per tile type)
 MOVE_NAMES = (
     "end", "swap", "fate", "ship", "path", "path_refresh", "task", "guard", "procession",
     "fire", "gnome", "ignite", "bonus", "pass", "move_guard", "council", "take_path",
-    "take_guard", "take_spec", "ship_to", "skip",
+    "take_guard", "take_spec", "ship_to", "skip", "pay", "discard",
 )
 
 # Great Bonfire reward sets (b of M_FIRE): bit 0 tile, bit 1 resource, bit 2 points,

@@ -5,7 +5,9 @@ A decision point is ``s[G_PHASE]`` for seat ``s[G_CUR]``.  ``legal_moves`` fills
 returns how many; ``apply_move`` plays one row.  A turn is: (first turn only: the starting
 fate tile) -> option I, II or III, with bonus actions before or after -> end.  Multi-part
 choices (which guardian where, which council space, ...) are follow-up decisions in
-sub-phases; decisions with a single forced outcome are taken automatically.
+sub-phases; decisions with a single forced outcome are taken automatically.  A paying move
+first states its payment (``pay_choice.demand``); when the payer has more than one distinct
+way to pay (or, for option I, to discard), ``PH_PAY`` asks for it before the move acts.
 """
 
 from __future__ import annotations
@@ -30,17 +32,18 @@ from bonfire_sim.rules.council import (
     gen_ignite,
 )
 from bonfire_sim.rules.fate import has_legal_placement, place_start_tile
-from bonfire_sim.rules.fate_option import do_fate, gen_fate, supply_size
-from bonfire_sim.rules.gnomes import do_gnome, gen_council_spec, gen_gnome
+from bonfire_sim.rules.fate_option import do_fate, gen_fate, supply_size, tile_limit
+from bonfire_sim.rules.gnomes import do_gnome, gen_council_spec, gen_gnome, gnome_resource
 from bonfire_sim.rules.great_bonfire import do_fire, gen_fire, gen_rewards
 from bonfire_sim.rules.islands import (
-    do_guard,
     do_ship,
     do_task,
     gen_guard,
     gen_ship,
     gen_task,
     take_guardian,
+    task_resources,
+    task_tile_cost,
 )
 from bonfire_sim.rules.movebuf import add
 from bonfire_sim.rules.paths import (
@@ -51,7 +54,8 @@ from bonfire_sim.rules.paths import (
     gen_path,
     gen_pick,
 )
-from bonfire_sim.rules.payment import has_spec, note, pay_tiles
+from bonfire_sim.rules.pay_choice import apply_choice, clear_paid, demand, gen_pending, settle
+from bonfire_sim.rules.payment import has_spec, note
 from bonfire_sim.rules.procession import (
     do_procession_step,
     gen_free_move,
@@ -72,6 +76,8 @@ from bonfire_sim.rules.turns import (
 )
 
 GOLD, YELLOW, GUARD = C.GOLD, C.YELLOW, C.ACTION_TILES.index("guard")
+SHIP, PATH, TASK, FIRE, GNOME = (C.ACTION_TILES.index(n)
+                                 for n in ("ship", "path", "task", "fire", "gnome"))
 
 
 def new_move_buffer() -> np.ndarray:
@@ -145,6 +151,8 @@ def legal_moves(s, p, out):
         return gen_council_ship(s, out, 0)
     if ph == L.PH_C_FATE:
         return gen_fate(s, p, pb, out, 0, L.M_FATE)
+    if ph == L.PH_PAY:
+        return gen_pending(s, pb, out, 0)
     return 0
 
 
@@ -259,6 +267,77 @@ def do_swap(s, p, pb, swap):
 
 
 @njit(cache=True)
+def is_paying(kind, in_main):
+    """Moves that pay tiles / resources, or discard (option I), before they act."""
+    return (kind == L.M_SHIP or kind == L.M_PATH or kind == L.M_TASK or kind == L.M_GUARD
+            or kind == L.M_PROCESSION or kind == L.M_GNOME
+            or (in_main and (kind == L.M_FIRE or kind == L.M_FATE)))
+
+
+@njit(cache=True)
+def demand_payment(s, p, pb, mv, in_main):
+    """State move mv's payment and pay what has one way; True if PH_PAY now asks."""
+    kind, a, b = mv[0], mv[1], mv[2]
+    t, n, r1, n1, r2, n2, keep = 0, 0, -1, 0, -1, 0, -1
+    if kind == L.M_SHIP:
+        t, n = SHIP, b
+    elif kind == L.M_PATH:
+        t, n = PATH, p[T.PATH_COST + s[pb + L.P_NPATH]]
+    elif kind == L.M_TASK:
+        isl = s[pb + L.P_SHIP]
+        t, n = TASK, task_tile_cost(s, p, pb, isl)
+        r1, r2 = task_resources(s, p, pb, isl, b)
+        n1, n2 = 1, 1
+    elif kind == L.M_GUARD:
+        t, n = GUARD, 1
+    elif kind == L.M_PROCESSION:
+        t, n = GUARD, a
+    elif kind == L.M_FIRE:
+        t, n = FIRE, mv[4]
+    elif kind == L.M_GNOME:
+        t, n = GNOME, 2 - b
+        r1, n1 = gnome_resource(s, p, pb, a), 1 + b
+    else:  # option I: discard down to the tile limit first
+        keep = tile_limit(s, p, pb)
+        held = 0
+        for k in range(7):
+            held += s[pb + L.P_TILES + k]
+        if keep > 1 and held > 1:
+            note(s, pb, 14)  # keeps more than one tile
+    demand(s, mv, in_main, t, n, r1, n1, r2, n2, keep)
+    return settle(s, pb)
+
+
+@njit(cache=True)
+def complete_move(s, p, pb, mv, main):
+    """Carry out a paying move once it is paid, and continue the turn."""
+    kind, a, b, c, d = mv[0], mv[1], mv[2], mv[3], mv[4]
+    if kind == L.M_SHIP:
+        do_ship(s, pb, a, b)
+        enter_ship_action(s, p, pb)
+        return
+    if kind == L.M_GUARD:
+        if not take_guardian(s, pb, a):
+            resume(s, p)
+        return
+    if kind == L.M_PROCESSION:
+        if not start_procession(s, pb, a, False):
+            resume(s, p)
+        return
+    if kind == L.M_FATE:
+        do_fate(s, p, pb, a, b, c, d, False)  # the discard was the payment
+    elif kind == L.M_PATH:
+        do_path(s, p, pb, a)
+    elif kind == L.M_TASK:
+        do_task(s, p, pb, a, b, c)
+    elif kind == L.M_FIRE:
+        do_fire(s, p, pb, a, b, c, d)
+    elif kind == L.M_GNOME:
+        do_gnome(s, p, pb, a, b)
+    resume(s, p)
+
+
+@njit(cache=True)
 def apply_move(s, p, mv):
     """Play move row ``mv`` (assumed legal) for the seat to move."""
     seat = s[L.G_CUR]
@@ -269,31 +348,26 @@ def apply_move(s, p, mv):
     in_main = ph == L.PH_MAIN
     if in_main and kind != L.M_BONUS and kind != L.M_PASS:
         s[L.G_RET] = L.PH_POST
-    if kind == L.M_SWAP:
+    choice = kind == L.M_PAY or kind == L.M_DISCARD
+    if not choice:
+        clear_paid(s)
+    if choice:
+        apply_choice(s, pb, mv)
+        if not settle(s, pb):
+            pending = s[L.G_PAY_MOVE:L.G_PAY_MOVE + L.MOVE_W].copy()
+            complete_move(s, p, pb, pending, s[L.G_PAY_MAIN] == 1)
+    elif is_paying(kind, in_main):
+        if not demand_payment(s, p, pb, mv, in_main):
+            complete_move(s, p, pb, mv, in_main)
+    elif kind == L.M_SWAP:
         do_swap(s, p, pb, a)
         if not begin_turn(s, p):
             finish_turn(s, p)
-    elif kind == L.M_FATE:
-        do_fate(s, p, pb, a, b, c, d, in_main)
-        resume(s, p)
-    elif kind == L.M_SHIP:
-        do_ship(s, pb, a, b)
-        enter_ship_action(s, p, pb)
-    elif kind == L.M_PATH:
-        do_path(s, p, pb, a)
+    elif kind == L.M_FATE:  # the council's fate bonus: no discard
+        do_fate(s, p, pb, a, b, c, d, False)
         resume(s, p)
     elif kind == L.M_PATH_REFRESH:
         do_refresh(s)
-    elif kind == L.M_TASK:
-        do_task(s, p, pb, a, b, c)
-        resume(s, p)
-    elif kind == L.M_GUARD:
-        if not do_guard(s, pb, a):
-            resume(s, p)
-    elif kind == L.M_PROCESSION:
-        pay_tiles(s, pb, GUARD, a)
-        if not start_procession(s, pb, a, False):
-            resume(s, p)
     elif kind == L.M_MOVE_GUARD:
         if ph == L.PH_PROCESSION:
             if not do_procession_step(s, p, pb, a, b, c):
@@ -301,14 +375,8 @@ def apply_move(s, p, mv):
         else:
             move_guardian(s, p, pb, a, b, c, True)
             resume(s, p)
-    elif kind == L.M_FIRE:
-        if in_main:
-            do_fire(s, p, pb, a, b, c, d)
-        else:
-            do_council_fire(s, p, pb, a, b, c)
-        resume(s, p)
-    elif kind == L.M_GNOME:
-        do_gnome(s, p, pb, a, b)
+    elif kind == L.M_FIRE:  # the council's Great Bonfire bonus: free
+        do_council_fire(s, p, pb, a, b, c)
         resume(s, p)
     elif kind == L.M_IGNITE:
         do_ignite(s, pb, a, seat)

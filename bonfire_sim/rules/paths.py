@@ -9,7 +9,7 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.movebuf import add
-from bonfire_sim.rules.payment import can_pay_tiles, has_spec, note, pay_tiles
+from bonfire_sim.rules.payment import can_pay_tiles, has_spec, note
 from bonfire_sim.rules.rng import shuffle
 
 PATH = C.ACTION_TILES.index("path")
@@ -130,8 +130,7 @@ def take_from(s, slot):
 
 @njit(cache=True)
 def do_path(s, p, pb, slot):
-    """Pay 1 (tiles 1-3) or 2 (tiles 4-6) path tiles and build."""
-    pay_tiles(s, pb, PATH, p[T.PATH_COST + s[pb + L.P_NPATH]])
+    """Build, after paying 1 (tiles 1-3) or 2 (tiles 4-6) path tiles (pay_choice)."""
     add_path_tile(s, p, pb, take_from(s, slot))
 
 

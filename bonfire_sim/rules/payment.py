@@ -1,10 +1,11 @@
 """Paying action tiles and resources (rulebook p.8, RULINGS 4).
 
 A missing action tile may be replaced by 1 yellow tile or by any 2 tiles; a missing resource
-by 1 gold or by any 2 resources (gold itself by 2 resources).  The engine pays by one
-canonical policy - own tiles of the asked type first, then yellow, then pairs taken from the
-most plentiful other types - which keeps what is scarce for the payer.  Every payment it
-makes is legal; strategies see the cost through the move (tiles paid) and the action type.
+by 1 gold or by any 2 resources (gold itself by 2 resources).  This module answers whether a
+cost can be paid (the move generators' test) and holds one canonical policy - own tiles of
+the asked type first, then yellow, then pairs taken from the most plentiful other types -
+which the strategies use as an estimate.  What the engine actually pays is the payer's
+choice among every distinct alternative: see ``pay_choice``.
 """
 
 from __future__ import annotations

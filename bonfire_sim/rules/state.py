@@ -37,6 +37,7 @@ def blank_state(n_seats: int = 2, humans: int | None = None) -> np.ndarray:
     s[L.G_RNG] = 1
     s[L.G_RNG_STRAT] = 1
     s[L.G_TOM_CARD] = -1
+    s[L.G_PAY_KEEP] = -1
     for seat in range(L.NP):
         b = L.player_base(seat)
         s[b + L.P_SHIP] = -1

@@ -207,6 +207,11 @@ def _m_end(ev):
     return "takes no action on the island" if ev["facts"]["declines_island"] else ""
 
 
+def _m_pay(ev):
+    return f"pays {items(ev['paid'])}" if ev["move"][0] == L.M_PAY else (
+        f"discards {items(ev['paid'])}")
+
+
 def _m_skip(ev):
     return "can do nothing: loses the turn and is out for the rest of the game"
 
@@ -218,7 +223,7 @@ CLAUSES: dict[int, Callable[[Mapping[str, Any]], str]] = {
     L.M_GNOME: _m_gnome, L.M_IGNITE: _m_ignite, L.M_BONUS: _m_bonus, L.M_PASS: _m_pass,
     L.M_MOVE_GUARD: _m_move_guard, L.M_COUNCIL: _m_council, L.M_TAKE_PATH: _m_path,
     L.M_TAKE_GUARD: _m_guard, L.M_TAKE_SPEC: _m_gnome, L.M_SHIP_TO: _m_ship,
-    L.M_SKIP: _m_skip,
+    L.M_SKIP: _m_skip, L.M_PAY: _m_pay, L.M_DISCARD: _m_pay,
 }
 
 

@@ -14,6 +14,8 @@ Events (JSON-able dicts, in order; every one has ``i``, ``kind``, ``turn``, ``ro
   ``points`` (its in-game score change) and ``facts`` (what the move did, by name; see
   ``trace.MOVE_FACTS``).  Payment and gains are split where they could cancel (see
   ``trace.stock_after_payment``); for option I the discard to the tile limit is ``paid``.
+  The payer's follow-up choices (how to pay, which tiles to keep) belong to the move they
+  pay for: its event is recorded once they are made, with their rows in ``payment``.
 * ``tom``: Tom's automatic turn(s) after a human move in solo (``trace.tom_facts``).
 * ``countdown``: the council reached the trigger count; ``out``: a seat could do nothing
   and takes no more turns; ``auto_pass``: an out seat passed in the countdown for points.
@@ -49,7 +51,7 @@ DEFAULT_STRATEGY = "random"
 # Phases inside an ignite / bonus-action chain: the snapshot waits until the chain is done.
 COUNCIL_CHAIN = frozenset({
     L.PH_COUNCIL, L.PH_C_PATH, L.PH_C_GUARD, L.PH_C_FIRE, L.PH_C_SPEC, L.PH_C_MOVE,
-    L.PH_C_SHIP, L.PH_C_FATE, L.PH_SHIP_ACTION, L.PH_PROCESSION,
+    L.PH_C_SHIP, L.PH_C_FATE, L.PH_SHIP_ACTION, L.PH_PROCESSION, L.PH_PAY,
 })
 
 
@@ -111,13 +113,32 @@ class _Recorder:
         self.p = p
         self.events: list[dict] = []
         self.chain: str | None = None  # "ignite" / "bonus" while a council chain is open
+        # a paying move waiting for the payer's choices: (state before it, its row, choices)
+        self.unpaid: tuple[np.ndarray, np.ndarray, list[list[int]]] | None = None
 
     def add(self, kind: str, turn: int, rnd: int, seat: int, **fields: Any) -> None:
         self.events.append({"i": len(self.events), "kind": kind, "turn": turn,
                             "round": rnd, "seat": seat, **fields})
 
     def after_move(self, s0: np.ndarray, s1: np.ndarray, mv: np.ndarray) -> None:
-        """Record the move that turned s0 into s1 and everything that happened with it."""
+        """Record the decision that turned s0 into s1 (a payment choice joins its move)."""
+        waiting = int(s1[L.G_PHASE]) == L.PH_PAY and not s1[L.G_OVER]
+        if int(mv[0]) in (L.M_PAY, L.M_DISCARD) and self.unpaid is not None:
+            first, move, rows = self.unpaid
+            rows.append([int(x) for x in mv])
+            if not waiting:
+                self.unpaid = None
+                self._record(first, s1, move, rows, (s0, mv))
+            return
+        if waiting:
+            self.unpaid = (s0, mv.copy(), [])
+            return
+        self._record(s0, s1, mv, [], (s0, mv))
+
+    def _record(self, s0: np.ndarray, s1: np.ndarray, mv: np.ndarray,
+                payment: list[list[int]], last: tuple[np.ndarray, np.ndarray]) -> None:
+        """Record move mv (s0 -> s1, its payment choices made) and what came with it;
+        ``last``: the final decision and the state before it (to replay the turn's end)."""
         seat, turn, rnd = int(s0[L.G_CUR]), int(s0[L.G_TURN]), int(s0[L.G_ROUND])
         kind = int(mv[0])
         before, after = trace.stock(s0, seat), trace.stock(s1, seat)
@@ -126,10 +147,11 @@ class _Recorder:
             paid, gained = trace.stock_diff(before, after)
         else:
             paid, gained = trace.split_diff(before, mid, after)
+        extra = {"payment": payment} if payment else {}
         self.add("move", turn, rnd, seat, phase=L.PHASE_NAMES[int(s0[L.G_PHASE])],
                  move=[int(x) for x in mv], move_text=describe_move(mv), paid=paid,
                  gained=gained, points=self._points(s0, s1, seat, kind),
-                 facts=trace.move_facts(s0, s1, self.p, mv, seat))
+                 facts=trace.move_facts(s0, s1, self.p, mv, seat), **extra)
         triggered = s1[L.G_CD_ACTIVE] == 1 and s0[L.G_CD_ACTIVE] == 0
         by_mover = triggered and s1[L.G_TRIGGER_TURN] == s0[L.G_TURN]
         if by_mover:
@@ -140,7 +162,7 @@ class _Recorder:
         if self.chain and (turn_over or int(s1[L.G_PHASE]) not in COUNCIL_CHAIN):
             # The snapshot belongs to the mover's turn: before the next seat's or Tom's
             # lines, and showing the board before they move.
-            board = _board_at_turn_end(s0, mv, self.p) if turn_over else s1
+            board = _board_at_turn_end(*last, self.p) if turn_over else s1
             self.add("snapshot", turn, rnd, seat, after=self.chain,
                      board=trace.board_snapshot(board))
             self.chain = None

@@ -20,12 +20,12 @@ import numpy as np
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
-from bonfire_sim.rules.fate_option import discard_down_to, tile_limit
 
 STOCK_NAMES = C.RESOURCES + C.ACTION_TILES  # P_RES (6) then P_TILES (7), adjacent
 N_STOCK = len(STOCK_NAMES)
 N_RES = len(C.RESOURCES)
 assert L.P_TILES == L.P_RES + N_RES, "stock() reads resources and tiles as one slice"
+assert L.G_PAID + N_STOCK <= L.GLOBAL_SIZE, "G_PAID holds one count per stock slot"
 STAY = -9  # procession destination "the guardian does not move" (procession.STAY)
 SPEC_EXTRA_STEP = 1  # gnome id of specialist 2: one step more per procession
 REWARD_NAMES = ((1, "tile"), (2, "resource"), (4, "2 points"), (8, "portal"))
@@ -128,33 +128,17 @@ def pass_points(s: np.ndarray, seat: int) -> int:
 
 def stock_after_payment(s0: np.ndarray, s1: np.ndarray, p: np.ndarray, mv: np.ndarray,
                         seat: int) -> np.ndarray | None:
-    """The stock between a move's payment and its gains, for moves that do both, else None.
+    """The stock between a move's payment and its gains, for moves that paid, else None.
 
     A net diff would cancel a tile paid against the same tile gained (a fire tile paid to
-    the Great Bonfire and a fire tile taken from it).  The Great Bonfire's rewards and
-    specialist 15's yellow tile follow from the move alone, so the stock before the gains
-    is the final stock minus them, whatever the payment policy.  Option I discards down to
-    the tile limit before its gains (the engine's own discard, replayed on a copy).
+    the Great Bonfire and a fire tile taken from it).  The engine records what the action
+    paid, the payer's choices and option I's discard included (``G_PAID``), so the stock
+    before the gains is the stock before the move minus that.
     """
-    kind, main = int(mv[0]), int(s0[L.G_PHASE]) == L.PH_MAIN
-    pb = L.player_base(seat)
-    if kind == L.M_FATE and main:
-        tmp = s0.copy()
-        discard_down_to(tmp, pb, tile_limit(tmp, p, pb))
-        return stock(tmp, seat)
-    gains = np.zeros(N_STOCK, dtype=np.int64)
-    if kind == L.M_FIRE and main:
-        g, m = int(mv[1]), L.REWARD_SETS[int(mv[2])]
-        if m & 1:
-            gains[N_RES + p[T.GB_TILE + g]] += 1
-        if m & 2:
-            gains[p[T.GB_RES + g]] += 1
-    elif kind == L.M_GNOME:
-        if s1[pb + L.P_GNOME + SPEC_YELLOW_PER_GNOME]:
-            gains[N_RES + C.YELLOW] += 1
-    else:
+    paid = s1[L.G_PAID:L.G_PAID + N_STOCK]
+    if not paid.any():
         return None
-    return stock(s1, seat) - gains
+    return stock(s0, seat) - paid
 
 
 # ---- move facts: one function per move kind, (s0, s1, p, mv, seat) -> dict ------------
@@ -313,6 +297,8 @@ MOVE_FACTS: dict[int, Callable[..., dict]] = {
     L.M_TAKE_SPEC: _d_gnome,
     L.M_SHIP_TO: _d_ship_to,
     L.M_SKIP: _d_none,
+    L.M_PAY: _d_none,
+    L.M_DISCARD: _d_none,
 }
 
 

@@ -86,10 +86,22 @@ def can(s: np.ndarray, move: Sequence[int]) -> bool:
     return tuple(move) + (0,) * (5 - len(move)) in legal(s)
 
 
-def play(s: np.ndarray, *moves: Sequence[int]) -> np.ndarray:
-    for m in moves:
-        engine.apply(s, m)
+def pay_first(s: np.ndarray) -> np.ndarray:
+    """While a payment / discard choice is pending, take the first (canonical) one: own
+    tiles, then yellow, then pairs; own resources, then gold, then pairs."""
+    while s[L.G_PHASE] == L.PH_PAY and not s[L.G_OVER]:
+        engine.apply(s, engine.legal_moves(s)[0])
     return s
+
+
+def play(s: np.ndarray, *moves: Sequence[int]) -> np.ndarray:
+    """Apply the moves; payment choices they open are settled canonically (``pay_first``)
+    unless the next move given is itself an M_PAY / M_DISCARD row."""
+    for m in moves:
+        if m[0] not in (L.M_PAY, L.M_DISCARD):
+            pay_first(s)
+        engine.apply(s, m)
+    return pay_first(s)
 
 
 def res(s: np.ndarray, seat: int = 0) -> list[int]:

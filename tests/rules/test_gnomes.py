@@ -125,6 +125,9 @@ def _elder_city() -> StateBuilder:
 def test_an_elder_scores_its_formula_immediately(main_state, elder, points):
     s = main_state(_elder_city())
     engine.apply(s, (L.M_GNOME, ELDER[elder], 0))
+    if elder != 6:  # its resource or the gold: the payer's choice
+        assert s[L.G_PHASE] == L.PH_PAY
+        engine.apply(s, engine.legal_moves(s)[0])
     assert _score(s) == (points, points)
     assert s[L.ELDER_AVAIL + elder - 1] == 0
     assert (s[PB + L.P_NELDER], s[PB + L.P_NGNOME]) == (1, 3)

@@ -13,6 +13,7 @@ from bonfire_sim import engine
 from bonfire_sim.errors import IllegalMoveError
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
+from bonfire_sim.rules.pay_choice import pack, unpack
 from bonfire_sim.rules.state import StateBuilder
 
 PB = L.player_base(0)
@@ -298,20 +299,38 @@ def test_without_specialist_17_a_retrieved_guardian_just_waits(main_state):
     assert s[L.G_CUR] == 1
 
 
-def test_a_ship_paid_with_a_pair_spares_the_tile_the_island_action_needs(main_state, moves_of):
-    # No ship or yellow tile: the trip costs a pair.  Task + fire pays it and keeps the
-    # second task tile for receiving the task; two task tiles would make that impossible.
+def _pairs_offered(s) -> list[list[int]]:
+    assert s[L.G_PHASE] == L.PH_PAY
+    return sorted(unpack(m[1], 7) for m in engine.legal_moves(s) if m[0] == L.M_PAY)
+
+
+def test_a_ship_paid_with_a_pair_lets_the_player_spare_the_tile_the_island_action_needs(
+        main_state, moves_of):
+    # No ship or yellow tile: the trip costs a pair, task + fire or task + task.
     b = _task_builder(island=2, fruit=1, herb=1).tiles(0, task=2, fire=1)
     s = main_state(b)
     engine.apply(s, (L.M_SHIP, HERB_ISLAND, 1))
+    assert _pairs_offered(s) == [[0, 0, 1, 1, 0, 0, 0], [0, 0, 2, 0, 0, 0, 0]]
+    engine.apply(s, (L.M_PAY, pack((0, 0, 1, 1, 0, 0, 0)), 0))
     assert _tiles(s) == [0, 0, 1, 0, 0, 0, 0]
     assert moves_of(s, L.M_TASK)
     engine.apply(s, (L.M_TASK, 0, 0, 0))
     assert s[PB + L.P_TASK] == T.task_index("B1")
 
 
-def test_a_ship_paid_with_a_pair_spares_guardian_tiles_too(main_state, moves_of):
+def test_paying_the_ship_with_both_task_tiles_leaves_no_task_to_receive(main_state, moves_of):
+    b = _task_builder(island=2, fruit=1, herb=1).tiles(0, task=2, fire=1)
+    s = main_state(b)
+    engine.apply(s, (L.M_SHIP, HERB_ISLAND, 1))
+    engine.apply(s, (L.M_PAY, pack((0, 0, 2, 0, 0, 0, 0)), 0))
+    assert _tiles(s) == [0, 0, 0, 1, 0, 0, 0] and s[PB + L.P_SHIP] == HERB_ISLAND
+    assert moves_of(s, L.M_TASK) == []
+
+
+def test_a_ship_paid_with_a_pair_may_spare_guardian_tiles_too(main_state, moves_of):
     s = main_state(StateBuilder().tiles(0, guard=2, gnome=1).ship(0, 2))
     engine.apply(s, (L.M_SHIP, GREY_ISLAND, 1))
+    assert _pairs_offered(s) == [[0, 0, 0, 0, 1, 1, 0], [0, 0, 0, 0, 2, 0, 0]]
+    engine.apply(s, (L.M_PAY, pack((0, 0, 0, 0, 1, 1, 0)), 0))
     assert _tiles(s) == [0, 0, 0, 0, 1, 0, 0]
     assert moves_of(s, L.M_GUARD) == [(L.M_GUARD, GREY, 0, 0, 0)]

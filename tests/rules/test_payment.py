@@ -2,8 +2,10 @@
 
 A missing action tile: 1 yellow tile or any 2 tiles.  A missing resource: 1 gold or any 2
 resources; gold itself: 2 resources.  Specialist 5: a yellow tile counts as 2 identical
-tiles.  The engine pays canonically (own, then the joker, then pairs of the most plentiful),
-and a cost that cannot be paid makes the move illegal.
+tiles.  A cost that cannot be paid makes the move illegal.  ``payment``'s canonical
+policies (own, then the joker, then pairs of the most plentiful) remain the strategies'
+estimates; what is actually paid is the payer's choice (RULINGS 4, ``pay_choice``): every
+distinct resulting stock is a follow-up M_PAY decision, and a single one is paid at once.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import numpy as np
 from bonfire_sim import engine
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import payment as PAY
+from bonfire_sim.rules.invariants import MESSAGES, payment_consistent
+from bonfire_sim.rules.pay_choice import pack, unpack
 from bonfire_sim.rules.state import StateBuilder
 
 PB = L.player_base(0)
@@ -202,3 +206,144 @@ def test_a_sparing_payment_takes_the_spared_type_only_when_nothing_else_is_left(
     s = _with(tiles={"task": 3, "fire": 1})
     assert PAY.pay_tiles_sparing(s, PB, SHIP, 1, TASK, GUARD)
     assert _tiles(s) == [0, 0, 2, 0, 0, 0, 0]
+
+
+# ---- the payer's choice (RULINGS 4) --------------------------------------------------------
+
+def _paying(s: np.ndarray, move: tuple[int, ...]) -> list[list[int]]:
+    """Apply the move; the removals offered by the M_PAY decision it opens (sorted)."""
+    engine.apply(s, move)
+    if s[L.G_PHASE] != L.PH_PAY:
+        return []
+    rows = [m for m in engine.legal_moves(s)]
+    assert rows and all(m[0] == L.M_PAY for m in rows)
+    slots = 7 if rows[0][2] == 0 else 6
+    codes = [int(m[1]) for m in rows]
+    assert len(set(codes)) == len(codes)  # no two alternatives leave the same stock
+    return sorted(unpack(c, slots) for c in codes)
+
+
+FIRE_ON_3 = (L.M_FIRE, 3, 0, -1, 1)  # first use: any space for 1 fire tile; tile + shell
+
+
+def _fire(tiles: dict, *specialists: int) -> np.ndarray:
+    b = StateBuilder().tiles(0, **tiles).great_bonfire(0, used=False)
+    for a in specialists:
+        b.specialist(0, a)
+    return b
+
+
+def test_own_tile_or_yellow_is_the_payers_choice(main_state):
+    s = main_state(_fire({"fire": 1, "yellow": 1}))
+    assert _paying(s, FIRE_ON_3) == [[0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 1, 0, 0, 0]]
+    assert payment_consistent(s)
+    engine.apply(s, (L.M_PAY, pack((0, 0, 0, 0, 0, 0, 1)), 0))
+    assert _tiles(s) == [0, 0, 0, 2, 0, 0, 0]  # kept its fire tile, gained the space's one
+    assert _res(s)[SHELL] == 1 and s[L.G_PHASE] != L.PH_PAY
+
+
+def test_without_a_yellow_tile_the_own_tile_is_paid_at_once(main_state):
+    s = main_state(_fire({"fire": 1, "ship": 2}))
+    assert _paying(s, FIRE_ON_3) == []  # a pair may replace only a tile one lacks
+    assert _tiles(s) == [2, 0, 0, 1, 0, 0, 0]
+
+
+def test_a_missing_tile_offers_the_yellow_tile_and_every_distinct_pair(main_state):
+    s = main_state(_fire({"ship": 2, "path": 1, "yellow": 1}))
+    assert _paying(s, FIRE_ON_3) == sorted([
+        [0, 0, 0, 0, 0, 0, 1],  # the yellow tile
+        [2, 0, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0, 0],  # a pair of plain tiles
+        [1, 0, 0, 0, 0, 0, 1], [0, 1, 0, 0, 0, 0, 1],  # "any 2 tiles": yellow in a pair too
+    ])
+    engine.apply(s, (L.M_PAY, pack((1, 1, 0, 0, 0, 0, 0)), 0))
+    assert _tiles(s) == [1, 0, 0, 1, 0, 0, 1]
+
+
+def test_pairs_that_leave_the_same_stock_are_one_alternative(main_state):
+    s = main_state(_fire({"ship": 5}))
+    assert _paying(s, FIRE_ON_3) == []
+    assert _tiles(s) == [3, 0, 0, 1, 0, 0, 0]
+
+
+def test_a_larger_payment_mixes_own_yellow_and_pairs(main_state):
+    s = main_state(StateBuilder().tiles(0, fire=1, yellow=1, ship=2).great_bonfire(2))
+    offered = _paying(s, (L.M_FIRE, 4, 0, -1, 2))  # 2 spaces clockwise: 2 fire tiles
+    assert offered == sorted([
+        [0, 0, 0, 1, 0, 0, 1],  # own + yellow
+        [2, 0, 0, 1, 0, 0, 0], [1, 0, 0, 1, 0, 0, 1],  # own + a pair for the missing one
+        [2, 0, 0, 0, 0, 0, 1],  # yellow for the own one, a pair for the missing one
+    ])
+
+
+def test_specialist_5_pays_two_tiles_with_one_yellow(main_state):
+    b = StateBuilder().tiles(0, yellow=1, ship=4).great_bonfire(2).specialist(0, 5)
+    s = main_state(b)
+    offered = _paying(s, (L.M_FIRE, 4, 0, -1, 2))
+    assert offered == sorted([[0, 0, 0, 0, 0, 0, 1], [4, 0, 0, 0, 0, 0, 0],
+                              [3, 0, 0, 0, 0, 0, 1]])
+    engine.apply(s, (L.M_PAY, pack((0, 0, 0, 0, 0, 0, 1)), 0))
+    assert _tiles(s)[:3] == [4, 0, 0] and s[PB + L.P_ABIL + 5] == 1
+
+
+def _gnome(res: dict, elder: int = 4) -> StateBuilder:
+    return StateBuilder().tiles(0, gnome=2).resources(0, **res).elders(elder)
+
+
+ELDER_4 = (L.M_GNOME, 30, 0, 0, 0)  # elder 4 shows shell: 2 gnome tiles + 1 shell
+ELDER_6 = (L.M_GNOME, 32, 0, 0, 0)  # elder 6 shows gold
+
+
+def test_the_resource_itself_or_gold_is_the_payers_choice(main_state):
+    s = main_state(_gnome({"shell": 1, "gold": 1}))
+    assert _paying(s, ELDER_4) == [[0, 0, 0, 0, 0, 1], [0, 0, 0, 1, 0, 0]]
+    engine.apply(s, (L.M_PAY, pack((0, 0, 0, 0, 0, 1)), 1))
+    assert _res(s) == [0, 0, 0, 1, 0, 0] and s[PB + L.P_NELDER] == 1
+
+
+def test_without_gold_the_own_resource_is_paid_at_once(main_state):
+    s = main_state(_gnome({"shell": 1, "herb": 2}))
+    assert _paying(s, ELDER_4) == []
+    assert _res(s) == [0, 0, 2, 0, 0, 0]
+
+
+def test_a_missing_resource_offers_gold_and_every_distinct_pair(main_state):
+    s = main_state(_gnome({"gold": 1, "herb": 2, "fruit": 1}))
+    assert _paying(s, ELDER_4) == sorted([[0, 0, 0, 0, 0, 1], [0, 1, 1, 0, 0, 0],
+                                          [0, 0, 2, 0, 0, 0], [0, 0, 1, 0, 0, 1],
+                                          [0, 1, 0, 0, 0, 1]])
+
+
+def test_missing_gold_is_paid_with_any_2_resources_but_held_gold_is_paid(main_state):
+    s = main_state(_gnome({"herb": 2, "fruit": 1}, elder=6))
+    assert _paying(s, ELDER_6) == sorted([[0, 1, 1, 0, 0, 0], [0, 0, 2, 0, 0, 0]])
+    s = main_state(_gnome({"gold": 1, "herb": 2, "fruit": 1}, elder=6))
+    assert _paying(s, ELDER_6) == []
+    assert _res(s) == [0, 1, 2, 0, 0, 0]
+
+
+def test_two_demands_are_enumerated_together_without_duplicates():
+    from bonfire_sim.rules.pay_choice import gen_res_payments
+
+    out = np.zeros((L.MAX_MOVES, L.MOVE_W), np.int64)
+    s = _with(res={"herb": 1, "gold": 1, "fruit": 2})
+    n = gen_res_payments(s, PB, HERB, 1, SHELL, 1, out, 0)
+    assert sorted(unpack(c, 6) for c in out[:n, 1]) == sorted([
+        [0, 0, 1, 0, 0, 1],  # herb + gold for the shell
+        [0, 2, 1, 0, 0, 0], [0, 1, 1, 0, 0, 1],  # herb + a pair for the shell
+        [0, 2, 0, 0, 0, 1],  # gold for the herb, a pair for the shell
+    ])
+    # herb and shell both missing: gold for either + a pair for the other is ONE stock
+    s = _with(res={"gold": 1, "fruit": 2, "root": 2})
+    n = gen_res_payments(s, PB, HERB, 1, SHELL, 1, out, 0)
+    codes = [int(c) for c in out[:n, 1]]
+    assert len(codes) == len(set(codes))
+    assert [0, 1, 0, 0, 1, 1] in [unpack(c, 6) for c in codes]
+
+
+def test_an_open_payment_outside_its_decision_breaks_an_invariant(main_state):
+    s = main_state(_fire({"fire": 1, "yellow": 1}))
+    engine.apply(s, FIRE_ON_3)
+    assert payment_consistent(s)
+    s[L.G_PHASE] = L.PH_MAIN
+    assert not payment_consistent(s)
+    assert MESSAGES[19].startswith("a payment choice is open")

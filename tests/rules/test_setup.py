@@ -290,6 +290,8 @@ def test_the_second_seat_chooses_its_tile_before_its_own_first_turn():
     # Seat 0 takes option I (top tile of the column, any placement): then seat 1 swaps.
     fate = [m for m in engine.legal_moves(s) if m[0] == L.M_FATE][0]
     engine.apply(s, fate)
+    assert s[L.G_PHASE] == L.PH_PAY  # first: which of the 5 starting tiles to keep
+    engine.apply(s, [m for m in engine.legal_moves(s) if m[0] == L.M_DISCARD][0])
     assert (s[L.G_CUR], s[L.G_PHASE]) == (1, L.PH_SWAP)
 
 
