@@ -112,7 +112,9 @@ def play_arms(plan: SensitivityPlan, work: str | Path, jobs: int = 1,
     ``progress(n)`` is called with the number of newly finished games.
     """
     work = Path(work)
-    chunk = max(50, math.ceil(max(plan.games, plan.solo_games) / (4 * max(1, jobs))))
+    # 8 chunks per run keep 2-4 workers busy; the chunk size must not depend on --jobs,
+    # or a rerun with other --jobs could not reuse the finished runs
+    chunk = max(50, math.ceil(max(plan.games, plan.solo_games) / 8))
     arms = [("", DEFAULT_ARM), *plan.variants]
     out: dict[str, dict[str, Path]] = {}
     for arm in arms:
@@ -216,13 +218,20 @@ def solo_rows(arm: str, base: Mapping[str, tuple[pd.DataFrame, pd.DataFrame]],
     return [tom, *rows]
 
 
+MIN_SHARE = 0.01  # an item ranks only if at least 1% of player rows have it (lit/owned)
+
+
 def _extreme_rows(arm: str, kind: str, est_a: pd.DataFrame, est_b: pd.DataFrame,
-                  col: str, n_rows: int, same: bool) -> list[dict[str, Any]]:
+                  col: str, count: str, n_rows: int, same: bool) -> list[dict[str, Any]]:
     """The strongest and weakest item of the default arm, its estimate in both arms
-    (``same``: both arms are the very same games, so the difference is exactly 0)."""
+    (``same``: both arms are the very same games, so the difference is exactly 0).  Items
+    that fewer than MIN_SHARE of the players had do not rank: their wide intervals would
+    make the extremes noise."""
     rows = []
-    a = est_a.dropna(subset=[col]).set_index("id")
-    b = est_b.dropna(subset=[col]).set_index("id")
+    floor = MIN_SHARE * n_rows
+    a = est_a[est_a[count] >= floor].dropna(subset=[col]).set_index("id")
+    b = est_b[est_b[count] >= floor].dropna(subset=[col]).set_index("id")
+    b_all = est_b.dropna(subset=[col]).set_index("id")
     for which, pick in (("strongest", "idxmax"), ("weakest", "idxmin")):
         what = "surplus over printed points" if kind == "task" else "score effect"
         if a.empty:  # every item below the regression's minimum count
@@ -233,8 +242,8 @@ def _extreme_rows(arm: str, kind: str, est_a: pd.DataFrame, est_b: pd.DataFrame,
         item_b = getattr(b[col], pick)() if len(b) else "-"
         va = float(a.loc[item, col])
         se_a = float(a.loc[item, "se"])
-        vb = float(b.loc[item, col]) if item in b.index else math.nan
-        se_b = float(b.loc[item, "se"]) if item in b.index else math.nan
+        vb = float(b_all.loc[item, col]) if item in b_all.index else math.nan
+        se_b = float(b_all.loc[item, "se"]) if item in b_all.index else math.nan
         d = vb - va
         half = 0.0 if same else ST.Z95 * math.sqrt(se_a ** 2 + se_b ** 2)
         note = f"{item}" + ("" if item_b == item else f"; under the variant {item_b}")
@@ -251,11 +260,11 @@ def item_rows(arm: str, players_a: pd.DataFrame, players_b: pd.DataFrame, same: 
     for t in (ta, tb):
         t["surplus"] = t["value"] - t["printed"]
         t["se"] = (t["value_hi"] - t["value_lo"]) / (2 * ST.Z95)
-    out += _extreme_rows(arm, "task", ta, tb, "surplus", len(players_a), same)
+    out += _extreme_rows(arm, "task", ta, tb, "surplus", "lit", len(players_a), same)
     na, nb = (ST.gnome_strength(p) for p in (players_a, players_b))
     for g in (na, nb):
         g["se"] = (g["hi"] - g["lo"]) / (2 * ST.Z95)
-    out += _extreme_rows(arm, "gnome", na, nb, "effect", len(players_a), same)
+    out += _extreme_rows(arm, "gnome", na, nb, "effect", "owned", len(players_a), same)
     return out
 
 

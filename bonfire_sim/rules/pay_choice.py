@@ -33,12 +33,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules.movebuf import add
 from bonfire_sim.rules.payment import has_spec, note
 
-YELLOW = 6
-GOLD = 5
+YELLOW = C.YELLOW
+GOLD = C.GOLD
 BITS = 5
 MASK = (1 << BITS) - 1
 PAY_TILES, PAY_RES = 0, 1

@@ -37,7 +37,8 @@ COUNCIL_SHORT = {
     "move_guardian": "move a guardian", "ship": "free ship move", "fate": "extra fate tile",
 }
 LEGEND = ("Numbers as in the move rows: islands 0-13, bonfire spaces and path positions "
-          "0-6 (path 0 = Starting Tile), council spaces 0-7, fate cells (row,col) 0-4; "
+          "0-6 (path 0 = Starting Tile), council spaces 0-7, fate cells (row,col) "
+          "from 0,0 top left; "
           "S15 = specialist 15, E3 = elder 3; [+N points, M so far] = in-game score.")
 
 
