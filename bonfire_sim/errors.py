@@ -17,3 +17,11 @@ class DataError(BonfireError):
 
 class IllegalMoveError(BonfireError):
     """A move was applied that the rules do not allow in this state."""
+
+
+class OutputError(BonfireError):
+    """A file or directory cannot be written (bad path, permissions, disk full)."""
+
+
+class EngineMismatchError(BonfireError):
+    """Stored results were made by a different engine (rules, package or library versions)."""

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bonfire_sim.config import check_count, check_seed
+
 Z95 = 1.959963984540054
 ELO = 400.0 / math.log(10.0)  # Bradley-Terry log-strength -> Elo points
 MASK63 = (1 << 63) - 1
@@ -200,8 +202,8 @@ def play_ladder(
 
     if not 2 <= players <= 4:
         raise ValueError(f"ladder players must be 2..4, got {players}")
-    if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
+    check_count("games", games)
+    check_seed(seed)
     for name in strategies:
         strategy_id(name)
     p = T.DEFAULT_PARAMS
