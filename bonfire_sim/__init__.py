@@ -12,7 +12,7 @@ from typing import Any
 
 from bonfire_sim import _jitcache
 
-JIT_CACHE_DIR = _jitcache.configure()
+_jitcache.install_import_hook()  # numba is configured only when the engine is imported
 
 try:
     __version__ = version("bonfire-sim")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import components as C
 
 # Gnome ability texts follow Appendix III; their resources are assumed [RULINGS 8].
@@ -33,12 +34,13 @@ def task_rows() -> list[dict]:
 
 
 def gnome_rows() -> list[dict]:
-    """One row per gnome: 27 specialists then 6 elders, ids as the engine numbers them."""
+    """One row per gnome: 27 specialists then 6 elders, ids as in the tables (S1..S27,
+    E1..E6)."""
     rows = []
     for ability in range(1, C.N_SPECIALISTS + 1):
         rows.append(
             {
-                "id": ability - 1,
+                "id": f"S{ability}",
                 "kind": "specialist",
                 "ability": ability,
                 "resource": C.RESOURCES[C.SPECIALIST_RESOURCE[ability - 1]],
@@ -49,7 +51,7 @@ def gnome_rows() -> list[dict]:
     for i, text in enumerate(C.ELDER_TEXT):
         rows.append(
             {
-                "id": C.N_SPECIALISTS + i,
+                "id": f"E{i + 1}",
                 "kind": "elder",
                 "ability": i + 1,
                 "resource": C.RESOURCES[C.ELDER_RESOURCE[i]],
@@ -97,7 +99,7 @@ def cards_table(kind: str) -> list[dict]:
     try:
         build = CARD_KINDS[kind]
     except KeyError:
-        raise ValueError(
+        raise ConfigError(
             f"unknown card kind {kind!r}; expected one of {', '.join(CARD_KINDS)}"
         ) from None
     return build()

@@ -7,7 +7,7 @@ class BonfireError(Exception):
     """Base of every error bonfire_sim raises on purpose."""
 
 
-class ConfigError(BonfireError):
+class ConfigError(BonfireError, ValueError):
     """A parameter, experiment or command-line setting is invalid."""
 
 

@@ -36,8 +36,11 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool) -> None:
         time_self_play,
     )
 
-    if games < 10:
-        raise ValueError("--games must be >= 10")
+    from bonfire_sim.config import check_count
+    from bonfire_sim.sim.runner import resolve_jobs
+
+    check_count("--games", games, lo=10, hi=1_000_000)
+    jobs = resolve_jobs(jobs)
     click.echo(f"machine: {platform.processor() or platform.machine()}, "
                f"{os.cpu_count()} cores, python {platform.python_version()}")
     if per_strategy:

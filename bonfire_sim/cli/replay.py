@@ -43,8 +43,12 @@ def replay(seed: int, players: int, strategies: str, json_out: str | None) -> No
         bonfire-sim replay --seed 1 --players 4
         bonfire-sim replay --seed 7 --players 1 --json game.json
     """
+    from bonfire_sim import fileio
     from bonfire_sim.sim.narrate import narrate
     from bonfire_sim.sim.play import play
+
+    if json_out not in (None, "-"):
+        fileio.check_output_file(json_out)
 
     record = play(seed, players, strategies)
     if json_out is None:
@@ -52,6 +56,5 @@ def replay(seed: int, players: int, strategies: str, json_out: str | None) -> No
     elif json_out == "-":
         click.echo(record.to_json(), nl=False)
     else:
-        with open(json_out, "w", encoding="utf-8") as fh:
-            fh.write(record.to_json())
+        fileio.write_text(json_out, record.to_json())
         click.echo(f"Wrote {len(record.events)} events to {json_out}", err=True)

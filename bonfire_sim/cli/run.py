@@ -14,7 +14,8 @@ import click
 @click.option("--seat-rotation", is_flag=True,
               help="Play every deal in each cyclic rotation of the seats.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
-@click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--jobs", type=int, default=1, show_default=True,
+              help="Worker processes (-1 = every core; never more than chunks).")
 @click.option("--turn-log", default="none", show_default=True, metavar="none|sample:F|all",
               help="Keep a per-turn log for no, a fraction F of, or all games.")
 @click.option("--chunk-size", type=int, default=500, show_default=True,
@@ -51,7 +52,7 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
     if config_file:
         config, extra = load_experiment(config_file)
         out = extra.get("out", out)
-        jobs = int(extra.get("jobs", jobs))
+        jobs = extra.get("jobs", jobs)
     else:
         names = tuple(n.strip() for n in strategies.split(",") if n.strip())
         config = RunConfig(games=games, players=players, strategies=names,
