@@ -29,9 +29,7 @@ def coverage(run_dir: str | None, games: int, players: int, strategies: str, see
 
     from bonfire_sim.coverage import ability_coverage, task_coverage
     from bonfire_sim.sim.load import load
-    from bonfire_sim.sim.runner import RunConfig, run
-
-    from bonfire_sim.sim.runner import resolve_jobs
+    from bonfire_sim.sim.runner import RunConfig, resolve_jobs, run
 
     jobs = resolve_jobs(jobs)
     with tempfile.TemporaryDirectory() as tmp:

@@ -15,7 +15,8 @@ from bonfire_sim.cli.options import emit_rows, format_csv, format_option, seed_o
 @seed_option
 @click.option("--strategies", "names", default=None,
               help="Comma-separated built-in strategies (default: all).")
-@click.option("--csv", "csv_path", default=None, metavar="FILE", help="Also write the table as CSV to this file.")
+@click.option("--csv", "csv_path", default=None, metavar="FILE",
+              help="Also write the table as CSV to this file.")
 @format_option
 def ladder(players: int, games: int, seed: int, names: str | None, csv_path: str | None,
            fmt: str) -> None:
