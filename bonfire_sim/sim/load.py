@@ -73,7 +73,7 @@ class RunData:
 
     def __repr__(self) -> str:
         c = self.config
-        return (f"RunData({str(self.path) if self.path else '?'}: {_n(self.games)} games, "
+        return (f"RunData({str(self.path) if self.path else 'in memory'}: {_n(self.games)} games, "
                 f"{c.get('players')} players, strategies {', '.join(c.get('strategies', []))}, "
                 f"seed {c.get('seed')}, turns {'yes' if self.turns is not None else 'no'})")
 
