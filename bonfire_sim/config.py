@@ -159,18 +159,19 @@ def check_table(table: str, values: Any, where: str = "") -> dict[str, Any]:
     """Check every key of one table (``run``, ``overrides``, ...); unknown keys refused."""
     prefix = f"{where}: " if where else ""
     fields, _ = TABLES[table]
-    if not isinstance(values, Mapping):
-        raise ConfigError(f"{prefix}[{table}] must be a table, got {values!r}")
-    unknown = [k for k in values if k not in fields]
-    if unknown:
-        raise ConfigError(f"{prefix}unknown [{table}] key {unknown[0]!r}; valid: "
-                          f"{', '.join(fields)}")
+    check_keys(table, values, where)
     return {k: check_value(f"{prefix}{table}.{k}" if where else k, v, fields[k])
             for k, v in values.items()}
 
 
+SWEEPABLE = ("overrides",)  # tables whose values may be lists (see ``expand_sweep``)
+
+
 def check_document(doc: Mapping[str, Any], where: str = "") -> dict[str, dict[str, Any]]:
-    """Check a whole experiment document: known tables, the required ones present."""
+    """Check a whole experiment document: known tables, the required ones present.
+
+    Sweepable tables are checked for their keys only here; ``expand_sweep`` checks each
+    point's values."""
     prefix = f"{where}: " if where else ""
     unknown = [t for t in doc if t not in TABLES]
     if unknown:
@@ -179,7 +180,26 @@ def check_document(doc: Mapping[str, Any], where: str = "") -> dict[str, dict[st
     for name, (_, required) in TABLES.items():
         if required and name not in doc:
             raise ConfigError(f"{prefix}has no [{name}] table")
-    return {t: check_table(t, v, where) for t, v in doc.items()}
+    out = {}
+    for t, v in doc.items():
+        if t in SWEEPABLE:
+            check_keys(t, v, where)
+            out[t] = dict(v)
+        else:
+            out[t] = check_table(t, v, where)
+    return out
+
+
+def check_keys(table: str, values: Any, where: str = "") -> None:
+    """The table is a table and holds only known keys."""
+    prefix = f"{where}: " if where else ""
+    fields, _ = TABLES[table]
+    if not isinstance(values, Mapping):
+        raise ConfigError(f"{prefix}[{table}] must be a table, got {values!r}")
+    unknown = [k for k in values if k not in fields]
+    if unknown:
+        raise ConfigError(f"{prefix}unknown [{table}] key {unknown[0]!r}; valid: "
+                          f"{', '.join(fields)}")
 
 
 def check_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:
@@ -231,6 +251,7 @@ def expand_sweep(overrides: Mapping[str, Any]) -> list[tuple[dict[str, Any], dic
     """Every point of the sweep: ``[(point, overrides), ...]`` where ``point`` maps each
     axis (``"task_points.Y14"``) to its value and ``overrides`` is checked and concrete.
     Without list values, one point ``({}, overrides)``."""
+    check_keys("overrides", overrides)
     axes = sweep_axes(overrides)
     points = []
     for combo in itertools.product(*(values for _, values in axes)):

@@ -88,7 +88,11 @@ def load_sweep(path: str | Path) -> list[tuple[dict[str, Any], RunConfig, dict[s
     doc = read_experiment(path)
     run = doc["run"]
     base_out = run.get("out", f"runs/{Path(path).stem}")
-    points = expand_sweep(doc.get("overrides", {}))
+    try:
+        points = expand_sweep(doc.get("overrides", {}))
+    except ConfigError as e:
+        raise ConfigError(f"{path}: overrides.{e}" if not str(e).startswith("overrides")
+                          else f"{path}: {e}") from None
     out = []
     for point, overrides in points:
         extra: dict[str, Any] = {"report": doc.get("report", {})}

@@ -41,6 +41,6 @@ def ladder(players: int, games: int, seed: int, names: str | None, csv_path: str
               else sorted(STRATEGY_IDS))
     results = play_ladder(chosen, players, games, seed)
     rows = summarize(results, chosen)
-    emit_rows(rows, fmt)
-    if csv_path:
+    if csv_path:  # before printing: a failed write leaves one error line, no table
         fileio.write_text(csv_path, format_csv(rows) + "\n")
+    emit_rows(rows, fmt)

@@ -40,6 +40,9 @@ def solo(strategy: str, games: int, seed: int, handicap: int, jobs: int,
     g = play_solo(strategy, games, seed, jobs)
     out = outcomes_at(g.margin, handicap)
     series = handicap_series(g, seed=seed)
+    if path_csv:  # before printing: a failed write leaves one error line
+        lines = [f"{i},{int(series.path[i])},{int(o)}" for i, o in enumerate(series.outcomes)]
+        fileio.write_text(path_csv, "\n".join(["game,handicap,outcome", *lines]) + "\n")
     click.echo(f"{games} solo games, {strategy} vs Tom (seed {seed})")
     click.echo(f"  mean score: {strategy} {g.human.mean():.1f}, Tom {g.tom.mean():.1f}")
     click.echo(f"  at handicap {handicap:+d}: win {np.mean(out > 0):.1%}, "
@@ -49,6 +52,3 @@ def solo(strategy: str, games: int, seed: int, handicap: int, jobs: int,
     lo, hi = series.equilibrium_ci
     click.echo(f"  settles near {series.equilibrium:+.1f} (95% CI {lo:+.1f} .. {hi:+.1f}), "
                f"where the win rate is 2/7")
-    if path_csv:
-        lines = [f"{i},{int(series.path[i])},{int(o)}" for i, o in enumerate(series.outcomes)]
-        fileio.write_text(path_csv, "\n".join(["game,handicap,outcome", *lines]) + "\n")

@@ -171,8 +171,14 @@ def listed_files(manifest: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def verify_directory(out: Path, manifest: Mapping[str, Any]) -> None:
-    """Refuse any file in ``out`` that the manifest does not list."""
+    """Refuse any file in ``out`` that the manifest does not list, and a listed one that
+    is missing (even if this load does not read it: the run is incomplete)."""
     listed = set(listed_files(manifest))
+    missing = [f for f in sorted(listed) if not (out / f).is_file()]
+    if missing:
+        raise DataError(f"{out / missing[0]} is missing ({len(missing)} listed file(s) in "
+                        f"all); repair with `bonfire-sim run --resume --out {out}` and the "
+                        f"run's options")
     strangers = [f for f in run_files(out) if f not in listed and f != MANIFEST]
     if strangers:
         raise DataError(f"{out} holds files its manifest does not list: "

@@ -17,6 +17,7 @@ import json
 import math
 import os
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -56,7 +57,7 @@ FINAL_TABLES = ("games", "players")
 META_KEY = b"bonfire_sim"  # Parquet key-value metadata: table, schema, config, fingerprint
 BACKENDS = ("loky", "dask")
 PARENT_POLL_S = 1.0
-DASK_TIMEOUT_S = 10
+DASK_TIMEOUT_S = 5
 _CHUNK_NAME = re.compile(rf"(?P<dir>{CHUNKS})/(?:games|players)-(?P<index>\d{{5,}})\.parquet"
                          rf"|(?P<tdir>{TURNS})/chunk-(?P<tindex>\d{{5,}})\.parquet")
 
@@ -488,6 +489,8 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     n_jobs = resolve_jobs(jobs)
     if backend not in BACKENDS:
         raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if backend == "dask" and scheduler:
+        check_scheduler(scheduler)  # before anything is created
     fingerprint = engine_fingerprint()
     manifest = prepare(out, config, resume, fingerprint)
     done = {int(k): v for k, v in manifest["chunks"].items() if _chunk_ok(out, v)}
@@ -509,6 +512,19 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
             progress(games_done, config.games)
     _merge(out, manifest)
     return out
+
+
+def check_scheduler(address: str) -> None:
+    """Refuse a dask scheduler address that is malformed or does not answer."""
+    m = re.fullmatch(r"(?:tcp|tls)://\[?([^\]/]+?)\]?:(\d{1,5})/?", address.strip())
+    if not m:
+        raise ConfigError(f"dask scheduler address must look like tcp://HOST:PORT, "
+                          f"got {address!r}")
+    try:
+        socket.create_connection((m[1], int(m[2])), timeout=DASK_TIMEOUT_S).close()
+    except (OSError, ValueError) as e:
+        reason = getattr(e, "strerror", None) or str(e) or type(e).__name__
+        raise ConfigError(f"cannot reach the dask scheduler {address}: {reason}") from None
 
 
 def resolve_jobs(jobs: int) -> int:
