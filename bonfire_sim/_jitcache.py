@@ -8,8 +8,8 @@ cache.  ``BONFIRE_SIM_CACHE_DIR`` overrides the root (default: the user cache di
 
 Only our own kernels are routed there (a numba cache locator for files of this package
 and ``strategies``): ``NUMBA_CACHE_DIR`` and the user's own numba code are untouched.  The
-locator is installed when the engine is first imported (``install_import_hook``), not
-when ``bonfire_sim`` is, so importing the package has no effect on numba at all.
+locator is installed when numba is first imported (``install_import_hook``), not when
+``bonfire_sim`` is, so importing the package imports nothing heavy and sets nothing.
 """
 
 from __future__ import annotations
@@ -86,23 +86,40 @@ def configure() -> str:
 
 
 class _EngineImportHook(MetaPathFinder):
-    """Configures the cache the first time a kernel-bearing package is imported."""
+    """Configures the cache right after numba itself is first imported (before any kernel
+    can be decorated); bonfire_sim's locator only ever matches bonfire_sim's own files."""
 
-    PREFIXES = ("bonfire_sim.rules", "bonfire_sim.sim", "bonfire_sim.engine", "strategies")
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "numba":
+            return None
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec = find(name, path, target) if find else None
+            if spec is not None:
+                break
+        else:
+            return None
+        loader = spec.loader
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        real_exec = loader.exec_module
 
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
-        if name.startswith(self.PREFIXES):
-            if self in sys.meta_path:
-                sys.meta_path.remove(self)
+        def exec_module(module: Any) -> None:
+            real_exec(module)
             configure()
-        return None
+
+        loader.exec_module = exec_module
+        return spec
 
 
 def install_import_hook() -> None:
-    """Arrange for ``configure()`` to run just before the engine is first imported."""
+    """Arrange for ``configure()`` to run as soon as numba is imported (at once if it is
+    already): importing bonfire_sim alone imports nothing heavy and changes nothing."""
     if _INSTALLED or any(isinstance(f, _EngineImportHook) for f in sys.meta_path):
         return
-    if any(m.startswith(_EngineImportHook.PREFIXES) for m in sys.modules):
+    if "numba" in sys.modules:
         configure()
     else:
         sys.meta_path.insert(0, _EngineImportHook())
