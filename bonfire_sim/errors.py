@@ -25,3 +25,7 @@ class OutputError(BonfireError):
 
 class EngineMismatchError(BonfireError):
     """Stored results were made by a different engine (rules, package or library versions)."""
+
+
+class PluginError(BonfireError):
+    """A plug-in strategy failed or answered nonsense (the message names seat, seed, turn)."""
