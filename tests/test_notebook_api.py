@@ -115,3 +115,13 @@ def test_the_engine_cache_is_still_keyed_by_the_kernel_sources():
 
     assert _jitcache._INSTALLED == [_jitcache.cache_dir()]
     assert _jitcache.source_hash() in _jitcache.cache_dir()
+
+
+def test_lazy_frames_give_the_same_helper_tables(tmp_path):
+    out = bonfire_sim.run(games=6, players=2, seed=2, chunk_size=3, out=tmp_path / "r").path
+    eager, lazy = load(out), load(out, lazy=True, categorical=False)
+    assert lazy.player_gnomes.collect().height == len(eager.player_gnomes)
+    tasks = lazy.player_tasks.collect()
+    assert tasks.height == len(eager.player_tasks)
+    assert tasks["lit"].sum() == int(eager.player_tasks["lit"].sum())
+    assert lazy.players.collect_schema()["strategy"] == __import__("polars").String
