@@ -30,7 +30,7 @@ from typing import Any
 from bonfire_sim import fileio
 from bonfire_sim.config import check_document, expand_sweep, point_label
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.sim.runner import RunConfig, resolve_jobs
+from bonfire_sim.sim.runner import RunConfig, check_run_dir, resolve_jobs
 
 RUN_CONFIG_KEYS = ("games", "players", "strategies", "seat_rotation", "seed", "turn_log",
                    "chunk_size")
@@ -124,10 +124,11 @@ def run_experiment(path: str | Path, jobs: int | None = None, report: bool = Tru
     page_path = Path(settings.get("out", f"reports/{path.stem}.html"))
     if report:
         fileio.check_output_file(page_path)
-    run_dirs = []
-    for _, config, point_extra in points:
-        out = Path(point_extra.get("out", f"runs/{path.stem}"))
-        run_dirs.append(run(config, out, jobs=n_jobs, resume=True, progress=progress))
+    outs = [Path(e.get("out", f"runs/{path.stem}")) for _, _, e in points]
+    for (_, config, _), out in zip(points, outs, strict=True):
+        check_run_dir(out, config, resume=True)  # every point, before any game is played
+    run_dirs = [run(config, out, jobs=n_jobs, resume=True, progress=progress)
+                for (_, config, _), out in zip(points, outs, strict=True)]
     top = run_dirs[0] if len(run_dirs) == 1 else run_dirs[0].parent
     if not report:
         return top, None

@@ -163,6 +163,7 @@ CASES: list[tuple[str, list[str]]] = [
     ("experiment-jobs-0-option", ["experiment", "{exp_good}", "--jobs", "0"]),
     ("experiment-overflow", ["experiment", "{exp_overflow}"]),
     ("experiment-empty-sweep", ["experiment", "{exp_empty_sweep}"]),
+    ("experiment-sweep-later-point-foreign", ["experiment", "{exp_sweep_foreign}"]),
     # --- compare ---
     ("compare-player-counts", ["compare", "{run}", "{run4}"]),
     ("compare-same-run", ["compare", "{run}", "{run}"]),
@@ -172,6 +173,7 @@ CASES: list[tuple[str, list[str]]] = [
 ]
 FULL_DISK_CASES: list[tuple[str, list[str]]] = [
     ("run", ["run", "--games", "4", "--players", "2", "--out", "{full}/newrun"]),
+    ("run-nested", ["run", "--games", "4", "--players", "2", "--out", "{full}/a/b/newrun"]),
     ("report-keeps-old-page", ["report", "{run}", "--out", "{full}/page.html"]),
     ("replay-json", ["replay", "--seed", "1", "--players", "2", "--json", "{full}/g.json"]),
     ("ladder-csv", ["ladder", "--games", "1", "--strategies", "greedy,tempo",
@@ -243,6 +245,7 @@ EXPECT = {
     "experiment-other-engine": "different engine", "experiment-jobs-0-file": "jobs must be",
     "experiment-jobs-0-option": "jobs must be", "experiment-overflow": "must be 0..1000",
     "experiment-empty-sweep": "a sweep needs at least one value",
+    "experiment-sweep-later-point-foreign": "portal_points=2 is not empty",
     "compare-player-counts": "2-player run", "compare-same-run": "given twice",
     "compare-corrupt": "checksum", "compare-out-dir": "is a directory",
     "compare-missing-arg": "Missing argument",
@@ -313,6 +316,10 @@ def world(tmp_path_factory) -> Path:
     _toml(root, "exp_full", '[run]\ngames = 4\nplayers = 2\nseed = 2\nchunk_size = 2\n'
                             'out = "run_b"\n[report]\nout = "full/page.html"\n')
     _toml(root, "exp_empty_sweep", GOOD_EXP + '[overrides]\nportal_points = []\n')
+    _toml(root, "exp_sweep_foreign", '[run]\ngames = 4\nplayers = 2\nchunk_size = 2\n'
+                                      'out = "sweep"\n[overrides]\nportal_points = [1, 2]\n')
+    (root / "sweep" / "portal_points=2").mkdir(parents=True)
+    (root / "sweep" / "portal_points=2" / "mine.txt").write_text("mine")
     (root / "full").mkdir()
     return root
 

@@ -314,12 +314,14 @@ def run_files(out: Path) -> list[str]:
                   if not p.is_dir() or p.relative_to(out).as_posix() not in (CHUNKS, TURNS))
 
 
-def _refuse_unexpected(out: Path, config: RunConfig) -> None:
-    """Remove the temporary files an interrupted write left; refuse any other stranger."""
+def _refuse_unexpected(out: Path, config: RunConfig, clean: bool = False) -> None:
+    """Refuse any file a run does not write; with ``clean``, remove the temporary files an
+    interrupted write left."""
     strangers = []
     for rel in run_files(out):
         if rel.endswith(fileio.TMP_SUFFIX) and _expected_name(config, rel[:-4]):
-            (out / rel).unlink(missing_ok=True)
+            if clean:
+                (out / rel).unlink(missing_ok=True)
         elif not _expected_name(config, rel):
             strangers.append(rel)
     if strangers:
@@ -339,13 +341,10 @@ def _refuse_other_engine(out: Path, manifest: Mapping[str, Any],
 
 
 # ---- the run --------------------------------------------------------------------------
-def prepare(out: Path, config: RunConfig, resume: bool,
-            fingerprint: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Create or reopen the run directory; refuse foreign or mismatched contents.
-
-    Everything is checked before anything is created, so a refused directory is left as
-    it was.
-    """
+def check_run_dir(out: Path, config: RunConfig, resume: bool,
+                  fingerprint: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+    """Every check ``prepare`` makes, creating and removing nothing: the manifest of the
+    run to reuse or complete, or None when ``out`` is new (or empty)."""
     fingerprint = dict(fingerprint or engine_fingerprint())
     if out.exists() and not out.is_dir():
         raise ConfigError(f"cannot create run directory {out}: it is a file")
@@ -366,8 +365,8 @@ def prepare(out: Path, config: RunConfig, resume: bool,
         return manifest
     if out.is_dir():
         # A full disk at the very start may have left only a manifest temporary file.
-        (out / fileio.tmp_path(Path(MANIFEST)).name).unlink(missing_ok=True)
-        foreign = [p for p in run_files(out)]
+        leftover = fileio.tmp_path(Path(MANIFEST)).name
+        foreign = [p for p in run_files(out) if p != leftover]
         if foreign:
             raise ConfigError(f"{out} is not empty and is not a bonfire_sim run "
                               f"({', '.join(foreign[:3])}); choose an empty or new --out")
@@ -377,7 +376,24 @@ def prepare(out: Path, config: RunConfig, resume: bool,
         except OutputError as e:
             raise ConfigError(f"cannot create run directory {out}: "
                               f"{str(e).split(': ', 1)[-1]}") from None
-    created = not out.exists()
+    return None
+
+
+def prepare(out: Path, config: RunConfig, resume: bool,
+            fingerprint: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Create or reopen the run directory; refuse foreign or mismatched contents.
+
+    Everything is checked before anything is created, so a refused directory is left as
+    it was; a run that fails to start removes what it created.
+    """
+    fingerprint = dict(fingerprint or engine_fingerprint())
+    existing = check_run_dir(out, config, resume, fingerprint)
+    if existing is not None:
+        _refuse_unexpected(out, config, clean=True)
+        return existing
+    mpath = out / MANIFEST
+    (out / fileio.tmp_path(Path(MANIFEST)).name).unlink(missing_ok=True)
+    new_dirs = [d for d in (out, *out.parents) if not d.exists()]
     manifest = {"format": "bonfire_sim-run", "schema_version": SCHEMA_VERSION,
                 "package_version": __version__, "config": config.to_json(),
                 "fingerprint": fingerprint,
@@ -390,12 +406,9 @@ def prepare(out: Path, config: RunConfig, resume: bool,
         _write_json_atomic(manifest, mpath)
     except (OSError, OutputError) as e:
         # Leave nothing behind that would make the directory look foreign next time.
-        for sub in (CHUNKS, TURNS):
+        for d in (out / CHUNKS, out / TURNS, *new_dirs):
             with contextlib.suppress(OSError):
-                (out / sub).rmdir()
-        if created:
-            with contextlib.suppress(OSError):
-                out.rmdir()
+                d.rmdir()
         if isinstance(e, OutputError):
             raise
         raise ConfigError(f"cannot create run directory {out}: {e.strerror}") from None
