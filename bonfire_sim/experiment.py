@@ -23,6 +23,8 @@ runs = ["runs/solo-greedy"]   # extra finished runs to include
 
 from __future__ import annotations
 
+import csv
+import io
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,7 @@ from bonfire_sim.config import check_document, expand_sweep, point_label
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.sim.runner import RunConfig, check_run_dir, resolve_jobs
 
+SWEEP_INDEX = "sweep.csv"  # in a sweep's run directory, next to the points' runs
 RUN_CONFIG_KEYS = ("games", "players", "strategies", "seat_rotation", "seed", "turn_log",
                    "chunk_size")
 
@@ -105,14 +108,26 @@ def load_sweep(path: str | Path) -> list[tuple[dict[str, Any], RunConfig, dict[s
     return out
 
 
+def write_sweep_index(path: Path, points: list[dict[str, Any]], run_dirs: list[Path]) -> Path:
+    """``sweep.csv``: one row per point, a column per swept setting and the run directory
+    (a tidy index to join the runs' tables on)."""
+    buf = io.StringIO()
+    axes = list(points[0])
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["point", *axes, "run"])
+    for i, (point, run_dir) in enumerate(zip(points, run_dirs, strict=True)):
+        writer.writerow([i, *(point[a] for a in axes), run_dir.name])
+    return fileio.write_text(path, buf.getvalue())
+
+
 def run_experiment(path: str | Path, jobs: int | None = None, report: bool = True,
                    progress: Any = None) -> tuple[Path, Path | None]:
     """Run (or resume, or reuse) an experiment's games, then write its report.
 
     Returns (run directory, report path or None); a sweep's runs are the point
-    directories under the run directory.  Defaults: run directory ``runs/<file stem>``,
-    report ``reports/<file stem>.html``.  Runs made by another engine are refused, not
-    reused.
+    directories under the run directory, indexed by its ``sweep.csv``.  Defaults: run
+    directory ``runs/<file stem>``, report ``reports/<file stem>.html``.  Runs made by
+    another engine are refused, not reused.
     """
     from bonfire_sim.sim.runner import run
 
@@ -130,6 +145,8 @@ def run_experiment(path: str | Path, jobs: int | None = None, report: bool = Tru
     run_dirs = [run(config, out, jobs=n_jobs, resume=True, progress=progress)
                 for (_, config, _), out in zip(points, outs, strict=True)]
     top = run_dirs[0] if len(run_dirs) == 1 else run_dirs[0].parent
+    if len(points) > 1:
+        write_sweep_index(top / SWEEP_INDEX, [p for p, _, _ in points], run_dirs)
     if not report:
         return top, None
     from bonfire_sim.report.build import build_report

@@ -76,6 +76,9 @@ def test_an_experiment_file_with_list_values_runs_every_point(tmp_path, monkeypa
         d = load(tmp_path / "runs" / "sw" / f"portal_points={v}")
         assert d.config["overrides"] == {"portal_points": v}
     assert (tmp_path / "sw.html").is_file()
+    index = pd.read_csv(tmp_path / "runs" / "sw" / "sweep.csv")
+    assert index.to_dict("list") == {"point": [0, 1], "portal_points": [1, 3],
+                                     "run": ["portal_points=1", "portal_points=3"]}
 
 
 def test_a_game_record_repr_is_short_and_has_an_html_table():

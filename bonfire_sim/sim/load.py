@@ -304,8 +304,9 @@ def _converter(engine: str, categorical: bool) -> Any:
     def to_pandas(t: pa.Table) -> Any:
         nullable = {c for c in NULL_IF_NEGATIVE if c in t.schema.names}
         df = plain(t).to_pandas()
+        nullable_int = {pa.int64(): pd.Int64Dtype()}.get
         for c in nullable:
-            df[c] = pd.array(t.column(c).to_pylist(), dtype="Int64")
+            df[c] = t.column(c).to_pandas(types_mapper=nullable_int).array
         return df
 
     return to_pandas
