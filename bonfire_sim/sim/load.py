@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 from bonfire_sim import fileio
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.sim.frames import NULL_IF_NEGATIVE, SCHEMAS
-from bonfire_sim.sim.runner import CHUNKS, MANIFEST, TURNS, read_manifest, run_files
+from bonfire_sim.sim.runner import MANIFEST, read_manifest, run_files
 
 ENGINES = ("pandas", "polars")
 TABLES = ("games", "players", "turns")
@@ -330,4 +330,4 @@ def _lazy(out: Path, manifest: dict[str, Any], paths: dict[str, list[Path]],
     return RunData(scan("games"), scan("players"), scan("turns"), manifest, out)
 
 
-__all__ = ["RunData", "load", "listed_files", "verify_directory", "CHUNKS", "TURNS"]
+__all__ = ["RunData", "load", "listed_files", "verify_directory"]

@@ -282,17 +282,6 @@ def _final_ok(out: Path, manifest: Mapping[str, Any]) -> bool:
     return True
 
 
-def expected_files(config: RunConfig) -> set[str]:
-    """Every file (relative path) a run of ``config`` may hold when complete."""
-    names = {MANIFEST, *(f"{t}.parquet" for t in FINAL_TABLES)}
-    for i in range(config.n_chunks):
-        names.add(f"{CHUNKS}/games-{i:05d}.parquet")
-        names.add(f"{CHUNKS}/players-{i:05d}.parquet")
-        if config.turn_log != "none":
-            names.add(f"{TURNS}/chunk-{i:05d}.parquet")
-    return names
-
-
 def _expected_name(config: RunConfig, rel: str) -> bool:
     """Whether ``rel`` is a file name a run of ``config`` writes (without listing them all:
     a run may have millions of chunks)."""
