@@ -1,7 +1,9 @@
 """bonfire_sim: a Monte-Carlo simulator and balance lab for Stefan Feld's *Bonfire*.
 
 Importing the package is cheap: the numba-compiled engine is loaded only when one of the
-lazy names below is first used (``bonfire_sim.play``, ``bonfire_sim.load``).
+lazy names below is first used (``bonfire_sim.play``, ``bonfire_sim.load``,
+``bonfire_sim.run``, ``bonfire_sim.sweep``).  Importing it changes nothing outside the
+package: numba's cache is configured only when the engine itself is imported.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 
 from bonfire_sim import _jitcache
 
-JIT_CACHE_DIR = _jitcache.configure()
+_jitcache.install_import_hook()  # numba is configured only when the engine is imported
 
 try:
     __version__ = version("bonfire-sim")
@@ -23,6 +25,9 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 _LAZY: dict[str, tuple[str, str]] = {
     "play": ("bonfire_sim.sim.play", "play"),
     "load": ("bonfire_sim.sim.load", "load"),
+    "run": ("bonfire_sim.api", "run"),
+    "sweep": ("bonfire_sim.api", "sweep"),
+    "RunData": ("bonfire_sim.sim.load", "RunData"),
 }
 
 __all__ = ["__version__", *_LAZY]

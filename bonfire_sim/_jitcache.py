@@ -5,6 +5,11 @@ kernel and every caller compiled in another file keeps running the old code from
 For a simulator whose numbers must be trusted that is unacceptable, so the cache lives in
 a directory named after a hash of every file that holds kernels; any edit starts a fresh
 cache.  ``BONFIRE_SIM_CACHE_DIR`` overrides the root (default: the user cache directory).
+
+Only our own kernels are routed there (a numba cache locator for files of this package
+and ``strategies``): ``NUMBA_CACHE_DIR`` and the user's own numba code are untouched.  The
+locator is installed when numba is first imported (``install_import_hook``), not when
+``bonfire_sim`` is, so importing the package imports nothing heavy and sets nothing.
 """
 
 from __future__ import annotations
@@ -12,7 +17,9 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from importlib.abc import MetaPathFinder
 from pathlib import Path
+from typing import Any
 
 _PKG = Path(__file__).resolve().parent
 _SOURCES = ("rules", "sim", "../strategies")
@@ -36,14 +43,83 @@ def source_hash() -> str:
     return h.hexdigest()[:16]
 
 
-def configure() -> str:
-    """Set the cache directory (before kernels are compiled); returns it."""
+def cache_dir() -> str:
+    """The cache directory of the current kernel sources."""
     root = os.environ.get("BONFIRE_SIM_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "bonfire_sim"
     )
-    path = os.path.join(root, f"numba-{source_hash()}")
-    os.environ["NUMBA_CACHE_DIR"] = path
-    numba = sys.modules.get("numba")
-    if numba is not None:  # numba already imported: its config read the env var earlier
-        numba.config.CACHE_DIR = path
+    return os.path.join(root, f"numba-{source_hash()}")
+
+
+_OURS = (str(_PKG) + os.sep, str((_PKG / "../strategies").resolve()) + os.sep)
+_INSTALLED: list[str] = []
+
+
+def configure() -> str:
+    """Route our kernels' numba cache to ``cache_dir()`` (idempotent); returns it.
+
+    Must run before the kernels are decorated (the import hook sees to that).
+    """
+    if _INSTALLED:
+        return _INSTALLED[0]
+    from numba.core import caching
+
+    path = cache_dir()
+
+    class BonfireCacheLocator(caching.UserProvidedCacheLocator):
+        """numba's user-directory locator, for bonfire_sim's own files only."""
+
+        def __init__(self, py_func: Any, py_file: str) -> None:
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = os.path.join(path, self.get_suitable_cache_subpath(py_file))
+
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            if not os.path.abspath(py_file).startswith(_OURS):
+                return None
+            return super(caching.UserProvidedCacheLocator, cls).from_function(py_func, py_file)
+
+    caching.CacheImpl._locator_classes.insert(0, BonfireCacheLocator)
+    _INSTALLED.append(path)
     return path
+
+
+class _EngineImportHook(MetaPathFinder):
+    """Configures the cache right after numba itself is first imported (before any kernel
+    can be decorated); bonfire_sim's locator only ever matches bonfire_sim's own files."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "numba":
+            return None
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec = find(name, path, target) if find else None
+            if spec is not None:
+                break
+        else:
+            return None
+        loader = spec.loader
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        real_exec = loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            real_exec(module)
+            configure()
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def install_import_hook() -> None:
+    """Arrange for ``configure()`` to run as soon as numba is imported (at once if it is
+    already): importing bonfire_sim alone imports nothing heavy and changes nothing."""
+    if _INSTALLED or any(isinstance(f, _EngineImportHook) for f in sys.meta_path):
+        return
+    if "numba" in sys.modules:
+        configure()
+    else:
+        sys.meta_path.insert(0, _EngineImportHook())

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import components as C
 
 # Gnome ability texts follow Appendix III; their resources are assumed [RULINGS 8].
@@ -34,12 +35,13 @@ def task_rows() -> list[dict]:
 
 
 def gnome_rows() -> list[dict]:
-    """One row per gnome: 27 specialists then 6 elders, ids as the engine numbers them."""
+    """One row per gnome: 27 specialists then 6 elders, ids as in the tables (S1..S27,
+    E1..E6)."""
     rows = []
     for ability in range(1, C.N_SPECIALISTS + 1):
         rows.append(
             {
-                "id": ability - 1,
+                "id": f"S{ability}",
                 "kind": "specialist",
                 "ability": ability,
                 "resource": C.RESOURCES[C.SPECIALIST_RESOURCE[ability - 1]],
@@ -50,7 +52,7 @@ def gnome_rows() -> list[dict]:
     for i, text in enumerate(C.ELDER_TEXT):
         rows.append(
             {
-                "id": C.N_SPECIALISTS + i,
+                "id": f"E{i + 1}",
                 "kind": "elder",
                 "ability": i + 1,
                 "resource": C.RESOURCES[C.ELDER_RESOURCE[i]],
@@ -142,7 +144,7 @@ def cards_table(kind: str, variants: Mapping[str, str] | None = None) -> list[di
     try:
         build = CARD_KINDS[kind]
     except KeyError:
-        raise ValueError(
+        raise ConfigError(
             f"unknown card kind {kind!r}; expected one of {', '.join(CARD_KINDS)}"
         ) from None
     return build(variants)

@@ -7,7 +7,7 @@ class BonfireError(Exception):
     """Base of every error bonfire_sim raises on purpose."""
 
 
-class ConfigError(BonfireError):
+class ConfigError(BonfireError, ValueError):
     """A parameter, experiment or command-line setting is invalid."""
 
 
@@ -17,3 +17,15 @@ class DataError(BonfireError):
 
 class IllegalMoveError(BonfireError):
     """A move was applied that the rules do not allow in this state."""
+
+
+class OutputError(BonfireError):
+    """A file or directory cannot be written (bad path, permissions, disk full)."""
+
+
+class EngineMismatchError(BonfireError):
+    """Stored results were made by a different engine (rules, package or library versions)."""
+
+
+class PluginError(BonfireError):
+    """A plug-in strategy failed or answered nonsense (the message names seat, seed, turn)."""

@@ -27,83 +27,134 @@ runs = ["runs/solo-greedy"]   # extra finished runs to include
 
 from __future__ import annotations
 
+import csv
+import io
 import tomllib
 from pathlib import Path
 from typing import Any
 
+from bonfire_sim import fileio
+from bonfire_sim.config import check_document, expand_sweep, point_label
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.sim.runner import RunConfig
+from bonfire_sim.sim.runner import RunConfig, check_run_dir, resolve_jobs
 
-RUN_KEYS = {"games", "players", "strategies", "seat_rotation", "seed", "turn_log",
-            "chunk_size", "out", "jobs"}
-REPORT_KEYS = {"out", "title", "runs"}
+SWEEP_INDEX = "sweep.csv"  # in a sweep's run directory, next to the points' runs
+RUN_CONFIG_KEYS = ("games", "players", "strategies", "seat_rotation", "seed", "turn_log",
+                   "chunk_size")
+
+
+def read_experiment(path: str | Path) -> dict[str, dict[str, Any]]:
+    """The checked tables of an experiment file (see ``bonfire_sim.config.TABLES``)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"experiment file {path} not found") from None
+    except IsADirectoryError:
+        raise ConfigError(f"experiment file {path} is a directory") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot read experiment file {path}: {e}") from None
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path} is not valid TOML: {e}") from None
+    return check_document(doc, str(path))
+
+
+def _config(doc: dict[str, dict[str, Any]], overrides: dict[str, Any], where: str) -> RunConfig:
+    run = doc["run"]
+    try:
+        return RunConfig(**{k: run[k] for k in RUN_CONFIG_KEYS if k in run},
+                         **({} if "games" in run else {"games": 1000}),
+                         **({} if "players" in run else {"players": 4}),
+                         overrides=overrides, variants=doc.get("variants", {}))
+    except ConfigError as e:
+        raise ConfigError(f"{where}: {e}") from None
 
 
 def load_experiment(path: str | Path) -> tuple[RunConfig, dict[str, Any]]:
-    """(run config, extra settings such as ``out``/``jobs``/``report``) from a TOML file."""
-    path = Path(path)
-    try:
-        doc = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"experiment file {path} not found") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path} is not valid TOML: {e}") from None
-    run = doc.get("run")
-    if not isinstance(run, dict):
-        raise ConfigError(f"{path} has no [run] table")
-    unknown = set(run) - RUN_KEYS
-    if unknown:
-        raise ConfigError(f"{path}: unknown [run] keys {sorted(unknown)}; "
-                          f"allowed: {', '.join(sorted(RUN_KEYS))}")
-    extra = {k: run[k] for k in ("out", "jobs") if k in run}
-    extra["report"] = doc.get("report", {})
-    try:
-        config = RunConfig(
-            games=int(run.get("games", 1000)), players=int(run.get("players", 4)),
-            strategies=tuple(run.get("strategies", ())),
-            seat_rotation=bool(run.get("seat_rotation", False)), seed=int(run.get("seed", 0)),
-            turn_log=str(run.get("turn_log", "none")),
-            chunk_size=int(run.get("chunk_size", 500)),
-            overrides=doc.get("overrides", {}),
-            variants=_variants(path, doc.get("variants", {})),
-        )
-    except (TypeError, ValueError) as e:
-        raise ConfigError(f"{path}: {e}") from None
+    """(run config, extra settings such as ``out``/``jobs``/``report``) from a TOML file.
+
+    A file that sweeps overrides (list values) is refused here: use ``load_sweep``.
+    """
+    points = load_sweep(path)
+    if len(points) > 1:
+        raise ConfigError(f"{path} sweeps {len(points)} override points; run it with "
+                          f"`bonfire-sim experiment {path}`")
+    _, config, extra = points[0]
     return config, extra
 
 
-def _variants(path: Path, table: Any) -> dict[str, str]:
-    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
-        raise ConfigError(f'{path}: [variants] must map facts to names, e.g. tom_deck = "gnome"')
-    return dict(table)
+def load_sweep(path: str | Path) -> list[tuple[dict[str, Any], RunConfig, dict[str, Any]]]:
+    """Every point of an experiment file: ``[(point, config, extra), ...]``.
+
+    ``point`` maps each swept override to its value (``{}`` without a sweep); ``extra``
+    holds ``out`` (the point's run directory: ``<out>/<point label>`` in a sweep),
+    ``jobs`` and ``report``.
+    """
+    doc = read_experiment(path)
+    run = doc["run"]
+    base_out = run.get("out", f"runs/{Path(path).stem}")
+    try:
+        points = expand_sweep(doc.get("overrides", {}))
+    except ConfigError as e:
+        raise ConfigError(f"{path}: overrides.{e}" if not str(e).startswith("overrides")
+                          else f"{path}: {e}") from None
+    out = []
+    for point, overrides in points:
+        extra: dict[str, Any] = {"report": doc.get("report", {})}
+        if "jobs" in run:
+            extra["jobs"] = run["jobs"]
+        if "out" in run or len(points) > 1:
+            extra["out"] = (str(Path(base_out) / point_label(point)) if len(points) > 1
+                            else base_out)
+        out.append((point, _config(doc, overrides, str(path)), extra))
+    return out
+
+
+def write_sweep_index(path: Path, points: list[dict[str, Any]], run_dirs: list[Path]) -> Path:
+    """``sweep.csv``: one row per point, a column per swept setting and the run directory
+    (a tidy index to join the runs' tables on)."""
+    buf = io.StringIO()
+    axes = list(points[0])
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["point", *axes, "run"])
+    for i, (point, run_dir) in enumerate(zip(points, run_dirs, strict=True)):
+        writer.writerow([i, *(point[a] for a in axes), run_dir.name])
+    return fileio.write_text(path, buf.getvalue())
 
 
 def run_experiment(path: str | Path, jobs: int | None = None, report: bool = True,
                    progress: Any = None) -> tuple[Path, Path | None]:
     """Run (or resume, or reuse) an experiment's games, then write its report.
 
-    Returns (run directory, report path or None).  Defaults: run directory
-    ``runs/<file stem>``, report ``reports/<file stem>.html``.
+    Returns (run directory, report path or None); a sweep's runs are the point
+    directories under the run directory, indexed by its ``sweep.csv``.  Defaults: run
+    directory ``runs/<file stem>``, report ``reports/<file stem>.html``.  Runs made by
+    another engine are refused, not reused.
     """
     from bonfire_sim.sim.runner import run
 
     path = Path(path)
-    config, extra = load_experiment(path)
+    points = load_sweep(path)
+    _, _, extra = points[0]
     settings = extra.get("report") or {}
-    if not isinstance(settings, dict):
-        raise ConfigError(f"{path}: [report] must be a table")
-    unknown = set(settings) - REPORT_KEYS
-    if unknown:
-        raise ConfigError(f"{path}: unknown [report] keys {sorted(unknown)}; "
-                          f"allowed: {', '.join(sorted(REPORT_KEYS))}")
-    out = Path(extra.get("out", f"runs/{path.stem}"))
-    n_jobs = int(jobs if jobs is not None else extra.get("jobs", 1))
-    run_dir = run(config, out, jobs=n_jobs, resume=True, progress=progress)
+    n_jobs = resolve_jobs(jobs if jobs is not None else extra.get("jobs", 1))
+    page_path = Path(settings.get("out", f"reports/{path.stem}.html"))
+    if report:
+        fileio.check_output_file(page_path)
+    outs = [Path(e.get("out", f"runs/{path.stem}")) for _, _, e in points]
+    for (_, config, _), out in zip(points, outs, strict=True):
+        check_run_dir(out, config, resume=True)  # every point, before any game is played
+    run_dirs = [run(config, out, jobs=n_jobs, resume=True, progress=progress)
+                for (_, config, _), out in zip(points, outs, strict=True)]
+    top = run_dirs[0] if len(run_dirs) == 1 else run_dirs[0].parent
+    if len(points) > 1:
+        write_sweep_index(top / SWEEP_INDEX, [p for p, _, _ in points], run_dirs)
     if not report:
-        return run_dir, None
+        return top, None
     from bonfire_sim.report.build import build_report
 
-    page = build_report([run_dir, *settings.get("runs", [])],
-                        settings.get("out", f"reports/{path.stem}.html"),
+    page = build_report([*run_dirs, *settings.get("runs", ())], page_path,
                         title=settings.get("title", f"Bonfire experiment: {path.stem}"))
-    return run_dir, page
+    return top, page

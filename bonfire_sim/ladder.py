@@ -20,6 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bonfire_sim.config import check_count, check_seed
+from bonfire_sim.errors import ConfigError
+
 Z95 = 1.959963984540054
 ELO = 400.0 / math.log(10.0)  # Bradley-Terry log-strength -> Elo points
 MASK63 = (1 << 63) - 1
@@ -43,9 +46,9 @@ def lineups(strategies: Sequence[str], players: int) -> list[tuple[str, ...]]:
     """The matchups: N-subsets, or (fewer strategies than seats) multisets of >= 2 names."""
     names = list(dict.fromkeys(strategies))
     if len(names) < 2:
-        raise ValueError("a ladder needs at least 2 different strategies")
+        raise ConfigError("a ladder needs at least 2 different strategies")
     if players < 2:
-        raise ValueError("a ladder needs at least 2 players")
+        raise ConfigError("a ladder needs at least 2 players")
     if len(names) >= players:
         return list(itertools.combinations(names, players))
     return [c for c in itertools.combinations_with_replacement(names, players)
@@ -199,9 +202,9 @@ def play_ladder(
     from strategies import strategy_id, weights_for
 
     if not 2 <= players <= 4:
-        raise ValueError(f"ladder players must be 2..4, got {players}")
-    if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
+        raise ConfigError(f"ladder players must be 2..4, got {players}")
+    check_count("games", games)
+    check_seed(seed)
     for name in strategies:
         strategy_id(name)
     p = T.DEFAULT_PARAMS

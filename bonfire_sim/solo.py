@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bonfire_sim.rules import components as C
-from bonfire_sim.sim.runner import ChunkJob, RunConfig, _execute
+from bonfire_sim.sim.runner import ChunkJob, RunConfig, _execute, resolve_jobs
 
 SETTLE_WIN_RATE = 2 / 7
 
@@ -51,7 +51,8 @@ def play_solo(strategy: str, games: int, seed: int = 0, jobs: int = 1,
                     chunk_size=chunk_size)
     human = np.zeros(games, np.int64)
     tom = np.zeros(games, np.int64)
-    for data in _execute([ChunkJob(cfg, i) for i in range(cfg.n_chunks)], jobs, "loky", None):
+    n_jobs = min(resolve_jobs(jobs), cfg.n_chunks)
+    for data in _execute([ChunkJob(cfg, i) for i in range(cfg.n_chunks)], n_jobs, "loky", None):
         pt = data.players.to_pandas()
         gid = pt["game_id"].to_numpy()
         is_tom = (pt["strategy"] == "tom").to_numpy()

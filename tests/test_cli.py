@@ -61,7 +61,8 @@ def test_there_are_66_tasks_22_of_each_colour():
 def test_there_are_33_gnomes_27_specialists_and_6_elders():
     rows = cards_json("gnomes")
     assert len(rows) == 33
-    assert [r["id"] for r in rows] == list(range(33))
+    ids = [f"S{i}" for i in range(1, 28)] + [f"E{i}" for i in range(1, 7)]
+    assert [r["id"] for r in rows] == ids
     assert sum(r["kind"] == "specialist" for r in rows) == 27
     assert sum(r["kind"] == "elder" for r in rows) == 6
     assert {r["resource"] for r in rows} <= {"blossom", "fruit", "herb", "shell", "root", "gold"}

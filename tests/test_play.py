@@ -224,7 +224,7 @@ def test_narration_shows_payments_tom_and_rounds(records):
 @pytest.mark.parametrize("kwargs, message", [
     ({"seed": 1, "players": 0}, "players must be 1..4"),
     ({"seed": 1, "players": 5}, "players must be 1..4"),
-    ({"seed": -1, "players": 2}, "seed must be >= 0"),
+    ({"seed": -1, "players": 2}, "seed must be 0..18446744073709551615"),
     ({"seed": 1, "players": 2, "strategies": ["nope"]}, "unknown strategy 'nope'"),
     ({"seed": 1, "players": 3, "strategies": ["random", "random"]}, "1 per human seat"),
     ({"seed": 1, "players": 2, "strategies": ["tom"]}, "solo automaton"),

@@ -151,7 +151,7 @@ def test_the_dask_backend_on_a_local_cluster_gives_the_same_tables(reference, tm
     (["--players", "5"], "players must be 1..4"),
     (["--strategies", "nope"], "unknown strategy 'nope'"),
     (["--turn-log", "some"], "turn_log must be"),
-    (["--games", "0"], "games must be >= 1"),
+    (["--games", "0"], "games must be 1..10000000, got 0"),
     (["--seat-rotation", "--games", "7"], "multiple of 4"),
 ])
 def test_cli_run_rejects_bad_input_with_one_line(args, message, tmp_path):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numba import config as numba_config
 
-from bonfire_sim.errors import ConfigError
+from bonfire_sim.errors import ConfigError, PluginError
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.invariants import MESSAGES
@@ -168,8 +168,18 @@ def test_a_plugin_returning_a_bad_index_is_reported():
         def choose(self, view, moves):
             return len(moves)
 
-    with pytest.raises(ConfigError, match="returned"):
+    with pytest.raises(PluginError, match="returned 2 at seat 0, seed 1, turn 1"):
         play_mixed(1, 2, [Bad(), "random"])
+
+
+def test_a_failing_plugin_is_reported_with_seat_seed_and_turn():
+    class Broken:
+        def choose(self, view, moves):
+            return {}["oops"]
+
+    with pytest.raises(PluginError, match="Broken.choose failed at seat 1, seed 5, turn .*"
+                                          "KeyError"):
+        play_mixed(5, 2, ["random", Broken()])
 
 
 def test_the_default_mix_reaches_the_countdown_in_nearly_every_four_player_game():

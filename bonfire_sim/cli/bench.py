@@ -28,6 +28,7 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool) -> None:
     import os
     import platform
 
+    from bonfire_sim.config import check_count
     from bonfire_sim.sim.bench import (
         scenarios,
         strategy_scenarios,
@@ -35,9 +36,10 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool) -> None:
         time_runner,
         time_self_play,
     )
+    from bonfire_sim.sim.runner import resolve_jobs
 
-    if games < 10:
-        raise ValueError("--games must be >= 10")
+    check_count("--games", games, lo=10, hi=1_000_000)
+    jobs = resolve_jobs(jobs)
     click.echo(f"machine: {platform.processor() or platform.machine()}, "
                f"{os.cpu_count()} cores, python {platform.python_version()}")
     if per_strategy:

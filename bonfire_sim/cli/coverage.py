@@ -29,13 +29,15 @@ def coverage(run_dir: str | None, games: int, players: int, strategies: str, see
 
     from bonfire_sim.coverage import ability_coverage, task_coverage
     from bonfire_sim.sim.load import load
-    from bonfire_sim.sim.runner import RunConfig, run
+    from bonfire_sim.sim.runner import RunConfig, resolve_jobs, run
 
+    jobs = resolve_jobs(jobs)
     with tempfile.TemporaryDirectory() as tmp:
         if run_dir is None:
             names = tuple(n.strip() for n in strategies.split(",") if n.strip())
             cfg = RunConfig(games=games, players=players, strategies=names, seed=seed,
-                            seat_rotation=False, chunk_size=max(50, games // (4 * jobs)))
+                            seat_rotation=False,
+                            chunk_size=min(20_000, max(50, games // (4 * jobs))))
             run_dir = str(run(cfg, f"{tmp}/run", jobs=jobs))
         data = load(run_dir, turns=False)
     tasks = task_coverage(data.players)

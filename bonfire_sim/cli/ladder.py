@@ -15,8 +15,8 @@ from bonfire_sim.cli.options import emit_rows, format_csv, format_option, seed_o
 @seed_option
 @click.option("--strategies", "names", default=None,
               help="Comma-separated built-in strategies (default: all).")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, writable=True),
-              default=None, help="Also write the table as CSV to this file.")
+@click.option("--csv", "csv_path", default=None, metavar="FILE",
+              help="Also write the table as CSV to this file.")
 @format_option
 def ladder(players: int, games: int, seed: int, names: str | None, csv_path: str | None,
            fmt: str) -> None:
@@ -30,14 +30,17 @@ def ladder(players: int, games: int, seed: int, names: str | None, csv_path: str
     \b
         bonfire-sim ladder --players 4 --games 10 --seed 1 --csv ladder.csv
     """
+    from bonfire_sim import fileio
     from bonfire_sim.ladder import play_ladder, summarize
     from strategies import STRATEGY_IDS
+
+    if csv_path:
+        fileio.check_output_file(csv_path)
 
     chosen = ([x.strip() for x in names.split(",") if x.strip()] if names
               else sorted(STRATEGY_IDS))
     results = play_ladder(chosen, players, games, seed)
     rows = summarize(results, chosen)
+    if csv_path:  # before printing: a failed write leaves one error line, no table
+        fileio.write_text(csv_path, format_csv(rows) + "\n")
     emit_rows(rows, fmt)
-    if csv_path:
-        with open(csv_path, "w") as f:
-            f.write(format_csv(rows) + "\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from typing import Any
 
 import click
@@ -48,6 +49,30 @@ class LazyGroup(click.Group):
             if os.environ.get(TRACEBACK_ENV) == "1":
                 raise
             raise CleanError(error) from error
+        except OSError as error:  # disk full, permissions, a path that is a directory
+            if os.environ.get(TRACEBACK_ENV) == "1":
+                raise
+            where = f"{error.filename}: " if error.filename else ""
+            raise CleanError(ValueError(f"{where}{error.strerror or error}")) from error
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """Like click's, but a usage error is one line (``Error: ... (see --help)``)."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            rv = super().main(*args, standalone_mode=False, **kwargs)
+        except click.UsageError as error:
+            hint = f" (see '{error.ctx.command_path} --help')" if error.ctx else ""
+            message = " ".join(error.format_message().split())
+            click.echo(f"Error: {message}{hint}", err=True)
+            sys.exit(2)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
 
 def load_command(target: str) -> click.Command:

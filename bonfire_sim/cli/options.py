@@ -10,6 +10,8 @@ from typing import Any, TypeVar
 
 import click
 
+from bonfire_sim.errors import ConfigError
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 FORMATS = ("table", "csv", "json")
@@ -98,7 +100,7 @@ def emit_rows(rows: Sequence[dict], fmt: str) -> None:
     try:
         formatter = FORMATTERS[fmt]
     except KeyError:
-        raise ValueError(
+        raise ConfigError(
             f"unknown format {fmt!r}; expected one of {', '.join(FORMATTERS)}"
         ) from None
     text = formatter(rows)

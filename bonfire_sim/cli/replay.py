@@ -48,9 +48,13 @@ def replay(seed: int, players: int, strategies: str, json_out: str | None,
     \b
         bonfire-sim replay --seed 7 --players 1 --variant tom_deck=gnome
     """
+    from bonfire_sim import fileio
     from bonfire_sim.catalog import variants_line
     from bonfire_sim.sim.narrate import narrate
     from bonfire_sim.sim.play import play
+
+    if json_out not in (None, "-"):
+        fileio.check_output_file(json_out)
 
     record = play(seed, players, strategies, variants=variants)
     if json_out is None:
@@ -59,6 +63,5 @@ def replay(seed: int, players: int, strategies: str, json_out: str | None,
     elif json_out == "-":
         click.echo(record.to_json(), nl=False)
     else:
-        with open(json_out, "w", encoding="utf-8") as fh:
-            fh.write(record.to_json())
+        fileio.write_text(json_out, record.to_json())
         click.echo(f"Wrote {len(record.events)} events to {json_out}", err=True)

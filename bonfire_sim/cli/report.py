@@ -7,7 +7,7 @@ import click
 
 @click.command()
 @click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR [RUN_DIR ...]")
-@click.option("--out", "out", default="reports/report.html", show_default=True,
+@click.option("--out", "out", default="reports/report.html", show_default=True, metavar="FILE",
               help="HTML file to write (figures and CSS inline; no network needed).")
 @click.option("--title", default="Bonfire balance report", show_default=True,
               help="Page title.")

@@ -16,7 +16,8 @@ from bonfire_sim.cli.options import variant_option
 @click.option("--seat-rotation", is_flag=True,
               help="Play every deal in each cyclic rotation of the seats.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
-@click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--jobs", type=int, default=1, show_default=True,
+              help="Worker processes (-1 = every core; never more than chunks).")
 @click.option("--turn-log", default="none", show_default=True, metavar="none|sample:F|all",
               help="Keep a per-turn log for no, a fraction F of, or all games.")
 @click.option("--chunk-size", type=int, default=500, show_default=True,
@@ -64,7 +65,7 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
         if variants:  # --variant on top of the file's [variants]
             config = replace(config, variants={**config.variants, **variants})
         out = extra.get("out", out)
-        jobs = int(extra.get("jobs", jobs))
+        jobs = extra.get("jobs", jobs)
     else:
         names = tuple(n.strip() for n in strategies.split(",") if n.strip())
         config = RunConfig(games=games, players=players, strategies=names,

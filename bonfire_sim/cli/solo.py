@@ -9,7 +9,7 @@ import click
 @click.option("--strategy", default="random", show_default=True, help="The human's strategy.")
 @click.option("--games", type=int, default=1000, show_default=True, help="Solo games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
-@click.option("--handicap", type=int, default=0, show_default=True,
+@click.option("--handicap", type=click.IntRange(-1000, 1000), default=0, show_default=True,
               help="Fixed handicap for the win/loss/tie table (>0: Tom starts ahead).")
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
 @click.option("--path-csv", default=None, metavar="FILE",
@@ -27,13 +27,22 @@ def solo(strategy: str, games: int, seed: int, handicap: int, jobs: int,
     """
     import numpy as np
 
+    from bonfire_sim import fileio
+    from bonfire_sim.config import check_count, check_seed
+    from bonfire_sim.sim.runner import resolve_jobs
     from bonfire_sim.solo import handicap_series, outcomes_at, play_solo
 
-    if games < 1:
-        raise ValueError(f"--games must be >= 1, got {games}")
+    check_count("--games", games)
+    check_seed(seed, "--seed")
+    resolve_jobs(jobs)
+    if path_csv:
+        fileio.check_output_file(path_csv)
     g = play_solo(strategy, games, seed, jobs)
     out = outcomes_at(g.margin, handicap)
     series = handicap_series(g, seed=seed)
+    if path_csv:  # before printing: a failed write leaves one error line
+        lines = [f"{i},{int(series.path[i])},{int(o)}" for i, o in enumerate(series.outcomes)]
+        fileio.write_text(path_csv, "\n".join(["game,handicap,outcome", *lines]) + "\n")
     click.echo(f"{games} solo games, {strategy} vs Tom (seed {seed})")
     click.echo(f"  mean score: {strategy} {g.human.mean():.1f}, Tom {g.tom.mean():.1f}")
     click.echo(f"  at handicap {handicap:+d}: win {np.mean(out > 0):.1%}, "
@@ -43,8 +52,3 @@ def solo(strategy: str, games: int, seed: int, handicap: int, jobs: int,
     lo, hi = series.equilibrium_ci
     click.echo(f"  settles near {series.equilibrium:+.1f} (95% CI {lo:+.1f} .. {hi:+.1f}), "
                f"where the win rate is 2/7")
-    if path_csv:
-        with open(path_csv, "w") as f:
-            f.write("game,handicap,outcome\n")
-            for i, o in enumerate(series.outcomes):
-                f.write(f"{i},{int(series.path[i])},{int(o)}\n")

@@ -14,7 +14,8 @@ from typing import Any
 
 import pandas as pd
 
-from bonfire_sim import __version__
+from bonfire_sim import __version__, fileio
+from bonfire_sim.errors import ConfigError
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import html as H
 from bonfire_sim.report import stats as S
@@ -346,10 +347,23 @@ def section_method(games: pd.DataFrame, warnings: list[str],
 def load_runs(run_dirs: Sequence[str | Path]) -> list[tuple[str, Any]]:
     from bonfire_sim.sim.load import load
 
+    check_distinct_runs(run_dirs)
     labels = [Path(d).name or str(d) for d in run_dirs]
     if len(set(labels)) < len(labels):
         labels = [str(d) for d in run_dirs]
-    return [(lab, load(d, turns=False)) for lab, d in zip(labels, run_dirs, strict=True)]
+    return [(lab, load(d, turns=False, categorical=False))
+            for lab, d in zip(labels, run_dirs, strict=True)]
+
+
+def check_distinct_runs(run_dirs: Sequence[str | Path]) -> None:
+    """Refuse a run given twice (it would be counted twice)."""
+    seen: dict[Path, str] = {}
+    for d in run_dirs:
+        key = Path(d).resolve()
+        if key in seen:
+            raise ConfigError(f"run {d} is given twice (as {seen[key]} and {d}); each run "
+                              f"may appear once")
+        seen[key] = str(d)
 
 
 def report_sections(runs: Sequence[tuple[str, Any]],
@@ -393,6 +407,7 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
                  title: str = "Bonfire balance report",
                  sensitivity: str | Path | None = None) -> Path:
     """Write one self-contained HTML report for the runs; returns its path."""
+    fileio.check_output_file(out)
     runs = load_runs(run_dirs)
     sections = report_sections(runs, load_sensitivity(sensitivity) if sensitivity else None)
     total = sum(len(r.games) for _, r in runs)

@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bonfire_sim import __version__
+from bonfire_sim import __version__, fileio
+from bonfire_sim.errors import ConfigError
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import html as H
 from bonfire_sim.report import stats as S
@@ -79,7 +80,12 @@ def compare_sections(runs: list[tuple[str, Any]]) -> list[dict[str, Any]]:
 
 def build_compare(run_a: str | Path, run_b: str | Path, out: str | Path) -> Path:
     """Write an HTML report of B - A differences between two runs; returns its path."""
+    fileio.check_output_file(out)
     runs = load_runs([run_a, run_b])
+    counts = [r.manifest.get("config", {}).get("players") for _, r in runs]
+    if counts[0] != counts[1]:
+        raise ConfigError(f"cannot compare a {counts[0]}-player run ({run_a}) with a "
+                          f"{counts[1]}-player run ({run_b}): compare runs of one player count")
     subtitle = (f"A = {runs[0][0]}, B = {runs[1][0]} — bonfire_sim {__version__}, built "
                 f"{time.strftime('%Y-%m-%d %H:%M')}")
     return H.write(out, H.render("Bonfire run comparison", subtitle, compare_sections(runs)))

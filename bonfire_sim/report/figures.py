@@ -10,13 +10,10 @@ import base64
 import io
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.axes import Axes  # noqa: E402
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 COLOURS = {"blue": "#3a6fb0", "red": "#c0392b", "yellow": "#d4a017"}
 FLAG_COLOURS = {"under-valued": "#1b9e77", "over-valued": "#d95f02", "strong": "#1b9e77",
@@ -25,7 +22,9 @@ FLAG_COLOURS = {"under-valued": "#1b9e77", "over-valued": "#d95f02", "strong": "
 
 def _ax(ax: Axes | None, size: tuple[float, float] = (6.4, 3.6)) -> Axes:
     if ax is None:
-        _, ax = plt.subplots(figsize=size, dpi=90)
+        # A bare Figure (no pyplot): the user's matplotlib backend and open figures are
+        # left alone, and nothing needs closing.
+        ax = Figure(figsize=size, dpi=90).subplots()
     return ax
 
 
@@ -35,7 +34,6 @@ def to_png_base64(ax: Axes) -> str:
     fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
-    plt.close(fig)
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 

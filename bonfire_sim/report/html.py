@@ -15,6 +15,8 @@ from typing import Any
 import jinja2
 import pandas as pd
 
+from bonfire_sim import fileio
+
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
@@ -61,7 +63,5 @@ def render(title: str, subtitle: str, sections: Sequence[Mapping[str, Any]]) -> 
 
 
 def write(path: str | Path, html: str) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(html, encoding="utf-8")
-    return path
+    """Write the page atomically: a failed write leaves the previous page intact."""
+    return fileio.write_text(path, html)

@@ -2,7 +2,7 @@
 
 One numba call per chunk keeps Python out of the per-game path.  Outputs are plain int64
 matrices whose columns are named in ``GAME_COLS`` / ``PLAYER_COLS`` / ``TURN_COLS``;
-``bonfire_sim.sim.tables`` turns them into Arrow tables.
+``bonfire_sim.sim.frames`` turns them into Arrow tables.
 """
 
 from __future__ import annotations
@@ -38,6 +38,34 @@ TURN_COLS = (
 )
 MAX_TURN_ROWS_PER_GAME = 400
 
+# Column positions by name (module constants are compile-time constants in numba), so the
+# kernel below never fills a matrix column by a bare number.
+_G = {c: i for i, c in enumerate(GAME_COLS)}
+_P = {c: i for i, c in enumerate(PLAYER_COLS)}
+_T = {c: i for i, c in enumerate(TURN_COLS)}
+GC_ROUNDS, GC_TURNS, GC_END = _G["n_rounds"], _G["n_turns"], _G["end_reason"]
+GC_TRIGGER, GC_WINNER, GC_DECISIONS = _G["trigger_turn"], _G["winner_seat"], _G["n_decisions"]
+PC_SEAT, PC_BOARD, PC_SCORE, PC_RANK, PC_WON = (
+    _P["seat"], _P["board"], _P["score"], _P["rank"], _P["won"])
+PC_LINE0 = _P["score_bonfires"]  # the NLINES score lines follow in scoring order
+PC_BONFIRES, PC_UNLIT, PC_PATHS, PC_PORTALS = (
+    _P["n_bonfires"], _P["n_tasks_unlit"], _P["n_paths"], _P["n_portals"])
+PC_GUARDIANS, PC_GNOMES, PC_ELDERS = _P["n_guardians"], _P["n_gnomes"], _P["n_elders"]
+PC_PASSED, PC_PASS_TURN, PC_TURNS_PLAYED = (
+    _P["passed_at_countdown"], _P["pass_turn"], _P["n_turns_played"])
+PC_PTS_ELDERS, PC_PTS_COUNCIL, PC_PTS_FIRE, PC_PTS_PASS, PC_PTS_TOM = (
+    _P["pts_elders"], _P["pts_council"], _P["pts_fire"], _P["pts_pass"], _P["pts_tom"])
+TC_TURN, TC_ROUND, TC_SEAT, TC_KIND, TC_A = (
+    _T["turn"], _T["round"], _T["seat"], _T["kind"], _T["a"])
+TC_RES, TC_TILES, TC_YELLOW, TC_GOLD, TC_SCORE = (
+    _T["resources"], _T["tiles"], _T["yellow"], _T["gold"], _T["score_ingame"])
+TC_HELD, TC_LIT, TC_PATHS, TC_PORTALS, TC_GUARDS, TC_GNOMES = (
+    _T["tasks_held"], _T["bonfires"], _T["paths"], _T["portals"], _T["guardians"], _T["gnomes"])
+TC_FATE, TC_COUNCIL, TC_COUNTDOWN, TC_LEFT = (
+    _T["fate_left"], _T["council"], _T["countdown"], _T["turns_left"])
+# Blocks of the tasks matrix (each TASK_SLOTS wide): task id, lit flag, turn taken, turn lit.
+TK_ID, TK_LIT, TK_TAKEN, TK_LIT_AT = 0, TASK_SLOTS, 2 * TASK_SLOTS, 3 * TASK_SLOTS
+
 
 @njit(cache=True)
 def _turn_row(s, row, out):
@@ -63,24 +91,24 @@ def _turn_row(s, row, out):
     left = 0
     if s[L.G_CD_ACTIVE] == 1:
         left = s[L.G_CD_PILE] if seat == 0 else s[pb + L.P_CD_TILE]
-    out[row, 0] = s[L.G_TURN]
-    out[row, 1] = s[L.G_ROUND]
-    out[row, 2] = seat
-    out[row, 5] = res
-    out[row, 6] = tiles
-    out[row, 7] = s[pb + L.P_TILES + 6]
-    out[row, 8] = s[pb + L.P_RES + 5]
-    out[row, 9] = s[pb + L.P_SCORE]
-    out[row, 10] = held
-    out[row, 11] = lit
-    out[row, 12] = s[pb + L.P_NPATH]
-    out[row, 13] = s[pb + L.P_NPORTAL]
-    out[row, 14] = guards
-    out[row, 15] = s[pb + L.P_NGNOME]
-    out[row, 16] = s[pb + L.P_FATE_HI] - s[pb + L.P_FATE_LO]
-    out[row, 17] = s[L.G_COUNCIL_N]
-    out[row, 18] = s[L.G_CD_ACTIVE]
-    out[row, 19] = left
+    out[row, TC_TURN] = s[L.G_TURN]
+    out[row, TC_ROUND] = s[L.G_ROUND]
+    out[row, TC_SEAT] = seat
+    out[row, TC_RES] = res
+    out[row, TC_TILES] = tiles
+    out[row, TC_YELLOW] = s[pb + L.P_TILES + 6]
+    out[row, TC_GOLD] = s[pb + L.P_RES + 5]
+    out[row, TC_SCORE] = s[pb + L.P_SCORE]
+    out[row, TC_HELD] = held
+    out[row, TC_LIT] = lit
+    out[row, TC_PATHS] = s[pb + L.P_NPATH]
+    out[row, TC_PORTALS] = s[pb + L.P_NPORTAL]
+    out[row, TC_GUARDS] = guards
+    out[row, TC_GNOMES] = s[pb + L.P_NGNOME]
+    out[row, TC_FATE] = s[pb + L.P_FATE_HI] - s[pb + L.P_FATE_LO]
+    out[row, TC_COUNCIL] = s[L.G_COUNCIL_N]
+    out[row, TC_COUNTDOWN] = s[L.G_CD_ACTIVE]
+    out[row, TC_LEFT] = left
 
 
 @njit(cache=True)
@@ -116,8 +144,8 @@ def play_games(template, p, humans, rng_game, rng_strat, seat_strategy, seat_wei
             if log_turns[gi] == 1 and trow < turns.shape[0] and (
                     ph == L.PH_MAIN or (ph == L.PH_POST and kind == L.M_BONUS)):
                 _turn_row(s, trow, turns)
-                turns[trow, 3] = kind
-                turns[trow, 4] = moves[i, 1]
+                turns[trow, TC_KIND] = kind
+                turns[trow, TC_A] = moves[i, 1]
                 turn_game[trow] = gi
                 trow += 1
             apply_move(s, p, moves[i])
@@ -129,30 +157,30 @@ def play_games(template, p, humans, rng_game, rng_strat, seat_strategy, seat_wei
             if won[seat] == 1:
                 nwin += 1
                 winner = seat
-        games[gi, 0] = s[L.G_ROUND]
-        games[gi, 1] = s[L.G_TURN]
-        games[gi, 2] = s[L.G_END]
-        games[gi, 3] = s[L.G_TRIGGER_TURN]
-        games[gi, 4] = winner if nwin == 1 else -1
-        games[gi, 5] = s[L.G_DECISIONS]
+        games[gi, GC_ROUNDS] = s[L.G_ROUND]
+        games[gi, GC_TURNS] = s[L.G_TURN]
+        games[gi, GC_END] = s[L.G_END]
+        games[gi, GC_TRIGGER] = s[L.G_TRIGGER_TURN]
+        games[gi, GC_WINNER] = winner if nwin == 1 else -1
+        games[gi, GC_DECISIONS] = s[L.G_DECISIONS]
         for seat in range(nseats):
             pb = L.PLAYER0 + seat * L.PSIZE
             row = players[gi, seat]
-            row[0] = seat
-            row[1] = s[pb + L.P_BOARD]
-            row[2] = scores[seat]
-            row[3] = ranks[seat]
-            row[4] = won[seat]
+            row[PC_SEAT] = seat
+            row[PC_BOARD] = s[pb + L.P_BOARD]
+            row[PC_SCORE] = scores[seat]
+            row[PC_RANK] = ranks[seat]
+            row[PC_WON] = won[seat]
             for k in range(NLINES):
-                row[5 + k] = lines[seat, k]
+                row[PC_LINE0 + k] = lines[seat, k]
             lit = 0
             unlit = 0
             for k in range(7):
                 t = s[pb + L.P_TASK + k]
-                tasks[gi, seat, k] = t
-                tasks[gi, seat, 7 + k] = s[pb + L.P_LIT + k] if t >= 0 else 0
-                tasks[gi, seat, 14 + k] = s[pb + L.P_TASK_AT + k]
-                tasks[gi, seat, 21 + k] = s[pb + L.P_LIT_AT + k]
+                tasks[gi, seat, TK_ID + k] = t
+                tasks[gi, seat, TK_LIT + k] = s[pb + L.P_LIT + k] if t >= 0 else 0
+                tasks[gi, seat, TK_TAKEN + k] = s[pb + L.P_TASK_AT + k]
+                tasks[gi, seat, TK_LIT_AT + k] = s[pb + L.P_LIT_AT + k]
                 if t >= 0:
                     if s[pb + L.P_LIT + k] == 1:
                         lit += 1
@@ -167,19 +195,19 @@ def play_games(template, p, humans, rng_game, rng_strat, seat_strategy, seat_wei
                     gnomes[gi, seat, g] = max(1, s[pb + L.P_GNOME_AT + g])
             for a in range(28):
                 abilities[gi, seat, a] = s[pb + L.P_ABIL + a]
-            row[13] = lit
-            row[14] = unlit
-            row[15] = s[pb + L.P_NPATH]
-            row[16] = s[pb + L.P_NPORTAL]
-            row[17] = guards
-            row[18] = s[pb + L.P_NGNOME]
-            row[19] = s[pb + L.P_NELDER]
-            row[20] = s[pb + L.P_PASSED]
-            row[21] = s[pb + L.P_PASS_TURN]
-            row[22] = s[pb + L.P_TURNS]
-            row[23] = s[pb + L.P_PTS_ELDER]
-            row[24] = s[pb + L.P_PTS_COUNCIL]
-            row[25] = s[pb + L.P_PTS_FIRE]
-            row[26] = s[pb + L.P_PTS_PASS]
-            row[27] = s[pb + L.P_PTS_TOM]
+            row[PC_BONFIRES] = lit
+            row[PC_UNLIT] = unlit
+            row[PC_PATHS] = s[pb + L.P_NPATH]
+            row[PC_PORTALS] = s[pb + L.P_NPORTAL]
+            row[PC_GUARDIANS] = guards
+            row[PC_GNOMES] = s[pb + L.P_NGNOME]
+            row[PC_ELDERS] = s[pb + L.P_NELDER]
+            row[PC_PASSED] = s[pb + L.P_PASSED]
+            row[PC_PASS_TURN] = s[pb + L.P_PASS_TURN]
+            row[PC_TURNS_PLAYED] = s[pb + L.P_TURNS]
+            row[PC_PTS_ELDERS] = s[pb + L.P_PTS_ELDER]
+            row[PC_PTS_COUNCIL] = s[pb + L.P_PTS_COUNCIL]
+            row[PC_PTS_FIRE] = s[pb + L.P_PTS_FIRE]
+            row[PC_PTS_PASS] = s[pb + L.P_PTS_PASS]
+            row[PC_PTS_TOM] = s[pb + L.P_PTS_TOM]
     return trow

@@ -15,32 +15,104 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.sim.batch import GAME_COLS, PLAYER_COLS, TURN_COLS
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 TASK_IDS = tuple(t.id for t in C.TASKS)
 GNOME_IDS = tuple(f"S{i}" for i in range(1, C.N_SPECIALISTS + 1)) + tuple(
     f"E{i}" for i in range(1, C.N_ELDERS + 1))
 BOOL_PLAYER = {"won", "passed_at_countdown"}
+# Engine sentinels (-1) that mean "no value": stored as null.
+NULL_IF_NEGATIVE = {"winner_seat", "trigger_turn", "pass_turn"}
+LABEL = pa.dictionary(pa.int32(), pa.string())  # repeated names: dictionary-encoded
 
-GAMES_SCHEMA = pa.schema(
-    [("game_id", pa.int64()), ("deal", pa.int64()), ("rotation", pa.int16()),
-     ("seed", pa.int64()), ("n_players", pa.int16()), ("solo", pa.bool_())]
-    + [(c, pa.string() if c == "end_reason" else pa.int64()) for c in GAME_COLS]
-)
-PLAYERS_SCHEMA = pa.schema(
-    [("game_id", pa.int64()), ("strategy", pa.string())]
-    + [(c, pa.bool_() if c in BOOL_PLAYER else pa.int64()) for c in PLAYER_COLS]
-    + [("gnome_ids", pa.list_(pa.string())), ("gnome_turns", pa.list_(pa.int64())),
-       ("bonfire_task_ids", pa.list_(pa.string())), ("bonfire_taken_turns", pa.list_(pa.int64())),
-       ("bonfire_lit_turns", pa.list_(pa.int64())), ("unlit_task_ids", pa.list_(pa.string())),
-       ("unlit_taken_turns", pa.list_(pa.int64())), ("ability_effects", pa.list_(pa.int64()))]
-)
+# Every column, with its meaning (the schema carries it; docs/data-dictionary.md is made
+# from it by scripts/data_dictionary.py).
+GAME_DOCS: dict[str, tuple[pa.DataType, str]] = {
+    "game_id": (pa.int64(), "game index in the run, 0..games-1"),
+    "deal": (pa.int64(), "deal index: the games of one deal share the seed (seat rotation)"),
+    "rotation": (pa.int16(), "seat rotation r: seat i plays strategies[(i - r) % players]"),
+    "seed": (pa.int64(), "the deal's game seed (from the master seed and the deal)"),
+    "n_players": (pa.int16(), "human seats (1 = solo against Tom)"),
+    "solo": (pa.bool_(), "a solo game against Tom"),
+    "n_rounds": (pa.int64(), "rounds played"),
+    "n_turns": (pa.int64(), "turns played, all seats"),
+    "end_reason": (LABEL, "countdown, stalled, tom_deck or limit"),
+    "trigger_turn": (pa.int64(), "turn at which the countdown started; null if it never did"),
+    "winner_seat": (pa.int64(), "the single winner's seat; null when the win is shared"),
+    "n_decisions": (pa.int64(), "decisions taken, all seats (sub-decisions included)"),
+}
+_LISTS: dict[str, tuple[pa.DataType, str]] = {
+    "gnome_ids": (pa.list_(pa.string()), "gnomes owned at the end (S1..S27, E1..E6)"),
+    "gnome_turns": (pa.list_(pa.int64()), "turn each of gnome_ids joined"),
+    "bonfire_task_ids": (pa.list_(pa.string()), "tasks lit as bonfires"),
+    "bonfire_taken_turns": (pa.list_(pa.int64()), "turn each bonfire task was taken"),
+    "bonfire_lit_turns": (pa.list_(pa.int64()), "turn each bonfire task was lit"),
+    "unlit_task_ids": (pa.list_(pa.string()), "tasks held but never lit"),
+    "unlit_taken_turns": (pa.list_(pa.int64()), "turn each unlit task was taken"),
+    "ability_effects": (pa.list_(pa.int64()),
+                        "27 counts: ability_effects[a - 1] = outcomes specialist a changed"),
+}
+_PLAYER_TEXT = {
+    "seat": "seat, 0 = starting player", "board": "player board 0..3 (portal notch order)",
+    "score": "final score (the eight score_* lines sum to it)", "rank": "1 = best; ties share",
+    "won": "won or shared the win", "score_bonfires": "final scoring: bonfires",
+    "score_guardians": "final scoring: guardians", "score_portals": "final scoring: portals",
+    "score_paths": "final scoring: paths", "score_common": "final scoring: common tasks",
+    "score_fate_supply": "final scoring: fate tiles left in the supply",
+    "score_leftovers": "final scoring: leftover resources",
+    "score_ingame": "points scored during the game",
+    "n_bonfires": "tasks lit", "n_tasks_unlit": "tasks held unlit", "n_paths": "paths built",
+    "n_portals": "portals placed", "n_guardians": "guardians walked",
+    "n_gnomes": "gnomes owned", "n_elders": "elders owned",
+    "passed_at_countdown": "passed during the countdown",
+    "pass_turn": "turn the player passed; null if never",
+    "n_turns_played": "turns this seat played", "pts_elders": "in-game points from elders",
+    "pts_council": "in-game points from the council", "pts_fire": "in-game points from fire",
+    "pts_pass": "in-game points from passing", "pts_tom": "points Tom took (solo)",
+}
+PLAYER_DOCS: dict[str, tuple[pa.DataType, str]] = {
+    "game_id": (pa.int64(), "game index (joins games.game_id)"),
+    "strategy": (LABEL, "the seat's strategy (tom = the solo automaton)"),
+    **{c: (pa.bool_() if c in BOOL_PLAYER else pa.int64(), _PLAYER_TEXT[c])
+       for c in PLAYER_COLS},
+    **_LISTS,
+}
+_TURN_TEXT = {
+    "turn": "game turn", "round": "round", "seat": "acting seat",
+    "resources": "resources held before the decision", "tiles": "action tiles held",
+    "yellow": "yellow action tiles held", "gold": "gold held",
+    "score_ingame": "in-game points so far", "tasks_held": "tasks held",
+    "bonfires": "tasks lit", "paths": "paths built", "portals": "portals placed",
+    "guardians": "guardians walked", "gnomes": "gnomes owned",
+    "fate_left": "fate tiles left to place", "council": "council spaces taken (all seats)",
+    "countdown": "1 once the countdown runs", "turns_left": "countdown turns left (0 before)",
+}
+TURN_DOCS: dict[str, tuple[pa.DataType, str]] = {
+    "game_id": (pa.int64(), "game index (joins games.game_id)"),
+    "option": (LABEL, "fate, action, ignite, pass, bonus or skip"),
+    "action": (LABEL, "the move's name"),
+    **{c: (pa.int64(), _TURN_TEXT[c]) for c in TURN_COLS if c not in ("kind", "a")},
+    "arg": (pa.int64(), "the move's first argument (see engine.describe_move)"),
+}
+
+
+def _schema(docs: dict[str, tuple[pa.DataType, str]]) -> pa.Schema:
+    return pa.schema([pa.field(name, typ, nullable=True,
+                               metadata={"description": text})
+                      for name, (typ, text) in docs.items()])
+
+
+GAMES_SCHEMA = _schema(GAME_DOCS)
+PLAYERS_SCHEMA = _schema(PLAYER_DOCS)
 OPTION_OF_KIND = {L.M_FATE: "fate", L.M_IGNITE: "ignite", L.M_PASS: "pass",
                   L.M_BONUS: "bonus", L.M_SKIP: "skip"}
-TURNS_SCHEMA = pa.schema(
-    [("game_id", pa.int64()), ("option", pa.string()), ("action", pa.string())]
-    + [(c, pa.int64()) for c in TURN_COLS if c not in ("kind", "a")]
-    + [("arg", pa.int64())]
-)
+TURNS_SCHEMA = _schema(TURN_DOCS)
+SCHEMAS = {"games": GAMES_SCHEMA, "players": PLAYERS_SCHEMA, "turns": TURNS_SCHEMA}
+
+
+def _nullable(name: str, col: np.ndarray) -> pa.Array | np.ndarray:
+    if name in NULL_IF_NEGATIVE:
+        return pa.array(col, type=pa.int64(), mask=np.asarray(col) < 0)
+    return col
 
 
 def games_table(game_ids: np.ndarray, deals: np.ndarray, rotations: np.ndarray,
@@ -53,7 +125,8 @@ def games_table(game_ids: np.ndarray, deals: np.ndarray, rotations: np.ndarray,
     }
     for j, c in enumerate(GAME_COLS):
         col = games[:, j]
-        cols[c] = [L.END_NAMES[int(v)] for v in col] if c == "end_reason" else col
+        cols[c] = ([L.END_NAMES[int(v)] for v in col] if c == "end_reason"
+                   else _nullable(c, col))
     return pa.table(cols, schema=GAMES_SCHEMA)
 
 
@@ -74,7 +147,7 @@ def players_table(game_ids: np.ndarray, seat_names: Sequence[Sequence[str]], nse
         "strategy": [seat_names[g][s] for g, s in zip(g_idx, seat_idx, strict=True)],
     }
     for j, c in enumerate(PLAYER_COLS):
-        cols[c] = flat[:, j].astype(bool) if c in BOOL_PLAYER else flat[:, j]
+        cols[c] = flat[:, j].astype(bool) if c in BOOL_PLAYER else _nullable(c, flat[:, j])
     t = tasks[:, :nseats, :].reshape(-1, tasks.shape[2])
     gn = gnomes[:, :nseats, :].reshape(-1, gnomes.shape[2])
     ab = abilities[:, :nseats, 1:].reshape(-1, abilities.shape[2] - 1)

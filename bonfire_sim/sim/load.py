@@ -1,66 +1,333 @@
-"""Load a finished run directory as pandas or polars frames."""
+"""Load a finished run directory as pandas or polars frames, verified file by file.
+
+``load`` reads exactly the files the manifest lists and checks each against the SHA-256
+the manifest stores, so a bit flip, a truncated file, a table copied in from another run,
+a deleted or a duplicated turn-log chunk is an error naming the file, never changed data.
+A file in the directory that the manifest does not list is refused too.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import html
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from bonfire_sim.errors import DataError
-from bonfire_sim.sim.frames import GAMES_SCHEMA, PLAYERS_SCHEMA, TURNS_SCHEMA
-from bonfire_sim.sim.runner import TURNS, read_manifest
+from bonfire_sim import fileio
+from bonfire_sim.errors import ConfigError, DataError
+from bonfire_sim.sim.frames import NULL_IF_NEGATIVE, SCHEMAS
+from bonfire_sim.sim.runner import MANIFEST, read_manifest, run_files
 
 ENGINES = ("pandas", "polars")
+TABLES = ("games", "players", "turns")
+KEYS = ("game_id", "seat")  # kept whatever ``columns`` says, so tables still join
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RunData:
-    """A run's tables (``turns`` is None when the run kept no turn log)."""
+    """A run's tables (``turns`` is None when the run kept no turn log or it was not
+    asked for) and its manifest.  ``player_gnomes`` / ``player_tasks`` are long tables
+    of the players' list columns, one row per (player, gnome) / (player, task)."""
 
     games: Any
     players: Any
     turns: Any | None
     manifest: dict[str, Any]
+    path: Path | None = None
+    _cache: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.manifest.get("config", {})
+
+    @property
+    def fingerprint(self) -> dict[str, str]:
+        return self.manifest.get("fingerprint", {})
+
+    @property
+    def player_gnomes(self) -> Any:
+        """``game_id, seat, strategy, gnome, turn``: one row per gnome a player owned."""
+        return self._long("player_gnomes", {"gnome_ids": "gnome", "gnome_turns": "turn"})
+
+    @property
+    def player_tasks(self) -> Any:
+        """``game_id, seat, strategy, task, lit, taken_turn, lit_turn``: one row per task a
+        player held at the end (``lit_turn`` null for unlit tasks)."""
+        if "player_tasks" not in self._cache:
+            lit = self._long("_lit", {"bonfire_task_ids": "task",
+                                      "bonfire_taken_turns": "taken_turn",
+                                      "bonfire_lit_turns": "lit_turn"})
+            unlit = self._long("_unlit", {"unlit_task_ids": "task",
+                                          "unlit_taken_turns": "taken_turn"})
+            self._cache["player_tasks"] = _stack_tasks(lit, unlit)
+        return self._cache["player_tasks"]
+
+    def _long(self, name: str, lists: Mapping[str, str]) -> Any:
+        if name not in self._cache:
+            self._cache[name] = _explode(self.players, lists)
+        return self._cache[name]
+
+    def __repr__(self) -> str:
+        c = self.config
+        return (f"RunData({str(self.path) if self.path else 'in memory'}: {_n(self.games)} games, "
+                f"{c.get('players')} players, strategies {', '.join(c.get('strategies', []))}, "
+                f"seed {c.get('seed')}, turns {'yes' if self.turns is not None else 'no'})")
+
+    def _repr_html_(self) -> str:
+        c = self.config
+        rows = [("run", self.path), ("games", _n(self.games)), ("players", c.get("players")),
+                ("strategies", ", ".join(c.get("strategies", []))),
+                ("seat rotation", c.get("seat_rotation")), ("seed", c.get("seed")),
+                ("overrides", c.get("overrides") or "none"),
+                ("turn log", c.get("turn_log")),
+                ("engine", self.fingerprint.get("source_hash", "?"))]
+        body = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
+                       f"<td style='text-align:left'>{html.escape(str(v))}</td></tr>"
+                       for k, v in rows)
+        return f"<table><caption>bonfire_sim run</caption>{body}</table>"
 
 
-def _read(path: Path, schema: pa.Schema) -> pa.Table:
+def _n(frame: Any) -> str:
     try:
-        table = pq.read_table(path)
-    except FileNotFoundError:
-        raise DataError(f"{path} is missing") from None
+        return f"{len(frame):,}"
+    except TypeError:  # a polars LazyFrame has no length until collected
+        return "(lazy)"
+
+
+def _explode(players: Any, lists: Mapping[str, str]) -> Any:
+    keep = [c for c in ("game_id", "seat", "strategy") if c in _columns(players)]
+    missing = [c for c in lists if c not in _columns(players)]
+    if missing:
+        raise DataError(f"the players table was loaded without {', '.join(missing)}")
+    cols = [*keep, *lists]
+    if _is_polars(players):
+        import polars as pl
+
+        out = players.select(cols).explode(list(lists)).rename(dict(lists))
+        first = next(iter(lists.values()))
+        return out.filter(pl.col(first).is_not_null())
+    out = players[cols].explode(list(lists)).rename(columns=dict(lists))
+    first = next(iter(lists.values()))
+    out = out[out[first].notna()].reset_index(drop=True)
+    for c in lists.values():
+        if c.endswith("turn"):
+            out[c] = out[c].astype("int64")
+        else:
+            out[c] = out[c].astype(str)
+    return out
+
+
+def _stack_tasks(lit: Any, unlit: Any) -> Any:
+    if _is_polars(lit):
+        import polars as pl
+
+        return pl.concat([lit.with_columns(pl.lit(True).alias("lit")),
+                          unlit.with_columns(pl.lit(False).alias("lit"),
+                                             pl.lit(None, pl.Int64).alias("lit_turn"))],
+                         how="diagonal")
+    import pandas as pd
+
+    out = pd.concat([lit.assign(lit=True),
+                     unlit.assign(lit=False, lit_turn=pd.NA)], ignore_index=True)
+    out["lit_turn"] = out["lit_turn"].astype("Int64")
+    return out.sort_values(["game_id", "seat"], kind="stable").reset_index(drop=True)
+
+
+def _is_polars(frame: Any) -> bool:
+    return type(frame).__module__.split(".")[0] == "polars"
+
+
+def _is_lazy(frame: Any) -> bool:
+    return type(frame).__name__ == "LazyFrame"
+
+
+def _columns(frame: Any) -> list[str]:
+    if _is_lazy(frame):
+        return list(frame.collect_schema().names())
+    return list(frame.columns)
+
+
+# ---- verification -------------------------------------------------------------------------
+def listed_files(manifest: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Relative path -> manifest entry of every data file a complete run lists."""
+    files = {}
+    for key in ("games", "players"):
+        entry = manifest.get(key)
+        if not isinstance(entry, dict) or "file" not in entry:
+            raise DataError(f"the manifest lists no {key} table")
+        files[entry["file"]] = entry
+    chunks = manifest.get("chunks")
+    if not isinstance(chunks, dict):
+        raise DataError("the manifest lists no chunks")
+    for entry in chunks.values():
+        for key in ("games", "players", "turns"):
+            if key in entry:
+                files[entry[key]["file"]] = entry[key]
+    return files
+
+
+def verify_directory(out: Path, manifest: Mapping[str, Any]) -> None:
+    """Refuse any file in ``out`` that the manifest does not list, and a listed one that
+    is missing (even if this load does not read it: the run is incomplete)."""
+    listed = set(listed_files(manifest))
+    missing = [f for f in sorted(listed) if not (out / f).is_file()]
+    if missing:
+        raise DataError(f"{out / missing[0]} is missing ({len(missing)} listed file(s) in "
+                        f"all); repair with `bonfire-sim run --resume --out {out}` and the "
+                        f"run's options")
+    strangers = [f for f in run_files(out) if f not in listed and f != MANIFEST]
+    if strangers:
+        raise DataError(f"{out} holds files its manifest does not list: "
+                        f"{', '.join(strangers[:5])}; move them away")
+
+
+def _verified(out: Path, entry: Mapping[str, Any]) -> Path:
+    path = out / entry["file"]
+    if not path.is_file():
+        raise DataError(f"{path} is missing")
+    try:
+        digest = fileio.sha256(path)
+    except OSError as e:
+        raise DataError(f"{path} is unreadable ({e.strerror})") from None
+    if digest != entry.get("sha256"):
+        raise DataError(f"{path} does not match its checksum in the manifest (corrupt, or "
+                        f"copied in from another run); repair with `bonfire-sim run --resume "
+                        f"--out {out}` and the run's options")
+    return path
+
+
+def _read(path: Path, table: str, columns: Sequence[str] | None) -> pa.Table:
+    try:
+        t = pq.read_table(path, columns=list(columns) if columns is not None else None)
     except (pa.ArrowInvalid, OSError) as e:
         raise DataError(f"{path} is not a readable Parquet file ({e})") from None
-    missing = [n for n in schema.names if n not in table.schema.names]
+    expected = [n for n in SCHEMAS[table].names if columns is None or n in columns]
+    missing = [n for n in expected if n not in t.schema.names]
     if missing:
         raise DataError(f"{path} is not a bonfire_sim table: missing columns {missing[:5]}")
-    return table
+    return t
 
 
-def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True) -> RunData:
-    """Read ``games``, ``players`` (and ``turns``) of a finished run.
+def _select(columns: Sequence[str] | Mapping[str, Sequence[str]] | None,
+            table: str) -> list[str] | None:
+    if columns is None:
+        return None
+    names = SCHEMAS[table].names
+    wanted = columns.get(table) if isinstance(columns, Mapping) else columns
+    if wanted is None:
+        return None
+    return [c for c in names if c in wanted or c in KEYS]
+
+
+def _check_columns(columns: Sequence[str] | Mapping[str, Sequence[str]] | None) -> None:
+    if columns is None:
+        return
+    if isinstance(columns, str):
+        raise ConfigError("columns must be a list of column names (or a dict table -> list)")
+    per_table = (columns.items() if isinstance(columns, Mapping)
+                 else [(t, columns) for t in TABLES])
+    known = {t: set(SCHEMAS[t].names) for t in TABLES}
+    for table, wanted in per_table:
+        if table not in known:
+            raise ConfigError(f"columns: unknown table {table!r}; valid: {', '.join(TABLES)}")
+        pool = known[table] if isinstance(columns, Mapping) else set().union(*known.values())
+        bad = [c for c in wanted if c not in pool]
+        if bad:
+            raise ConfigError(f"columns: unknown column(s) {', '.join(map(str, bad))}; see "
+                              f"docs/data-dictionary.md")
+
+
+# ---- loading ------------------------------------------------------------------------------
+def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
+         columns: Sequence[str] | Mapping[str, Sequence[str]] | None = None,
+         lazy: bool = False, categorical: bool = True) -> RunData:
+    """Read ``games``, ``players`` (and ``turns``) of a finished run, verified.
+
+    ``columns``: a list of column names (each table keeps the ones it has, plus
+    ``game_id``/``seat``) or a dict ``{"players": [...], ...}``.  ``lazy=True`` gives
+    polars LazyFrames (implies ``engine="polars"``).  Strings such as ``strategy`` come
+    as categoricals unless ``categorical=False``.  Engine sentinels are nulls (pandas:
+    nullable ``Int64`` columns).
 
     Raises ``DataError`` naming the file if the run is unfinished, foreign or corrupt.
     """
     if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+        raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    _check_columns(columns)
     out = Path(run_dir)
+    if not out.is_dir():
+        raise DataError(f"{out} is not a directory (expected a bonfire_sim run directory)")
     manifest = read_manifest(out)
     if not manifest.get("complete"):
         raise DataError(f"{out} is an unfinished run; complete it with `bonfire-sim run "
                         f"--resume --out {out}` and the same options")
-    tables = {"games": _read(out / "games.parquet", GAMES_SCHEMA),
-              "players": _read(out / "players.parquet", PLAYERS_SCHEMA)}
-    tparts = sorted((out / TURNS).glob("*.parquet")) if turns else []
-    tt = pa.concat_tables([_read(f, TURNS_SCHEMA) for f in tparts]) if tparts else None
+    verify_directory(out, manifest)
+    paths = {t: [_verified(out, manifest[t])] for t in ("games", "players")}
+    chunk_entries = [manifest["chunks"][k] for k in sorted(manifest["chunks"], key=int)]
+    if len(chunk_entries) != manifest.get("n_chunks", len(chunk_entries)):
+        raise DataError(f"{out / MANIFEST} lists {len(chunk_entries)} of "
+                        f"{manifest.get('n_chunks')} chunks")
+    turn_entries = [e["turns"] for e in chunk_entries if "turns" in e]
+    paths["turns"] = [_verified(out, e) for e in turn_entries] if turns else []
+    if lazy:
+        return _lazy(out, manifest, paths, columns, categorical)
+    tables: dict[str, pa.Table | None] = {}
+    for t in TABLES:
+        parts = [_read(p, t, _select(columns, t)) for p in paths[t]]
+        tables[t] = pa.concat_tables(parts) if parts else None
+    conv = _converter(engine, categorical)
+    return RunData(conv(tables["games"]), conv(tables["players"]),
+                   conv(tables["turns"]) if tables["turns"] is not None else None,
+                   manifest, out)
+
+
+def _converter(engine: str, categorical: bool) -> Any:
+    def plain(t: pa.Table) -> pa.Table:
+        if categorical:
+            return t
+        for i, f in enumerate(t.schema):
+            if pa.types.is_dictionary(f.type):
+                t = t.set_column(i, f.name, t.column(i).cast(pa.string()))
+        return t
+
     if engine == "polars":
         import polars as pl
 
-        conv = pl.from_arrow
-    else:
-        def conv(t: pa.Table) -> Any:
-            return t.to_pandas()
-    return RunData(conv(tables["games"]), conv(tables["players"]),
-                   conv(tt) if tt is not None else None, manifest)
+        return lambda t: pl.from_arrow(plain(t))
+
+    import pandas as pd
+
+    def to_pandas(t: pa.Table) -> Any:
+        nullable = {c for c in NULL_IF_NEGATIVE if c in t.schema.names}
+        df = plain(t).to_pandas()
+        nullable_int = {pa.int64(): pd.Int64Dtype()}.get
+        for c in nullable:
+            df[c] = t.column(c).to_pandas(types_mapper=nullable_int).array
+        return df
+
+    return to_pandas
+
+
+def _lazy(out: Path, manifest: dict[str, Any], paths: dict[str, list[Path]],
+          columns: Any, categorical: bool) -> RunData:
+    import polars as pl
+
+    def scan(table: str) -> Any:
+        if not paths[table]:
+            return None
+        frame = pl.scan_parquet([str(p) for p in paths[table]])
+        cols = _select(columns, table)
+        if cols is not None:
+            frame = frame.select(cols)
+        if not categorical:
+            frame = frame.with_columns(pl.col(pl.Categorical).cast(pl.String))
+        return frame
+
+    return RunData(scan("games"), scan("players"), scan("turns"), manifest, out)
+
+
+__all__ = ["RunData", "load", "listed_files", "verify_directory"]

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from bonfire_sim.config import check_seed
 from bonfire_sim.engine import describe_move
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import layout as L
@@ -208,8 +209,7 @@ def play(
     players = _check_int("players", players)
     if not 1 <= players <= 4:
         raise ConfigError(f"players must be 1..4 (1 = solo against Tom), got {players}")
-    if seed < 0:
-        raise ConfigError(f"seed must be >= 0, got {seed}")
+    check_seed(seed)
     humans = seat_strategies(players, strategies)
     p = _params(params, variants)
     solo = players == 1

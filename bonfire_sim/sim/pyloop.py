@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from bonfire_sim.errors import ConfigError
+from bonfire_sim.errors import ConfigError, PluginError
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.moves import apply_move, legal_moves
@@ -71,11 +71,17 @@ def play_mixed(
         else:
             moves = buf[:n].copy()
             moves.setflags(write=False)
-            i = impl.choose(StateView(s, p), moves)
+            where = (f"seat {seat}, seed {seed}, turn {int(s[L.G_TURN])}, phase "
+                     f"{L.PHASE_NAMES[int(s[L.G_PHASE])]}, {n} legal moves")
+            try:
+                i = impl.choose(StateView(s, p), moves)
+            except Exception as error:  # the plug-in's own bug: say where it happened
+                raise PluginError(f"plug-in {type(impl).__name__}.choose failed at {where}: "
+                                  f"{type(error).__name__}: {error}") from error
             if isinstance(i, bool) or not isinstance(i, int | np.integer) or not 0 <= i < n:
-                raise ConfigError(
-                    f"plug-in {type(impl).__name__}.choose returned {i!r}; expected an "
-                    f"index 0..{n - 1}"
+                raise PluginError(
+                    f"plug-in {type(impl).__name__}.choose returned {i!r} at {where}; "
+                    f"expected an index 0..{n - 1}"
                 )
         apply_move(s, p, buf[int(i)])
     return s

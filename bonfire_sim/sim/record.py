@@ -7,13 +7,14 @@ The event kinds are documented in ``bonfire_sim.sim.play``.
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class GameRecord:
     """One finished game: the result per seat and the event trace (see the module doc)."""
 
@@ -32,6 +33,24 @@ class GameRecord:
     trigger_turn: int | None  # turn at which the countdown started, None if never
     n_decisions: int
     events: tuple[dict, ...]
+
+    def __repr__(self) -> str:
+        """One line: the result, not the (long) event trace."""
+        return (f"GameRecord(seed={self.seed}, players={self.players}, "
+                f"strategies={self.strategies}, scores={self.scores}, ranks={self.ranks}, "
+                f"end_reason={self.end_reason!r}, n_turns={self.n_turns}, "
+                f"events=<{len(self.events)} events>)")
+
+    def _repr_html_(self) -> str:
+        """The final scoring table (notebooks show this instead of the trace)."""
+        rows = self.table()
+        heads = list(rows[0]) if rows else []
+        head = "".join(f"<th>{html.escape(str(h))}</th>" for h in heads)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(str(r[h]))}</td>" for h in heads)
+                       + "</tr>" for r in rows)
+        return (f"<table><caption>seed {self.seed}, {self.players} players, ended by "
+                f"{html.escape(self.end_reason)} after {self.n_turns} turns, "
+                f"{len(self.events)} events</caption><tr>{head}</tr>{body}</table>")
 
     def table(self) -> list[dict]:
         """The final scoring table: one row per seat, the score lines, total and rank."""

@@ -12,12 +12,15 @@ partitioned under ``turns/``.
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 import json
 import math
 import os
+import re
+import socket
+import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,8 +30,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import strategies as S
-from bonfire_sim import __version__
-from bonfire_sim.errors import ConfigError, DataError
+from bonfire_sim import __version__, fileio
+from bonfire_sim.config import MAX_JOBS, RUN_FIELDS, check_overrides, check_value
+from bonfire_sim.errors import ConfigError, DataError, EngineMismatchError, OutputError
+from bonfire_sim.fingerprint import describe_difference, engine_fingerprint
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
@@ -49,6 +54,13 @@ MANIFEST = "manifest.json"
 CHUNKS = "chunks"
 TURNS = "turns"
 SEED_MASK = (1 << 63) - 1
+FINAL_TABLES = ("games", "players")
+META_KEY = b"bonfire_sim"  # Parquet key-value metadata: table, schema, config, fingerprint
+BACKENDS = ("loky", "dask")
+PARENT_POLL_S = 1.0
+DASK_TIMEOUT_S = 5
+_CHUNK_NAME = re.compile(rf"(?P<dir>{CHUNKS})/(?:games|players)-(?P<index>\d{{5,}})\.parquet"
+                         rf"|(?P<tdir>{TURNS})/chunk-(?P<tindex>\d{{5,}})\.parquet")
 
 
 @dataclass(frozen=True)
@@ -68,21 +80,20 @@ class RunConfig:
     variants: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if not 1 <= self.players <= 4:
-            raise ConfigError(f"players must be 1..4 (1 = solo against Tom), got {self.players}")
-        if self.games < 1:
-            raise ConfigError(f"games must be >= 1, got {self.games}")
-        if self.seed < 0:
-            raise ConfigError(f"seed must be >= 0, got {self.seed}")
-        if self.chunk_size < 1:
-            raise ConfigError(f"chunk_size must be >= 1, got {self.chunk_size}")
+        for name in ("games", "players", "seed", "chunk_size", "seat_rotation"):
+            object.__setattr__(self, name, check_value(name, getattr(self, name),
+                                                       RUN_FIELDS[name]))
+        if not isinstance(self.turn_log, str):
+            raise ConfigError(f"turn_log must be a string, got {self.turn_log!r}")
+        names = check_value("strategies", list(self.strategies), RUN_FIELDS["strategies"])
+        object.__setattr__(self, "overrides", check_overrides(self.overrides or {}))
         if self.seat_rotation and self.games % self.players:
             raise ConfigError(
                 f"--seat-rotation plays every deal in all {self.players} seat rotations: "
                 f"games must be a multiple of {self.players} (e.g. "
                 f"{self.games + self.players - self.games % self.players})")
         log_fraction(self.turn_log)
-        names = self.strategies or default_mix(self.players)
+        names = names or default_mix(self.players)
         if len(names) == 1:
             names = names * self.players
         if len(names) != self.players:
@@ -217,35 +228,45 @@ def _weights(name: str) -> np.ndarray:
 
 # ---- files --------------------------------------------------------------------------
 def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    return fileio.sha256(path)
 
 
-def _write_atomic(table: pa.Table, path: Path) -> dict[str, Any]:
-    tmp = path.with_name(path.name + ".tmp")
-    pq.write_table(table, tmp, compression="zstd")
-    os.replace(tmp, path)
+def table_metadata(config: RunConfig, name: str, fingerprint: Mapping[str, str]) -> bytes:
+    """The ``bonfire_sim`` key-value metadata of a table: what it is and what made it."""
+    return json.dumps({"table": name, "schema_version": SCHEMA_VERSION,
+                       "config": config.to_json(), "fingerprint": dict(fingerprint)},
+                      sort_keys=True).encode()
+
+
+def _write_atomic(table: pa.Table, path: Path, metadata: bytes | None = None) -> dict[str, Any]:
+    if metadata is not None:
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                               META_KEY: metadata})
+    with fileio.atomic_path(path) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
     return {"file": str(path.relative_to(path.parent.parent)), "rows": table.num_rows,
             "sha256": _sha256(path)}
 
 
 def _write_json_atomic(obj: Any, path: Path) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(obj, indent=1, sort_keys=True))
-    os.replace(tmp, path)
+    fileio.write_json(path, obj)
 
 
-def write_chunk(out: Path, data: ChunkData) -> dict[str, Any]:
+def write_chunk(out: Path, data: ChunkData, config: RunConfig | None = None,
+                fingerprint: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Write a chunk's files atomically; return its manifest entry."""
+    def meta(name: str) -> bytes | None:
+        return None if config is None else table_metadata(config, name, fingerprint or {})
+
     entry: dict[str, Any] = {"index": data.index}
-    entry["games"] = _write_atomic(data.games, out / CHUNKS / f"games-{data.index:05d}.parquet")
+    entry["games"] = _write_atomic(data.games, out / CHUNKS / f"games-{data.index:05d}.parquet",
+                                   meta("games"))
     entry["players"] = _write_atomic(data.players,
-                                     out / CHUNKS / f"players-{data.index:05d}.parquet")
+                                     out / CHUNKS / f"players-{data.index:05d}.parquet",
+                                     meta("players"))
     if data.turns is not None:
-        entry["turns"] = _write_atomic(data.turns, out / TURNS / f"chunk-{data.index:05d}.parquet")
+        entry["turns"] = _write_atomic(data.turns, out / TURNS / f"chunk-{data.index:05d}.parquet",
+                                       meta("turns"))
     return entry
 
 
@@ -258,37 +279,136 @@ def _chunk_ok(out: Path, entry: Mapping[str, Any]) -> bool:
     return True
 
 
+def _final_ok(out: Path, manifest: Mapping[str, Any]) -> bool:
+    for key in FINAL_TABLES:
+        entry = manifest.get(key)
+        if not isinstance(entry, dict):
+            return False
+        f = out / entry["file"]
+        if not f.is_file() or _sha256(f) != entry["sha256"]:
+            return False
+    return True
+
+
+def _expected_name(config: RunConfig, rel: str) -> bool:
+    """Whether ``rel`` is a file name a run of ``config`` writes (without listing them all:
+    a run may have millions of chunks)."""
+    top = {MANIFEST, *(f"{t}.parquet" for t in FINAL_TABLES)}
+    if rel in top:
+        return True
+    m = _CHUNK_NAME.fullmatch(rel)
+    if not m:
+        return False
+    digits = m["index"] or m["tindex"]
+    if int(digits) >= config.n_chunks or f"{int(digits):05d}" != digits:
+        return False
+    return m["dir"] is not None or config.turn_log != "none"
+
+
+def run_files(out: Path) -> list[str]:
+    """Every file in a run directory, as paths relative to it (``/`` separated)."""
+    return sorted(p.relative_to(out).as_posix() for p in out.rglob("*")
+                  if not p.is_dir() or p.relative_to(out).as_posix() not in (CHUNKS, TURNS))
+
+
+def _refuse_unexpected(out: Path, config: RunConfig, clean: bool = False) -> None:
+    """Refuse any file a run does not write; with ``clean``, remove the temporary files an
+    interrupted write left."""
+    strangers = []
+    for rel in run_files(out):
+        if rel.endswith(fileio.TMP_SUFFIX) and _expected_name(config, rel[:-4]):
+            if clean:
+                (out / rel).unlink(missing_ok=True)
+        elif not _expected_name(config, rel):
+            strangers.append(rel)
+    if strangers:
+        raise DataError(f"{out} holds files a bonfire_sim run does not write: "
+                        f"{', '.join(strangers[:5])}; move them away (or choose another --out)")
+
+
+def _refuse_other_engine(out: Path, manifest: Mapping[str, Any],
+                         fingerprint: Mapping[str, str]) -> None:
+    stored = manifest.get("fingerprint")
+    if stored != dict(fingerprint):
+        what = describe_difference(stored, dict(fingerprint))
+        raise EngineMismatchError(
+            f"{out} was made by a different engine ({what}); its games cannot be mixed "
+            f"with new ones: start afresh in another run directory "
+            f"(--out, or out in an experiment's [run]) or delete {out}")
+
+
 # ---- the run --------------------------------------------------------------------------
-def prepare(out: Path, config: RunConfig, resume: bool) -> dict[str, Any]:
-    """Create or reopen the run directory; refuse foreign or mismatched contents."""
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / CHUNKS).mkdir(exist_ok=True)
-        (out / TURNS).mkdir(exist_ok=True)
-    except OSError as e:
-        raise ConfigError(f"cannot create run directory {out}: {e.strerror}") from None
-    if not os.access(out, os.W_OK):
-        raise ConfigError(f"run directory {out} is not writable")
+def check_run_dir(out: Path, config: RunConfig, resume: bool,
+                  fingerprint: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+    """Every check ``prepare`` makes, creating and removing nothing: the manifest of the
+    run to reuse or complete, or None when ``out`` is new (or empty)."""
+    fingerprint = dict(fingerprint or engine_fingerprint())
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"cannot create run directory {out}: it is a file")
     mpath = out / MANIFEST
+    if out.is_dir() and not os.access(out, os.W_OK):
+        raise ConfigError(f"run directory {out} is not writable")
     if mpath.exists():
         manifest = read_manifest(out)
         if stored_config(manifest) != config.to_json():
             raise ConfigError(
                 f"{out} holds a run with a different configuration; choose another --out "
                 f"(or repeat that run's exact options with --resume)")
+        _refuse_other_engine(out, manifest, fingerprint)
         if not resume and not manifest.get("complete"):
             raise ConfigError(f"{out} holds an unfinished run of this configuration; "
                               f"add --resume to complete it")
+        _refuse_unexpected(out, config)
         return manifest
-    foreign = [p.name for p in out.iterdir() if p.name not in (CHUNKS, TURNS)]
-    if foreign or any((out / CHUNKS).iterdir()):
-        raise ConfigError(f"{out} is not empty and is not a bonfire_sim run ({foreign[:3]}); "
-                          f"choose an empty or new --out")
+    if out.is_dir():
+        # A full disk at the very start may have left only a manifest temporary file.
+        leftover = fileio.tmp_path(Path(MANIFEST)).name
+        foreign = [p for p in run_files(out) if p != leftover]
+        if foreign:
+            raise ConfigError(f"{out} is not empty and is not a bonfire_sim run "
+                              f"({', '.join(foreign[:3])}); choose an empty or new --out")
+    else:
+        try:
+            fileio.check_creatable_dir(out)
+        except OutputError as e:
+            raise ConfigError(f"cannot create run directory {out}: "
+                              f"{str(e).split(': ', 1)[-1]}") from None
+    return None
+
+
+def prepare(out: Path, config: RunConfig, resume: bool,
+            fingerprint: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Create or reopen the run directory; refuse foreign or mismatched contents.
+
+    Everything is checked before anything is created, so a refused directory is left as
+    it was; a run that fails to start removes what it created.
+    """
+    fingerprint = dict(fingerprint or engine_fingerprint())
+    existing = check_run_dir(out, config, resume, fingerprint)
+    if existing is not None:
+        _refuse_unexpected(out, config, clean=True)
+        return existing
+    mpath = out / MANIFEST
+    (out / fileio.tmp_path(Path(MANIFEST)).name).unlink(missing_ok=True)
+    new_dirs = [d for d in (out, *out.parents) if not d.exists()]
     manifest = {"format": "bonfire_sim-run", "schema_version": SCHEMA_VERSION,
                 "package_version": __version__, "config": config.to_json(),
+                "fingerprint": fingerprint,
                 "seed": config.seed, "n_chunks": config.n_chunks, "chunks": {},
                 "complete": False, "created": time.strftime("%Y-%m-%dT%H:%M:%S")}
-    _write_json_atomic(manifest, mpath)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / CHUNKS).mkdir(exist_ok=True)
+        (out / TURNS).mkdir(exist_ok=True)
+        _write_json_atomic(manifest, mpath)
+    except (OSError, OutputError) as e:
+        # Leave nothing behind that would make the directory look foreign next time.
+        for d in (out / CHUNKS, out / TURNS, *new_dirs):
+            with contextlib.suppress(OSError):
+                d.rmdir()
+        if isinstance(e, OutputError):
+            raise
+        raise ConfigError(f"cannot create run directory {out}: {e.strerror}") from None
     return manifest
 
 
@@ -313,7 +433,34 @@ def read_manifest(out: Path) -> dict[str, Any]:
     return manifest
 
 
-def _execute(jobs: Sequence[ChunkJob], n_jobs: int, backend: str,
+_PARENT_WATCH: list[int] = []  # the parent pid this worker process watches, once set
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker process: exit as soon as the parent that started it is gone.
+
+    A killed parent would otherwise leave loky workers (and their memory) alive until
+    loky's idle timeout; a poll per second costs nothing.
+    """
+    if _PARENT_WATCH or os.getpid() == parent or os.getppid() != parent:
+        return  # in-process, already watching, or not our child (e.g. a dask worker)
+    _PARENT_WATCH.append(parent)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_S)
+        os._exit(3)
+
+    threading.Thread(target=watch, name="bonfire-parent-watch", daemon=True).start()
+
+
+def run_in_worker(job: ChunkJob, parent: int) -> ChunkData:
+    """``run_one`` in a worker process that dies with its parent."""
+    _watch_parent(parent)
+    return run_one(job)
+
+
+def _execute(jobs: Iterable[ChunkJob], n_jobs: int, backend: str,
              scheduler: str | None) -> Iterator[ChunkData]:
     if n_jobs == 1 and backend == "loky":
         for job in jobs:
@@ -321,12 +468,17 @@ def _execute(jobs: Sequence[ChunkJob], n_jobs: int, backend: str,
         return
     from joblib import Parallel, delayed, parallel_config
 
+    parent = os.getpid()
     if backend == "dask":
         try:
             from dask.distributed import Client
         except ImportError:
             raise ConfigError("the dask backend needs: pip install 'bonfire-sim[dist]'") from None
-        client = Client(scheduler) if scheduler else Client(processes=True)
+        try:
+            client = (Client(scheduler, timeout=DASK_TIMEOUT_S) if scheduler
+                      else Client(processes=True))
+        except (OSError, TimeoutError, ValueError) as e:
+            raise ConfigError(f"cannot reach the dask scheduler {scheduler}: {e}") from None
         try:
             with parallel_config(backend="dask"):
                 yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
@@ -334,29 +486,41 @@ def _execute(jobs: Sequence[ChunkJob], n_jobs: int, backend: str,
         finally:
             client.close()
         return
-    yield from Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")(
-        delayed(run_one)(j) for j in jobs)
+    yield from Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered",
+                        pre_dispatch="2*n_jobs")(
+        delayed(run_in_worker)(j, parent) for j in jobs)
 
 
 def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = False,
         backend: str = "loky", scheduler: str | None = None,
         progress: Callable[[int, int], None] | None = None) -> Path:
-    """Run (or complete) ``config`` into ``out``; returns the run directory.
+    """Run (or complete, or repair) ``config`` into ``out``; returns the run directory.
 
-    ``progress(done_games, total_games)`` is called after every finished chunk.
+    Finished chunks are verified against their checksums and corrupt ones recomputed;
+    missing or corrupt final tables are rebuilt from the chunks.  ``jobs=-1`` uses every
+    core.  ``progress(done_games, total_games)`` is called after every finished chunk.
     """
     out = Path(out)
-    manifest = prepare(out, config, resume)
+    n_jobs = resolve_jobs(jobs)
+    if backend not in BACKENDS:
+        raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if backend == "dask" and scheduler:
+        check_scheduler(scheduler)  # before anything is created
+    fingerprint = engine_fingerprint()
+    manifest = prepare(out, config, resume, fingerprint)
     done = {int(k): v for k, v in manifest["chunks"].items() if _chunk_ok(out, v)}
     manifest["chunks"] = {str(k): v for k, v in done.items()}
-    todo = [ChunkJob(config, i) for i in range(config.n_chunks) if i not in done]
+    n_todo = config.n_chunks - len(done)
+    # A generator: a huge run never holds millions of job objects at once.
+    todo = (ChunkJob(config, i) for i in range(config.n_chunks) if i not in done)
     games_done = sum(v["games"]["rows"] for v in done.values())
     if progress:
         progress(games_done, config.games)
-    if manifest.get("complete") and not todo:
+    if manifest.get("complete") and not n_todo and _final_ok(out, manifest):
         return out
-    for data in _execute(todo, max(1, jobs), backend, scheduler):
-        manifest["chunks"][str(data.index)] = write_chunk(out, data)
+    manifest["complete"] = False
+    for data in _execute(todo, min(n_jobs, max(1, n_todo)), backend, scheduler):
+        manifest["chunks"][str(data.index)] = write_chunk(out, data, config, fingerprint)
         _write_json_atomic(manifest, out / MANIFEST)
         games_done += data.games.num_rows
         if progress:
@@ -365,22 +529,47 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     return out
 
 
+def check_scheduler(address: str) -> None:
+    """Refuse a dask scheduler address that is malformed or does not answer."""
+    m = re.fullmatch(r"(?:tcp|tls)://\[?([^\]/]+?)\]?:(\d{1,5})/?", address.strip())
+    if not m:
+        raise ConfigError(f"dask scheduler address must look like tcp://HOST:PORT, "
+                          f"got {address!r}")
+    try:
+        socket.create_connection((m[1], int(m[2])), timeout=DASK_TIMEOUT_S).close()
+    except (OSError, ValueError) as e:
+        reason = getattr(e, "strerror", None) or str(e) or type(e).__name__
+        raise ConfigError(f"cannot reach the dask scheduler {address}: {reason}") from None
+
+
+def resolve_jobs(jobs: int) -> int:
+    """Worker count: ``-1`` = every core, ``1..`` as given; ``0`` and below -1 refused."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int | np.integer):
+        raise ConfigError(f"jobs must be an integer, got {jobs!r}")
+    if jobs == -1:
+        return os.cpu_count() or 1
+    if not 1 <= jobs <= MAX_JOBS:
+        raise ConfigError(f"jobs must be 1..{MAX_JOBS} or -1 (every core), got {jobs}")
+    return int(jobs)
+
+
 def _merge(out: Path, manifest: dict[str, Any]) -> None:
     """Stream the chunks, in order, into games.parquet and players.parquet."""
     order = sorted(manifest["chunks"], key=int)
-    for key, schema_name in (("games", "games"), ("players", "players")):
-        final = out / f"{schema_name}.parquet"
-        tmp = final.with_name(final.name + ".tmp")
-        writer = None
-        for k in order:
-            table = pq.read_table(out / manifest["chunks"][k][key]["file"])
-            if writer is None:
-                writer = pq.ParquetWriter(tmp, table.schema, compression="zstd")
-            writer.write_table(table)
-        if writer is not None:
-            writer.close()
-            os.replace(tmp, final)
-            manifest[key] = {"file": final.name, "sha256": _sha256(final),
-                             "rows": sum(manifest["chunks"][k][key]["rows"] for k in order)}
+    for key in FINAL_TABLES:
+        final = out / f"{key}.parquet"
+        with fileio.atomic_path(final) as tmp:
+            writer = None
+            try:
+                for k in order:
+                    table = pq.read_table(out / manifest["chunks"][k][key]["file"])
+                    if writer is None:
+                        writer = pq.ParquetWriter(tmp, table.schema, compression="zstd")
+                    writer.write_table(table)
+            finally:
+                if writer is not None:
+                    writer.close()
+        manifest[key] = {"file": final.name, "sha256": _sha256(final),
+                         "rows": sum(manifest["chunks"][k][key]["rows"] for k in order)}
     manifest["complete"] = True
     _write_json_atomic(manifest, out / MANIFEST)
