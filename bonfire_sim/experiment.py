@@ -68,8 +68,12 @@ def load_experiment(path: str | Path) -> tuple[RunConfig, dict[str, Any]]:
 
 
 def run_experiment(path: str | Path, jobs: int | None = None, report: bool = True,
-                   progress: Any = None) -> tuple[Path, Path | None]:
+                   progress: Any = None, status: Any = None,
+                   report_progress: Any = None) -> tuple[Path, Path | None]:
     """Run (or resume, or reuse) an experiment's games, then write its report.
+
+    ``progress(done, total)`` / ``status(line)`` as for ``runner.run``;
+    ``report_progress(done, total)`` after each report section.
 
     Returns (run directory, report path or None).  Defaults: run directory
     ``runs/<file stem>``, report ``reports/<file stem>.html``.
@@ -87,12 +91,13 @@ def run_experiment(path: str | Path, jobs: int | None = None, report: bool = Tru
                           f"allowed: {', '.join(sorted(REPORT_KEYS))}")
     out = Path(extra.get("out", f"runs/{path.stem}"))
     n_jobs = int(jobs if jobs is not None else extra.get("jobs", 1))
-    run_dir = run(config, out, jobs=n_jobs, resume=True, progress=progress)
+    run_dir = run(config, out, jobs=n_jobs, resume=True, progress=progress, status=status)
     if not report:
         return run_dir, None
     from bonfire_sim.report.build import build_report
 
     page = build_report([run_dir, *settings.get("runs", [])],
                         settings.get("out", f"reports/{path.stem}.html"),
-                        title=settings.get("title", f"Bonfire experiment: {path.stem}"))
+                        title=settings.get("title", f"Bonfire experiment: {path.stem}"),
+                        progress=report_progress)
     return run_dir, page

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -128,6 +129,29 @@ def test_every_command_has_an_example_in_its_help(name):
     assert result.exit_code == 0, result.output
     assert "Example:" in result.output
     assert f"bonfire-sim {name}" in result.output
+
+
+def _examples(help_text: str) -> list[str]:
+    """The ``bonfire-sim ...`` lines after ``Example:`` in a help text."""
+    tail = help_text.split("Example:", 1)[1]
+    return [line.strip() for line in tail.splitlines() if line.strip().startswith("bonfire-sim")]
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_help_example_is_its_own_line_and_parses(name):
+    command = load_command(COMMANDS[name])
+    written = _examples(command.help or "")
+    assert written, f"{name}: no example line in the docstring"
+    shown = run(name, "--help").output
+    shown_lines = {line.strip() for line in shown.splitlines()}
+    for example in written:
+        # click would reflow an example outside a \b paragraph into its neighbours
+        assert example in shown_lines, f"{name}: example not on its own line: {example}"
+        args = shlex.split(example)
+        assert args[:2] == ["bonfire-sim", name], example
+        ctx = command.make_context(name, args[2:])  # raises on a bad option or value
+        assert ctx.command is command
+    assert _examples(shown) == written
 
 
 def test_the_group_help_lists_every_command_and_has_an_example():

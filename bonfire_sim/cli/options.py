@@ -112,3 +112,15 @@ def quiet_option(fn: F) -> F:
         "--quiet", "-q", is_flag=True, default=False,
         help="Show no progress (a bar on a terminal, a log line every few seconds otherwise).",
     )(fn)
+
+
+def progress_callback(bar: Any) -> Callable[[int, int], None]:
+    """A library ``progress(done, total)`` callback that drives a ``progress.Progress``."""
+
+    def update(done: int, total: int) -> None:
+        if bar.total != total:
+            bar.set_total(total)
+        if done > bar.n:
+            bar.update(done - bar.n)
+
+    return update

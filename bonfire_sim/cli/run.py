@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from bonfire_sim.cli.options import progress_callback, quiet_option
+
 
 @click.command()
 @click.option("--games", type=int, default=1000, show_default=True, help="Games to play.")
@@ -27,9 +29,10 @@ import click
               help="joblib backend; dask spreads chunks over a cluster.")
 @click.option("--scheduler", default=None, metavar="ADDR",
               help="dask scheduler address, e.g. tcp://10.0.0.5:8786.")
+@quiet_option
 def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: int, jobs: int,
         turn_log: str, chunk_size: int, out: str, resume: bool, config_file: str | None,
-        backend: str, scheduler: str | None) -> None:
+        backend: str, scheduler: str | None, quiet: bool) -> None:
     """Play GAMES seeded games and write games/players (and turns) Parquet to --out.
 
     Game i depends only on (configuration, seed, i): any --jobs or backend gives
@@ -37,12 +40,13 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
     --resume without recomputing finished chunks.
 
     Example:
+
+    \b
         bonfire-sim run --games 100000 --players 4 --seat-rotation --jobs 2 --out runs/p4
     """
-    from tqdm import tqdm
-
     from bonfire_sim.errors import ConfigError
     from bonfire_sim.experiment import load_experiment
+    from bonfire_sim.progress import Progress
     from bonfire_sim.sim.runner import RunConfig
     from bonfire_sim.sim.runner import run as run_games
 
@@ -57,18 +61,14 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
         config = RunConfig(games=games, players=players, strategies=names,
                            seat_rotation=seat_rotation, seed=seed, turn_log=turn_log,
                            chunk_size=chunk_size)
-    bar = tqdm(total=config.games, unit="game", desc="games", disable=None, smoothing=0.1)
-
-    def progress(done: int, total: int) -> None:
-        bar.update(done - bar.n)
-
-    try:
-        path = run_games(config, out, jobs=jobs, resume=resume, backend=backend,
-                         scheduler=scheduler, progress=progress)
-    except KeyboardInterrupt:
-        bar.close()
-        raise click.ClickException(
-            f"interrupted; finished chunks are kept in {out}: add --resume to complete") from None
-    bar.close()
+    with Progress(config.games, "games", "game", quiet=quiet) as bar:
+        try:
+            path = run_games(config, out, jobs=jobs, resume=resume, backend=backend,
+                             scheduler=scheduler, progress=progress_callback(bar),
+                             status=bar.write)
+        except KeyboardInterrupt:
+            raise click.ClickException(
+                f"interrupted; finished chunks are kept in {out}: add --resume to complete"
+            ) from None
     click.echo(f"wrote {config.games} games to {path} (games.parquet, players.parquet"
                f"{', turns/' if config.turn_log != 'none' else ''})")

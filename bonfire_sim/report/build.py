@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import inspect
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -305,28 +305,56 @@ def load_runs(run_dirs: Sequence[str | Path]) -> list[tuple[str, Any]]:
     return [(lab, load(d, turns=False)) for lab, d in zip(labels, run_dirs, strict=True)]
 
 
-def report_sections(runs: Sequence[tuple[str, Any]]) -> list[dict[str, Any]]:
-    """Compute and draw every section of the report for loaded runs."""
+STEPS = 8  # progress units of build_report: load, six sections, write
+
+
+def report_sections(runs: Sequence[tuple[str, Any]],
+                    progress: Callable[[], None] | None = None) -> list[dict[str, Any]]:
+    """Compute and draw every section of the report for loaded runs.
+
+    ``progress()`` is called after each section (six calls).
+    """
+    tick = progress or (lambda: None)
     games, players = S.combine(runs)
     overrides = {lab: r.manifest.get("config", {}).get("overrides", {}) for lab, r in runs}
     games.attrs["overrides"] = overrides
     multi = [o for lab, o in overrides.items()
              if not S.multiplayer(players[players["run"] == lab]).empty]
-    sections = [section_overview(games, players), section_seats(players),
-                section_tasks(players, multi[0] if multi else {}),
-                section_gnomes(players), section_tom(players)]
+    steps = (lambda: section_overview(games, players), lambda: section_seats(players),
+             lambda: section_tasks(players, multi[0] if multi else {}),
+             lambda: section_gnomes(players), lambda: section_tom(players))
+    sections = []
+    for step in steps:
+        sections.append(step())
+        tick()
     warnings = [b["warning"] for s in sections for b in s["blocks"]
                 if b["kind"] == "figure" and b.get("warning")]
     sections.append(section_method(games, warnings))
+    tick()
     return sections
 
 
 def build_report(run_dirs: Sequence[str | Path], out: str | Path,
-                 title: str = "Bonfire balance report") -> Path:
-    """Write one self-contained HTML report for the runs; returns its path."""
+                 title: str = "Bonfire balance report",
+                 progress: Callable[[int, int], None] | None = None) -> Path:
+    """Write one self-contained HTML report for the runs; returns its path.
+
+    ``progress(done, STEPS)`` after loading, after each section and after writing.
+    """
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, STEPS)
+
     runs = load_runs(run_dirs)
-    sections = report_sections(runs)
+    tick()
+    sections = report_sections(runs, tick)
     total = sum(len(r.games) for _, r in runs)
     subtitle = (f"{total:,} games from {len(runs)} run(s): {', '.join(lab for lab, _ in runs)}"
                 f" — bonfire_sim {__version__}, built {time.strftime('%Y-%m-%d %H:%M')}")
-    return H.write(out, H.render(title, subtitle, sections))
+    path = H.write(out, H.render(title, subtitle, sections))
+    tick()
+    return path

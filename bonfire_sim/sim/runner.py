@@ -43,6 +43,7 @@ from bonfire_sim.sim.batch import (
 )
 from bonfire_sim.sim.frames import SCHEMA_VERSION, games_table, players_table, turns_table
 from bonfire_sim.sim.loop import W
+from bonfire_sim.sim.warm import ensure_warm
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
@@ -327,10 +328,13 @@ def _execute(jobs: Sequence[ChunkJob], n_jobs: int, backend: str,
 
 def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = False,
         backend: str = "loky", scheduler: str | None = None,
-        progress: Callable[[int, int], None] | None = None) -> Path:
+        progress: Callable[[int, int], None] | None = None,
+        status: Callable[[str], None] | None = None) -> Path:
     """Run (or complete) ``config`` into ``out``; returns the run directory.
 
-    ``progress(done_games, total_games)`` is called after every finished chunk.
+    ``progress(done_games, total_games)`` is called after every finished chunk;
+    ``status(line)`` hears about compiling (``warm.ensure_warm``), which happens here,
+    once, before any worker starts.
     """
     out = Path(out)
     manifest = prepare(out, config, resume)
@@ -342,6 +346,8 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
         progress(games_done, config.games)
     if manifest.get("complete") and not todo:
         return out
+    if todo:
+        ensure_warm(status)
     for data in _execute(todo, max(1, jobs), backend, scheduler):
         manifest["chunks"][str(data.index)] = write_chunk(out, data)
         _write_json_atomic(manifest, out / MANIFEST)

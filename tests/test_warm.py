@@ -1,0 +1,102 @@
+"""Compiling once: batch commands warm the cache in the parent before any worker starts,
+say so once, and ``replay`` needs no compiling at all on a cold cache."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bonfire_sim.cli.main import main
+from bonfire_sim.ladder import play_ladder
+from bonfire_sim.sim import runner, warm
+from bonfire_sim.sim.narrate import narrate
+from bonfire_sim.sim.play import play
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def cold(tmp_path, monkeypatch):
+    """A cold cache in tmp_path whose 'compile' only records that it ran."""
+    calls: list[str] = []
+    monkeypatch.setattr(warm, "cache_dir", lambda: tmp_path / "cache")
+    monkeypatch.setattr(warm, "jit_disabled", lambda: False)
+    monkeypatch.setattr(warm, "compile_kernels", lambda: calls.append("compile"))
+    return calls
+
+
+def test_ensure_warm_compiles_once_and_says_so_once(cold):
+    said: list[str] = []
+    assert not warm.is_warm()
+    warm.ensure_warm(said.append)
+    assert warm.is_warm()
+    warm.ensure_warm(said.append)
+    assert cold == ["compile"]
+    assert len(said) == 2
+    assert said[0].startswith("compiling the engine") and "minutes" in said[0]
+    assert said[1].startswith("compiled in")
+
+
+def test_the_runner_warms_in_the_parent_before_starting_workers(cold, tmp_path, monkeypatch):
+    order: list[str] = []
+    real_execute = runner._execute
+
+    def execute(jobs, n_jobs, backend, scheduler):
+        order.append(f"workers:{n_jobs}")
+        yield from real_execute(jobs, 1, backend, scheduler)
+
+    monkeypatch.setattr(runner, "_execute", execute)
+    monkeypatch.setattr(warm, "compile_kernels", lambda: order.append("compile"))
+    cfg = runner.RunConfig(games=4, players=2, strategies=("random",), chunk_size=2)
+    runner.run(cfg, tmp_path / "run", jobs=2)
+    assert order == ["compile", "workers:2"]
+
+
+def test_a_cold_batch_command_says_compiling_once_on_stderr(cold, tmp_path):
+    result = CliRunner().invoke(main, ["run", "--games", "4", "--players", "2",
+                                       "--strategies", "random", "--chunk-size", "2",
+                                       "--out", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("compiling the engine") == 1
+    assert "compiling" not in result.stdout
+    again = CliRunner().invoke(main, ["run", "--games", "4", "--players", "2",
+                                      "--strategies", "random", "--chunk-size", "2",
+                                      "--out", str(tmp_path / "r2")])
+    assert "compiling" not in again.stderr
+    assert cold == ["compile"]
+
+
+def test_quiet_silences_progress_and_the_compile_message(cold, tmp_path):
+    result = CliRunner().invoke(main, ["run", "--games", "4", "--players", "2", "--quiet",
+                                       "--strategies", "random", "--out", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+
+
+def test_ladder_results_do_not_depend_on_jobs():
+    names = ["greedy", "random", "tempo"]
+    one = play_ladder(names, 2, 3, seed=5, jobs=1)
+    two = play_ladder(names, 2, 3, seed=5, jobs=2)
+    assert one == two
+    assert len(one) == 3 * 3 * 2  # deals x lineups x seatings
+
+
+def test_replay_on_a_cold_cache_starts_at_once_without_compiling(tmp_path):
+    env = {**os.environ, "BONFIRE_SIM_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    env.pop("NUMBA_DISABLE_JIT", None)
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "bonfire_sim", "replay", "--seed", "1",
+                           "--players", "4", "--no-warm"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    seconds = time.perf_counter() - t0
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == narrate(play(1, 4))
+    assert seconds < 30
+    compiled = [p for p in tmp_path.rglob("*") if p.suffix in (".nbi", ".nbc")]
+    assert compiled == []  # nothing was compiled (and --no-warm started no compile)
