@@ -27,6 +27,7 @@ from numba import njit
 
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import fate as F
+from bonfire_sim.rules import fate_masks as FM
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules import tasks as TK
@@ -109,8 +110,10 @@ SP_GOLD, SP_PATH, SP_GUARD, SP_FIRE, SP_SPEC, SP_MOVE, SP_SHIP, SP_FATE = range(
 R_TILE, R_RES, R_PTS, R_PORTAL = 1, 2, 4, 8
 NEG = -1.0e9
 GOLD, YELLOW = 5, 6
-# context slots (per decision)
-CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS = range(5)
+# context slots (per decision); the last ones memoise what every fate move of one decision
+# shares (the discarded tiles' value, the covered-cell mask), -1 = not computed yet
+CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS, CX_DLOSS, CX_OCC = range(7)
+NCX = 7
 
 
 # ---- per-decision context ----------------------------------------------------------------
@@ -253,10 +256,26 @@ def island_value(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv):
     spare task and guardian tiles), so a trip is never valued for an action that the
     payment then makes dearer or unaffordable.
     """
-    if ship_paid > 0:
-        s = s.copy()
-        if not pay_tiles_sparing(s, pb, 0, ship_paid, 2, 4):
-            return NEG
+    if ship_paid <= 0:
+        return _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv)
+    # Pay on the state itself and restore it afterwards: copying the whole state for
+    # every ship move cost more than the rest of the evaluation.
+    base = pb + L.P_TILES
+    t0, t1, t2, t3, t4, t5, t6 = (s[base], s[base + 1], s[base + 2], s[base + 3],
+                                  s[base + 4], s[base + 5], s[base + 6])
+    noted = s[pb + L.P_ABIL + 5]
+    v = NEG
+    if pay_tiles_sparing(s, pb, 0, ship_paid, 2, 4):
+        v = _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv)
+    s[base], s[base + 1], s[base + 2], s[base + 3] = t0, t1, t2, t3
+    s[base + 4], s[base + 5], s[base + 6] = t4, t5, t6
+    s[pb + L.P_ABIL + 5] = noted
+    return v
+
+
+@njit(cache=True)
+def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
+    """``island_value`` on the stock as it is (the ship payment already made)."""
     if p[T.ISL_KIND + i] == 1:
         g = p[T.ISL_VAL + i]
         if not can_take_guardian(s, pb, g) or not can_pay_tiles(s, pb, 4, 1):
@@ -423,38 +442,23 @@ def discard_loss(s, pb, m, tv):
 
 
 @njit(cache=True)
-def dead_cells(s, pb, r, c, o):
-    """Empty area cells that no 1x3 tile could cover after placing a tile at (r, c, o)."""
-    occ = np.zeros(25, np.int64)
-    for rr in range(5):
-        for cc in range(5):
-            if s[pb + L.P_FATE + F.grid_index(rr, cc)] >= 0:
-                occ[rr * 5 + cc] = 1
+def dead_cells(s, pb, r, c, o, occ=-1):
+    """Empty area cells that no 1x3 tile could cover after placing a tile at (r, c, o).
+
+    ``occ``: the covered-cell mask of the area before placing (-1: read it from s).
+    """
+    if occ < 0:
+        occ = FM.occupied(s, pb)
     for i in range(3):
         rr, cc = F.tile_cell(r, c, o, i)
         if F.in_area(rr, cc):
-            occ[rr * 5 + cc] = 1
-    cover = np.zeros(25, np.int64)
-    for rr in range(5):
-        for cc in range(3):
-            if occ[rr * 5 + cc] + occ[rr * 5 + cc + 1] + occ[rr * 5 + cc + 2] == 0:
-                cover[rr * 5 + cc] = 1
-                cover[rr * 5 + cc + 1] = 1
-                cover[rr * 5 + cc + 2] = 1
-    for cc in range(5):
-        for rr in range(3):
-            if occ[rr * 5 + cc] + occ[rr * 5 + cc + 5] + occ[rr * 5 + cc + 10] == 0:
-                cover[rr * 5 + cc] = 1
-                cover[rr * 5 + cc + 5] = 1
-                cover[rr * 5 + cc + 10] = 1
-    dead = 0
-    empty = 0
-    for j in range(25):
-        if occ[j] == 0:
-            empty += 1
-            if cover[j] == 0:
-                dead += 1
-    return dead, empty
+            occ |= 1 << (rr * 5 + cc)
+    cover = 0
+    for k in range(FM.LINES.shape[0]):
+        if (FM.LINES[k] & occ) == 0:
+            cover |= FM.LINES[k]
+    free = ~occ & FM.FULL
+    return FM.popcount(free & ~cover), FM.popcount(free)
 
 
 @njit(cache=True)
@@ -483,7 +487,9 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
                     v += nd[FE.N_FATECELL + j] / 3.0
     if w[W_FATE_GEO] > 0.0:
         # keep room for the tiles still in the column (each placement is ~4-5 tiles)
-        dead, empty = dead_cells(s, pb, r, c, o)
+        if cx[CX_OCC] < 0.0:
+            cx[CX_OCC] = FM.occupied(s, pb)
+        dead, empty = dead_cells(s, pb, r, c, o, np.int64(cx[CX_OCC]))
         left = s[pb + L.P_FATE_HI] - s[pb + L.P_FATE_LO] - 1
         slack = empty - 3 * left
         if dead > slack:
@@ -494,7 +500,9 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
             held += s[pb + L.P_TILES + k]
         limit = 3 if has_spec(s, pb, 14) else p[T.TILE_LIMIT]
         if held > limit:
-            v -= w[W_DISCARD] * discard_loss(s, pb, held - limit, tv)
+            if cx[CX_DLOSS] < 0.0:
+                cx[CX_DLOSS] = discard_loss(s, pb, held - limit, tv)
+            v -= w[W_DISCARD] * cx[CX_DLOSS]
         else:
             v += w[W_FATE_LOW]
     return v
@@ -630,7 +638,9 @@ def choose(s, p, moves, n, w):
     seat = s[L.G_CUR]
     pb = TK.pbase(seat)
     nd = np.zeros(FE.NN)
-    cx = np.zeros(5)
+    cx = np.zeros(NCX)
+    cx[CX_DLOSS] = -1.0
+    cx[CX_OCC] = -1.0
     n_open = FE.seat_needs(s, p, seat, nd, w[W_COMMON])
     for j in range(FE.NN):
         nd[j] *= w[W_NEED]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from bonfire_sim.rules import fate_masks as FM
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.fate import can_place, place_tile
@@ -29,7 +30,17 @@ def gen_fate(s, p, pb, out, n, kind):
     if supply_size(s, pb) <= 0:
         return n
     ends = 1 if supply_size(s, pb) == 1 else 2
-    lo, hi = (-2, 7) if has_spec(s, pb, 27) else (0, 5)
+    if not has_spec(s, pb, 27):
+        occ = FM.occupied(s, pb)
+        touch = FM.touching(s, pb)
+        for r in range(5):
+            for c in range(5):
+                for o in range(4):
+                    if FM.fits(FM.PLACEMENT[(r * 5 + c) * 4 + o], occ, touch):
+                        for e in range(ends):
+                            n = add(out, n, kind, e, r, c, o)
+        return n
+    lo, hi = -2, 7  # specialist 27: tiles may protrude into the margin
     for r in range(lo, hi):
         for c in range(lo, hi):
             for o in range(4):
