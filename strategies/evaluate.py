@@ -110,10 +110,14 @@ SP_GOLD, SP_PATH, SP_GUARD, SP_FIRE, SP_SPEC, SP_MOVE, SP_SHIP, SP_FATE = range(
 R_TILE, R_RES, R_PTS, R_PORTAL = 1, 2, 4, 8
 NEG = -1.0e9
 GOLD, YELLOW = 5, 6
-# context slots (per decision); the last ones memoise what every fate move of one decision
-# shares (the discarded tiles' value, the covered-cell mask), -1 = not computed yet
-CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS, CX_DLOSS, CX_OCC = range(7)
-NCX = 7
+# context slots (per decision); the later ones memoise what several moves of one decision
+# share: the discarded tiles' value and covered-cell mask of every fate move (-1 = not yet),
+# and, under a key of the last move that computed it (-1 = none), the dead cells of a
+# placement (both column ends), a new task's distance (every pile and space) and a
+# gnome's value (both ways to pay)
+(CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS, CX_DLOSS, CX_OCC, CX_DKEY, CX_DEAD,
+ CX_EMPTY, CX_TKEY, CX_TDIST, CX_GKEY, CX_GVAL) = range(14)
+NCX = 14
 
 
 # ---- per-decision context ----------------------------------------------------------------
@@ -221,7 +225,13 @@ def take_value(s, p, pb, seat, t, isl, space, w, cx, nd):
     advances a held task (a task of a colour, an offering on an island, that one needs):
     otherwise tasks that only progress by taking tasks would block themselves.
     """
-    d = FE.task_distance(s, p, seat, t, isl, True)
+    return take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd,
+                         FE.task_distance(s, p, seat, t, isl, True))
+
+
+@njit(cache=True)
+def take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd, d):
+    """``take_value`` with the task's distance ``d`` (``features.task_distance``) given."""
     tl = cx[CX_TURNS]
     if d >= FE.FAR or d > tl - 1.0:
         return -20.0
@@ -487,9 +497,16 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
                     v += nd[FE.N_FATECELL + j] / 3.0
     if w[W_FATE_GEO] > 0.0:
         # keep room for the tiles still in the column (each placement is ~4-5 tiles)
-        if cx[CX_OCC] < 0.0:
-            cx[CX_OCC] = FM.occupied(s, pb)
-        dead, empty = dead_cells(s, pb, r, c, o, np.int64(cx[CX_OCC]))
+        key = (r + 2) * 1000 + (c + 2) * 10 + o
+        if cx[CX_DKEY] != key:
+            if cx[CX_OCC] < 0.0:
+                cx[CX_OCC] = FM.occupied(s, pb)
+            dd, ee = dead_cells(s, pb, r, c, o, np.int64(cx[CX_OCC]))
+            cx[CX_DEAD] = dd
+            cx[CX_EMPTY] = ee
+            cx[CX_DKEY] = key
+        dead = np.int64(cx[CX_DEAD])
+        empty = np.int64(cx[CX_EMPTY])
         left = s[pb + L.P_FATE_HI] - s[pb + L.P_FATE_LO] - 1
         slack = empty - 3 * left
         if dead > slack:
@@ -589,7 +606,11 @@ def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size):
     if kind == L.M_TASK:
         isl = s[pb + L.P_SHIP]
         t = s[L.ISLAND_TASKS + isl * 3 + a]
-        v = take_value(s, p, pb, seat, t, isl, c, w, cx, nd)
+        key = t * 16 + isl
+        if cx[CX_TKEY] != key:
+            cx[CX_TDIST] = FE.task_distance(s, p, seat, t, isl, True)
+            cx[CX_TKEY] = key
+        v = take_value_at(s, p, pb, seat, t, isl, c, w, cx, nd, cx[CX_TDIST])
         r1 = offering_resource(s, pb, b)
         r2 = p[T.ISL_VAL + isl]
         if has_spec(s, pb, 3):
@@ -620,7 +641,10 @@ def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size):
     if kind == L.M_FIRE:
         return fire_value(s, p, pb, a, b, c, w, cx, nd, tv, rv) - tile_cost(s, pb, 3, d, tv)
     if kind == L.M_GNOME or kind == L.M_TAKE_SPEC:
-        v = gnome_value(s, p, pb, a, w, cx, nd)
+        if cx[CX_GKEY] != a:
+            cx[CX_GVAL] = gnome_value(s, p, pb, a, w, cx, nd)
+            cx[CX_GKEY] = a
+        v = cx[CX_GVAL]
         if kind == L.M_TAKE_SPEC:
             return v
         gr = gnome_resource(s, p, pb, a)
@@ -641,6 +665,9 @@ def choose(s, p, moves, n, w):
     cx = np.zeros(NCX)
     cx[CX_DLOSS] = -1.0
     cx[CX_OCC] = -1.0
+    cx[CX_DKEY] = -1.0
+    cx[CX_TKEY] = -1.0
+    cx[CX_GKEY] = -1.0
     n_open = FE.seat_needs(s, p, seat, nd, w[W_COMMON])
     for j in range(FE.NN):
         nd[j] *= w[W_NEED]

@@ -90,8 +90,10 @@ def any_fit(occ, touch):
 @njit(cache=True)
 def popcount(x):
     """Number of set bits of a non-negative mask."""
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    x = x - ((x >> 1) & 0x5555555555555555)  # bits counted in pairs, nibbles, bytes
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x = x + (x >> 8)  # then the bytes summed (no multiply: it would overflow int64)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    return x & 0x7F

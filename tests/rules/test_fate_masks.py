@@ -94,3 +94,9 @@ def test_dead_cells_match_a_direct_count():
         s = _random_area(rng, 0.35, False)
         for r, c, o in _slow_legal(s)[:6]:
             assert tuple(E.dead_cells(s, PB, r, c, o)) == _slow_dead(s, r, c, o)
+
+
+def test_popcount_counts_bits():
+    rng = np.random.default_rng(11)
+    for x in [0, 1, FM.FULL, *rng.integers(0, 1 << 62, 200).tolist()]:
+        assert FM.popcount(x) == bin(x).count("1")
