@@ -116,8 +116,9 @@ GOLD, YELLOW = 5, 6
 # placement (both column ends), a new task's distance (every pile and space) and a
 # gnome's value (both ways to pay)
 (CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS, CX_DLOSS, CX_OCC, CX_DKEY, CX_DEAD,
- CX_EMPTY, CX_TKEY, CX_TDIST, CX_GKEY, CX_GVAL) = range(14)
-NCX = 14
+ CX_EMPTY, CX_TKEY, CX_TDIST, CX_GKEY, CX_GVAL, CX_PKNOWN) = range(15)
+CX_PORTAL = 15  # 7 slots: a portal's value by shape, known where bit shape of CX_PKNOWN is set
+NCX = CX_PORTAL + 7
 
 
 # ---- per-decision context ----------------------------------------------------------------
@@ -415,7 +416,11 @@ def fire_value(s, p, pb, g, rset, shape, w, cx, nd, tv, rv):
         fade = max(0.0, 1.0 - uses / max(w[W_FIRE_CAP], 0.5))
         v += w[W_FIRE_POINTS] * p[T.FIRE_PTS] * fade * (1.0 - 0.5 * cx[CX_PRESS])
     if m & R_PORTAL:
-        v += portal_value(s, p, pb, shape, w, cx, nd)
+        known = np.int64(cx[CX_PKNOWN])
+        if not (known >> shape) & 1:
+            cx[CX_PORTAL + shape] = portal_value(s, p, pb, shape, w, cx, nd)
+            cx[CX_PKNOWN] = known | (1 << shape)
+        v += cx[CX_PORTAL + shape]
     return v
 
 
@@ -581,9 +586,14 @@ def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
 @njit(cache=True)
 def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size):
     """Value of move row mv for the seat to move (in points)."""
+    return value_of(s, p, mv[0], mv[1], mv[2], mv[3], mv[4], w, cx, nd, tv, rv, lab, size)
+
+
+@njit(cache=True)
+def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size):
+    """``move_value`` of the move [kind, a, b, c, d] (no row view per move)."""
     seat = s[L.G_CUR]
     pb = TK.pbase(seat)
-    kind, a, b, c, d = mv[0], mv[1], mv[2], mv[3], mv[4]
     ph = s[L.G_PHASE]
     if kind == L.M_FATE:
         return fate_value(s, p, pb, a, b, c, d, ph == L.PH_MAIN, w, cx, nd, tv, rv, lab, size)
@@ -668,6 +678,7 @@ def choose(s, p, moves, n, w):
     cx[CX_DKEY] = -1.0
     cx[CX_TKEY] = -1.0
     cx[CX_GKEY] = -1.0
+    cx[CX_PKNOWN] = 0.0
     n_open = FE.seat_needs(s, p, seat, nd, w[W_COMMON])
     for j in range(FE.NN):
         nd[j] *= w[W_NEED]
@@ -696,7 +707,8 @@ def choose(s, p, moves, n, w):
         if kind == L.M_FATE and not labelled:
             FE.fate_labels(s, pb, lab, size)
             labelled = True
-        v = move_value(s, p, moves[i], w, cx, nd, tv, rv, lab, size)
+        v = value_of(s, p, kind, moves[i, 1], moves[i, 2], moves[i, 3], moves[i, 4], w, cx,
+                     nd, tv, rv, lab, size)
         if v > best:
             best = v
             bi = i

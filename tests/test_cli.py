@@ -203,3 +203,26 @@ def test_bench_per_strategy_lists_every_builtin_with_speed_and_stall_share():
         assert float(rate) > 0 and 0.0 <= float(stalled) <= 1.0
         assert float(win_score) > 0
     assert float(rows["random"][1]) == 1.0  # random players never reach a 4p countdown
+
+
+def test_bench_versus_catanatron_prints_both_engines_and_the_ratios():
+    result = run("bench", "--versus-catanatron", "--games", "12", "--catanatron-games", "2",
+                 "--quiet")
+    assert result.exit_code == 0, result.output
+    rows = {line[:28].strip(): line[28:].split() for line in result.stdout.splitlines()
+            if line.startswith(("bonfire_sim ", "catanatron random"))}
+    assert set(rows) == {"bonfire_sim default mix 4p", "bonfire_sim random 4p",
+                         "catanatron random 4p"}
+    for games_s, decisions_s in rows.values():
+        assert float(games_s) > 0 and float(decisions_s) > float(games_s)
+    ratio = re.search(r"default mix games/s = ([\d.]+)x .* random decisions/s = ([\d.]+)x",
+                      result.stdout)
+    assert ratio and float(ratio[1]) > 0 and float(ratio[2]) > 0
+
+
+def test_bench_versus_catanatron_without_catanatron_is_one_clean_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "catanatron", None)  # import fails as if missing
+    result = run("bench", "--versus-catanatron", "--games", "12")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "Error: --versus-catanatron needs Catanatron: pip install 'bonfire-sim[bench]'"]

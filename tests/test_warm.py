@@ -100,3 +100,21 @@ def test_replay_on_a_cold_cache_starts_at_once_without_compiling(tmp_path):
     assert seconds < 30
     compiled = [p for p in tmp_path.rglob("*") if p.suffix in (".nbi", ".nbc")]
     assert compiled == []  # nothing was compiled (and --no-warm started no compile)
+
+
+def test_a_cold_replay_starts_the_compile_in_the_background(cold, monkeypatch):
+    started: list[list[str]] = []
+
+    class FakePopen:
+        def __init__(self, cmd, **kwargs):
+            started.append(cmd)
+            assert "NUMBA_DISABLE_JIT" not in kwargs["env"]
+
+    monkeypatch.setattr(warm.subprocess, "Popen", FakePopen)
+    monkeypatch.setattr(warm, "jit_disabled", lambda: True)  # as in a cold replay
+    warm.warm_in_background()
+    assert started == [[sys.executable, "-m", "bonfire_sim.sim.warm"]]
+    (warm.cache_dir()).mkdir(parents=True, exist_ok=True)
+    (warm.cache_dir() / warm.MARKER).write_text("done")
+    warm.warm_in_background()
+    assert len(started) == 1  # warm already: nothing started

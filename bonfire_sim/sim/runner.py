@@ -172,18 +172,22 @@ def run_one(job: ChunkJob) -> ChunkData:
     # under chunking and resumption.
     keep = np.array([frac >= 1.0 or (seed_words(c.seed, 7 + int(i)) / 2**32) < frac
                      for i in ids], dtype=np.int64) if frac > 0 else np.zeros(g, np.int64)
-    names = [seat_names(c, int(r)) for r in rots]
-    sid = np.zeros((g, L.NP), np.int64)
-    wts = np.zeros((g, L.NP, W), np.float64)
+    # Seat strategies and weights per rotation, then per game by its rotation.
+    rot_names = [seat_names(c, r) for r in range(c.rotations)]
+    rot_sid = np.zeros((c.rotations, L.NP), np.int64)
+    rot_wts = np.zeros((c.rotations, L.NP, W), np.float64)
     rows = {}
-    for gi, seat_list in enumerate(names):
+    for r, seat_list in enumerate(rot_names):
         for seat, name in enumerate(seat_list):
             if name == S.TOM:
                 continue
-            sid[gi, seat] = S.strategy_id(name)
+            rot_sid[r, seat] = S.strategy_id(name)
             if name not in rows:
                 rows[name] = _weights(name)
-            wts[gi, seat] = rows[name]
+            rot_wts[r, seat] = rows[name]
+    names = [rot_names[r] for r in rots]
+    sid = rot_sid[rots]
+    wts = rot_wts[rots]
     games = np.zeros((g, len(GAME_COLS)), np.int64)
     players = np.zeros((g, L.NP, len(PLAYER_COLS)), np.int64)
     tasks = np.zeros((g, L.NP, TASK_W), np.int64)

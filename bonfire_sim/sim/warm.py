@@ -137,8 +137,11 @@ def ensure_warm(status: Callable[[str], None] | None = None) -> float:
 
 
 def warm_in_background() -> subprocess.Popen | None:
-    """Start ``python -m bonfire_sim.sim.warm`` detached at low priority, unless warm."""
-    if is_warm():
+    """Start ``python -m bonfire_sim.sim.warm`` detached at low priority, unless warm.
+
+    This process may run its kernels as plain Python; the child compiles regardless.
+    """
+    if (cache_dir() / MARKER).is_file():
         return None
     cmd = [sys.executable, "-m", "bonfire_sim.sim.warm"]
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
