@@ -118,3 +118,26 @@ def test_a_cold_replay_starts_the_compile_in_the_background(cold, monkeypatch):
     (warm.cache_dir() / warm.MARKER).write_text("done")
     warm.warm_in_background()
     assert len(started) == 1  # warm already: nothing started
+
+
+def test_a_second_process_waits_for_a_compile_in_progress_and_says_so(cold):
+    import fcntl
+    import threading
+
+    lock = warm.cache_dir() / warm.LOCK
+    lock.parent.mkdir(parents=True)
+    said: list[str] = []
+    result: list[float] = []
+    with open(lock, "a") as held:  # "another process" is compiling
+        fcntl.flock(held, fcntl.LOCK_EX)
+        waiter = threading.Thread(target=lambda: result.append(warm.ensure_warm(said.append)))
+        waiter.start()
+        for _ in range(200):
+            if said:
+                break
+            time.sleep(0.01)
+        assert len(said) == 1 and said[0].startswith("waiting for the engine compile")
+        (warm.cache_dir() / warm.MARKER).write_text("done")  # it finishes
+        fcntl.flock(held, fcntl.LOCK_UN)
+        waiter.join(10)
+    assert result == [0.0] and cold == [] and len(said) == 1

@@ -72,8 +72,9 @@ def disable_jit() -> bool:
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[bool]:
-    """Hold an exclusive lock on ``path``; yields False if another process held it first."""
+def _locked(path: Path, on_wait: Callable[[], None]) -> Iterator[bool]:
+    """Hold an exclusive lock on ``path``; yields False if another process held it first
+    (``on_wait()`` is called before waiting for it)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         import fcntl
@@ -86,6 +87,7 @@ def _locked(path: Path) -> Iterator[bool]:
             free = True
         except OSError:
             free = False
+            on_wait()
             fcntl.flock(fh, fcntl.LOCK_EX)
         try:
             yield free
@@ -119,15 +121,16 @@ def ensure_warm(status: Callable[[str], None] | None = None) -> float:
     if is_warm():
         return 0.0
     say = status or (lambda _msg: None)
-    with _locked(cache_dir() / LOCK) as free:
+
+    def waiting() -> None:
+        say(f"waiting for the engine compile another bonfire-sim process started "
+            f"({ESTIMATE}) ...")
+
+    with _locked(cache_dir() / LOCK, waiting):
         if is_warm():  # another process finished compiling while we waited
             return 0.0
-        if free:
-            say(f"compiling the engine for this version ({ESTIMATE}; cached afterwards "
-                f"in {cache_dir()}) ...")
-        else:
-            say(f"waiting for the engine compile another bonfire-sim process started "
-                f"({ESTIMATE}) ...")
+        say(f"compiling the engine for this version ({ESTIMATE}; cached afterwards "
+            f"in {cache_dir()}) ...")
         t0 = time.perf_counter()
         compile_kernels()
         (cache_dir() / MARKER).write_text(time.strftime("%Y-%m-%dT%H:%M:%S\n"))
