@@ -226,3 +226,23 @@ def test_bench_versus_catanatron_without_catanatron_is_one_clean_error(monkeypat
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
         "Error: --versus-catanatron needs Catanatron: pip install 'bonfire-sim[bench]'"]
+
+
+LONG_COMMANDS = ("run", "experiment", "ladder", "solo", "coverage", "bench", "report")
+
+
+@pytest.mark.parametrize("name", LONG_COMMANDS)
+def test_every_long_command_takes_quiet(name):
+    command = load_command(COMMANDS[name])
+    assert "quiet" in {p.name for p in command.params}
+    assert "--quiet" in run(name, "--help").output
+
+
+def test_ladder_shows_progress_in_a_log_and_not_with_quiet():
+    args = ["ladder", "--players", "2", "--games", "2", "--strategies", "random,greedy"]
+    shown = run(*args)
+    assert shown.exit_code == 0, shown.output
+    assert re.search(r"ladder games: 4/4 game \(100%\).*done", shown.stderr)
+    quiet = run(*args, "--quiet")
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    assert quiet.stdout == shown.stdout
