@@ -125,8 +125,12 @@ def write_sweep_index(path: Path, points: list[dict[str, Any]], run_dirs: list[P
 
 
 def run_experiment(path: str | Path, jobs: int | None = None, report: bool = True,
-                   progress: Any = None) -> tuple[Path, Path | None]:
+                   progress: Any = None, status: Any = None,
+                   report_progress: Any = None) -> tuple[Path, Path | None]:
     """Run (or resume, or reuse) an experiment's games, then write its report.
+
+    ``progress(done, total)`` / ``status(line)`` as for ``runner.run``;
+    ``report_progress(done, total)`` after each report section.
 
     Returns (run directory, report path or None); a sweep's runs are the point
     directories under the run directory, indexed by its ``sweep.csv``.  Defaults: run
@@ -146,7 +150,8 @@ def run_experiment(path: str | Path, jobs: int | None = None, report: bool = Tru
     outs = [Path(e.get("out", f"runs/{path.stem}")) for _, _, e in points]
     for (_, config, _), out in zip(points, outs, strict=True):
         check_run_dir(out, config, resume=True)  # every point, before any game is played
-    run_dirs = [run(config, out, jobs=n_jobs, resume=True, progress=progress)
+    run_dirs = [run(config, out, jobs=n_jobs, resume=True, progress=progress,
+                    status=status)
                 for (_, config, _), out in zip(points, outs, strict=True)]
     top = run_dirs[0] if len(run_dirs) == 1 else run_dirs[0].parent
     if len(points) > 1:
@@ -156,5 +161,6 @@ def run_experiment(path: str | Path, jobs: int | None = None, report: bool = Tru
     from bonfire_sim.report.build import build_report
 
     page = build_report([*run_dirs, *settings.get("runs", ())], page_path,
-                        title=settings.get("title", f"Bonfire experiment: {path.stem}"))
+                        title=settings.get("title", f"Bonfire experiment: {path.stem}"),
+                        progress=report_progress)
     return top, page

@@ -192,8 +192,54 @@ def play_ladder(
     games: int,
     seed: int,
     progress: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
+    status: Callable[[str], None] | None = None,
 ) -> list[GameResult]:
-    """Play the whole schedule with the compiled loop (built-in strategies only)."""
+    """Play the whole schedule with the compiled loop (built-in strategies only).
+
+    The schedule is cut into chunks played by ``jobs`` worker processes; every game
+    depends only on its deal and seat order, so the results (in schedule order) are the
+    same for any ``jobs``.  ``progress(done, total)`` after each chunk; ``status(line)``
+    hears about compiling, which happens once, here, before any worker starts.
+    """
+    from bonfire_sim.sim.warm import ensure_warm
+    from strategies import strategy_id
+
+    if not 2 <= players <= 4:
+        raise ConfigError(f"ladder players must be 2..4, got {players}")
+    check_count("games", games)
+    check_seed(seed)
+    if jobs < 1:
+        raise ConfigError(f"jobs must be >= 1, got {jobs}")
+    for name in strategies:
+        strategy_id(name)
+    plan = schedule(strategies, players, games)
+    size = max(1, min(200, math.ceil(len(plan) / (8 * jobs))))
+    chunks = [plan[i:i + size] for i in range(0, len(plan), size)]
+    ensure_warm(status)
+    if jobs == 1:
+        parts: Iterable[list[GameResult]] = (
+            play_schedule(strategies, players, seed, c) for c in chunks)
+    else:
+        from joblib import Parallel, delayed
+
+        parts = Parallel(n_jobs=jobs, return_as="generator")(
+            delayed(play_schedule)(strategies, players, seed, c) for c in chunks)
+    out: list[GameResult] = []
+    for part in parts:
+        out.extend(part)
+        if progress is not None:
+            progress(len(out), len(plan))
+    return out
+
+
+def play_schedule(
+    strategies: Sequence[str],
+    players: int,
+    seed: int,
+    plan: Sequence[tuple[int, tuple[str, ...]]],
+) -> list[GameResult]:
+    """Play (deal, seat order) games of a ladder schedule in this process."""
     from bonfire_sim.rules import layout as L
     from bonfire_sim.rules import tables as T
     from bonfire_sim.rules.scoring import NLINES, final_result
@@ -201,22 +247,15 @@ def play_ladder(
     from bonfire_sim.sim.loop import W, new_buffer, play_out
     from strategies import strategy_id, weights_for
 
-    if not 2 <= players <= 4:
-        raise ConfigError(f"ladder players must be 2..4, got {players}")
-    check_count("games", games)
-    check_seed(seed)
-    for name in strategies:
-        strategy_id(name)
     p = T.DEFAULT_PARAMS
     buf = new_buffer()
     rows = {name: weights_for(name) for name in strategies}
-    plan = schedule(strategies, players, games)
     out: list[GameResult] = []
     scores = np.zeros(players, np.int64)
     lines = np.zeros((players, NLINES), np.int64)
     ranks = np.zeros(players, np.int64)
     won = np.zeros(players, np.int64)
-    for gi, (deal, order) in enumerate(plan):
+    for deal, order in plan:
         sd = deal_seed(seed, deal)
         s = new_game(sd, players, p)
         strat = np.zeros(L.NP, np.int64)
@@ -231,6 +270,4 @@ def play_ladder(
             scores=tuple(int(x) for x in scores), ranks=tuple(int(x) for x in ranks),
             won=tuple(bool(x) for x in won), end=L.END_NAMES[int(s[L.G_END])],
         ))
-        if progress is not None:
-            progress(gi + 1, len(plan))
     return out

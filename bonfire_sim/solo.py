@@ -12,12 +12,14 @@ series is the same seeded games read with the handicap arithmetic.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from bonfire_sim.rules import components as C
 from bonfire_sim.sim.runner import ChunkJob, RunConfig, _execute, resolve_jobs
+from bonfire_sim.sim.warm import ensure_warm
 
 SETTLE_WIN_RATE = 2 / 7
 
@@ -45,19 +47,29 @@ class HandicapSeries:
 
 
 def play_solo(strategy: str, games: int, seed: int = 0, jobs: int = 1,
-              chunk_size: int = 250) -> SoloGames:
-    """Play ``games`` seeded solo games of ``strategy`` against Tom."""
+              chunk_size: int = 250,
+              progress: Callable[[int, int], None] | None = None,
+              status: Callable[[str], None] | None = None) -> SoloGames:
+    """Play ``games`` seeded solo games of ``strategy`` against Tom.
+
+    ``progress(done, total)`` after every chunk; ``status(line)`` hears about compiling.
+    """
     cfg = RunConfig(games=games, players=1, strategies=(strategy,), seed=seed,
                     chunk_size=chunk_size)
     human = np.zeros(games, np.int64)
     tom = np.zeros(games, np.int64)
     n_jobs = min(resolve_jobs(jobs), cfg.n_chunks)
+    ensure_warm(status)
+    done = 0
     for data in _execute([ChunkJob(cfg, i) for i in range(cfg.n_chunks)], n_jobs, "loky", None):
         pt = data.players.to_pandas()
         gid = pt["game_id"].to_numpy()
         is_tom = (pt["strategy"] == "tom").to_numpy()
         human[gid[~is_tom]] = pt["score"].to_numpy()[~is_tom]
         tom[gid[is_tom]] = pt["score"].to_numpy()[is_tom]
+        done += data.games.num_rows
+        if progress is not None:
+            progress(done, games)
     return SoloGames(human, tom)
 
 

@@ -31,6 +31,7 @@ from numba import njit
 
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import fate as F
+from bonfire_sim.rules import fate_masks as FM
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules import tasks as TK
@@ -123,8 +124,15 @@ SURPLUS = 7  # tv[SURPLUS]: value of a surplus action tile (see stock_values)
 PAYV = 8  # tv[PAYV + k]: value of a held tile of type k up to TILE_CAP (surplus if dead)
 SURPLUS_EARLY = 0.3  # ... while the game is far from its end: spare change for pairs
 TILE_CAP = (3, 2, 3, 3, 3, 2)  # most tiles one action of each type pays (ship..gnome)
-# context slots (per decision)
-CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS = range(5)
+# context slots (per decision); the later ones memoise what several moves of one decision
+# share: the discarded tiles' value and covered-cell mask of every fate move (-1 = not yet),
+# and, under a key of the last move that computed it (-1 = none), the dead cells of a
+# placement (both column ends), a new task's distance (every pile and space) and a
+# gnome's value (both ways to pay)
+(CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS, CX_DLOSS, CX_OCC, CX_DKEY, CX_DEAD,
+ CX_EMPTY, CX_TKEY, CX_TDIST, CX_GKEY, CX_GVAL, CX_PKNOWN) = range(15)
+CX_PORTAL = 15  # 7 slots: a portal's value by shape, known where bit shape of CX_PKNOWN is set
+NCX = CX_PORTAL + 7
 
 
 # ---- per-decision context ----------------------------------------------------------------
@@ -334,7 +342,13 @@ def take_value(s, p, pb, seat, t, isl, space, w, cx, nd):
     advances a held task (a task of a colour, an offering on an island, that one needs):
     otherwise tasks that only progress by taking tasks would block themselves.
     """
-    d = FE.task_distance(s, p, seat, t, isl, True)
+    return take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd,
+                         FE.task_distance(s, p, seat, t, isl, True))
+
+
+@njit(cache=True)
+def take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd, d):
+    """``take_value`` with the task's distance ``d`` (``features.task_distance``) given."""
     tl = cx[CX_TURNS]
     if d >= FE.FAR or d > tl - 1.0:
         return -20.0
@@ -369,10 +383,26 @@ def island_value(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv):
     spare task and guardian tiles), so a trip is never valued for an action that the
     payment then makes dearer or unaffordable.
     """
-    if ship_paid > 0:
-        s = s.copy()
-        if not pay_tiles_sparing(s, pb, 0, ship_paid, 2, 4):
-            return NEG
+    if ship_paid <= 0:
+        return _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv)
+    # Pay on the state itself and restore it afterwards: copying the whole state for
+    # every ship move cost more than the rest of the evaluation.
+    base = pb + L.P_TILES
+    t0, t1, t2, t3, t4, t5, t6 = (s[base], s[base + 1], s[base + 2], s[base + 3],
+                                  s[base + 4], s[base + 5], s[base + 6])
+    noted = s[pb + L.P_ABIL + 5]
+    v = NEG
+    if pay_tiles_sparing(s, pb, 0, ship_paid, 2, 4):
+        v = _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv)
+    s[base], s[base + 1], s[base + 2], s[base + 3] = t0, t1, t2, t3
+    s[base + 4], s[base + 5], s[base + 6] = t4, t5, t6
+    s[pb + L.P_ABIL + 5] = noted
+    return v
+
+
+@njit(cache=True)
+def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
+    """``island_value`` on the stock as it is (the ship payment already made)."""
     if p[T.ISL_KIND + i] == 1:
         g = p[T.ISL_VAL + i]
         if not can_take_guardian(s, pb, g) or not can_pay_tiles(s, pb, 4, 1):
@@ -502,7 +532,11 @@ def fire_value(s, p, pb, g, rset, shape, w, cx, nd, tv, rv):
         fade = max(0.0, 1.0 - uses / max(w[W_FIRE_CAP], 0.5))
         v += w[W_FIRE_POINTS] * p[T.FIRE_PTS] * fade * (1.0 - 0.5 * cx[CX_PRESS])
     if m & R_PORTAL:
-        v += portal_value(s, p, pb, shape, w, cx, nd)
+        known = np.int64(cx[CX_PKNOWN])
+        if not (known >> shape) & 1:
+            cx[CX_PORTAL + shape] = portal_value(s, p, pb, shape, w, cx, nd)
+            cx[CX_PKNOWN] = known | (1 << shape)
+        v += cx[CX_PORTAL + shape]
     return v
 
 
@@ -540,24 +574,24 @@ def discard_loss(s, pb, m, tv):
 
 
 @njit(cache=True)
-def payment_value(s, p, pb, seat, mv, w, cx, nd, tv, rv):
+def payment_value(s, p, pb, seat, kind, code, b, w, cx, nd, tv, rv):
     """Value of an M_PAY / M_DISCARD row: minus what it takes, plus (after sailing) the
     best island action the stock it leaves still pays for."""
-    if mv[0] == L.M_DISCARD:
+    if kind == L.M_DISCARD:
         removed = 0
         for k in range(7):
-            removed |= (s[pb + L.P_TILES + k] - code_count(mv[1], k)) << (5 * k)
+            removed |= (s[pb + L.P_TILES + k] - code_count(code, k)) << (5 * k)
         return -tiles_loss(s, pb, removed, tv)
-    if mv[2] != PAY_TILES:
+    if b != PAY_TILES:
         v = 0.0
         for k in range(6):
-            v -= code_count(mv[1], k) * rv[k]
+            v -= code_count(code, k) * rv[k]
         return v
-    v = -tiles_loss(s, pb, mv[1], tv)
+    v = -tiles_loss(s, pb, code, tv)
     if s[L.G_PAY_MOVE] == L.M_SHIP:
         after = s.copy()
         for k in range(7):
-            after[pb + L.P_TILES + k] -= code_count(mv[1], k)
+            after[pb + L.P_TILES + k] -= code_count(code, k)
         isl = s[L.G_PAY_MOVE + 1]
         v += w[W_SHIP_FOLLOW] * max(0.0, island_value(after, p, pb, seat, isl, 0, w, cx,
                                                        nd, tv, rv))
@@ -565,38 +599,25 @@ def payment_value(s, p, pb, seat, mv, w, cx, nd, tv, rv):
 
 
 @njit(cache=True)
-def dead_cells(s, p, pb, r, c, o):
-    """Empty area cells that no 1x3 tile could cover after placing a tile at (r, c, o)."""
-    rows, cols = p[T.FATE_ROWS], p[T.FATE_COLS]
-    occ = np.zeros(F.NCELL, np.int64)
-    for rr in range(rows):
-        for cc in range(cols):
-            gi = F.grid_index(rr, cc)
-            if s[pb + L.P_FATE + gi] >= 0:
-                occ[gi] = 1
+def dead_cells(s, p, pb, r, c, o, occ=-1):
+    """Empty area cells that no 1x3 tile could cover after placing a tile at (r, c, o).
+
+    ``occ``: the covered-cell mask of the area before placing (-1: read it from s).
+    """
+    if occ < 0:
+        occ = FM.occupied(s, p, pb)
+    cols = p[T.FATE_COLS]
     for i in range(3):
         rr, cc = F.tile_cell(r, c, o, i)
         if F.in_area(p, rr, cc):
-            occ[F.grid_index(rr, cc)] = 1
-    cover = np.zeros(F.NCELL, np.int64)
-    for rr in range(rows):
-        for cc in range(cols):
-            gi = F.grid_index(rr, cc)
-            for step, room in ((1, cc + 2 < cols), (L.FATE_W, rr + 2 < rows)):
-                if room and occ[gi] + occ[gi + step] + occ[gi + 2 * step] == 0:
-                    cover[gi] = 1
-                    cover[gi + step] = 1
-                    cover[gi + 2 * step] = 1
-    dead = 0
-    empty = 0
-    for rr in range(rows):
-        for cc in range(cols):
-            gi = F.grid_index(rr, cc)
-            if occ[gi] == 0:
-                empty += 1
-                if cover[gi] == 0:
-                    dead += 1
-    return dead, empty
+            occ |= 1 << (rr * cols + cc)
+    cover = 0
+    for k in range(FM.n_lines(p)):
+        line = FM.line_mask(p, k)
+        if (line & occ) == 0:
+            cover |= line
+    free = ~occ & FM.full(p)
+    return FM.popcount(free & ~cover), FM.popcount(free)
 
 
 @njit(cache=True)
@@ -625,7 +646,16 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
                     v += nd[FE.N_FATECELL + j] / 3.0
     if w[W_FATE_GEO] > 0.0:
         # keep room for the tiles still in the column (each placement is ~4-5 tiles)
-        dead, empty = dead_cells(s, p, pb, r, c, o)
+        key = (r + 2) * 1000 + (c + 2) * 10 + o
+        if cx[CX_DKEY] != key:
+            if cx[CX_OCC] < 0.0:
+                cx[CX_OCC] = FM.occupied(s, p, pb)
+            dd, ee = dead_cells(s, p, pb, r, c, o, np.int64(cx[CX_OCC]))
+            cx[CX_DEAD] = dd
+            cx[CX_EMPTY] = ee
+            cx[CX_DKEY] = key
+        dead = np.int64(cx[CX_DEAD])
+        empty = np.int64(cx[CX_EMPTY])
         left = s[pb + L.P_FATE_HI] - s[pb + L.P_FATE_LO] - 1
         slack = empty - 3 * left
         if dead > slack:
@@ -636,7 +666,9 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
             held += s[pb + L.P_TILES + k]
         limit = 3 if has_spec(s, pb, 14) else p[T.TILE_LIMIT]
         if held > limit:
-            v -= w[W_DISCARD] * discard_loss(s, pb, held - limit, tv)
+            if cx[CX_DLOSS] < 0.0:
+                cx[CX_DLOSS] = discard_loss(s, pb, held - limit, tv)
+            v -= w[W_DISCARD] * cx[CX_DLOSS]
         else:
             v += w[W_FATE_LOW]
     return v
@@ -698,9 +730,14 @@ def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
 @njit(cache=True)
 def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size):
     """Value of move row mv for the seat to move (in points)."""
+    return value_of(s, p, mv[0], mv[1], mv[2], mv[3], mv[4], w, cx, nd, tv, rv, lab, size)
+
+
+@njit(cache=True)
+def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size):
+    """``move_value`` of the move [kind, a, b, c, d] (no row view per move)."""
     seat = s[L.G_CUR]
     pb = TK.pbase(seat)
-    kind, a, b, c, d = mv[0], mv[1], mv[2], mv[3], mv[4]
     ph = s[L.G_PHASE]
     if kind == L.M_FATE:
         return fate_value(s, p, pb, a, b, c, d, ph == L.PH_MAIN, w, cx, nd, tv, rv, lab, size)
@@ -723,7 +760,11 @@ def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size):
     if kind == L.M_TASK:
         isl = s[pb + L.P_SHIP]
         t = s[L.ISLAND_TASKS + isl * 3 + a]
-        v = take_value(s, p, pb, seat, t, isl, c, w, cx, nd)
+        key = t * 16 + isl
+        if cx[CX_TKEY] != key:
+            cx[CX_TDIST] = FE.task_distance(s, p, seat, t, isl, True)
+            cx[CX_TKEY] = key
+        v = take_value_at(s, p, pb, seat, t, isl, c, w, cx, nd, cx[CX_TDIST])
         r1 = offering_resource(s, pb, b)
         r2 = p[T.ISL_VAL + isl]
         if has_spec(s, pb, 3):
@@ -754,7 +795,10 @@ def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size):
     if kind == L.M_FIRE:
         return fire_value(s, p, pb, a, b, c, w, cx, nd, tv, rv) - tile_cost(s, pb, 3, d, tv)
     if kind == L.M_GNOME or kind == L.M_TAKE_SPEC:
-        v = gnome_value(s, p, pb, a, w, cx, nd)
+        if cx[CX_GKEY] != a:
+            cx[CX_GVAL] = gnome_value(s, p, pb, a, w, cx, nd)
+            cx[CX_GKEY] = a
+        v = cx[CX_GVAL]
         if kind == L.M_TAKE_SPEC:
             return v
         gr = gnome_resource(s, p, pb, a)
@@ -764,7 +808,7 @@ def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size):
             return w[W_COUNCIL_POINT] * p[T.COUNCIL_PT]
         return council_value(s, p, pb, seat, a, w, cx, nd, tv, rv)
     if kind == L.M_PAY or kind == L.M_DISCARD:
-        return payment_value(s, p, pb, seat, mv, w, cx, nd, tv, rv)
+        return payment_value(s, p, pb, seat, kind, a, b, w, cx, nd, tv, rv)
     return 0.0  # M_END, M_SWAP (keep), M_SKIP, M_PASS (decided in choose)
 
 
@@ -774,7 +818,13 @@ def choose(s, p, moves, n, w):
     seat = s[L.G_CUR]
     pb = TK.pbase(seat)
     nd = np.zeros(FE.NN)
-    cx = np.zeros(5)
+    cx = np.zeros(NCX)
+    cx[CX_DLOSS] = -1.0
+    cx[CX_OCC] = -1.0
+    cx[CX_DKEY] = -1.0
+    cx[CX_TKEY] = -1.0
+    cx[CX_GKEY] = -1.0
+    cx[CX_PKNOWN] = 0.0
     n_open = FE.seat_needs(s, p, seat, nd, w[W_COMMON])
     for j in range(FE.NN):
         nd[j] *= w[W_NEED]
@@ -803,7 +853,8 @@ def choose(s, p, moves, n, w):
         if kind == L.M_FATE and not labelled:
             FE.fate_labels(s, pb, lab, size)
             labelled = True
-        v = move_value(s, p, moves[i], w, cx, nd, tv, rv, lab, size)
+        v = value_of(s, p, kind, moves[i, 1], moves[i, 2], moves[i, 3], moves[i, 4], w, cx,
+                     nd, tv, rv, lab, size)
         if v > best:
             best = v
             bi = i

@@ -270,28 +270,34 @@ def task_distance(s, p, seat, t, isl, taking):
     if kind == K_OFFER_ISLANDS:
         # per island: the offerings still missing there, if its tasks suffice; the k-th
         # own offering on an island costs k task tiles
-        cost = np.full(NI, FAR)
-        need = np.zeros(NI, np.int64)
-        for i in range(NI):
-            if p[T.ISL_KIND + i] != 0:
-                continue
-            o = offers(s, pb, i, isl)
-            m = max(0, b - o)
-            if m <= tasks_left_on(s, i, isl):
-                need[i] = m
+        # the a cheapest islands, picked one by one (no arrays on this hot path; equal
+        # costs mean equal offerings, so ties do not change the sums)
+        d = 0.0
+        miss = 0
+        used = 0
+        for _ in range(a):
+            best = -1
+            best_cost = FAR
+            best_need = 0
+            for i in range(NI):
+                if p[T.ISL_KIND + i] != 0 or (used >> i) & 1:
+                    continue
+                o = offers(s, pb, i, isl)
+                m = max(0, b - o)
+                if m > tasks_left_on(s, i, isl):
+                    continue
                 c_i = 0.0
                 for k in range(o + 1, b + 1):
                     c_i += 1.5 + 0.5 * k
-                cost[i] = c_i
-        order = np.argsort(cost)
-        d = 0.0
-        miss = 0
-        for j in range(a):
-            i = order[j]
-            if cost[i] >= FAR:
+                if best < 0 or c_i < best_cost:
+                    best = i
+                    best_cost = c_i
+                    best_need = m
+            if best < 0:
                 return FAR
-            d += cost[i]
-            miss += need[i]
+            used |= 1 << best
+            d += best_cost
+            miss += best_need
         if TK.n_tasks(s, pb) + (1 if taking else 0) + miss > C.MAX_TASKS:
             return FAR  # every offering comes with a task
         return d
@@ -315,10 +321,18 @@ def task_distance(s, p, seat, t, isl, taking):
                 miss += 1
         return 2.5 * miss
     if kind == K_RESOURCE_SETS:
-        cnt = np.sort(s[pb + L.P_RES:pb + L.P_RES + 5].copy())[::-1]
+        # the a largest of the 5 plain resource counts, largest first (no array copy)
         miss = 0
-        for j in range(a):
-            miss += max(0, b - cnt[j])
+        used = 0
+        for _ in range(a):
+            best = -1
+            for r in range(5):
+                if (used >> r) & 1:
+                    continue
+                if best < 0 or s[pb + L.P_RES + r] > s[pb + L.P_RES + best]:
+                    best = r
+            used |= 1 << best
+            miss += max(0, b - s[pb + L.P_RES + best])
         return 0.7 * miss
     if kind == K_FATE_GROUPS:
         if TK._fate_groups(s, pb, a, b, c):

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -136,6 +137,29 @@ def test_every_command_has_an_example_in_its_help(name):
     assert f"bonfire-sim {name}" in result.output
 
 
+def _examples(help_text: str) -> list[str]:
+    """The ``bonfire-sim ...`` lines after ``Example:`` in a help text."""
+    tail = help_text.split("Example:", 1)[1]
+    return [line.strip() for line in tail.splitlines() if line.strip().startswith("bonfire-sim")]
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_help_example_is_its_own_line_and_parses(name):
+    command = load_command(COMMANDS[name])
+    written = _examples(command.help or "")
+    assert written, f"{name}: no example line in the docstring"
+    shown = run(name, "--help").output
+    shown_lines = {line.strip() for line in shown.splitlines()}
+    for example in written:
+        # click would reflow an example outside a \b paragraph into its neighbours
+        assert example in shown_lines, f"{name}: example not on its own line: {example}"
+        args = shlex.split(example)
+        assert args[:2] == ["bonfire-sim", name], example
+        ctx = command.make_context(name, args[2:])  # raises on a bad option or value
+        assert ctx.command is command
+    assert _examples(shown) == written
+
+
 def test_the_group_help_lists_every_command_and_has_an_example():
     result = run("--help")
     assert result.exit_code == 0
@@ -185,3 +209,46 @@ def test_bench_per_strategy_lists_every_builtin_with_speed_and_stall_share():
         assert float(rate) > 0 and 0.0 <= float(stalled) <= 1.0
         assert float(win_score) > 0
     assert float(rows["random"][1]) == 1.0  # random players never reach a 4p countdown
+
+
+def test_bench_versus_catanatron_prints_both_engines_and_the_ratios():
+    result = run("bench", "--versus-catanatron", "--games", "12", "--catanatron-games", "2",
+                 "--quiet")
+    assert result.exit_code == 0, result.output
+    rows = {line[:28].strip(): line[28:].split() for line in result.stdout.splitlines()
+            if line.startswith(("bonfire_sim ", "catanatron random"))}
+    assert set(rows) == {"bonfire_sim default mix 4p", "bonfire_sim random 4p",
+                         "catanatron random 4p"}
+    for games_s, decisions_s in rows.values():
+        assert float(games_s) > 0 and float(decisions_s) > float(games_s)
+    ratio = re.search(r"default mix games/s = ([\d.]+)x .* random decisions/s = ([\d.]+)x",
+                      result.stdout)
+    assert ratio and float(ratio[1]) > 0 and float(ratio[2]) > 0
+
+
+def test_bench_versus_catanatron_without_catanatron_is_one_clean_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "catanatron", None)  # import fails as if missing
+    result = run("bench", "--versus-catanatron", "--games", "12")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "Error: --versus-catanatron needs Catanatron: pip install 'bonfire-sim[bench]'"]
+
+
+LONG_COMMANDS = ("run", "experiment", "ladder", "solo", "coverage", "bench", "report")
+
+
+@pytest.mark.parametrize("name", LONG_COMMANDS)
+def test_every_long_command_takes_quiet(name):
+    command = load_command(COMMANDS[name])
+    assert "quiet" in {p.name for p in command.params}
+    assert "--quiet" in run(name, "--help").output
+
+
+def test_ladder_shows_progress_in_a_log_and_not_with_quiet():
+    args = ["ladder", "--players", "2", "--games", "2", "--strategies", "random,greedy"]
+    shown = run(*args)
+    assert shown.exit_code == 0, shown.output
+    assert re.search(r"ladder games: 4/4 game \(100%\).*done", shown.stderr)
+    quiet = run(*args, "--quiet")
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    assert quiet.stdout == shown.stdout

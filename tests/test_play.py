@@ -21,6 +21,7 @@ from bonfire_sim.rules.scoring import LINE_NAMES
 from bonfire_sim.sim.narrate import narrate
 from bonfire_sim.sim.play import GameRecord, play
 from bonfire_sim.sim.trace import STOCK_NAMES
+from strategies import DEFAULT_MIX, SOLO_DEFAULT
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = [(seed, players) for players in (1, 2, 3, 4) for seed in (1, 2, 3, 177)]
@@ -81,7 +82,7 @@ def test_solo_names_tom_at_seat_1_and_records_his_turns(records):
     ended_by_deck = 0
     for seed in (1, 2, 3, 177):
         rec = records[(seed, 1)]
-        assert rec.solo and rec.strategies == ("random", "tom")
+        assert rec.solo and rec.strategies == ("portal", "tom")  # the solo default
         toms = [e for e in rec.events if e["kind"] == "tom"]
         assert toms and all(e["seat"] == 1 for e in toms)
         kinds = {"gnome", "path", "task1", "task2", "guardian", "great_bonfire", "?"}
@@ -216,7 +217,7 @@ def test_narration_ends_with_the_final_scoring_table(records):
 
 def test_narration_shows_payments_tom_and_rounds(records):
     text = "\n".join(narrate(records[(1, 1)]))
-    assert "Round 1, seat 0 (random): " in text
+    assert "Round 1, seat 0 (portal): " in text
     assert "Round 1, Tom: plays card '" in text
     assert "paying 1 " in text
 
@@ -237,7 +238,18 @@ def test_bad_input_is_a_config_error(kwargs, message):
 
 def test_one_strategy_name_plays_every_seat():
     assert play(2, 3, "random").strategies == ("random",) * 3
-    assert play(2, 3, ["random"] * 3) == play(2, 3)
+    assert play(2, 3, ["random"] * 3) == play(2, 3, "random")
+
+
+def test_the_default_players_are_the_default_mix_and_the_solo_default():
+    assert play(2, 4).strategies == DEFAULT_MIX
+    assert play(2, 3).strategies == DEFAULT_MIX[:3]
+    assert play(2, 2) == play(2, 2, list(DEFAULT_MIX[:2]))
+    assert play(2, 1).strategies == (SOLO_DEFAULT, "tom")
+    assert "random" not in DEFAULT_MIX and SOLO_DEFAULT != "random"
+    # strong players light bonfires and reach the countdown; random players do not
+    rec = play(1, 4)
+    assert rec.end_reason == "countdown" and min(rec.bonfires) >= 1
 
 
 # ---- the replay command ---------------------------------------------------------------
@@ -257,7 +269,7 @@ def test_replay_writes_the_trace_as_json(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data == json.loads(play(3, 1).to_json())
-    assert data["result"]["strategies"] == ["random", "tom"]
+    assert data["result"]["strategies"] == [SOLO_DEFAULT, "tom"]
     stdout = CliRunner().invoke(main, ["replay", "--seed", "3", "--players", "1", "--json", "-"])
     assert json.loads(stdout.output) == data
 

@@ -1,8 +1,10 @@
-"""``bonfire-sim bench``: games/s for fixed, documented scenarios."""
+"""``bonfire-sim bench``: games/s and decisions/s for fixed, documented scenarios."""
 
 from __future__ import annotations
 
 import click
+
+from bonfire_sim.cli.options import quiet_option
 
 
 @click.command()
@@ -14,50 +16,108 @@ import click
 @click.option("--per-strategy", is_flag=True,
               help="Instead: each built-in strategy in 4-player self-play on one core "
                    "(games/s, share of stalled games, mean winning score).")
-def bench(games: int, jobs: int, quick: bool, per_strategy: bool) -> None:
+@click.option("--versus-catanatron", is_flag=True,
+              help="Instead: the default mix and random players in 4-player games against "
+                   "Catanatron's 4-player random games, one core, in this run (needs "
+                   "pip install 'bonfire-sim[bench]').")
+@click.option("--catanatron-games", type=int, default=200, show_default=True,
+              help="Catanatron games to time with --versus-catanatron.")
+@quiet_option
+def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanatron: bool,
+          catanatron_games: int, quiet: bool) -> None:
     """Measure engine speed on fixed scenarios (after a warm-up, compile time excluded).
 
     Scenarios: random and the default strategy mix, 2 and 4 players, turn log off and on.
-    Columns: games/s of the engine on one core (in-process, tables built, no files) and of
-    the full runner with --jobs workers (Parquet written, merged), and the latter per core.
+    Columns: games/s and decisions/s (moves applied, forced ones included) of the engine
+    on one core (in-process, tables built, no files), games/s of the full runner with
+    --jobs workers (Parquet written, merged), and the latter per core.
 
     Example:
+
+    \b
         bonfire-sim bench --games 3000 --jobs 2
         bonfire-sim bench --per-strategy --games 2000
+        bonfire-sim bench --versus-catanatron --games 2000 --catanatron-games 200
     """
     import os
     import platform
 
     from bonfire_sim.config import check_count
+    from bonfire_sim.progress import Progress
     from bonfire_sim.sim.bench import (
+        Scenario,
         scenarios,
         strategy_scenarios,
         time_in_process,
         time_runner,
         time_self_play,
     )
-    from bonfire_sim.sim.runner import resolve_jobs
+    from bonfire_sim.sim.runner import default_mix, resolve_jobs
+    from bonfire_sim.sim.warm import ensure_warm
 
     check_count("--games", games, lo=10, hi=1_000_000)
+    check_count("--catanatron-games", catanatron_games, lo=1, hi=1_000_000)
     jobs = resolve_jobs(jobs)
+    if versus_catanatron:
+        from bonfire_sim.sim.versus import catanatron_version
+
+        catanatron_version()  # fail before anything is timed
     click.echo(f"machine: {platform.processor() or platform.machine()}, "
                f"{os.cpu_count()} cores, python {platform.python_version()}")
-    if per_strategy:
-        header = f"{'scenario':30} {'1 core g/s':>11} {'stalled':>8} {'mean winning score':>19}"
+    if versus_catanatron:
+        from bonfire_sim.sim.versus import time_catanatron
+
+        mix = Scenario("default mix 4p", 4, default_mix(4), "none")
+        rnd = Scenario("random 4p", 4, ("random",), "none")
+        with Progress(3, "bench", "measurement", quiet=quiet) as bar:
+            ensure_warm(bar.write)
+            ours_mix = time_in_process(mix, games)
+            bar.update()
+            ours_rnd = time_in_process(rnd, games)
+            bar.update()
+            cat = time_catanatron(catanatron_games)
+            bar.update()
+        click.echo(f"catanatron {catanatron_version()}, {catanatron_games} games; "
+                   f"bonfire_sim {games} games per scenario; one core, one process")
+        rows = [("bonfire_sim default mix 4p", ours_mix.games_per_s, ours_mix.decisions_per_s),
+                ("bonfire_sim random 4p", ours_rnd.games_per_s, ours_rnd.decisions_per_s),
+                ("catanatron random 4p", cat.games_per_s, cat.decisions_per_s)]
+        header = f"{'engine / players':28} {'games/s':>9} {'decisions/s':>12}"
         click.echo(header)
         click.echo("-" * len(header))
-        for sc in strategy_scenarios(4):
-            t = time_self_play(sc, games)
-            click.echo(f"{sc.name:30} {t.games_per_s:11.0f} {t.stalled:8.3f} "
-                       f"{t.mean_winning_score:19.1f}")
+        for name, g, d in rows:
+            click.echo(f"{name:28} {g:9.1f} {d:12.0f}")
+        click.echo(f"ratio: default mix games/s = {ours_mix.games_per_s / cat.games_per_s:.1f}x "
+                   f"Catanatron's; random decisions/s = "
+                   f"{ours_rnd.decisions_per_s / cat.decisions_per_s:.1f}x Catanatron's")
         return
-    header = f"{'scenario':38} {'1 core g/s':>11} {'runner g/s':>11} {'per core':>9}"
-    click.echo(header)
-    click.echo("-" * len(header))
-    for sc in scenarios():
-        one = time_in_process(sc, games)
-        if quick:
-            click.echo(f"{sc.name:38} {one:11.0f} {'-':>11} {'-':>9}")
-            continue
-        par = time_runner(sc, games, jobs)
-        click.echo(f"{sc.name:38} {one:11.0f} {par:11.0f} {par / jobs:9.0f}")
+    if per_strategy:
+        header = f"{'scenario':30} {'1 core g/s':>11} {'stalled':>8} {'mean winning score':>19}"
+        todo = strategy_scenarios(4)
+        lines = [header, "-" * len(header)]
+        with Progress(len(todo), "bench", "scenario", quiet=quiet) as bar:
+            ensure_warm(bar.write)
+            for sc in todo:
+                t = time_self_play(sc, games)
+                lines.append(f"{sc.name:30} {t.games_per_s:11.0f} {t.stalled:8.3f} "
+                             f"{t.mean_winning_score:19.1f}")
+                bar.update()
+        click.echo("\n".join(lines))
+        return
+    header = (f"{'scenario':38} {'1 core g/s':>11} {'1 core dec/s':>13} {'runner g/s':>11} "
+              f"{'per core':>9}")
+    todo = scenarios()
+    lines = [header, "-" * len(header)]
+    with Progress(len(todo), "bench", "scenario", quiet=quiet) as bar:
+        ensure_warm(bar.write)
+        for sc in todo:
+            one = time_in_process(sc, games)
+            if quick:
+                lines.append(f"{sc.name:38} {one.games_per_s:11.0f} {one.decisions_per_s:13.0f} "
+                             f"{'-':>11} {'-':>9}")
+            else:
+                par = time_runner(sc, games, jobs)
+                lines.append(f"{sc.name:38} {one.games_per_s:11.0f} {one.decisions_per_s:13.0f} "
+                             f"{par:11.0f} {par / jobs:9.0f}")
+            bar.update()
+    click.echo("\n".join(lines))

@@ -5,8 +5,11 @@ call one library function, print) and add one line here.  Rules for command modu
 
 * import heavy modules (numba kernels, polars, matplotlib) inside the command function,
   not at module top, so ``bonfire-sim --help`` stays fast;
-* the help text has an ``Example:`` block (``tests/test_cli.py`` checks it) and the
+* the help text has an ``Example:`` block, its command lines in a ``\b`` paragraph so
+  click keeps them on their own lines (``tests/test_cli.py`` parses each one), and the
   command has a row in the README's CLI table;
+* a long command shows progress through ``bonfire_sim.progress`` and takes
+  ``options.quiet_option``;
 * raise ``bonfire_sim.errors.BonfireError`` (or ValueError) for bad input: the group
   turns it into one ``Error: ...`` line and exit code 2.
 """

@@ -15,6 +15,8 @@ def compare(run_a: str, run_b: str, out: str) -> None:
     end reasons, each difference (B - A) with a 95% interval.
 
     Example:
+
+    \b
         bonfire-sim compare runs/base runs/b1-three-points --out reports/b1.html
     """
     from bonfire_sim.report.compare import build_compare

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from bonfire_sim.cli.options import progress_callback, quiet_option
+
 
 @click.command()
 @click.argument("run_dir", required=False)
@@ -13,14 +15,17 @@ import click
 @click.option("--strategies", default="", metavar="A,B,...", help="Seat strategies.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
+@quiet_option
 def coverage(run_dir: str | None, games: int, players: int, strategies: str, seed: int,
-             jobs: int) -> None:
+             jobs: int, quiet: bool) -> None:
     """Count how often each of the 66 tasks was ignited and each specialist acted.
 
     Reads RUN_DIR, or plays --games games first (into a temporary directory). Lists the
     tasks never ignited and the abilities that never took effect, then the full tables.
 
     Example:
+
+    \b
         bonfire-sim coverage --games 5000 --players 4 --seed 1 --jobs 2
     """
     import tempfile
@@ -28,6 +33,7 @@ def coverage(run_dir: str | None, games: int, players: int, strategies: str, see
     import pandas as pd
 
     from bonfire_sim.coverage import ability_coverage, task_coverage
+    from bonfire_sim.progress import Progress
     from bonfire_sim.sim.load import load
     from bonfire_sim.sim.runner import RunConfig, resolve_jobs, run
 
@@ -38,7 +44,9 @@ def coverage(run_dir: str | None, games: int, players: int, strategies: str, see
             cfg = RunConfig(games=games, players=players, strategies=names, seed=seed,
                             seat_rotation=False,
                             chunk_size=min(20_000, max(50, games // (4 * jobs))))
-            run_dir = str(run(cfg, f"{tmp}/run", jobs=jobs))
+            with Progress(games, "games", "game", quiet=quiet) as bar:
+                run_dir = str(run(cfg, f"{tmp}/run", jobs=jobs,
+                                  progress=progress_callback(bar), status=bar.write))
         data = load(run_dir, turns=False)
     tasks = task_coverage(data.players)
     abil = ability_coverage(data.players)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import click
 
+from bonfire_sim.cli.options import progress_callback, quiet_option
+
 
 @click.command()
 @click.argument("file", metavar="FILE.toml")
 @click.option("--jobs", type=int, default=None, help="Worker processes (default: the file's "
               "[run] jobs, else 1).")
 @click.option("--no-report", is_flag=True, help="Only run (or resume) the games.")
-def experiment(file: str, jobs: int | None, no_report: bool) -> None:
+@quiet_option
+def experiment(file: str, jobs: int | None, no_report: bool, quiet: bool) -> None:
     """Run a declarative experiment (TOML) end to end: games, then the HTML report.
 
     The [run] table configures the games (its out directory is reused: a finished run is
@@ -19,21 +22,28 @@ def experiment(file: str, jobs: int | None, no_report: bool) -> None:
     runs = [...]).
 
     Example:
+
+    \b
         bonfire-sim experiment experiments/start_player.toml --jobs 2
     """
-    from tqdm import tqdm
-
     from bonfire_sim.experiment import run_experiment
+    from bonfire_sim.progress import Progress
 
-    bar = tqdm(unit="game", desc="games", disable=None, smoothing=0.1)
+    bar = Progress(None, "games", "game", quiet=quiet)
+    report_bar: list[Progress] = []
 
-    def progress(done: int, total: int) -> None:
-        bar.total = total
-        bar.update(done - bar.n)
+    def report_step(done: int, total: int) -> None:
+        if not report_bar:  # the games are done: one display at a time
+            bar.close()
+            report_bar.append(Progress(total, "report", "step", quiet=quiet))
+        progress_callback(report_bar[0])(done, total)
 
     try:
-        run_dir, page = run_experiment(file, jobs=jobs, report=not no_report,
-                                       progress=progress)
+        run_dir, page = run_experiment(
+            file, jobs=jobs, report=not no_report, progress=progress_callback(bar),
+            status=bar.write, report_progress=report_step)
     finally:
         bar.close()
+        for b in report_bar:
+            b.close()
     click.echo(f"games in {run_dir}" + (f"; report {page}" if page else ""))

@@ -136,3 +136,13 @@ def variant_option(fn: F) -> F:
         help="Use a named variant of an uncertain fact, e.g. tom_deck=gnome or "
              "fate_area=4x6 (repeatable; list: bonfire-sim cards --kind variants).",
     )(fn)
+def progress_callback(bar: Any) -> Callable[[int, int], None]:
+    """A library ``progress(done, total)`` callback that drives a ``progress.Progress``."""
+
+    def update(done: int, total: int) -> None:
+        if bar.total != total:
+            bar.set_total(total)
+        if done > bar.n:
+            bar.update(done - bar.n)
+
+    return update

@@ -18,10 +18,11 @@ from bonfire_sim.cli.options import seed_option, variant_option
 )
 @click.option(
     "--strategies",
-    default="random",
-    show_default=True,
+    default=None,
     metavar="NAME[,NAME...]",
-    help="One strategy per human seat, comma-separated; a single name plays every seat.",
+    help="One strategy per human seat, comma-separated; a single name plays every seat. "
+    "Default: the default mix (portal, planner, tempo, gnome_engine over the seats), or "
+    "portal against Tom.",
 )
 @click.option(
     "--json",
@@ -32,8 +33,10 @@ from bonfire_sim.cli.options import seed_option, variant_option
     "narrated game.",
 )
 @variant_option
-def replay(seed: int, players: int, strategies: str, json_out: str | None,
-           variants: dict[str, str]) -> None:
+@click.option("--no-warm", is_flag=True,
+              help="Do not compile the engine in the background after a cold start.")
+def replay(seed: int, players: int, strategies: str | None, json_out: str | None,
+           variants: dict[str, str], no_warm: bool) -> None:
     """Play one seeded game and narrate it: every move with what it paid and gained,
     Tom's turns in solo, board snapshots after each ignite, and the final scoring.
 
@@ -48,6 +51,11 @@ def replay(seed: int, players: int, strategies: str, json_out: str | None,
     \b
         bonfire-sim replay --seed 7 --players 1 --variant tom_deck=gnome
     """
+    from bonfire_sim.sim import warm
+
+    # On a cold cache one game as plain Python takes about a second where compiling
+    # would take minutes; the game is the same either way (tests/test_golden.py).
+    cold = not warm.is_warm() and warm.disable_jit()
     from bonfire_sim import fileio
     from bonfire_sim.catalog import variants_line
     from bonfire_sim.sim.narrate import narrate
@@ -65,3 +73,5 @@ def replay(seed: int, players: int, strategies: str, json_out: str | None,
     else:
         fileio.write_text(json_out, record.to_json())
         click.echo(f"Wrote {len(record.events)} events to {json_out}", err=True)
+    if cold and not no_warm:
+        warm.warm_in_background()  # so that the next batch command finds compiled kernels

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from bonfire_sim.cli.options import progress_callback, quiet_option
+
 
 @click.command()
 @click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR [RUN_DIR ...]")
@@ -13,7 +15,9 @@ import click
               help="Page title.")
 @click.option("--sensitivity", "sensitivity", default=None, metavar="FILE.json",
               help="Show this `bonfire-sim sensitivity --json` table in the method section.")
-def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | None) -> None:
+@quiet_option
+def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | None,
+           quiet: bool) -> None:
     """Build an HTML balance report from finished runs' Parquet tables.
 
     Sections: overview, start-player advantage, task values, gnome strength, Tom
@@ -22,9 +26,14 @@ def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | N
     data says so.
 
     Example:
+
+    \b
         bonfire-sim report runs/p4 runs/solo --out reports/p4.html
     """
-    from bonfire_sim.report.build import build_report
+    from bonfire_sim.progress import Progress
+    from bonfire_sim.report.build import STEPS, build_report
 
-    path = build_report(run_dirs, out, title=title, sensitivity=sensitivity)
+    with Progress(STEPS, "report", "step", quiet=quiet) as bar:
+        path = build_report(run_dirs, out, title=title, sensitivity=sensitivity,
+                            progress=progress_callback(bar))
     click.echo(f"wrote {path}")

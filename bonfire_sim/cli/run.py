@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import variant_option
+from bonfire_sim.cli.options import progress_callback, quiet_option, variant_option
 
 
 @click.command()
@@ -31,9 +31,10 @@ from bonfire_sim.cli.options import variant_option
 @click.option("--scheduler", default=None, metavar="ADDR",
               help="dask scheduler address, e.g. tcp://10.0.0.5:8786.")
 @variant_option
+@quiet_option
 def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: int, jobs: int,
         turn_log: str, chunk_size: int, out: str, resume: bool, config_file: str | None,
-        backend: str, scheduler: str | None, variants: dict[str, str]) -> None:
+        backend: str, scheduler: str | None, variants: dict[str, str], quiet: bool) -> None:
     """Play GAMES seeded games and write games/players (and turns) Parquet to --out.
 
     Game i depends only on (configuration, seed, i): any --jobs or backend gives
@@ -51,10 +52,9 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
     """
     from dataclasses import replace
 
-    from tqdm import tqdm
-
     from bonfire_sim.errors import ConfigError
     from bonfire_sim.experiment import load_experiment
+    from bonfire_sim.progress import Progress
     from bonfire_sim.sim.runner import RunConfig
     from bonfire_sim.sim.runner import run as run_games
 
@@ -71,18 +71,14 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
         config = RunConfig(games=games, players=players, strategies=names,
                            seat_rotation=seat_rotation, seed=seed, turn_log=turn_log,
                            chunk_size=chunk_size, variants=variants)
-    bar = tqdm(total=config.games, unit="game", desc="games", disable=None, smoothing=0.1)
-
-    def progress(done: int, total: int) -> None:
-        bar.update(done - bar.n)
-
-    try:
-        path = run_games(config, out, jobs=jobs, resume=resume, backend=backend,
-                         scheduler=scheduler, progress=progress)
-    except KeyboardInterrupt:
-        bar.close()
-        raise click.ClickException(
-            f"interrupted; finished chunks are kept in {out}: add --resume to complete") from None
-    bar.close()
+    with Progress(config.games, "games", "game", quiet=quiet) as bar:
+        try:
+            path = run_games(config, out, jobs=jobs, resume=resume, backend=backend,
+                             scheduler=scheduler, progress=progress_callback(bar),
+                             status=bar.write)
+        except KeyboardInterrupt:
+            raise click.ClickException(
+                f"interrupted; finished chunks are kept in {out}: add --resume to complete"
+            ) from None
     click.echo(f"wrote {config.games} games to {path} (games.parquet, players.parquet"
                f"{', turns/' if config.turn_log != 'none' else ''})")

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import click
 
+from bonfire_sim.cli.options import progress_callback, quiet_option
+
 
 @click.command()
-@click.option("--strategy", default="random", show_default=True, help="The human's strategy.")
+@click.option("--strategy", default=None,
+              help="The human's strategy (default: portal, the best style against Tom).")
 @click.option("--games", type=int, default=1000, show_default=True, help="Solo games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
 @click.option("--handicap", type=click.IntRange(-1000, 1000), default=0, show_default=True,
@@ -14,8 +17,9 @@ import click
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
 @click.option("--path-csv", default=None, metavar="FILE",
               help="Write the simulated handicap path (game, handicap, outcome).")
-def solo(strategy: str, games: int, seed: int, handicap: int, jobs: int,
-         path_csv: str | None) -> None:
+@quiet_option
+def solo(strategy: str | None, games: int, seed: int, handicap: int, jobs: int,
+         path_csv: str | None, quiet: bool) -> None:
     """Play solo games against Tom and simulate the handicap challenge.
 
     Prints the win/tie/loss rates at --handicap, both players' mean scores, the challenge
@@ -23,21 +27,28 @@ def solo(strategy: str, games: int, seed: int, handicap: int, jobs: int,
     strategy's win rate is 2/7 there), with a 95% bootstrap interval.
 
     Example:
+
+    \b
         bonfire-sim solo --strategy greedy --games 2000 --seed 1 --handicap 5
     """
     import numpy as np
 
     from bonfire_sim import fileio
     from bonfire_sim.config import check_count, check_seed
+    from bonfire_sim.progress import Progress
     from bonfire_sim.sim.runner import resolve_jobs
     from bonfire_sim.solo import handicap_series, outcomes_at, play_solo
+    from strategies import SOLO_DEFAULT
 
+    strategy = strategy or SOLO_DEFAULT
     check_count("--games", games)
     check_seed(seed, "--seed")
-    resolve_jobs(jobs)
+    jobs = resolve_jobs(jobs)
     if path_csv:
         fileio.check_output_file(path_csv)
-    g = play_solo(strategy, games, seed, jobs)
+    with Progress(games, "solo games", "game", quiet=quiet) as bar:
+        g = play_solo(strategy, games, seed, jobs, progress=progress_callback(bar),
+                      status=bar.write)
     out = outcomes_at(g.margin, handicap)
     series = handicap_series(g, seed=seed)
     if path_csv:  # before printing: a failed write leaves one error line

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import inspect
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -366,10 +366,18 @@ def check_distinct_runs(run_dirs: Sequence[str | Path]) -> None:
         seen[key] = str(d)
 
 
+STEPS = 8  # progress units of build_report: load, six sections, write
+
+
 def report_sections(runs: Sequence[tuple[str, Any]],
-                    sensitivity: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+                    sensitivity: dict[str, Any] | None = None,
+                    progress: Callable[[], None] | None = None) -> list[dict[str, Any]]:
     """Compute and draw every section of the report for loaded runs (``sensitivity``: the
-    JSON document of ``bonfire-sim sensitivity``, shown in the method section)."""
+    JSON document of ``bonfire-sim sensitivity``, shown in the method section).
+
+    ``progress()`` is called after each section (six calls).
+    """
+    tick = progress or (lambda: None)
     games, players = S.combine(runs)
     overrides = {lab: r.manifest.get("config", {}).get("overrides", {}) for lab, r in runs}
     games.attrs["overrides"] = overrides
@@ -377,12 +385,17 @@ def report_sections(runs: Sequence[tuple[str, Any]],
                                for lab, r in runs}
     multi = [o for lab, o in overrides.items()
              if not S.multiplayer(players[players["run"] == lab]).empty]
-    sections = [section_overview(games, players), section_seats(players),
-                section_tasks(players, multi[0] if multi else {}),
-                section_gnomes(players), section_tom(players)]
+    steps = (lambda: section_overview(games, players), lambda: section_seats(players),
+             lambda: section_tasks(players, multi[0] if multi else {}),
+             lambda: section_gnomes(players), lambda: section_tom(players))
+    sections = []
+    for step in steps:
+        sections.append(step())
+        tick()
     warnings = [b["warning"] for s in sections for b in s["blocks"]
                 if b["kind"] == "figure" and b.get("warning")]
     sections.append(section_method(games, warnings, variants_in_force(runs), sensitivity))
+    tick()
     return sections
 
 
@@ -405,12 +418,28 @@ def load_sensitivity(path: str | Path) -> dict[str, Any]:
 
 def build_report(run_dirs: Sequence[str | Path], out: str | Path,
                  title: str = "Bonfire balance report",
-                 sensitivity: str | Path | None = None) -> Path:
-    """Write one self-contained HTML report for the runs; returns its path."""
+                 sensitivity: str | Path | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> Path:
+    """Write one self-contained HTML report for the runs; returns its path.
+
+    ``progress(done, STEPS)`` after loading, after each section and after writing.
+    """
     fileio.check_output_file(out)
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, STEPS)
+
     runs = load_runs(run_dirs)
-    sections = report_sections(runs, load_sensitivity(sensitivity) if sensitivity else None)
+    tick()
+    sections = report_sections(runs, load_sensitivity(sensitivity) if sensitivity else None,
+                               tick)
     total = sum(len(r.games) for _, r in runs)
     subtitle = (f"{total:,} games from {len(runs)} run(s): {', '.join(lab for lab, _ in runs)}"
                 f" — bonfire_sim {__version__}, built {time.strftime('%Y-%m-%d %H:%M')}")
-    return H.write(out, H.render(title, subtitle, sections))
+    path = H.write(out, H.render(title, subtitle, sections))
+    tick()
+    return path

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from bonfire_sim.rules import components as C
+from bonfire_sim.rules import fate_masks as FM
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 
@@ -193,6 +194,8 @@ def cells_covered(s, p, pb, set_id):
 @njit(cache=True)
 def has_legal_placement(s, p, pb):
     """True if some position and orientation admits a fate tile."""
+    if s[pb + L.P_GNOME + SPEC_PROTRUDE] == 0:
+        return FM.any_fit(p, FM.occupied(s, p, pb), FM.touching(s, p, pb))
     for r in range(-L.FATE_M, p[T.FATE_ROWS] + L.FATE_M):
         for c in range(-L.FATE_M, p[T.FATE_COLS] + L.FATE_M):
             for orient in range(4):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from numba import njit
 
 from bonfire_sim.rules import components as C
+from bonfire_sim.rules import fate_masks as FM
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.fate import can_place, place_tile
@@ -30,7 +31,17 @@ def gen_fate(s, p, pb, out, n, kind):
     if supply_size(s, pb) <= 0:
         return n
     ends = 1 if supply_size(s, pb) == 1 else 2
-    m = L.FATE_M if has_spec(s, pb, 27) else 0
+    if not has_spec(s, pb, 27):
+        occ = FM.occupied(s, p, pb)
+        touch = FM.touching(s, p, pb)
+        for r in range(p[T.FATE_ROWS]):
+            for c in range(p[T.FATE_COLS]):
+                for o in range(4):
+                    if FM.fits(FM.placement(p, r, c, o), occ, touch):
+                        for e in range(ends):
+                            n = add(out, n, kind, e, r, c, o)
+        return n
+    m = L.FATE_M  # specialist 27: tiles may protrude into the margin
     for r in range(-m, p[T.FATE_ROWS] + m):
         for c in range(-m, p[T.FATE_COLS] + m):
             for o in range(4):

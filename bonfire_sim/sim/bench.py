@@ -1,6 +1,9 @@
 """Fixed benchmark scenarios: games/s of the engine in-process and of the full runner.
 
 Each scenario is timed after a warm-up chunk (so numba compilation is not counted).
+One-core figures are CPU time of this process (on an idle machine the same as wall-clock
+time; on a busy one they still measure the engine, not the neighbours); the runner's are
+wall-clock time.
 "in-process" = ``run_one`` on one core (play + Arrow tables, no files); "runner" =
 ``bonfire-sim run`` end to end (Parquet chunks, manifest, merge) with ``jobs`` workers.
 """
@@ -57,31 +60,34 @@ class Timing:
     games_per_s: float
     stalled: float  # share of games that ended without the countdown
     mean_winning_score: float
+    decisions_per_s: float = 0.0  # moves applied per second (every seat, forced ones too)
 
 
-def _timed(sc: Scenario, games: int, seed: int) -> tuple[float, ChunkData]:
+def _timed(sc: Scenario, games: int, seed: int) -> tuple[float, float, ChunkData]:
     cfg = RunConfig(games=games, players=sc.players, strategies=sc.strategies, seed=seed,
                     turn_log=sc.turn_log, chunk_size=games)
     run_one(ChunkJob(RunConfig(games=20, players=sc.players, strategies=sc.strategies,
                                turn_log=sc.turn_log, chunk_size=20), 0))  # warm-up
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: one core's speed even on a busy machine
     data = run_one(ChunkJob(cfg, 0))
-    return games / (time.perf_counter() - t0), data
+    seconds = time.process_time() - t0
+    decisions = pc.sum(data.games.column("n_decisions")).as_py()
+    return games / seconds, decisions / seconds, data
 
 
-def time_in_process(sc: Scenario, games: int, seed: int = 12345) -> float:
-    """Games per second of ``run_one`` on this core."""
-    return _timed(sc, games, seed)[0]
+def time_in_process(sc: Scenario, games: int, seed: int = 12345) -> Timing:
+    """Games and decisions per second of ``run_one`` on this core."""
+    return time_self_play(sc, games, seed)
 
 
 def time_self_play(sc: Scenario, games: int, seed: int = 12345) -> Timing:
     """Games per second of ``run_one`` on this core, with the games' stall share and mean
     winning score (what the speed was measured on)."""
-    rate, data = _timed(sc, games, seed)
+    rate, decisions, data = _timed(sc, games, seed)
     ends = data.games.column("end_reason").to_pylist()
     won = data.players.filter(pc.equal(data.players.column("won"), True))
     return Timing(rate, ends.count("stalled") / len(ends),
-                  pc.mean(won.column("score")).as_py())
+                  pc.mean(won.column("score")).as_py(), decisions)
 
 
 def time_runner(sc: Scenario, games: int, jobs: int, seed: int = 12345) -> float:

@@ -140,29 +140,43 @@ def players_table(game_ids: np.ndarray, seat_names: Sequence[Sequence[str]], nse
     ``ability_effects[a - 1]`` counts outcomes specialist ability a changed.
     """
     g_idx = np.repeat(np.arange(len(game_ids)), nseats)
-    seat_idx = np.tile(np.arange(nseats), len(game_ids))
     flat = players[:, :nseats, :].reshape(-1, players.shape[2])
+    names = np.array([list(row[:nseats]) for row in seat_names], dtype=object)
     cols: dict[str, object] = {
         "game_id": game_ids[g_idx],
-        "strategy": [seat_names[g][s] for g, s in zip(g_idx, seat_idx, strict=True)],
+        "strategy": names.reshape(-1),
     }
     for j, c in enumerate(PLAYER_COLS):
         cols[c] = flat[:, j].astype(bool) if c in BOOL_PLAYER else _nullable(c, flat[:, j])
+    # List columns straight from masks (row-major order = the per-row order), not Python
+    # lists per row: building them was a quarter of a random-player chunk's time.
     t = tasks[:, :nseats, :].reshape(-1, tasks.shape[2])
     gn = gnomes[:, :nseats, :].reshape(-1, gnomes.shape[2])
     ab = abilities[:, :nseats, 1:].reshape(-1, abilities.shape[2] - 1)
-    owned = [np.flatnonzero(row) for row in gn]
-    cols["gnome_ids"] = [[GNOME_IDS[k] for k in ks] for ks in owned]
-    cols["gnome_turns"] = [gn[i, ks].tolist() for i, ks in enumerate(owned)]
-    lit = [[k for k in range(7) if t[i, k] >= 0 and t[i, 7 + k]] for i in range(len(t))]
-    unlit = [[k for k in range(7) if t[i, k] >= 0 and not t[i, 7 + k]] for i in range(len(t))]
-    cols["bonfire_task_ids"] = [[TASK_IDS[t[i, k]] for k in ks] for i, ks in enumerate(lit)]
-    cols["bonfire_taken_turns"] = [[int(t[i, 14 + k]) for k in ks] for i, ks in enumerate(lit)]
-    cols["bonfire_lit_turns"] = [[int(t[i, 21 + k]) for k in ks] for i, ks in enumerate(lit)]
-    cols["unlit_task_ids"] = [[TASK_IDS[t[i, k]] for k in ks] for i, ks in enumerate(unlit)]
-    cols["unlit_taken_turns"] = [[int(t[i, 14 + k]) for k in ks] for i, ks in enumerate(unlit)]
-    cols["ability_effects"] = ab.tolist()
+    rows, ks = np.nonzero(gn)
+    cols["gnome_ids"] = _lists(rows, len(gn), _GNOME_ARR[ks])
+    cols["gnome_turns"] = _lists(rows, len(gn), gn[rows, ks])
+    held = t[:, :7] >= 0
+    for name, mask in (("bonfire", held & (t[:, 7:14] != 0)), ("unlit", held & (t[:, 7:14] == 0))):
+        rows, ks = np.nonzero(mask)
+        cols[f"{name}_task_ids"] = _lists(rows, len(t), _TASK_ARR[t[rows, ks]])
+        cols[f"{name}_taken_turns"] = _lists(rows, len(t), t[rows, 14 + ks])
+        if name == "bonfire":
+            cols["bonfire_lit_turns"] = _lists(rows, len(t), t[rows, 21 + ks])
+    cols["ability_effects"] = pa.FixedSizeListArray.from_arrays(
+        ab.reshape(-1), ab.shape[1]).cast(pa.list_(pa.int64()))
     return pa.table(cols, schema=PLAYERS_SCHEMA)
+
+
+_TASK_ARR = np.array(TASK_IDS, dtype=object)
+_GNOME_ARR = np.array(GNOME_IDS, dtype=object)
+
+
+def _lists(rows: np.ndarray, n: int, values: np.ndarray) -> pa.ListArray:
+    """A list column of n rows; ``values`` are in row order, ``rows[i]`` is value i's row."""
+    offsets = np.zeros(n + 1, np.int32)
+    np.cumsum(np.bincount(rows, minlength=n), out=offsets[1:])
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values))
 
 
 def turns_table(game_ids: np.ndarray, turns: np.ndarray, turn_game: np.ndarray) -> pa.Table:

@@ -44,11 +44,10 @@ from bonfire_sim.rules.tasks import n_bonfires
 from bonfire_sim.sim import trace
 from bonfire_sim.sim.loop import choose, new_buffer, no_weights
 from bonfire_sim.sim.record import GameRecord
-from strategies import STRATEGY_IDS, TOM, strategy_id
+from strategies import DEFAULT_MIX, SOLO_DEFAULT, STRATEGY_IDS, TOM, strategy_id
 
-__all__ = ["GameRecord", "play", "seat_strategies"]
+__all__ = ["GameRecord", "default_strategies", "play", "seat_strategies"]
 
-DEFAULT_STRATEGY = "random"
 # Phases inside an ignite / bonus-action chain: the snapshot waits until the chain is done.
 COUNCIL_CHAIN = frozenset({
     L.PH_COUNCIL, L.PH_C_PATH, L.PH_C_GUARD, L.PH_C_FIRE, L.PH_C_SPEC, L.PH_C_MOVE,
@@ -63,10 +62,21 @@ def _check_int(name: str, value: Any) -> int:
     return int(value)
 
 
+def default_strategies(players: int) -> list[str]:
+    """The default seat strategies: the default mix (2-4 players), the solo default (1)."""
+    if players == 1:
+        return [SOLO_DEFAULT]
+    return [DEFAULT_MIX[i % len(DEFAULT_MIX)] for i in range(players)]
+
+
 def seat_strategies(players: int, strategies: Sequence[str] | str | None) -> tuple[str, ...]:
-    """One strategy name per human seat: a single name applies to every seat."""
+    """One strategy name per human seat: a single name applies to every seat.
+
+    ``None``: the strongest fast players, i.e. ``strategies.DEFAULT_MIX`` cycled over the
+    seats, or ``strategies.SOLO_DEFAULT`` against Tom.
+    """
     if strategies is None:
-        names: list[str] = [DEFAULT_STRATEGY]
+        names: list[str] = default_strategies(players)
     elif isinstance(strategies, str):
         names = [x.strip() for x in strategies.split(",")]
     else:
@@ -201,8 +211,9 @@ def play(
 ) -> GameRecord:
     """Play one game of ``players`` (1 = solo against Tom) from ``seed`` and trace it.
 
-    ``strategies``: one built-in strategy name per human seat, or one for all (default
-    ``"random"``).  ``params``: a parameter vector or ``tables.build_params`` overrides.
+    ``strategies``: one built-in strategy name per human seat, or one for all (default:
+    ``strategies.DEFAULT_MIX`` over the seats, ``strategies.SOLO_DEFAULT`` in solo).
+    ``params``: a parameter vector or ``tables.build_params`` overrides.
     ``variants``: {fact: name} readings of uncertain facts (``components.VARIANTS``).
     """
     seed = _check_int("seed", seed)

@@ -49,6 +49,7 @@ from bonfire_sim.sim.batch import (
 )
 from bonfire_sim.sim.frames import SCHEMA_VERSION, games_table, players_table, turns_table
 from bonfire_sim.sim.loop import W
+from bonfire_sim.sim.warm import ensure_warm
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
@@ -190,18 +191,22 @@ def run_one(job: ChunkJob) -> ChunkData:
     # under chunking and resumption.
     keep = np.array([frac >= 1.0 or (seed_words(c.seed, 7 + int(i)) / 2**32) < frac
                      for i in ids], dtype=np.int64) if frac > 0 else np.zeros(g, np.int64)
-    names = [seat_names(c, int(r)) for r in rots]
-    sid = np.zeros((g, L.NP), np.int64)
-    wts = np.zeros((g, L.NP, W), np.float64)
+    # Seat strategies and weights per rotation, then per game by its rotation.
+    rot_names = [seat_names(c, r) for r in range(c.rotations)]
+    rot_sid = np.zeros((c.rotations, L.NP), np.int64)
+    rot_wts = np.zeros((c.rotations, L.NP, W), np.float64)
     rows = {}
-    for gi, seat_list in enumerate(names):
+    for r, seat_list in enumerate(rot_names):
         for seat, name in enumerate(seat_list):
             if name == S.TOM:
                 continue
-            sid[gi, seat] = S.strategy_id(name)
+            rot_sid[r, seat] = S.strategy_id(name)
             if name not in rows:
                 rows[name] = _weights(name)
-            wts[gi, seat] = rows[name]
+            rot_wts[r, seat] = rows[name]
+    names = [rot_names[r] for r in rots]
+    sid = rot_sid[rots]
+    wts = rot_wts[rots]
     games = np.zeros((g, len(GAME_COLS)), np.int64)
     players = np.zeros((g, L.NP, len(PLAYER_COLS)), np.int64)
     tasks = np.zeros((g, L.NP, TASK_W), np.int64)
@@ -493,12 +498,15 @@ def _execute(jobs: Iterable[ChunkJob], n_jobs: int, backend: str,
 
 def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = False,
         backend: str = "loky", scheduler: str | None = None,
-        progress: Callable[[int, int], None] | None = None) -> Path:
+        progress: Callable[[int, int], None] | None = None,
+        status: Callable[[str], None] | None = None) -> Path:
     """Run (or complete, or repair) ``config`` into ``out``; returns the run directory.
 
     Finished chunks are verified against their checksums and corrupt ones recomputed;
     missing or corrupt final tables are rebuilt from the chunks.  ``jobs=-1`` uses every
-    core.  ``progress(done_games, total_games)`` is called after every finished chunk.
+    core.  ``progress(done_games, total_games)`` is called after every finished chunk;
+    ``status(line)`` hears about compiling (``warm.ensure_warm``), which happens here,
+    once, before any worker starts.
     """
     out = Path(out)
     n_jobs = resolve_jobs(jobs)
@@ -519,6 +527,8 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     if manifest.get("complete") and not n_todo and _final_ok(out, manifest):
         return out
     manifest["complete"] = False
+    if n_todo:
+        ensure_warm(status)
     for data in _execute(todo, min(n_jobs, max(1, n_todo)), backend, scheduler):
         manifest["chunks"][str(data.index)] = write_chunk(out, data, config, fingerprint)
         _write_json_atomic(manifest, out / MANIFEST)

@@ -1,0 +1,158 @@
+"""Compile the engine once, in one process, and know whether that has happened.
+
+numba compiles every kernel the first time it runs after an install or a source change
+(about 1-3 minutes on one core; ``_jitcache`` keys the on-disk cache by the kernels'
+sources).  Two things follow:
+
+* batch commands compile in the parent *before* starting workers (``ensure_warm``), so
+  the workers load the cache instead of each compiling the same kernels side by side,
+  and say once that they are compiling and roughly how long it takes;
+* a single narrated game needs no compiling at all: as plain Python it takes about a
+  second (``disable_jit``), so ``replay`` starts at once on a cold cache and leaves the
+  compiling to a background process (``warm_in_background``).
+
+A marker file in the cache directory records a finished warm-up; an exclusive lock on
+``warm.lock`` makes a second process wait for a compile in progress instead of
+starting its own.  This module imports no kernels at top level (importing them is what
+compiles).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+MARKER = "warm.ok"
+LOCK = "warm.lock"
+ESTIMATE = "about 1-3 minutes on one core"
+
+
+def cache_dir() -> Path:
+    """The numba cache directory of the current kernel sources."""
+    from bonfire_sim import JIT_CACHE_DIR
+
+    return Path(JIT_CACHE_DIR)
+
+
+def jit_disabled() -> bool:
+    """True when kernels run as plain Python (``NUMBA_DISABLE_JIT=1``)."""
+    numba = sys.modules.get("numba")
+    if numba is not None:
+        return bool(numba.config.DISABLE_JIT)
+    return os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
+
+def is_warm() -> bool:
+    """The compiled kernels are in the cache (or nothing needs compiling)."""
+    return jit_disabled() or (cache_dir() / MARKER).is_file()
+
+
+def kernels_loaded() -> bool:
+    """The kernel modules are imported already (as compiled or as plain functions)."""
+    return "bonfire_sim.rules.moves" in sys.modules
+
+
+def disable_jit() -> bool:
+    """Run the kernels as plain Python in this process; False if too late for that.
+
+    numba decides at decoration time, so this works only before the kernel modules are
+    imported.  Child processes are not affected (the environment is left alone).
+    """
+    if kernels_loaded():
+        return False
+    import numba
+
+    numba.config.DISABLE_JIT = True
+    return True
+
+
+@contextlib.contextmanager
+def _locked(path: Path, on_wait: Callable[[], None]) -> Iterator[bool]:
+    """Hold an exclusive lock on ``path``; yields False if another process held it first
+    (``on_wait()`` is called before waiting for it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks (Windows): at worst two processes compile
+        yield True
+        return
+    with open(path, "a") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            free = True
+        except OSError:
+            free = False
+            on_wait()
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield free
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def compile_kernels() -> None:
+    """Run every compiled entry point once on a tiny input (compiles or loads them all)."""
+    import numpy as np
+
+    from bonfire_sim.rules import tables as T
+    from bonfire_sim.rules.setup import new_game
+    from bonfire_sim.sim.loop import new_buffer, no_weights, play_out
+    from bonfire_sim.sim.runner import ChunkJob, RunConfig, run_one
+
+    for players in (1, 2):  # Tom's kernels and the turn log included
+        run_one(ChunkJob(RunConfig(games=1, players=players, turn_log="all", chunk_size=1), 0))
+    s = new_game(1, 2, T.DEFAULT_PARAMS)
+    weights = no_weights()
+    play_out(s, T.DEFAULT_PARAMS, np.zeros(len(weights), np.int64), weights, new_buffer())
+
+
+def ensure_warm(status: Callable[[str], None] | None = None) -> float:
+    """Compile the kernels in this process unless the cache already holds them.
+
+    ``status`` receives one line before compiling (what and roughly how long) and one
+    after; nothing is said when the cache is warm.  Returns the seconds spent compiling
+    (0.0 when warm).
+    """
+    if is_warm():
+        return 0.0
+    say = status or (lambda _msg: None)
+
+    def waiting() -> None:
+        say(f"waiting for the engine compile another bonfire-sim process started "
+            f"({ESTIMATE}) ...")
+
+    with _locked(cache_dir() / LOCK, waiting):
+        if is_warm():  # another process finished compiling while we waited
+            return 0.0
+        say(f"compiling the engine for this version ({ESTIMATE}; cached afterwards "
+            f"in {cache_dir()}) ...")
+        t0 = time.perf_counter()
+        compile_kernels()
+        (cache_dir() / MARKER).write_text(time.strftime("%Y-%m-%dT%H:%M:%S\n"))
+        seconds = time.perf_counter() - t0
+        say(f"compiled in {seconds:.0f} s")
+        return seconds
+
+
+def warm_in_background() -> subprocess.Popen | None:
+    """Start ``python -m bonfire_sim.sim.warm`` detached at low priority, unless warm.
+
+    This process may run its kernels as plain Python; the child compiles regardless.
+    """
+    if (cache_dir() / MARKER).is_file():
+        return None
+    cmd = [sys.executable, "-m", "bonfire_sim.sim.warm"]
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    preexec = (lambda: os.nice(10)) if hasattr(os, "nice") else None
+    return subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True,
+                            preexec_fn=preexec)
+
+
+if __name__ == "__main__":
+    ensure_warm()
