@@ -34,9 +34,9 @@ ESTIMATE = "about 1-3 minutes on one core"
 
 def cache_dir() -> Path:
     """The numba cache directory of the current kernel sources."""
-    from bonfire_sim import JIT_CACHE_DIR
+    from bonfire_sim import _jitcache
 
-    return Path(JIT_CACHE_DIR)
+    return Path(_jitcache.cache_dir())
 
 
 def jit_disabled() -> bool:
