@@ -13,7 +13,8 @@ every kept decision out twice:
 * ``gnome`` (gnome g could be recruited, in the main action or by a council bonus): the same
   with the moves recruiting g.
 * ``light`` (the mover could ignite the bonfire space holding task t): A = ignite it now;
-  B = the best other move, and the mover never ignites that task for the rest of the game.
+  B = the best other move, and the mover never ignites that task for the rest of the game
+  (where that ignite was its only main option, nothing is possible: the rules' skip, out).
 
 Each play-out records the mover's final score, its share of the win (1/k of k tied winners)
 and whether it ended with the item lit (tasks) or owned (gnomes).
@@ -120,16 +121,37 @@ def _play(s, p, sids, wts, moves, alt, never_seat, never_item):
         seat = s[L.G_CUR]
         if seat == never_seat:
             pb = L.PLAYER0 + seat * L.PSIZE
-            m = _restrict(s, moves, n, pb, KIND_LIGHT, never_item, False, alt)
-            if 0 < m < n:
+            m, banned = _banned_moves(s, moves, n, pb, never_item, alt)
+            if banned:
+                if m == 0:
+                    leaked = 1
+                    m = _restrict(s, moves, n, pb, KIND_LIGHT, never_item, True, alt)
                 i = choose(s, p, alt, m, sids[seat], wts[seat])
                 apply_move(s, p, alt[i])
                 continue
-            if m == 0:
-                leaked = 1
         i = choose(s, p, moves, n, sids[seat], wts[seat])
         apply_move(s, p, moves[i])
     return leaked
+
+
+@njit(cache=True)
+def _banned_moves(s, moves, n, pb, item, out):
+    """The moves left when igniting task ``item`` is banned.  If that ignite was the only
+    main option, nothing is possible: the rules' own ``M_SKIP`` (the seat is out).
+    Returns (number of moves in ``out``, whether the ban removed any move)."""
+    m = _restrict(s, moves, n, pb, KIND_LIGHT, item, False, out)
+    banned = m < n
+    if banned and s[L.G_PHASE] == L.PH_MAIN:
+        main = 0
+        for i in range(m):
+            if out[i, 0] != L.M_BONUS and out[i, 0] != L.M_PASS:
+                main += 1
+        if main == 0:
+            for j in range(out.shape[1]):
+                out[m, j] = 0
+            out[m, 0] = L.M_SKIP
+            m += 1
+    return m, banned
 
 
 @njit(cache=True)
@@ -152,7 +174,10 @@ def _fork(s0, p, sids, wts, kind, item, moves, alt, scores, lines, ranks, won, r
     # Branch B: the best other move; for ``light`` the task then stays unlit for good.
     s = s0.copy()
     n = legal_moves(s, p, moves)
-    m = _restrict(s, moves, n, pb, kind, item, False, alt)
+    if kind == KIND_LIGHT:
+        m, _ = _banned_moves(s, moves, n, pb, item, alt)
+    else:
+        m = _restrict(s, moves, n, pb, kind, item, False, alt)
     if m == 0:
         return False
     i = choose(s, p, alt, m, sids[seat], wts[seat])
