@@ -134,6 +134,67 @@ def test_a_snapshot_follows_every_ignite(records):
             assert len(snap["board"]["seats"]) == len(rec.scores)
 
 
+FIRE_LINEUPS = {1: "portal", 2: "portal,random", 3: "portal,greedy,random",
+                4: "portal,tempo,random,gnome_engine"}
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_no_great_bonfire_use_gains_points_on_spaces_0_to_5(players):
+    """RULINGS 5/8: spaces 0-5 give their resource, only space 6 its 2 points."""
+    uses = {False: 0, True: 0}
+    for seed in (1, 2, 3, 4):
+        rec = play(seed, players, FIRE_LINEUPS[players])
+        lines = iter(narrate(rec))
+        for ev in rec.events:
+            if ev["kind"] != "move" or ev["move"][0] != L.M_FIRE:
+                continue
+            f = ev["facts"]
+            points_space = f["space"] == 6
+            uses[points_space] += 1
+            assert ("2 points" in f["rewards"]) == (points_space and ev["points"] == 2)
+            if not points_space:
+                assert ev["points"] == 0 and f["space_resource"] is not None
+            text = next(x for x in lines if "Tom: " not in x and (
+                f"Great Bonfire for free to space {f['space']} " in x
+                or f"Great Bonfire to space {f['space']} " in x))
+            assert ("2 points" in text.split(": takes")[-1]) == ("2 points" in f["rewards"])
+        fire_pts = sum(e["points"] for e in rec.events
+                       if e["kind"] == "move" and e["move"][0] == L.M_FIRE)
+        assert fire_pts == 2 * sum("2 points" in e["facts"]["rewards"] for e in rec.events
+                                   if e["kind"] == "move" and e["move"][0] == L.M_FIRE)
+    assert uses[False] > 0  # the resource spaces were used, so the test could fail
+
+
+@pytest.mark.parametrize("players, lineup", [(1, "portal"), (2, "portal,tempo"),
+                                              (4, "portal,tempo,planner,greedy")])
+def test_a_snapshot_follows_its_movers_last_line_before_anyone_else_moves(players, lineup):
+    before_tom = 0
+    for seed in range(1, 7):
+        rec = play(seed, players, lineup)
+        totals = Counter()
+        last_mover = None
+        for i, ev in enumerate(rec.events):
+            if ev["kind"] == "snapshot":
+                assert last_mover == ev["seat"], (seed, i)
+                # the board as the mover left it: nobody else has scored since
+                shown = {st["seat"]: st["score"] for st in ev["board"]["seats"]}
+                assert shown == {k: totals[k] for k in shown}, (seed, i)
+                nxt = rec.events[i + 1]
+                before_tom += nxt["kind"] == "tom"
+            elif ev["kind"] in ("move", "tom", "auto_pass"):
+                totals[ev["seat"]] += ev.get("points", 0)
+                last_mover = ev["seat"] if ev["kind"] == "move" else None
+        lines = narrate(rec)
+        for i, line in enumerate(lines):
+            if line.startswith("  Board after the "):
+                mover = line.split(" of ", 1)[1].rstrip(":")
+                head = next(x for x in reversed(lines[:i]) if x.startswith("Round "))
+                assert head.split(": ", 1)[0].endswith(mover), (seed, line, head)
+                assert not lines[i - 1].startswith("Round ") or mover in lines[i - 1]
+    if players == 1:
+        assert before_tom > 0  # the case of the bug: Tom's card right after the chain
+
+
 def test_narration_ends_with_the_final_scoring_table(records):
     rec = records[(1, 4)]
     lines = narrate(rec)

@@ -1,4 +1,10 @@
-"""Use the Great Bonfire (rulebook p.10, RULINGS 5): turn it, take 2 of its 3 rewards."""
+"""Use the Great Bonfire (rulebook p.10, RULINGS 5): turn it, take 2 of its 3 rewards.
+
+A space's second reward is what it depicts: its resource on spaces 0-5, 2 points only on
+the one space that shows them (6); never both kinds, never points on a resource space.
+Every path that grants the rewards (the action, council space 3, specialists 22 and 23)
+takes them from ``gen_rewards``.
+"""
 
 from __future__ import annotations
 
@@ -64,11 +70,15 @@ def notch_for(s, p, pb, shape):
 
 @njit(cache=True)
 def gen_rewards(s, p, pb, g, cost, kind, out, n):
-    """Every reward set at space g: 2 of {tile, resource or 2 points, portal}; spec 23: all 3."""
+    """Every reward set at space g: 2 of {tile, its resource or its 2 points, portal};
+    specialist 23: all 3.  A space shows a resource or 2 points (GB_RES < 0), not both."""
     nsets = 7 if has_spec(s, pb, 23) else 5
+    shows_points = p[T.GB_RES + g] < 0
     for i in range(nsets):
         m = L.REWARD_SETS[i]
-        if m & R_RES and p[T.GB_RES + g] < 0:
+        if m & R_RES and shows_points:
+            continue
+        if m & R_PTS and not shows_points:
             continue
         if m & R_PORTAL:
             for shape in range(7):

@@ -189,6 +189,7 @@ MOVE_NAMES = (
 
 # Great Bonfire reward sets (b of M_FIRE): bit 0 tile, bit 1 resource, bit 2 points,
 # bit 3 portal.  "2 of the 3": tile, resource-or-2-points, portal; specialist 23: all 3.
+# A space offers the resource sets or (only the space showing 2 points) the points sets.
 REWARD_SETS = (
     0b0011,  # tile + resource
     0b0101,  # tile + 2 points

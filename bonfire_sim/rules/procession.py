@@ -47,15 +47,22 @@ def path_open(s, pb, q, me):
 
 
 @njit(cache=True)
+def spec6_choices(q):
+    """Resources specialist 6 may choose on path q: 0..4, and gold only on the Starting
+    Tile (position 0), where gold is the printed resource (German summary, RULINGS 5)."""
+    return 6 if q == 0 else 5
+
+
+@njit(cache=True)
 def gen_destinations(s, pb, g, steps, gain, kind, out, n):
-    """Moves of guardian g within ``steps`` steps (spec 6: one per chosen resource)."""
+    """Moves of guardian g within ``steps`` steps (spec 6: one per resource it may choose)."""
     pos = s[pb + L.P_GUARD + g]
     npath = s[pb + L.P_NPATH]
     choose = gain and has_spec(s, pb, 6)
     for q in range(pos + 1, min(pos + steps, npath) + 1):
         if path_open(s, pb, q, g):
             if choose:
-                for r in range(6):
+                for r in range(spec6_choices(q)):
                     n = add(out, n, kind, g, q, r, 0)
             else:
                 n = add(out, n, kind, g, q, -1, 0)
@@ -289,7 +296,7 @@ def gen_free_move(s, p, pb, out, n):
         for q in range(npath + 1):
             if q != pos and path_open(s, pb, q, g):
                 if choose:
-                    for r in range(6):
+                    for r in range(spec6_choices(q)):
                         n = add(out, n, L.M_MOVE_GUARD, g, q, r, 0)
                 else:
                     n = add(out, n, L.M_MOVE_GUARD, g, q, -1, 0)

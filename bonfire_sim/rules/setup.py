@@ -80,26 +80,34 @@ def _deal_solo_tasks(s, p, buf):
 def _deal_portals(s, p, humans, solo):
     """7 shapes x 4 (x 3 in 1-2p), shuffled and dealt evenly onto the 7 spaces.
 
-    Solo: all portals on one space must differ.  We deal a circulant (space g gets shapes
-    g, g+1, g+2) under random relabelling of shapes and spaces - every such deal is legal.
+    Solo: all portals on one space must differ, so the shuffled portals are redealt until
+    no space holds two equal shapes (RULINGS 7).  Rejection keeps every valid deal equally
+    likely (each one arises from the same number of orders); about 1 deal in 10 is valid.
     """
     per = p[T.N_PORTAL_PER_SHAPE] - (1 if humans <= 2 else 0)
-    if solo:
-        sp = np.arange(7)
-        sh = np.arange(7)
-        shuffle(s, L.G_RNG, sp, 0, 7)
-        shuffle(s, L.G_RNG, sh, 0, 7)
-        for g in range(7):
-            for j in range(per):
-                s[L.GB_PORTALS + sp[g] * 7 + sh[(g + j) % 7]] += 1
-        return
     buf = np.empty(7 * per, np.int64)
     for k in range(7):
         for j in range(per):
             buf[k * per + j] = k
-    shuffle(s, L.G_RNG, buf, 0, 7 * per)
+    while True:
+        shuffle(s, L.G_RNG, buf, 0, 7 * per)
+        if not solo or _all_different_per_space(buf, per):
+            break
     for i in range(7 * per):
         s[L.GB_PORTALS + (i % 7) * 7 + buf[i]] += 1
+
+
+@njit(cache=True)
+def _all_different_per_space(buf, per):
+    """No space gets two equal shapes when ``buf`` is dealt round-robin onto 7 spaces."""
+    for g in range(7):
+        seen = 0
+        for j in range(per):
+            bit = 1 << buf[j * 7 + g]
+            if seen & bit:
+                return False
+            seen |= bit
+    return True
 
 
 @njit(cache=True)

@@ -17,7 +17,8 @@ Events (JSON-able dicts, in order; every one has ``i``, ``kind``, ``turn``, ``ro
 * ``tom``: Tom's automatic turn(s) after a human move in solo (``trace.tom_facts``).
 * ``countdown``: the council reached the trigger count; ``out``: a seat could do nothing
   and takes no more turns; ``auto_pass``: an out seat passed in the countdown for points.
-* ``snapshot``: the board after an ignite or a bonus action (council chain complete).
+* ``snapshot``: the board after an ignite or a bonus action (council chain complete), as
+  the mover left it: it follows the mover's last line, before the next seat or Tom moves.
 * ``end``: the end reason, a final snapshot and the scoring table.
 """
 
@@ -129,6 +130,16 @@ class _Recorder:
         by_mover = triggered and s1[L.G_TRIGGER_TURN] == s0[L.G_TURN]
         if by_mover:
             self._countdown(s0, s1, seat)
+        if kind in (L.M_IGNITE, L.M_BONUS):
+            self.chain = "ignite" if kind == L.M_IGNITE else "bonus"
+        turn_over = s1[L.G_OVER] == 1 or s1[L.G_TURN] != s0[L.G_TURN]  # solo: Tom moved
+        if self.chain and (turn_over or int(s1[L.G_PHASE]) not in COUNCIL_CHAIN):
+            # The snapshot belongs to the mover's turn: before the next seat's or Tom's
+            # lines, and showing the board before they move.
+            board = _board_at_turn_end(s0, mv, self.p) if turn_over else s1
+            self.add("snapshot", turn, rnd, seat, after=self.chain,
+                     board=trace.board_snapshot(board))
+            self.chain = None
         outs, passes = _dropouts(s0, s1, seat, kind)
         for ev in outs:
             self.add(**ev)
@@ -139,14 +150,6 @@ class _Recorder:
             self._countdown(s0, s1, trace.TOM_SEAT)
         for ev in passes:
             self.add(**ev)
-        if kind in (L.M_IGNITE, L.M_BONUS):
-            self.chain = "ignite" if kind == L.M_IGNITE else "bonus"
-        chain_done = (s1[L.G_OVER] == 1 or int(s1[L.G_CUR]) != seat
-                      or int(s1[L.G_PHASE]) not in COUNCIL_CHAIN)
-        if self.chain and chain_done:
-            self.add("snapshot", turn, rnd, seat, after=self.chain,
-                     board=trace.board_snapshot(s1))
-            self.chain = None
 
     @staticmethod
     def _points(s0: np.ndarray, s1: np.ndarray, seat: int, kind: int) -> int:
@@ -200,6 +203,19 @@ def play(
         apply_move(s, p, mv)
         rec.after_move(s0, s, mv)
     return _finish(s, p, seed, players, names, rec)
+
+
+def _board_at_turn_end(s0: np.ndarray, mv: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """The state right after move ``mv`` ended the mover's turn, before anyone else moved.
+
+    ``finish_turn`` stops at once on a game marked over (after counting the mover's turn),
+    so replaying the move on a copy marked over leaves the board as the mover left it:
+    no next seat begun, no Tom card played, no automatic pass scored.
+    """
+    s = s0.copy()
+    s[L.G_OVER] = 1
+    apply_move(s, p, mv)
+    return s
 
 
 def _dropouts(s0: np.ndarray, s1: np.ndarray, mover: int, kind: int

@@ -230,9 +230,9 @@ def test_space_3_turns_the_great_bonfire_to_any_space_for_free():
     assert tiles(s)[2] == 1 and res(s)[2] == before[2] + 1
 
 
-def test_space_3_can_take_a_portal_and_the_2_points():
+def test_space_3_can_take_a_portal_and_the_2_points_of_the_points_space():
     s = ignited()
-    g = 5
+    g = 6
     shape = P[T.BOARD_NOTCH + s[pb(0) + L.P_BOARD] * 7 + 6]  # the first notch is 6
     s[L.GB_PORTALS + g * 7 + shape] = 1
     play(s, mv(L.M_COUNCIL, SP_FIRE, 0))
@@ -240,6 +240,17 @@ def test_space_3_can_take_a_portal_and_the_2_points():
     play(s, mv(L.M_FIRE, g, 4, shape, 0))
     assert s[pb(0) + L.P_PORTAL + 6] == 1 and score(s) == 2
     assert s[L.G_GB_USED] == 1
+
+
+def test_space_3_never_offers_points_on_a_resource_space():
+    s = ignited()
+    shape = P[T.BOARD_NOTCH + s[pb(0) + L.P_BOARD] * 7 + 6]
+    for g in range(6):
+        s[L.GB_PORTALS + g * 7 + shape] = 1
+    play(s, mv(L.M_COUNCIL, SP_FIRE, 0))
+    fire = of_kind(s, L.M_FIRE)
+    assert {m[2] for m in fire if m[1] < 6} == {0, 2, 3}  # tile+res, tile+portal, res+portal
+    assert {m[2] for m in fire if m[1] == 6} == {1}  # no portal lies there: tile + 2 points
 
 
 def test_space_4_a_free_specialist_and_the_display_is_refilled():
@@ -307,6 +318,17 @@ def test_space_5_move_to_a_bonfire_gains_nothing_and_specialists_apply():
     s = move_city(10)
     play(s, mv(L.M_MOVE_GUARD, GREY, 2, -1))
     assert res(s)[FRUIT] == 2  # specialist 10: the grey guardian's resource twice
+
+
+def test_space_5_with_specialist_6_chooses_gold_only_on_the_starting_tile():
+    s = move_city(6)
+    choices = {}
+    for _, g, d, r, _ in of_kind(s, L.M_MOVE_GUARD):
+        if g == OWN:
+            choices.setdefault(d, set()).add(r)
+    assert choices[0] == set(range(6))  # the Starting Tile: gold or any other resource
+    assert choices[2] == set(range(5))  # a path tile: any resource but gold
+    assert choices[BONFIRE + 0] == {-1}
 
 
 def test_space_5_can_move_a_guardian_off_a_bonfire():

@@ -1,7 +1,8 @@
 """Use the Great Bonfire (rulebook p.10, RULINGS 5): turn it, then take 2 of its 3 rewards.
 
 Spaces (components, [assumed]) clockwise: 0 ship/blossom, 1 path/fruit, 2 task/herb,
-3 fire/shell, 4 guard/root, 5 gnome/gold, 6 yellow/2 points only.  M_FIRE rows are
+3 fire/shell, 4 guard/root, 5 gnome/gold, 6 yellow/2 points only (spaces 0-5 never give
+points, space 6 never a resource: RULINGS 5 and 8).  M_FIRE rows are
 [kind, space, reward set, portal shape or -1, tiles paid]; reward sets (layout.REWARD_SETS):
 0 tile+resource, 1 tile+points, 2 tile+portal, 3 resource+portal, 4 points+portal,
 5 tile+resource+portal, 6 tile+points+portal.  Board 0 notches 0..6 take shapes A..G and
@@ -14,6 +15,7 @@ import numpy as np
 import pytest
 
 from bonfire_sim import engine
+from bonfire_sim.errors import IllegalMoveError
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules.state import StateBuilder
@@ -76,6 +78,13 @@ def test_specialist_22_turns_it_one_space_further_than_paid(main_state, moves_of
     assert _costs(moves_of(s, L.M_FIRE)) == {3: 1, 4: 1, 5: 2, 6: 3, 0: 3, 1: 3, 2: 3}
 
 
+def test_specialist_22s_extra_space_gives_that_spaces_rewards(main_state, moves_of):
+    s = main_state(StateBuilder().tiles(0, fire=1).great_bonfire(2).specialist(0, 22))
+    assert _sets(moves_of(s, L.M_FIRE), 4) == {(0, NO_PORTAL)}  # guard tile + root only
+    s = main_state(StateBuilder().tiles(0, fire=1).great_bonfire(4).specialist(0, 22))
+    assert _sets(moves_of(s, L.M_FIRE), 6) == {(1, NO_PORTAL)}  # yellow tile + 2 points
+
+
 def test_the_use_pays_the_offered_tiles_and_leaves_it_pointing_there(main_state):
     s = main_state(StateBuilder().tiles(0, fire=2).great_bonfire(2))
     engine.apply(s, (L.M_FIRE, 4, 0, NO_PORTAL, 2))
@@ -87,8 +96,22 @@ def test_the_use_pays_the_offered_tiles_and_leaves_it_pointing_there(main_state)
 
 def test_two_of_the_three_rewards_are_offered(main_state, moves_of):
     b = StateBuilder().tiles(0, fire=1).great_bonfire(0).gb_portals(1, "AG")
-    assert _sets(moves_of(main_state(b), L.M_FIRE), 1) == {
-        (0, NO_PORTAL), (1, NO_PORTAL), (2, G), (3, G), (4, G)}
+    assert _sets(moves_of(main_state(b), L.M_FIRE), 1) == {(0, NO_PORTAL), (2, G), (3, G)}
+
+
+@pytest.mark.parametrize("space", range(6))
+def test_a_resource_space_never_offers_the_2_points(main_state, moves_of, space):
+    b = StateBuilder().tiles(0, fire=1).great_bonfire(0, used=False).gb_portals(space, "G")
+    sets = {rs for rs, _ in _sets(moves_of(main_state(b), L.M_FIRE), space)}
+    assert sets == {0, 2, 3}
+    assert not any(L.REWARD_SETS[rs] & 4 for rs in sets)
+
+
+def test_the_2_points_on_a_resource_space_are_an_illegal_move(main_state):
+    s = main_state(StateBuilder().tiles(0, fire=1).great_bonfire(0))
+    with pytest.raises(IllegalMoveError):
+        engine.apply(s, (L.M_FIRE, 1, 1, NO_PORTAL, 1))
+    assert s[PB + L.P_SCORE] == 0
 
 
 def test_tile_and_resource(main_state):
@@ -98,10 +121,10 @@ def test_tile_and_resource(main_state):
     assert s[PB + L.P_SCORE] == 0
 
 
-def test_tile_and_two_points(main_state):
-    s = main_state(StateBuilder().tiles(0, fire=1).great_bonfire(0))
-    engine.apply(s, (L.M_FIRE, 1, 1, NO_PORTAL, 1))
-    assert _tiles(s) == [0, 1, 0, 0, 0, 0, 0] and _res(s) == [0] * 6
+def test_tile_and_two_points_on_the_points_space(main_state):
+    s = main_state(StateBuilder().tiles(0, fire=1).great_bonfire(5))
+    engine.apply(s, (L.M_FIRE, 6, 1, NO_PORTAL, 1))
+    assert _tiles(s) == [0, 0, 0, 0, 0, 0, 1] and _res(s) == [0] * 6
     assert s[PB + L.P_SCORE] == 2 and s[PB + L.P_PTS_FIRE] == 2
 
 
@@ -124,7 +147,7 @@ def test_the_yellow_space_gives_a_yellow_tile_and_only_points(main_state, moves_
 
 def test_a_portal_that_does_not_fit_the_next_notch_is_not_offered(main_state, moves_of):
     b = StateBuilder().tiles(0, fire=1).great_bonfire(0).gb_portals(1, "ABF")
-    assert _sets(moves_of(main_state(b), L.M_FIRE), 1) == {(0, NO_PORTAL), (1, NO_PORTAL)}
+    assert _sets(moves_of(main_state(b), L.M_FIRE), 1) == {(0, NO_PORTAL)}
 
 
 def test_after_the_first_portal_the_next_notch_wants_the_next_shape(main_state, moves_of):
@@ -156,10 +179,10 @@ def test_specialist_25_places_portals_in_any_order(main_state, moves_of):
          .specialist(0, 25))
     s = main_state(b)
     assert {m[3] for m in moves_of(s, L.M_FIRE) if m[1] == 1} == {NO_PORTAL, A, B}
-    engine.apply(s, (L.M_FIRE, 1, 4, A, 1))
+    engine.apply(s, (L.M_FIRE, 1, 3, A, 1))
     assert s[PB + L.P_PORTAL:PB + L.P_PORTAL + 7].tolist() == [1, 0, 0, 0, 0, 0, 0]
     assert _portals_on(s, 1) == [0, 1, 0, 0, 0, 0, 0]
-    assert s[PB + L.P_SCORE] == 2
+    assert _res(s) == [0, 1, 0, 0, 0, 0] and s[PB + L.P_SCORE] == 0
 
 
 def test_specialist_25_never_offers_a_shape_whose_notch_is_filled(main_state, moves_of):
@@ -171,16 +194,25 @@ def test_specialist_25_never_offers_a_shape_whose_notch_is_filled(main_state, mo
 def test_specialist_23_may_take_all_three_rewards(main_state, moves_of):
     b = StateBuilder().tiles(0, fire=1).great_bonfire(0).gb_portals(1, "G").specialist(0, 23)
     s = main_state(b)
-    assert _sets(moves_of(s, L.M_FIRE), 1) == {
-        (0, NO_PORTAL), (1, NO_PORTAL), (2, G), (3, G), (4, G), (5, G), (6, G)}
-    engine.apply(s, (L.M_FIRE, 1, 6, G, 1))
-    assert _tiles(s) == [0, 1, 0, 0, 0, 0, 0] and s[PB + L.P_SCORE] == 2
+    assert _sets(moves_of(s, L.M_FIRE), 1) == {(0, NO_PORTAL), (2, G), (3, G), (5, G)}
+    engine.apply(s, (L.M_FIRE, 1, 5, G, 1))
+    assert _tiles(s) == [0, 1, 0, 0, 0, 0, 0] and _res(s) == [0, 1, 0, 0, 0, 0]
+    assert s[PB + L.P_SCORE] == 0
     assert s[PB + L.P_NPORTAL] == 1 and _portals_on(s, 1) == [0] * 7
+
+
+def test_specialist_23_on_the_points_space_takes_tile_points_and_portal(main_state, moves_of):
+    b = StateBuilder().tiles(0, fire=1).great_bonfire(5).gb_portals(6, "G").specialist(0, 23)
+    s = main_state(b)
+    assert _sets(moves_of(s, L.M_FIRE), 6) == {(1, NO_PORTAL), (2, G), (4, G), (6, G)}
+    engine.apply(s, (L.M_FIRE, 6, 6, G, 1))
+    assert _tiles(s) == [0, 0, 0, 0, 0, 0, 1] and _res(s) == [0] * 6
+    assert s[PB + L.P_SCORE] == 2 and s[PB + L.P_NPORTAL] == 1
 
 
 def test_without_a_fitting_portal_specialist_23_still_gets_only_two(main_state, moves_of):
     b = StateBuilder().tiles(0, fire=1).great_bonfire(0).gb_portals(1, "A").specialist(0, 23)
-    assert _sets(moves_of(main_state(b), L.M_FIRE), 1) == {(0, NO_PORTAL), (1, NO_PORTAL)}
+    assert _sets(moves_of(main_state(b), L.M_FIRE), 1) == {(0, NO_PORTAL)}
 
 
 @pytest.mark.parametrize("used, cost", [(False, 1), (True, 3)])

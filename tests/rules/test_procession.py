@@ -283,17 +283,20 @@ def test_specialist_2_moves_every_guardian_one_step_further_than_paid():
     assert sorted(proc_moves(s)) == [(OWN, STAY, -1), (OWN, 0, -1)]
 
 
-def test_specialist_6_chooses_the_resource_gained():
+def test_specialist_6_chooses_the_resource_gained_but_never_gold_on_a_path_tile():
     s = zero_res(start(city(own=0, specialists=(6,))))
     play(s, mv(L.M_PROCESSION, 1))
-    assert sorted(proc_moves(s)) == [(OWN, STAY, -1)] + [(OWN, 1, r) for r in range(6)]
+    assert sorted(proc_moves(s)) == [(OWN, STAY, -1)] + [(OWN, 1, r) for r in range(5)]
+    assert (OWN, 1, GOLD) not in proc_moves(s)
     play(s, mv(L.M_MOVE_GUARD, OWN, 1, ROOT))  # a blossom tile, root chosen
     assert res(s) == [0, 0, 0, 0, 1, 0]
 
 
-def test_specialist_6_also_chooses_on_the_starting_tile():
+def test_specialist_6_also_chooses_on_the_starting_tile_where_gold_stays_allowed():
     s = zero_res(start(city(specialists=(6,))))
-    play(s, mv(L.M_PROCESSION, 1), mv(L.M_MOVE_GUARD, OWN, 0, SHELL))
+    play(s, mv(L.M_PROCESSION, 1))
+    assert sorted(proc_moves(s)) == [(OWN, STAY, -1)] + [(OWN, 0, r) for r in range(6)]
+    play(s, mv(L.M_MOVE_GUARD, OWN, 0, SHELL))
     assert res(s) == [0, 0, 0, 1, 0, 0]
 
 

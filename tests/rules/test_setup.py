@@ -109,6 +109,24 @@ def test_solo_portals_on_one_space_are_all_different(seed):
         assert max(_portals(s, g)) == 1 and sum(_portals(s, g)) == 3
 
 
+def _portal_deal(s: np.ndarray) -> tuple[frozenset[int], ...]:
+    return tuple(frozenset(k for k in range(7) if _portals(s, g)[k]) for g in range(7))
+
+
+def test_solo_portal_deals_are_any_valid_random_deal_not_one_pattern():
+    deals = [_portal_deal(new_game(seed, 1)) for seed in range(60)]
+    for deal in deals:  # valid: 3 different shapes per space, each shape 3 times
+        assert all(len(shapes) == 3 for shapes in deal)
+        assert Counter(k for shapes in deal for k in shapes) == {k: 3 for k in range(7)}
+    assert len(set(deals)) == len(deals)
+    # A circulant deal (space g: shapes g, g+1, g+2 relabelled) has pairwise overlaps of
+    # exactly 2, 1 and 0 shapes seven times each; random valid deals do not keep to that.
+    profiles = {tuple(sorted(Counter(len(a & b) for i, a in enumerate(deal)
+                                     for b in deal[i + 1:]).items())) for deal in deals}
+    assert len(profiles) > 3
+    assert any(dict(pr).get(3, 0) > 0 or dict(pr).get(2, 0) != 7 for pr in profiles)
+
+
 def test_multiplayer_portals_on_a_space_may_repeat_a_shape():
     # The 2-player deal is a plain shuffle: some seed puts two equal portals on a space.
     assert any(max(_portals(new_game(seed, 2), g)) > 1 for seed in range(20) for g in range(7))
