@@ -146,10 +146,16 @@ def probe_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray) -> 
     return frame.loc[:, list(COLUMNS)]
 
 
+def _engine_hash() -> str:
+    """The engine sources' hash plus this package's fork kernel (both decide the forks)."""
+    forks = (Path(__file__).parent / "forks.py").read_bytes()
+    return _jitcache.source_hash() + hashlib.sha256(forks).hexdigest()[:8]
+
+
 def cache_key(config: RunConfig, settings: ProbeSettings, games: int) -> str:
     """Hash of everything that determines a probe table."""
     doc = {"config": config.to_json(), "settings": asdict(settings), "games": games,
-           "version": __version__, "engine": _jitcache.source_hash()}
+           "version": __version__, "engine": _engine_hash()}
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=list).encode()).hexdigest()[:16]
 
 
@@ -188,7 +194,7 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
         table.to_parquet(tmp, index=False)
         os.replace(tmp, path)
         meta = {"key": key, "config": config.to_json(), "settings": asdict(settings),
-                "games": n_games, "version": __version__, "engine": _jitcache.source_hash(),
+                "games": n_games, "version": __version__, "engine": _engine_hash(),
                 "forks": len(table)}
         mtmp = path.with_suffix(".json.tmp")
         mtmp.write_text(json.dumps(meta, indent=1, sort_keys=True, default=list))

@@ -12,6 +12,7 @@ from bonfire_sim.errors import DataError
 from bonfire_sim.sim.load import RunData, load
 from bonfire_sim.sim.runner import RunConfig
 
+
 @dataclass(frozen=True)
 class Run:
     """A loaded run with its label and (when known) its directory, where probes are cached."""

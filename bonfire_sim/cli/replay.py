@@ -31,7 +31,13 @@ from bonfire_sim.cli.options import seed_option
     help="Write the events and the result as JSON to FILE ('-' = stdout) instead of the "
     "narrated game.",
 )
-def replay(seed: int, players: int, strategies: str, json_out: str | None) -> None:
+@click.option("--run", "run_dir", metavar="DIR", default=None,
+              help="Replay a game of this finished run (its seed, seats, strategies and "
+              "overrides); needs --game. --seed/--players/--strategies are then ignored.")
+@click.option("--game", "game_id", type=int, default=None, metavar="ID",
+              help="Game id within --run (the ids the reports list).")
+def replay(seed: int, players: int, strategies: str, json_out: str | None,
+           run_dir: str | None, game_id: int | None) -> None:
     """Play one seeded game and narrate it: every move with what it paid and gained,
     Tom's turns in solo, board snapshots after each ignite, and the final scoring.
 
@@ -41,12 +47,31 @@ def replay(seed: int, players: int, strategies: str, json_out: str | None) -> No
 
     \b
         bonfire-sim replay --seed 1 --players 4
-        bonfire-sim replay --seed 7 --players 1 --json game.json
-    """
-    from bonfire_sim.sim.narrate import narrate
-    from bonfire_sim.sim.play import play
 
-    record = play(seed, players, strategies)
+    \b
+        bonfire-sim replay --seed 7 --players 1 --json game.json
+
+    \b
+        bonfire-sim replay --run runs/p4 --game 12
+    """
+    from bonfire_sim.errors import ConfigError
+    from bonfire_sim.sim.narrate import narrate
+
+    if (run_dir is None) != (game_id is None):
+        raise ConfigError("--run and --game go together: give both to replay a run's game")
+    if run_dir is not None and game_id is not None:
+        from bonfire_sim.sim.rungame import game_spec, replay_game
+
+        spec = game_spec(run_dir, game_id)
+        click.echo(f"game {spec.game_id} of {run_dir}: deal {spec.deal}, rotation "
+                   f"{spec.rotation}, seed {spec.seed}, strategies "
+                   f"{', '.join(spec.strategies)}, overrides {spec.overrides or 'none'}",
+                   err=True)
+        record = replay_game(run_dir, game_id)
+    else:
+        from bonfire_sim.sim.play import play
+
+        record = play(seed, players, strategies)
     if json_out is None:
         click.echo("\n".join(narrate(record)))
     elif json_out == "-":
