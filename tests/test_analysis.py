@@ -23,8 +23,8 @@ from bonfire_sim.analysis.paired import (
 from bonfire_sim.analysis.runs import as_runs
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.sim.load import load
-from bonfire_sim.sim.runner import RunConfig, run
 from bonfire_sim.sim.rungame import game_spec, replay_game
+from bonfire_sim.sim.runner import RunConfig, run
 
 
 # ---- flags --------------------------------------------------------------------------------
@@ -37,7 +37,7 @@ def test_a_difference_inside_the_margin_is_never_flagged_however_precise():
 def test_benjamini_hochberg_adjusts_for_the_number_of_rows():
     p = np.array([0.01, 0.02, 0.03, 0.04, 0.5])
     q = FL.bh_qvalues(p)
-    assert np.allclose(q[:4], 0.04) and q[4] == pytest.approx(0.5)
+    assert np.allclose(q[:4], 0.05) and q[4] == pytest.approx(0.5)  # p * 5 / rank, monotone
     assert np.isnan(FL.bh_qvalues([np.nan, 0.01])[0])
 
 
@@ -135,7 +135,7 @@ def test_take_forks_receive_the_task_in_branch_a():
     assert (gnome["has_a"] == 1).all()
 
 
-# ---- the public API on a run ----------------------------------------------------------------------
+# ---- the public API on a run ---------------------------------------------------------
 def test_public_api_returns_one_row_per_item_and_player_count(tmp_path):
     out = run(RunConfig(games=24, players=2, seed=8, seat_rotation=True), tmp_path / "r")
     probes = ProbeSettings(tasks=("B13", "R3"), gnomes=("E1",))
@@ -224,3 +224,12 @@ def test_planted_seat_compensation_equalises_win_shares_small(tmp_path):
 @pytest.mark.heavy
 def test_planted_seat_compensation_equalises_win_shares_heavy(tmp_path):
     _planted_seats(tmp_path, 8000, 4)
+
+
+def test_whole_seat_points_are_the_rounding_closest_to_fair_shares():
+    scores, bonf = _synthetic(20000, 2.5, 2)
+    c, _, _ = compensation(scores, bonf)
+    pts = as_seat_points(c, scores, bonf)
+    dev = {k: abs(win_shares(scores, bonf, np.array(k, float))[0] - 0.5)
+           for k in ((0, 2), (0, 3))}
+    assert tuple(pts) == min(dev, key=dev.get)

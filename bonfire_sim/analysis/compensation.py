@@ -125,9 +125,27 @@ def _damped(f, x0: np.ndarray, scores: np.ndarray, bonfires: np.ndarray) -> np.n
     return x
 
 
-def as_seat_points(c: np.ndarray) -> list[int]:
-    """Whole starting points for ``seat_points``: shifted so the smallest is 0, rounded."""
+def as_seat_points(c: np.ndarray, scores: np.ndarray | None = None,
+                   bonfires: np.ndarray | None = None) -> list[int]:
+    """Whole starting points for ``seat_points`` (the smallest 0).
+
+    With the recorded ``scores``/``bonfires``, the floor/ceiling combination of ``c`` whose
+    re-ranked win shares come closest to 1/n (largest deviation); rounding each seat on its
+    own can overshoot for one seat at the expense of another.  Without them, rounded.
+    """
     c = np.asarray(c, dtype=float)
     if not np.all(np.isfinite(c)):
         return []
-    return [int(math.floor(v - c.min() + 0.5)) for v in c]
+    c = c - c.min()
+    if scores is None or bonfires is None:
+        return [int(math.floor(v + 0.5)) for v in c]
+    n = len(c)
+    best, best_dev = None, math.inf
+    for corner in itertools.product((0, 1), repeat=n):
+        offs = np.floor(c).astype(np.int64) + np.array(corner, dtype=np.int64)
+        offs -= offs.min()
+        dev = float(np.max(np.abs(_win_shares_int(scores, bonfires, offs).mean(axis=0)
+                                  - 1.0 / n)))
+        if dev < best_dev - 1e-12:
+            best, best_dev = offs, dev
+    return [int(v) for v in best]

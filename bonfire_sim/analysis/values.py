@@ -302,7 +302,8 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
     ``score_hi``), and the **compensation**: the starting points per seat (seat 0 = 0) that
     would give every seat 1/n of the wins when the recorded games are re-ranked, with a
     95% interval ``c_lo``/``c_hi`` (``compensation.compensation``).  ``seat_points`` (in
-    ``attrs``, per player count) is the rounded override to test it with.  ``q_value`` /
+    ``attrs``, per player count) is the whole-point override to test it with (the
+    rounding whose re-ranked win shares come closest to 1/n).  ``q_value`` /
     ``flag``: compensation beyond ± margin points (BH per player count);
     ``imprecise``: compensation interval wider than ± margin; ``games``: example games
     the seat won.  Runs should be seat-rotated; otherwise seats are confounded with the
@@ -322,7 +323,7 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
                  .astype(str).to_numpy())
         runs_of = wide.index.get_level_values("run").astype(str).to_numpy()
         c, clo, chi = compensation(scores, bonf, np.char.add(np.char.add(runs_of, "|"), deals))
-        suggest[n] = as_seat_points(c)
+        suggest[n] = as_seat_points(c, scores, bonf)
         for seat, g in p.groupby("seat"):
             seat = int(seat)
             wins = float(g["win_share"].sum())
