@@ -6,7 +6,7 @@
 2. Seats: the compensation reported for a run, planted as ``seat_points`` in a run on the
    same deals, must bring every seat's win share within its interval of 1/n.
 
-    python scripts/planted_effects.py --out /tmp/planted --games 4000 --seat-games 8000 --jobs 2
+    python scripts/planted_effects.py --out /tmp/planted --games 2000 --seat-games 8000 --jobs 2
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def _run(config: RunConfig, out: Path, jobs: int) -> Path:
     return out
 
 
-def tasks(out: Path, games: int, players: int, jobs: int) -> None:
+def tasks(out: Path, games: int, players: int, jobs: int, kinds: tuple[str, ...]) -> None:
     from bonfire_sim.rules import components as C
 
     printed = {t.id: t.points for t in C.TASKS}
@@ -39,7 +39,7 @@ def tasks(out: Path, games: int, players: int, jobs: int) -> None:
     plant = RunConfig(games=games, players=players, seat_rotation=True, seed=2026,
                       chunk_size=1000,
                       overrides={"task_points": {k: printed[k] + v for k, v in PLANT.items()}})
-    settings = ProbeSettings(kinds=("take", "light"))
+    settings = ProbeSettings(kinds=kinds)
     tabs, secs = [], []
     for name, cfg in (("base", base), ("plant", plant)):
         d = _run(cfg, out / f"tasks{players}-{name}", jobs)
@@ -58,11 +58,12 @@ def tasks(out: Path, games: int, players: int, jobs: int) -> None:
     print(f"others: {len(others)} tasks, flagged {int((others['flag'] != '').sum())}, "
           f"intervals containing 0: {int(((others['lo'] <= 0) & (others['hi'] >= 0)).sum())}, "
           f"largest |diff| {others['diff'].abs().max():.2f}")
-    take = paired.value_differences(tabs[0], tabs[1], "take")
-    take["planted"] = take["item"].map(PLANT).fillna(0).astype(int)
-    print("take value B - A (moves by planted x price slope):")
-    print(take[take["planted"] != 0][["item", "planted", "diff", "lo", "hi", "n"]]
-          .to_string(index=False))
+    if "take" in kinds:
+        take = paired.value_differences(tabs[0], tabs[1], "take")
+        take["planted"] = take["item"].map(PLANT).fillna(0).astype(int)
+        print("take value B - A (moves by planted x price slope):")
+        print(take[take["planted"] != 0][["item", "planted", "diff", "lo", "hi", "n"]]
+              .to_string(index=False))
 
 
 def seats(out: Path, games: int, players: int, jobs: int) -> None:
@@ -92,11 +93,14 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=4000)
     ap.add_argument("--seat-games", type=int, default=8000)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--kinds", default="light", help="fork kinds, comma-separated")
+    ap.add_argument("--skip-seats", action="store_true")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    seats(args.out, args.seat_games, 2, args.jobs)
-    seats(args.out, args.seat_games, 4, args.jobs)
-    tasks(args.out, args.games, 2, args.jobs)
+    if not args.skip_seats:
+        seats(args.out, args.seat_games, 2, args.jobs)
+        seats(args.out, args.seat_games, 4, args.jobs)
+    tasks(args.out, args.games, 2, args.jobs, tuple(args.kinds.split(",")))
     print(f"\ntotal {time.perf_counter() - t0:.0f} s")
 
 
