@@ -78,7 +78,8 @@ def score_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFram
                                   "win_a": xa["win_share"].mean(),
                                   "win_b": xb["win_share"].mean(), "paired": paired}
         if paired:
-            j = _per_game(xa).join(_per_game(xb), lsuffix="_a", rsuffix="_b", how="inner")
+            j = _per_game(xa).add_suffix("_a").join(_per_game(xb).add_suffix("_b"),
+                                                    how="inner")
             g = j.groupby(level="game_id")
             ds = (g["score_b"].mean() - g["score_a"].mean()).to_numpy(float)
             dw = (g["win_share_b"].mean() - g["win_share_a"].mean()).to_numpy(float)
@@ -110,9 +111,8 @@ def seat_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFrame
                                   "score_a": xa["score"].mean(),
                                   "score_b": xb["score"].mean(), "paired": paired}
         if paired:
-            j = xa.set_index("game_id")[["score", "win_share"]].join(
-                xb.set_index("game_id")[["score", "win_share"]], lsuffix="_a", rsuffix="_b",
-                how="inner")
+            j = xa.set_index("game_id")[["score", "win_share"]].add_suffix("_a").join(
+                xb.set_index("game_id")[["score", "win_share"]].add_suffix("_b"), how="inner")
             wn = _row((j["win_share_b"] - j["win_share_a"]).to_numpy(float))
             sc = _row((j["score_b"] - j["score_a"]).to_numpy(float))
         else:
@@ -152,9 +152,8 @@ def value_differences(tab_a: pd.DataFrame, tab_b: pd.DataFrame, kind: str,
                                   "value_b": float(db.mean()) if len(db) else np.nan}
         used = False
         if paired:
-            j = (xa.assign(d=da).set_index("game_id")[["d"]]
-                 .join(xb.assign(d=db).set_index("game_id")[["d"]], lsuffix="_a",
-                       rsuffix="_b", how="inner"))
+            j = (xa.assign(d_a=da).set_index("game_id")[["d_a"]]
+                 .join(xb.assign(d_b=db).set_index("game_id")[["d_b"]], how="inner"))
             if len(j) >= min_pairs:
                 r = _row((j["d_b"] - j["d_a"]).to_numpy(float))
                 row.update(r)
