@@ -14,7 +14,8 @@ every kept decision out twice:
   with the moves recruiting g.
 * ``light`` (the mover could ignite the bonfire space holding task t): A = ignite it now;
   B = the best other move, and the mover never ignites that task for the rest of the game
-  (where that ignite was its only main option, nothing is possible: the rules' skip, out).
+  (where that ignite was its only main option, nothing is possible: the rules' skip, out);
+  in B the task is dead, so the strategies see it printed at 0 points and stop chasing it.
 
 Each play-out records the mover's final score, its share of the win (1/k of k tied winners)
 and whether it ended with the item lit (tasks) or owned (gnomes).
@@ -26,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from bonfire_sim.rules import layout as L
+from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.moves import apply_move, legal_moves
 from bonfire_sim.rules.scoring import NLINES, final_result
 from bonfire_sim.rules.setup import setup_game
@@ -184,10 +186,17 @@ def _fork(s0, p, sids, wts, kind, item, moves, alt, scores, lines, ranks, won, r
     apply_move(s, p, alt[i])
     leaked = 0
     if kind == KIND_LIGHT:
-        leaked = _play(s, p, sids, wts, moves, alt, seat, item)
+        # The task is dead in this branch: the strategies see it printed at 0 points, so the
+        # mover stops working towards it (its score is unaffected: the task is never lit).
+        pdead = p.copy()
+        pdead[T.T_POINTS + item] = 0
+        leaked = _play(s, pdead, sids, wts, moves, alt, seat, item)
+        if leaked:
+            pdead[T.T_POINTS + item] = p[T.T_POINTS + item]
+        _result(s, pdead, seat, kind, item, scores, lines, ranks, won, res)
     else:
         _play(s, p, sids, wts, moves, alt, -1, -1)
-    _result(s, p, seat, kind, item, scores, lines, ranks, won, res)
+        _result(s, p, seat, kind, item, scores, lines, ranks, won, res)
     out[7], out[9], out[11] = res[0], res[1], res[2]
     out[12] = 1.0 - leaked
     return True
