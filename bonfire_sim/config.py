@@ -51,6 +51,12 @@ def _jobs_not_zero(name: str, value: Any) -> None:
         raise ConfigError(f"{name} must be 1..{MAX_JOBS} or -1 (every core), got 0")
 
 
+def _one_to_four(name: str, value: Any) -> None:
+    if not 1 <= len(value) <= 4:
+        raise ConfigError(f"{name} needs 1 to 4 values (starting score of seats 0..3), "
+                          f"got {len(value)}")
+
+
 def _task_ids() -> Sequence[str]:
     from bonfire_sim.rules import components as C
 
@@ -81,6 +87,8 @@ OVERRIDE_FIELDS: dict[str, Field] = {
     "fate_supply_points": Field("int", "points per fate tile left in the supply", 0, MAX_POINTS),
     "fire_points": Field("int", "points of the fire bonus", 0, MAX_POINTS),
     "council_point": Field("int", "points of a council point space", 0, MAX_POINTS),
+    "seat_points": Field("ints", "starting score per seat, seat 0 = start player (1-4 values)",
+                         0, MAX_POINTS, check=_one_to_four),
 }
 REPORT_FIELDS: dict[str, Field] = {
     "out": Field("path", "HTML file to write"),

@@ -13,6 +13,7 @@ out = "runs/start-player-4p"
 [overrides]            # optional designer changes (see tables.OVERRIDABLE)
 task_points = { B1 = 3 }
 countdown_trigger = { 4 = 14 }
+seat_points = [0, 1, 2, 3]     # starting score per seat (start-player compensation)
 
 [variants]             # optional: readings of uncertain facts (components.VARIANTS)
 tom_deck = "gnome"

@@ -1,2 +1,13 @@
 """Balance analysis above the engine: fork-based (interventional) task and gnome values,
-start-player compensation, FDR-controlled flags and paired run comparisons."""
+start-player compensation, FDR-controlled flags and paired run comparisons.
+
+``task_values(runs)``, ``gnome_values(runs)``, ``seat_advantage(runs)`` and
+``tom_difficulty(runs)`` take run directories or loaded runs and return one row per item
+and player count; ``probe_values(config)`` plays the engine forks they rest on.
+"""
+
+from bonfire_sim.analysis.probes import ProbeSettings, probe_values
+from bonfire_sim.analysis.values import gnome_values, seat_advantage, task_values, tom_difficulty
+
+__all__ = ["ProbeSettings", "gnome_values", "probe_values", "seat_advantage", "task_values",
+           "tom_difficulty"]

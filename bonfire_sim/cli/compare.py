@@ -10,9 +10,17 @@ import click
 @click.argument("run_b")
 @click.option("--out", "out", default="reports/compare.html", show_default=True,
               help="HTML file to write.")
-def compare(run_a: str, run_b: str, out: str) -> None:
-    """Compare two runs: mean score and win rate by strategy, task lighting rates and
-    end reasons, each difference (B - A) with a 95% interval.
+@click.option("--probe-games", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Games per run whose decisions are forked for task and gnome values.")
+@click.option("--margin", type=click.FloatRange(min=0), default=1.0, show_default=True,
+              help="Practical margin in points: smaller differences are never flagged.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes for the forks.")
+def compare(run_a: str, run_b: str, out: str, probe_games: int, margin: float,
+            jobs: int) -> None:
+    """Compare two runs of one player count: score and win share by strategy, win share by
+    seat, task and gnome value differences, task lighting rates and end reasons, each
+    B - A with a 95% interval, paired by game when the runs share their deals.
 
     Example:
 
@@ -21,5 +29,5 @@ def compare(run_a: str, run_b: str, out: str) -> None:
     """
     from bonfire_sim.report.compare import build_compare
 
-    path = build_compare(run_a, run_b, out)
+    path = build_compare(run_a, run_b, out, probes=probe_games, margin=margin, jobs=jobs)
     click.echo(f"wrote {path}")

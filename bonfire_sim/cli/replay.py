@@ -35,8 +35,14 @@ from bonfire_sim.cli.options import seed_option, variant_option
 @variant_option
 @click.option("--no-warm", is_flag=True,
               help="Do not compile the engine in the background after a cold start.")
+@click.option("--run", "run_dir", metavar="DIR", default=None,
+              help="Replay a game of this finished run (its seed, seats, strategies and "
+              "overrides); needs --game. --seed/--players/--strategies are then ignored.")
+@click.option("--game", "game_id", type=int, default=None, metavar="ID",
+              help="Game id within --run (the ids the reports list).")
 def replay(seed: int, players: int, strategies: str | None, json_out: str | None,
-           variants: dict[str, str], no_warm: bool) -> None:
+           variants: dict[str, str], no_warm: bool, run_dir: str | None,
+           game_id: int | None) -> None:
     """Play one seeded game and narrate it: every move with what it paid and gained,
     Tom's turns in solo, board snapshots after each ignite, and the final scoring.
 
@@ -50,6 +56,9 @@ def replay(seed: int, players: int, strategies: str | None, json_out: str | None
 
     \b
         bonfire-sim replay --seed 7 --players 1 --variant tom_deck=gnome
+
+    \b
+        bonfire-sim replay --run runs/p4 --game 12
     """
     from bonfire_sim.sim import warm
 
@@ -58,13 +67,27 @@ def replay(seed: int, players: int, strategies: str | None, json_out: str | None
     cold = not warm.is_warm() and warm.disable_jit()
     from bonfire_sim import fileio
     from bonfire_sim.catalog import variants_line
+    from bonfire_sim.errors import ConfigError
     from bonfire_sim.sim.narrate import narrate
     from bonfire_sim.sim.play import play
 
     if json_out not in (None, "-"):
         fileio.check_output_file(json_out)
 
-    record = play(seed, players, strategies, variants=variants)
+    if (run_dir is None) != (game_id is None):
+        raise ConfigError("--run and --game go together: give both to replay a run's game")
+    if run_dir is not None and game_id is not None:
+        from bonfire_sim.sim.rungame import game_spec, replay_game
+
+        spec = game_spec(run_dir, game_id)
+        variants = spec.variants
+        click.echo(f"game {spec.game_id} of {run_dir}: deal {spec.deal}, rotation "
+                   f"{spec.rotation}, seed {spec.seed}, strategies "
+                   f"{', '.join(spec.strategies)}, overrides {spec.overrides or 'none'}",
+                   err=True)
+        record = replay_game(run_dir, game_id)
+    else:
+        record = play(seed, players, strategies, variants=variants)
     if json_out is None:
         click.echo(f"Variants in force: {variants_line(variants)}")
         click.echo("\n".join(narrate(record)))

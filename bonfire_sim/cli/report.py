@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from bonfire_sim.cli.options import progress_callback, quiet_option
@@ -15,15 +17,22 @@ from bonfire_sim.cli.options import progress_callback, quiet_option
               help="Page title.")
 @click.option("--sensitivity", "sensitivity", default=None, metavar="FILE.json",
               help="Show this `bonfire-sim sensitivity --json` table in the method section.")
+@click.option("--probe-games", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Games per run whose decisions are forked for the task and gnome values "
+              "(cached in the run directory).")
+@click.option("--margin", type=click.FloatRange(min=0), default=1.0, show_default=True,
+              help="Practical margin in points: smaller differences are never flagged.")
+@click.option("--jobs", type=int, default=1, show_default=True,
+              help="Worker processes for the forks (-1 = every core).")
 @quiet_option
 def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | None,
-           quiet: bool) -> None:
+           probe_games: int, margin: float, jobs: int, quiet: bool) -> None:
     """Build an HTML balance report from finished runs' Parquet tables.
 
-    Sections: overview, start-player advantage, task values, gnome strength, Tom
-    difficulty (from solo runs) and method/caveats (the assumptions in force and, with
-    --sensitivity, how much the figures move under other readings); a section without
-    data says so.
+    Sections: overview, start-player advantage and compensation, task values and gnome
+    strength (engine forks, per player count), Tom difficulty (from solo runs) and
+    method/caveats (the assumptions in force and, with --sensitivity, how much the figures
+    move under other readings); a section without data says so.
 
     Example:
 
@@ -32,8 +41,12 @@ def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | N
     """
     from bonfire_sim.progress import Progress
     from bonfire_sim.report.build import STEPS, build_report
+    from bonfire_sim.sim.runner import resolve_jobs
 
+    jobs = resolve_jobs(jobs)
+    command = " ".join(["bonfire-sim", *sys.argv[1:]]) if sys.argv else None
     with Progress(STEPS, "report", "step", quiet=quiet) as bar:
         path = build_report(run_dirs, out, title=title, sensitivity=sensitivity,
+                            probes=probe_games, margin=margin, command=command, jobs=jobs,
                             progress=progress_callback(bar))
     click.echo(f"wrote {path}")

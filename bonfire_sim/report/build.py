@@ -12,15 +12,20 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from bonfire_sim import __version__, fileio
+from bonfire_sim import analysis as A
+from bonfire_sim.analysis import flags as FL
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import html as H
 from bonfire_sim.report import stats as S
 from bonfire_sim.rules import components as C
 
+# Games per run whose decisions are forked for the task and gnome values (cached per run).
+DEFAULT_PROBE_GAMES = 2000
 # Half-widths a conclusion needs (95% intervals): below these a figure gets no warning.
 TARGET = {"seat_rate": 0.02, "seat_score": 0.5, "task_value": 1.0, "gnome_effect": 1.0,
           "tom_rate": 0.03, "handicap": 1.0}
@@ -103,7 +108,43 @@ def seat_data(players: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     return (pd.concat(keep) if keep else m.iloc[:0]), notes
 
 
-def section_seats(players: pd.DataFrame) -> dict[str, Any]:
+def _seat_runs(runs: Sequence[Any]) -> list[Any]:
+    """Per player count the seat-rotated runs if there are any, else all (as seat_data)."""
+    out = []
+    for n in sorted({r.config.players for r in runs if r.config.players >= 2}):
+        same = [r for r in runs if r.config.players == n]
+        rotated = [r for r in same if r.config.seat_rotation]
+        out += rotated or same
+    return out
+
+
+def _compensation_blocks(runs: Sequence[Any], margin: float) -> list[dict[str, Any]]:
+    sa = A.seat_advantage(_seat_runs(runs), margin=margin)
+    if sa.empty:
+        return []
+    suggest = "; ".join(f"{n} players: seat_points = {pts}"
+                        for n, pts in sorted(sa.attrs.get("seat_points", {}).items()) if pts)
+    return [
+        H.text_block("Compensation: the starting points per seat (seat 0 = 0) at which every "
+                     "seat would win 1/n of the games, found by re-ranking the recorded "
+                     "games with those offsets (ties broken by bonfires as in the rules), "
+                     "95% sandwich intervals clustered by deal. It assumes play does not "
+                     "change with a head start; test it directly with the override "
+                     f"(experiment TOML [overrides]): {suggest or 'none'}."),
+        _fig(F.seat_compensation(sa), "Starting points per seat that equalise win rates."),
+        _precision_block(sa[sa["seat"] > 0], "seat", "compensation", margin, "c_lo", "c_hi"),
+        H.table_block(sa, {
+            "players": ("players", "d"), "seat": ("seat", "d"), "n": ("games", ","),
+            "value": ("win share", ".3f"), "lo": ("95% lo", ".3f"), "hi": ("95% hi", ".3f"),
+            "fair": ("fair 1/n", ".3f"), "compensation": ("compensation", "+.2f"),
+            "c_lo": ("95% lo", "+.2f"), "c_hi": ("95% hi", "+.2f"), "q_value": ("q", ".3f"),
+            "flag": ("flag", ""), "imprecise": ("wide", ""), "games": ("example games won", "")},
+            caption="Seats and their compensation (flag: compensation beyond ± margin, "
+                    "Benjamini-Hochberg)", row_class="flag")]
+
+
+def section_seats(players: pd.DataFrame, runs: Sequence[Any] = (),
+                  margin: float = FL.MARGIN) -> dict[str, Any]:
     title = "Start-player advantage"
     data, notes = seat_data(players)
     if data.empty:
@@ -132,6 +173,7 @@ def section_seats(players: pd.DataFrame) -> dict[str, Any]:
         "df": ("df", "d"), "p_value": ("p value", ".4f"), "rotated": ("rotated", "")},
         caption="Test of no seat advantage: chi-square goodness of fit of wins by seat to "
                 "equal shares (fractional wins)"))
+    blocks += _compensation_blocks(runs, margin)
     by = S.seat_advantage(data, by=("strategy",))
     if data["strategy"].nunique() > 1:
         blocks.append(_fig(F.seat_excess_by_strategy(by),
@@ -147,89 +189,115 @@ def section_seats(players: pd.DataFrame) -> dict[str, Any]:
     return _section("seats", title, blocks)
 
 
-def section_tasks(players: pd.DataFrame, overrides: dict[str, Any]) -> dict[str, Any]:
+def _precision_rows(frame: pd.DataFrame, key: str, margin: float,
+                    lo: str = "lo", hi: str = "hi", n: str = "n") -> pd.DataFrame:
+    """Rows whose interval is wider than ± margin, with the observations they would need."""
+    bad = frame[frame["imprecise"] & frame[lo].notna()]
+    need = FL.games_for_margin(bad[n], bad[lo], bad[hi], margin)
+    return bad.assign(half=(bad[hi] - bad[lo]) / 2, need=need)
+
+
+def _precision_block(frame: pd.DataFrame, key: str, what: str, margin: float,
+                     lo: str = "lo", hi: str = "hi", n: str = "n") -> dict[str, Any]:
+    bad = _precision_rows(frame, key, margin, lo, hi, n)
+    if bad.empty:
+        return H.text_block(f"Precision: every {what} interval is within ±{margin:g}.")
+    items = "; ".join(f"{r[key]} ({int(r['players']) or 'pooled'}p) ±{r['half']:.1f}"
+                      + (f", ~{int(r['need']):,} obs." if np.isfinite(r["need"]) else "")
+                      for _, r in bad.head(40).iterrows())
+    more = f" and {len(bad) - 40} more" if len(bad) > 40 else ""
+    return H.text_block(f"Precision warning: {len(bad)} {what} rows have intervals wider "
+                        f"than ±{margin:g} (too wide to resolve the margin): {items}{more}.")
+
+
+def _label_task(tv: pd.DataFrame) -> pd.Series:
+    short = tv["text"].str.slice(0, 28)
+    return tv["task"] + " " + short + " (" + tv["printed"].astype(str) + ")"
+
+
+def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
+                  jobs: int = 1) -> dict[str, Any]:
     title = "Task values"
-    m = S.multiplayer(players)
-    if m.empty:
+    multi = [r for r in runs if r.config.players >= 2]
+    if not multi:
         return _section("tasks", title, [], "No multiplayer games in these runs.")
-    tv = S.task_values(m, overrides)
-    n = _n_games(m)
+    tv = A.task_values(multi, probes=probes, margin=margin, pooled=True, jobs=jobs)
+    tv["label"] = _label_task(tv)
+    est = tv[tv["n"] > 0]
     flagged = tv[tv["flag"] != ""]
     blocks = [H.text_block(
-        "Empirical value = adjusted effect of lighting the task on the final score: OLS of "
-        "score on 66 lit-task indicators plus strategy and run x player-count x seat fixed "
-        "effects, HC3 robust 95% intervals; the win effect is the same linear probability "
-        "model on winning. Tasks lit by fewer than 20 players get no estimate. A task is "
-        "flagged only when its interval excludes the printed points: under-valued (worth "
-        "more than printed) or over-valued (worth less). The effect includes what lighting "
-        "brings besides the printed points (bonfire space, guardian spots, elder and common "
-        "task progress) and the skill it signals, so read it as association, not cause."),
-        H.text_block(f"{len(flagged)} of {tv['value'].notna().sum()} estimated tasks flagged: "
-                     + (", ".join(f"{r.id} ({r.flag})" for r in flagged.itertuples()) or
-                        "none") + "."),
-        H.text_block(
-            f"On average a lit task is worth {tv.attrs['mean_surplus']:+.2f} points beyond "
-            f"its printed value (lit-weighted mean surplus: the bonfire's other benefits and "
-            f"the selection of who lights it). Relative to that par, above par: "
-            + (", ".join(tv.loc[tv["relative_flag"] == "above par", "id"]) or "none")
-            + "; below par: "
-            + (", ".join(tv.loc[tv["relative_flag"] == "below par", "id"]) or "none")
-            + ".")]
-    est = tv.dropna(subset=["value"])
-    warn = S.precision_warning(est, n, TARGET["task_value"], "Task values",
-                               "value_lo", "value_hi")
-    blocks.append(_fig(F.task_value_scatter(tv), "Printed points vs empirical value "
-                                                 "(flagged tasks labelled).", warn))
-    blocks.append(_fig(F.ranked_effects(est.assign(label=est["id"] + " " + est["colour"]),
-                                        "value", "value_lo", "value_hi", "label", ref="printed",
-                                        title="Tasks ranked by empirical value",
-                                        xlabel="score effect of lighting (| = printed)"),
-                       "Ranked empirical task values; green: under-valued, orange: "
-                       "over-valued.", warn))
-    blocks.append(_fig(F.rate_bars(tv, "take_rate", "take_lo", "take_hi",
-                                   title="How often each task is taken (per player)",
-                                   ylabel="share of players"), "Take rate per task."))
-    ranked = tv.sort_values("value", ascending=False, na_position="last")
-    blocks.append(H.table_block(ranked, {
-        "id": ("task", ""), "colour": ("colour", ""), "text": ("condition", ""),
-        "printed": ("printed", "d"), "take_rate": ("taken", ".3f"),
-        "lit_rate": ("lit | taken", ".2f"), "lit": ("lit (n)", ","),
-        "value": ("value", ".2f"), "value_lo": ("95% lo", ".2f"), "value_hi": ("95% hi", ".2f"),
-        "win_effect": ("win effect", "+.3f"), "win_lo": ("95% lo", "+.3f"),
-        "win_hi": ("95% hi", "+.3f"), "flag": ("flag", ""),
-        "relative": ("vs par", "+.2f"), "relative_flag": ("", "")},
-        caption="All 66 tasks ranked by empirical value", row_class="flag"))
+        "Values are measured by the engine itself, not by a regression: at a sampled "
+        "decision the game is copied and played on twice with the same random streams "
+        "(see Method). Lit value: the owner's final score when it ignites the task at a "
+        "decision where it could, minus the same game in which that task is never lit. "
+        "Take value: receiving the task minus the best other move at that decision. Fair "
+        "price: the printed points at which taking it would be neutral. One row per player "
+        "count; a pooled row only where the counts agree (Cochran's Q, p >= 0.05)."),
+        H.text_block(f"{len(flagged)} task rows flagged (fair price more than {margin:g} "
+                     f"point(s) from printed, Benjamini-Hochberg FDR 5%): "
+                     + (", ".join(f"{r.task} {int(r.players)}p ({r.flag})"
+                                  for r in flagged.itertuples()) or "none") + ".")]
+    if not est.empty:
+        blocks.append(_fig(F.value_intervals(est, "task", "label", ref="printed",
+                                             title="Lit value per task (| = printed points)",
+                                             xlabel="points lighting adds"),
+                           "Lit value with 95% t intervals per player count; green: weak "
+                           "(fair price above printed), orange: strong."))
+        priced = est.dropna(subset=["fair_price"]).assign(
+            gap=lambda d: d["fair_price"] - d["printed"])
+        if not priced.empty:
+            blocks.append(_fig(F.heatmap_by_players(priced, "task", "gap", "label",
+                                                    title="Fair price minus printed points",
+                                                    cbar="points"),
+                               "Positive: the task deserves more points; negative: fewer."))
+    blocks.append(_precision_block(tv[tv["n"] > 0], "task", "lit-value", margin))
+    blocks.append(H.table_block(tv.sort_values(["players", "task"]), {
+        "task": ("task", ""), "players": ("players", "d"), "text": ("condition", ""),
+        "printed": ("printed", "d"), "value": ("lit value", ".2f"), "lo": ("95% lo", ".2f"),
+        "hi": ("95% hi", ".2f"), "n": ("forks", ","), "take_value": ("take value", "+.2f"),
+        "take_lo": ("95% lo", "+.2f"), "take_hi": ("95% hi", "+.2f"),
+        "win_take": ("win (take)", "+.3f"), "fair_price": ("fair price", ".1f"),
+        "fp_lo": ("95% lo", ".1f"), "fp_hi": ("95% hi", ".1f"),
+        "take_rate": ("taken", ".3f"), "lit_rate": ("lit | taken", ".2f"),
+        "q_value": ("q", ".3f"), "flag": ("flag", ""), "imprecise": ("wide", ""),
+        "games": ("example games", "")},
+        caption="Tasks per player count (players 0 = pooled where counts agree); replay an "
+                "example with `bonfire-sim replay --run DIR --game ID`", row_class="flag"))
     return _section("tasks", title, blocks)
 
 
-def section_gnomes(players: pd.DataFrame) -> dict[str, Any]:
+def section_gnomes(runs: Sequence[Any], probes: Any, margin: float,
+                   jobs: int = 1) -> dict[str, Any]:
     title = "Gnome strength"
-    m = S.multiplayer(players)
-    if m.empty:
+    multi = [r for r in runs if r.config.players >= 2]
+    if not multi:
         return _section("gnomes", title, [], "No multiplayer games in these runs.")
-    gs = S.gnome_strength(m)
-    n = _n_games(m)
+    gv = A.gnome_values(multi, probes=probes, margin=margin, pooled=True, jobs=jobs)
+    gv["label"] = gv["gnome"] + " " + gv["text"].str.slice(0, 30)
+    est = gv[gv["n"] > 0]
+    flagged = gv[gv["flag"] != ""]
     blocks = [H.text_block(
-        "Adjusted effect of owning each gnome at game end on the final score (and on "
-        "winning, linear probability), with the same fixed effects and HC3 intervals as the "
-        "task values. Flags: strong / weak when the interval excludes zero. Owning a gnome "
-        "also signals having spent the actions to recruit it.")]
-    est = gs.dropna(subset=["effect"])
-    warn = S.precision_warning(est, n, TARGET["gnome_effect"], "Gnome effects")
-    blocks.append(_fig(F.ranked_effects(est.assign(label=est["id"] + " " + est["kind"]),
-                                        title="Gnomes ranked by adjusted score effect",
-                                        xlabel="score effect of owning", label="label"),
-                       "Ranked gnome effects (95% HC3).", warn))
-    blocks.append(_fig(F.rate_bars(gs, "recruit_rate", "recruit_lo", "recruit_hi",
-                                   title="Recruitment rate per gnome",
-                                   ylabel="share of players"), "Recruitment rate."))
-    blocks.append(H.table_block(gs.sort_values("effect", ascending=False, na_position="last"), {
-        "id": ("gnome", ""), "kind": ("kind", ""), "text": ("ability", ""),
-        "recruit_rate": ("recruited", ".3f"), "effect": ("score effect", "+.2f"),
-        "lo": ("95% lo", "+.2f"), "hi": ("95% hi", "+.2f"),
-        "win_effect": ("win effect", "+.3f"), "win_lo": ("95% lo", "+.3f"),
-        "win_hi": ("95% hi", "+.3f"), "flag": ("flag", "")},
-        caption="Gnomes ranked by score effect", row_class="flag"))
+        "Value of recruiting a gnome: the owner's final score after recruiting it at a "
+        "decision where it could (main action or council bonus), minus the best other "
+        "move at that decision, same random streams (see Method). Flags: strong / weak "
+        f"beyond ±{margin:g} point(s), Benjamini-Hochberg FDR 5% per player count."),
+        H.text_block(f"{len(flagged)} gnome rows flagged: "
+                     + (", ".join(f"{r.gnome} {int(r.players)}p ({r.flag})"
+                                  for r in flagged.itertuples()) or "none") + ".")]
+    if not est.empty:
+        blocks.append(_fig(F.value_intervals(est, "gnome", "label",
+                                             title="Value of recruiting each gnome",
+                                             xlabel="points vs the best other move"),
+                           "Recruit value with 95% t intervals per player count."))
+    blocks.append(_precision_block(gv[gv["n"] > 0], "gnome", "gnome value", margin))
+    blocks.append(H.table_block(gv.sort_values(["players", "value"], ascending=[True, False]), {
+        "gnome": ("gnome", ""), "players": ("players", "d"), "kind": ("kind", ""),
+        "text": ("ability", ""), "value": ("value", "+.2f"), "lo": ("95% lo", "+.2f"),
+        "hi": ("95% hi", "+.2f"), "n": ("forks", ","), "win_value": ("win", "+.3f"),
+        "recruit_rate": ("recruited", ".3f"), "q_value": ("q", ".3f"), "flag": ("flag", ""),
+        "imprecise": ("wide", ""), "games": ("example games", "")},
+        caption="Gnomes per player count (players 0 = pooled where counts agree)",
+        row_class="flag"))
     return _section("gnomes", title, blocks)
 
 
@@ -307,11 +375,47 @@ def _sensitivity_blocks(doc: dict[str, Any] | None) -> list[dict[str, Any]]:
                           caption="How each headline figure moves under each variant")]
 
 
+FORK_METHOD = (
+    "Task and gnome values are interventions in the engine, not correlations. The game "
+    "state is one integer vector that carries its random streams, so copying it at a "
+    "decision forks the game: both copies draw the same numbers until their moves make "
+    "them differ (common random numbers). In every probed game, for every task and gnome, "
+    "one decision at which the mover could receive the task, ignite it, or recruit the "
+    "gnome is drawn uniformly at random (reservoir sampling from a seed per game, so the "
+    "result is the same for any number of workers), and that decision is played out twice "
+    "with the seats' own strategies. Take fork: A = the strategy's best move among those "
+    "receiving the task, B = its best move among all others; the difference in the mover's "
+    "final score and win share is the take value (it includes the risk of never lighting "
+    "the task and what the action could have done instead). Light fork: A = ignite now, "
+    "B = the best other move, and the mover never ignites that task in the rest of the "
+    "game (if that ignite was its only main option, nothing is possible and it is out, as "
+    "the rules say); the difference is the lit value. We chose this design for the lit "
+    "value because the printed points enter branch A and never branch B, so re-pricing a "
+    "task by k points moves its lit value by k up to the strategies' reaction to the new "
+    "price; the alternatives considered (the take fork conditional on lighting, or a "
+    "regression on lit tasks) select on the outcome or mix in who lights which task. The "
+    "fair price is printed - take value / slope, where slope = share lit in A - share lit "
+    "in B of the take forks: the points one more printed point adds to the take value (a "
+    "first-order price; the strategies' play is held fixed). Intervals: Student t over "
+    "forks (fair price: linearised ratio). Values are per player count; a pooled row is "
+    "shown only where Cochran's Q does not reject equal values (p >= 0.05).")
+FLAG_METHOD = (
+    "Flags: a row is flagged only when its estimate lies more than the practical margin "
+    "from its reference (fair price vs printed points, gnome value vs 0, compensation vs "
+    "0): one-sided test of |difference| <= margin, Benjamini-Hochberg false discovery rate "
+    "5% within each family (e.g. the tasks of one player count; scipy.stats."
+    "false_discovery_control). Every row whose 95% interval is wider than ± the margin "
+    "gets a precision warning with the observations it would need.")
+
+
 def section_method(games: pd.DataFrame, warnings: list[str],
+                   provenance: Sequence[str] = (),
                    variants: pd.DataFrame | None = None,
                    sensitivity: dict[str, Any] | None = None) -> dict[str, Any]:
     facts = S.assumed_facts(inspect.getsource(C))
-    blocks = [
+    blocks = [H.text_block(FORK_METHOD), H.text_block(FLAG_METHOD)]
+    blocks += [H.text_block(p) for p in provenance]
+    blocks += [
         H.text_block("Intervals are 95%: Wilson score intervals for rates (win rates, take, "
                      "light and recruitment rates, end-reason shares); Student t intervals "
                      "for means; OLS with HC3 heteroskedasticity-robust standard errors for "
@@ -366,35 +470,65 @@ def check_distinct_runs(run_dirs: Sequence[str | Path]) -> None:
         seen[key] = str(d)
 
 
+def provenance(runs: Sequence[Any], command: str | None = None,
+               probes: Any = None) -> list[str]:
+    """Lines recording how the report was made: engine, runs and their seeds, command."""
+    from bonfire_sim._jitcache import source_hash
+
+    lines = [f"Made by bonfire_sim {__version__} (engine source hash {source_hash()}) on "
+             f"{time.strftime('%Y-%m-%d %H:%M')}"
+             + (f" with: {command}" if command else "") + "."]
+    for r in runs:
+        c = r.config
+        lines.append(f"Run {r.label}: {c.games:,} games, {c.players} players, seed {c.seed}, "
+                     f"strategies {', '.join(c.strategies)}, seat rotation {c.seat_rotation}, "
+                     f"overrides {dict(c.overrides) or 'none'}"
+                     + (f", directory {r.path}" if r.path else "") + ".")
+    games = getattr(probes, "games", probes)
+    lines.append("Forks: " + (f"the first {games:,} games of each run" if games else
+                              "every game of each run") + " (cached under each run's "
+                 "analysis/ directory).")
+    return lines
+
+
 STEPS = 8  # progress units of build_report: load, six sections, write
 
 
-def report_sections(runs: Sequence[tuple[str, Any]],
+def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (),
+                    probes: Any = DEFAULT_PROBE_GAMES, margin: float = FL.MARGIN,
+                    command: str | None = None, jobs: int = 1,
                     sensitivity: dict[str, Any] | None = None,
                     progress: Callable[[], None] | None = None) -> list[dict[str, Any]]:
-    """Compute and draw every section of the report for loaded runs (``sensitivity``: the
-    JSON document of ``bonfire-sim sensitivity``, shown in the method section).
+    """Compute and draw every section of the report for loaded runs (``paths``: their
+    directories, where fork tables are cached; ``sensitivity``: the JSON document of
+    ``bonfire-sim sensitivity``, shown in the method section).
 
     ``progress()`` is called after each section (six calls).
     """
+    from bonfire_sim.analysis.runs import Run
+
     tick = progress or (lambda: None)
     games, players = S.combine(runs)
     overrides = {lab: r.manifest.get("config", {}).get("overrides", {}) for lab, r in runs}
     games.attrs["overrides"] = overrides
     games.attrs["variants"] = {lab: r.manifest.get("config", {}).get("variants")
                                for lab, r in runs}
-    multi = [o for lab, o in overrides.items()
-             if not S.multiplayer(players[players["run"] == lab]).empty]
-    steps = (lambda: section_overview(games, players), lambda: section_seats(players),
-             lambda: section_tasks(players, multi[0] if multi else {}),
-             lambda: section_gnomes(players), lambda: section_tom(players))
+    paths = list(paths) or [None] * len(runs)
+    aruns = [Run(lab, Path(p) if p else None, data)
+             for (lab, data), p in zip(runs, paths, strict=True)]
+    steps = (lambda: section_overview(games, players),
+             lambda: section_seats(players, aruns, margin),
+             lambda: section_tasks(aruns, probes, margin, jobs),
+             lambda: section_gnomes(aruns, probes, margin, jobs),
+             lambda: section_tom(players))
     sections = []
     for step in steps:
         sections.append(step())
         tick()
     warnings = [b["warning"] for s in sections for b in s["blocks"]
                 if b["kind"] == "figure" and b.get("warning")]
-    sections.append(section_method(games, warnings, variants_in_force(runs), sensitivity))
+    sections.append(section_method(games, warnings, provenance(aruns, command, probes),
+                                   variants_in_force(runs), sensitivity))
     tick()
     return sections
 
@@ -417,11 +551,15 @@ def load_sensitivity(path: str | Path) -> dict[str, Any]:
 
 
 def build_report(run_dirs: Sequence[str | Path], out: str | Path,
-                 title: str = "Bonfire balance report",
+                 title: str = "Bonfire balance report", *,
+                 probes: Any = DEFAULT_PROBE_GAMES, margin: float = FL.MARGIN,
+                 command: str | None = None, jobs: int = 1,
                  sensitivity: str | Path | None = None,
                  progress: Callable[[int, int], None] | None = None) -> Path:
     """Write one self-contained HTML report for the runs; returns its path.
 
+    ``probes``: games per run to fork for the task and gnome values (None = all), or
+    ``ProbeSettings``; ``margin``: the practical margin of the flags, in points;
     ``progress(done, STEPS)`` after loading, after each section and after writing.
     """
     fileio.check_output_file(out)
@@ -435,8 +573,10 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
 
     runs = load_runs(run_dirs)
     tick()
-    sections = report_sections(runs, load_sensitivity(sensitivity) if sensitivity else None,
-                               tick)
+    sections = report_sections(runs, paths=run_dirs, probes=probes, margin=margin,
+                               command=command, jobs=jobs,
+                               sensitivity=load_sensitivity(sensitivity) if sensitivity
+                               else None, progress=tick)
     total = sum(len(r.games) for _, r in runs)
     subtitle = (f"{total:,} games from {len(runs)} run(s): {', '.join(lab for lab, _ in runs)}"
                 f" — bonfire_sim {__version__}, built {time.strftime('%Y-%m-%d %H:%M')}")

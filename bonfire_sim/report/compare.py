@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from bonfire_sim.errors import ConfigError
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import html as H
 from bonfire_sim.report import stats as S
-from bonfire_sim.report.build import load_runs, section_method
+from bonfire_sim.report.build import load_runs, provenance, section_method
 
 
 def _config_text(label: str, manifest: dict[str, Any]) -> str:
@@ -28,58 +29,129 @@ def _mark(diff: pd.DataFrame, lo: str = "lo", hi: str = "hi") -> pd.DataFrame:
     return diff.assign(sig=np.where(S.significant(diff, lo, hi), "differs", ""))
 
 
-def compare_sections(runs: list[tuple[str, Any]]) -> list[dict[str, Any]]:
+def _diff_table(diff: pd.DataFrame, item: str, what: str, fmt: str = "+.2f"
+                ) -> dict[str, Any]:
+    return H.table_block(diff, {
+        "item": (item, ""), "value_a": (f"{what} A", ".2f"), "value_b": (f"{what} B", ".2f"),
+        "diff": ("B - A", fmt), "lo": ("95% lo", fmt), "hi": ("95% hi", fmt),
+        "n": ("pairs / n", ","), "paired": ("paired", ""), "q_value": ("q", ".3f"),
+        "flag": ("flag", ""), "imprecise": ("wide", "")},
+        caption=f"{what}: B - A per {item}", row_class="flag")
+
+
+def _value_blocks(runs: list[Any], probes: Any, paired: bool, margin: float,
+                  jobs: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Task (lit and take value) and gnome value differences from the runs' forks."""
+    from bonfire_sim.analysis import paired as P
+    from bonfire_sim.analysis.values import probe_table
+
+    tabs = [probe_table([r], probes, jobs=jobs) for r in runs]
+    task_blocks, gnome_blocks = [], []
+    for kind, what, blocks in (("light", "lit value", task_blocks),
+                               ("take", "take value", task_blocks),
+                               ("gnome", "gnome value", gnome_blocks)):
+        d = P.value_differences(tabs[0], tabs[1], kind, paired=paired, margin=margin)
+        if d.empty:
+            continue
+        flagged = d[d["flag"] != ""]
+        blocks.append(H.text_block(
+            f"{what}: {len(flagged)} of {len(d)} rows differ by more than ±{margin:g} "
+            f"point(s) (Benjamini-Hochberg FDR 5%): "
+            + (", ".join(f"{r.item} ({r.diff:+.1f})" for r in flagged.itertuples()) or "none")
+            + f"; {int(d['imprecise'].sum())} rows are too imprecise to resolve ±{margin:g}."))
+        blocks.append(H.figure_block(F.to_png_base64(F.difference_forest(
+            d, title=f"{what}, B - A", xlabel="points")), f"{what} difference per item."))
+        blocks.append(_diff_table(d.sort_values("diff"), "item", what))
+    return task_blocks, gnome_blocks
+
+
+def compare_sections(runs: list[tuple[str, Any]], *, paths: Sequence[Any] = (),
+                     probes: Any = 1000, margin: float = 1.0,
+                     jobs: int = 1) -> list[dict[str, Any]]:
+    from bonfire_sim.analysis import paired as P
+    from bonfire_sim.analysis.runs import Run
+
+    paths = list(paths) or [None] * len(runs)
+    aruns = [Run(lab, Path(p) if p else None, data)
+             for (lab, data), p in zip(runs, paths, strict=True)]
+    a, b, paired = P.compare_runs(aruns)
     (la, ra), (lb, rb) = runs
     games, players = S.combine(runs)
+    ga, gb = games[games["run"] == la], games[games["run"] == lb]
     humans = players[players["strategy"] != S.TOM]
     pa, pb = humans[humans["run"] == la], humans[humans["run"] == lb]
-    ga, gb = games[games["run"] == la], games[games["run"] == lb]
-    scores = _mark(S.compare_scores(pa, pb))
+    scores = P.flag_differences(P.score_differences(a, b, paired), margin)
+    seats = P.flag_differences(P.seat_differences(a, b, paired), 0.0)
     tasks = _mark(S.compare_tasks(pa, pb))
     reasons = _mark(S.compare_end_reasons(ga, gb))
+    how = ("The runs share their deals (same seed, players, strategies and seat rotation): "
+           "every difference is taken within each game and averaged (paired by game, "
+           "Student t over games), which removes the deal-to-deal variation."
+           if paired else
+           "The runs do not share their deals: differences are unpaired (Welch t for "
+           "means, Newcombe for rates).")
     runs_block = [H.text_block(f"A = {_config_text(la, ra.manifest)}"),
                   H.text_block(f"B = {_config_text(lb, rb.manifest)}"),
-                  H.text_block("Every difference is B - A with a 95% interval: Welch t for "
-                               "mean scores, Newcombe's hybrid Wilson interval for rates "
-                               "(win rates count shared wins fractionally). Rows marked "
-                               "'differs' have intervals that exclude zero; with 66 tasks, "
-                               "about 3 such rows are expected by chance alone.")]
+                  H.text_block(how + f" Every difference is B - A with a 95% interval. "
+                               f"Flags: beyond ±{margin:g} point(s) for scores and values "
+                               "(0 for win shares), Benjamini-Hochberg FDR 5%.")]
     score_blocks = [
         H.figure_block(F.to_png_base64(F.difference_forest(
             scores, title="Mean score, B - A", xlabel="points")), "Mean score difference."),
         H.figure_block(F.to_png_base64(F.difference_forest(
             scores.assign(diff=scores["win_diff"], lo=scores["win_lo"], hi=scores["win_hi"]),
-            title="Win rate, B - A", xlabel="win rate")), "Win rate difference."),
+            title="Win share, B - A", xlabel="win share")), "Win share difference."),
         H.table_block(scores, {
-            "item": ("strategy", ""), "n_a": ("seats A", ","), "n_b": ("seats B", ","),
+            "item": ("strategy", ""), "n": ("games", ","),
             "score_a": ("score A", ".2f"), "score_b": ("score B", ".2f"),
             "diff": ("B - A", "+.2f"), "lo": ("95% lo", "+.2f"), "hi": ("95% hi", "+.2f"),
             "win_a": ("win A", ".3f"), "win_b": ("win B", ".3f"),
             "win_diff": ("B - A", "+.3f"), "win_lo": ("95% lo", "+.3f"),
-            "win_hi": ("95% hi", "+.3f"), "sig": ("score", "")},
-            caption="Score and win rate by strategy", row_class="sig")]
-    task_blocks = [
+            "win_hi": ("95% hi", "+.3f"), "paired": ("paired", ""), "flag": ("flag", "")},
+            caption="Score and win share by strategy", row_class="flag")]
+    seat_blocks = [
+        H.figure_block(F.to_png_base64(F.difference_forest(
+            seats.assign(item="seat " + seats["seat"].astype(str)),
+            title="Win share by seat, B - A", xlabel="win share")),
+            "Win share difference per seat (0 = start player)."),
+        H.table_block(seats, {
+            "seat": ("seat", "d"), "n": ("games", ","), "win_a": ("win A", ".3f"),
+            "win_b": ("win B", ".3f"), "diff": ("B - A", "+.3f"), "lo": ("95% lo", "+.3f"),
+            "hi": ("95% hi", "+.3f"), "score_diff": ("score B - A", "+.2f"),
+            "score_lo": ("95% lo", "+.2f"), "score_hi": ("95% hi", "+.2f"),
+            "paired": ("paired", ""), "flag": ("flag", "")},
+            caption="Seats: win share and score, B - A", row_class="flag")]
+    task_values, gnome_values = _value_blocks(aruns, probes, paired, margin, jobs)
+    task_blocks = task_values + [
         H.figure_block(F.to_png_base64(F.difference_forest(
             tasks, title="Task lighting rate, B - A", xlabel="share of players")),
             "Share of players lighting each task."),
         H.table_block(tasks.sort_values("diff"), {
             "item": ("task", ""), "rate_a": ("lit A", ".3f"), "rate_b": ("lit B", ".3f"),
             "diff": ("B - A", "+.3f"), "lo": ("95% lo", "+.3f"), "hi": ("95% hi", "+.3f"),
-            "sig": ("", "")}, caption="Task lighting rates", row_class="sig")]
+            "sig": ("", "")}, caption="Task lighting rates (unpaired)", row_class="sig")]
     reason_blocks = [H.table_block(reasons, {
         "item": ("end reason", ""), "share_a": ("share A", ".3f"), "share_b": ("share B", ".3f"),
         "diff": ("B - A", "+.3f"), "lo": ("95% lo", "+.3f"), "hi": ("95% hi", "+.3f"),
         "sig": ("", "")}, caption="End reasons", row_class="sig")]
     return [{"id": "runs", "title": "Runs", "blocks": runs_block, "absent": None},
-            {"id": "scores", "title": "Scores and win rates", "blocks": score_blocks,
+            {"id": "scores", "title": "Scores and win shares", "blocks": score_blocks,
              "absent": None},
-            {"id": "tasks", "title": "Task lighting", "blocks": task_blocks, "absent": None},
+            {"id": "seats", "title": "Seats", "blocks": seat_blocks, "absent": None},
+            {"id": "tasks", "title": "Task values and lighting", "blocks": task_blocks,
+             "absent": None},
+            {"id": "gnomes", "title": "Gnome values", "blocks": gnome_values,
+             "absent": None if gnome_values else "No gnome forks."},
             {"id": "ends", "title": "End reasons", "blocks": reason_blocks, "absent": None},
-            section_method(games, [])]
+            section_method(games, [], provenance(aruns, None, probes))]
 
 
-def build_compare(run_a: str | Path, run_b: str | Path, out: str | Path) -> Path:
-    """Write an HTML report of B - A differences between two runs; returns its path."""
+def build_compare(run_a: str | Path, run_b: str | Path, out: str | Path, *,
+                  probes: Any = 1000, margin: float = 1.0, jobs: int = 1) -> Path:
+    """Write an HTML report of B - A differences between two runs; returns its path.
+
+    Refuses runs with different player counts; pairs by game when they share deals.
+    """
     fileio.check_output_file(out)
     runs = load_runs([run_a, run_b])
     counts = [r.manifest.get("config", {}).get("players") for _, r in runs]
@@ -88,4 +160,6 @@ def build_compare(run_a: str | Path, run_b: str | Path, out: str | Path) -> Path
                           f"{counts[1]}-player run ({run_b}): compare runs of one player count")
     subtitle = (f"A = {runs[0][0]}, B = {runs[1][0]} — bonfire_sim {__version__}, built "
                 f"{time.strftime('%Y-%m-%d %H:%M')}")
-    return H.write(out, H.render("Bonfire run comparison", subtitle, compare_sections(runs)))
+    sections = compare_sections(runs, paths=[run_a, run_b], probes=probes, margin=margin,
+                                jobs=jobs)
+    return H.write(out, H.render("Bonfire run comparison", subtitle, sections))

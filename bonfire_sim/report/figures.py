@@ -12,8 +12,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 COLOURS = {"blue": "#3a6fb0", "red": "#c0392b", "yellow": "#d4a017"}
 FLAG_COLOURS = {"under-valued": "#1b9e77", "over-valued": "#d95f02", "strong": "#1b9e77",
@@ -57,15 +59,15 @@ def score_distributions(players: pd.DataFrame, ax: Axes | None = None) -> Axes:
 
 
 def game_lengths(games: pd.DataFrame, ax: Axes | None = None) -> Axes:
-    """Histogram of turns per game, one outline per player count (columns n_players,
-    n_turns)."""
+    """Histogram of rounds per game, one outline per player count (columns n_players,
+    n_rounds): one bin per round, centred on whole rounds, so no bin straddles two."""
     ax = _ax(ax)
-    lo, hi = int(games["n_turns"].min()), int(games["n_turns"].max())
-    step = max(1, (hi - lo) // 60 + 1)
-    bins = np.arange(lo, hi + step + 1, step)  # shared, integer-aligned bins
+    lo, hi = int(games["n_rounds"].min()), int(games["n_rounds"].max())
+    bins = np.arange(lo - 0.5, hi + 1.5, 1.0)
     for n, g in games.groupby("n_players"):
-        ax.hist(g["n_turns"], bins=bins, histtype="step", lw=1.5, label=f"{n} players")
-    ax.set_xlabel("turns per game")
+        ax.hist(g["n_rounds"], bins=bins, histtype="step", lw=1.5, label=f"{n} players")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("rounds per game (a round = one turn of every player)")
     ax.set_ylabel("games")
     ax.legend(fontsize=8)
     ax.set_title("Game length")
@@ -117,6 +119,7 @@ def seat_scores(seats: pd.DataFrame, ax: Axes | None = None) -> Axes:
     for n, s in seats.groupby("n_players"):
         ax.errorbar(s["seat"], s["score"], yerr=_err(s["score"], s["score_lo"], s["score_hi"]),
                     fmt="o-", capsize=3, label=f"{n} players")
+    ax.set_xticks(sorted(seats["seat"].unique()))
     ax.set_xlabel("seat (0 = start player)")
     ax.set_ylabel("mean final score")
     ax.legend(fontsize=8)
@@ -275,4 +278,80 @@ def difference_forest(diff: pd.DataFrame, ax: Axes | None = None, title: str = "
     ax.set_ylim(-1, len(d))
     ax.set_xlabel(xlabel)
     ax.set_title(title)
+    return ax
+
+
+# ---- analysis (fork values, compensation) ---------------------------------------------------
+FLAG_COLOURS.update({"behind": "#d95f02", "ahead": "#1b9e77", "up": "#1b9e77",
+                     "down": "#d95f02"})
+
+
+def value_intervals(est: pd.DataFrame, key: str, label: str, ref: str | None = None,
+                    title: str = "", xlabel: str = "") -> Axes:
+    """Interval plot of ``value`` (``lo``..``hi``) per item, one panel per player count
+    (``players``), items in the same order in every panel (by their mean value); a ``ref``
+    column is marked with a bar; colours follow a ``flag`` column."""
+    e = est.dropna(subset=["value"])
+    counts = sorted(e["players"].unique()) or [0]
+    order = (e.groupby(key)["value"].mean().sort_values().index.tolist())
+    labels = e.drop_duplicates(key).set_index(key)[label].reindex(order)
+    with sns.axes_style("whitegrid"):
+        fig = Figure(figsize=(2.6 + 2.6 * len(counts), 0.17 * len(order) + 1.6), dpi=90)
+        axes = fig.subplots(1, len(counts), sharey=True, squeeze=False)
+    y = {k: i for i, k in enumerate(order)}
+    for ax, n in zip(axes[0], counts, strict=True):
+        g = e[e["players"] == n]
+        yy = g[key].map(y).to_numpy()
+        colours = [FLAG_COLOURS.get(f, "#555555") for f in g.get("flag", [""] * len(g))]
+        ax.hlines(yy, g["lo"], g["hi"], colors=colours, lw=1.4)
+        ax.scatter(g["value"], yy, c=colours, s=12, zorder=3)
+        if ref is not None:
+            ax.scatter(g[ref], yy, marker="|", c="k", s=45, zorder=4, label=ref)
+        ax.axvline(0, color="k", lw=0.6)
+        ax.set_title(f"{n} players" if n else "pooled", fontsize=9)
+        ax.set_xlabel(xlabel, fontsize=8)
+    axes[0][0].set_yticks(range(len(order)), labels.tolist(), fontsize=7)
+    axes[0][0].set_ylim(-1, len(order))
+    if ref is not None:
+        axes[0][-1].legend(fontsize=7, loc="lower right")
+    fig.suptitle(title, fontsize=10)
+    return axes[0][0]
+
+
+def heatmap_by_players(est: pd.DataFrame, key: str, value: str, label: str,
+                       title: str = "", cbar: str = "", center: float | None = 0.0) -> Axes:
+    """Items x player counts heatmap of ``value`` (seaborn), annotated with the numbers."""
+    wide = est.pivot_table(index=key, columns="players", values=value, aggfunc="first")
+    labels = est.drop_duplicates(key).set_index(key)[label]
+    wide = wide.loc[wide.mean(axis=1).sort_values(ascending=False).index]
+    wide.index = labels.reindex(wide.index).tolist()
+    wide.columns = [f"{c} players" if c else "pooled" for c in wide.columns]
+    ax = Figure(figsize=(2.4 + 1.1 * max(1, wide.shape[1]), 0.17 * len(wide) + 1.4),
+                dpi=90).subplots()
+    sns.heatmap(wide, annot=True, fmt=".1f", cmap="vlag", center=center, ax=ax,
+                annot_kws={"fontsize": 6}, cbar_kws={"label": cbar})
+    ax.tick_params(axis="y", labelsize=7)
+    ax.tick_params(axis="x", labelsize=8)
+    ax.set_title(title, fontsize=10)
+    return ax
+
+
+def seat_compensation(seats: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Starting points per seat that equalise win shares, with 95% intervals, per count."""
+    with sns.axes_style("whitegrid"):
+        ax = _ax(ax)
+    palette = sns.color_palette("deep")
+    counts = sorted(seats["players"].unique())
+    width = 0.6 / max(len(counts), 1)
+    for i, n in enumerate(counts):
+        s = seats[seats["players"] == n]
+        x = s["seat"].to_numpy() + (i - (len(counts) - 1) / 2) * width
+        ax.errorbar(x, s["compensation"], yerr=_err(s["compensation"], s["c_lo"], s["c_hi"]),
+                    fmt="o", capsize=3, color=palette[i % len(palette)], label=f"{n} players")
+    ax.set_xticks(sorted(seats["seat"].unique()))
+    ax.axhline(0, color="k", lw=0.6)
+    ax.set_xlabel("seat (0 = start player)")
+    ax.set_ylabel("starting points for equal win rates")
+    ax.legend(fontsize=8)
+    ax.set_title("Start-player compensation, 95% intervals")
     return ax

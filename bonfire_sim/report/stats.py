@@ -24,9 +24,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from bonfire_sim.analysis.intervals import Z95, mean_ci, wilson  # noqa: F401 (re-exported)
 from bonfire_sim.rules import components as C
 
-Z95 = 1.959963984540054
 TASK_IDS = tuple(t.id for t in C.TASKS)
 GNOME_IDS = tuple(f"S{i}" for i in range(1, C.N_SPECIALISTS + 1)) + tuple(
     f"E{i}" for i in range(1, C.N_ELDERS + 1))
@@ -34,29 +34,8 @@ TOM = "tom"
 
 
 # ---- interval helpers -----------------------------------------------------------------
-def wilson(k: Any, n: Any, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval of a rate k/n (vectorised; k may be fractional)."""
-    k = np.asarray(k, dtype=float)
-    n = np.asarray(n, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = k / n
-        den = 1 + z * z / n
-        mid = (p + z * z / (2 * n)) / den
-        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return mid - half, mid + half
-
-
-def mean_ci(x: Any) -> tuple[float, float, float]:
-    """(mean, lo, hi): Student t 95% interval of the mean."""
-    x = np.asarray(x, dtype=float)
-    n = len(x)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    m = float(x.mean())
-    if n < 2:
-        return (m, math.nan, math.nan)
-    half = float(sps.t.ppf(0.975, n - 1) * x.std(ddof=1) / math.sqrt(n))
-    return (m, m - half, m + half)
+# wilson(k, n) and mean_ci(x) live in bonfire_sim.analysis.intervals (shared with the
+# analysis layer) and are re-exported here.
 
 
 def games_needed(n: float, half_width: float, target: float) -> int:

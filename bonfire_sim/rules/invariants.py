@@ -212,6 +212,8 @@ def _player_code(s, p, seat):
             return 12
     parts = (s[pb + L.P_PTS_ELDER] + s[pb + L.P_PTS_COUNCIL] + s[pb + L.P_PTS_FIRE]
              + s[pb + L.P_PTS_PASS] + s[pb + L.P_PTS_TOM])
+    if not tom:
+        parts += p[T.SEAT_PTS + seat]  # the starting score (override seat_points)
     if parts != s[pb + L.P_SCORE]:
         return 13
     if not tom and s[pb + L.P_STARTED] == 1:

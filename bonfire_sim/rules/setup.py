@@ -196,6 +196,8 @@ def setup_game(s, p, humans):
     shuffle(s, L.G_RNG, boards, 0, 4)
     for seat in range(nseats):
         _setup_player(s, seat, boards[seat])
+        if not (solo and seat == 1):  # a designer's start-player compensation; never Tom
+            s[L.PLAYER0 + seat * L.PSIZE + L.P_SCORE] = p[T.SEAT_PTS + seat]
     if solo:
         _setup_tom(s, p)
     s[L.G_GB_POS] = C.GREAT_BONFIRE_START

@@ -79,6 +79,7 @@ TOM_CARD = _f(C.TOM_DECK_SIZE)  # TOM_* kind of card i
 TOM_REVEAL = _f(C.TOM_DECK_SIZE)  # 1 if card i reveals a gnome first
 TOM_PASSES = _f()
 TILE_LIMIT = _f()  # action tiles you may hold to place a fate tile (1)
+SEAT_PTS = _f(4)  # starting score of seat 0..3 (a designer's start-player compensation)
 PARAM_SIZE = _o
 
 TOM_GNOME, TOM_PATH, TOM_TASK1, TOM_TASK2, TOM_GUARDIAN, TOM_FIRE = range(6)
@@ -97,7 +98,7 @@ def task_index(task_id: str) -> int:
 
 OVERRIDABLE = (
     "task_points", "guardian_points", "countdown_trigger", "portal_points", "path_points",
-    "common_points", "fate_supply_points", "fire_points", "council_point",
+    "common_points", "fate_supply_points", "fire_points", "council_point", "seat_points",
 )
 
 
@@ -113,6 +114,8 @@ def build_params(overrides: Mapping[str, Any] | None = None,
     ``variants``: {fact: variant name} for the uncertain facts (``components.VARIANTS``;
     a fact not named keeps its default).  ``overrides`` keys: ``task_points`` ({task id:
     points}), ``guardian_points`` (7 values), ``countdown_trigger`` ({players: novices}),
+    ``seat_points`` (starting score per seat, seat 0 = start player; up to 4 values,
+    missing seats start at 0; Tom never gets any),
     and the scalars ``portal_points``, ``path_points``, ``common_points``,
     ``fate_supply_points``, ``fire_points``, ``council_point``; they apply on top of the
     variants.
@@ -238,6 +241,12 @@ def _apply_overrides(p: np.ndarray, overrides: Mapping[str, Any]) -> None:
                 if int(n) not in (1, 2, 3, 4):
                     raise ValueError("countdown_trigger keys are player counts 1..4")
                 p[CD_TRIGGER + int(n)] = max(1, _nonneg(key, v))
+        elif key == "seat_points":
+            vals = list(value)
+            if not 1 <= len(vals) <= 4:
+                raise ValueError("seat_points needs 1 to 4 values (starting score of seats 0..3)")
+            p[SEAT_PTS:SEAT_PTS + 4] = 0
+            p[SEAT_PTS:SEAT_PTS + len(vals)] = [_nonneg(key, v) for v in vals]
         elif key in scalars:
             p[scalars[key]] = _nonneg(key, value)
         else:

@@ -54,6 +54,9 @@ from bonfire_sim.sim.warm import ensure_warm
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
 TURNS = "turns"
+# Derived tables cached beside a run by bonfire_sim.analysis (engine forks, keyed by the
+# engine's source hash and the run's configuration): not part of the run's own files.
+DERIVED = "analysis"
 SEED_MASK = (1 << 63) - 1
 FINAL_TABLES = ("games", "players")
 META_KEY = b"bonfire_sim"  # Parquet key-value metadata: table, schema, config, fingerprint
@@ -312,8 +315,10 @@ def _expected_name(config: RunConfig, rel: str) -> bool:
 
 def run_files(out: Path) -> list[str]:
     """Every file in a run directory, as paths relative to it (``/`` separated)."""
-    return sorted(p.relative_to(out).as_posix() for p in out.rglob("*")
-                  if not p.is_dir() or p.relative_to(out).as_posix() not in (CHUNKS, TURNS))
+    rels = ((p, p.relative_to(out).as_posix()) for p in out.rglob("*"))
+    return sorted(rel for p, rel in rels
+                  if rel != DERIVED and not rel.startswith(DERIVED + "/")
+                  and (not p.is_dir() or rel not in (CHUNKS, TURNS)))
 
 
 def _refuse_unexpected(out: Path, config: RunConfig, clean: bool = False) -> None:

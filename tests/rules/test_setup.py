@@ -317,3 +317,33 @@ def test_new_game_rejects_bad_arguments():
         new_game(1, 0)
     with pytest.raises(ValueError):
         new_game(-1, 2)
+
+
+def test_seat_points_give_each_seat_its_starting_score_and_keep_the_invariants():
+    from bonfire_sim.rules.invariants import check
+
+    p = T.build_params({"seat_points": [0, 2, 5]})
+    s = new_game(3, 3, p)
+    assert [int(s[L.player_base(k) + L.P_SCORE]) for k in range(3)] == [0, 2, 5]
+    assert check(s, p) == 0
+    # Neighbouring case: without the override every seat starts at 0.
+    s0 = new_game(3, 3)
+    assert [int(s0[L.player_base(k) + L.P_SCORE]) for k in range(3)] == [0, 0, 0]
+    # The deal itself does not change.
+    assert np.array_equal(s0[:L.PLAYER0], s[:L.PLAYER0])
+
+
+def test_seat_points_never_go_to_tom_in_solo():
+    from bonfire_sim.rules.invariants import check
+
+    p = T.build_params({"seat_points": [4, 9]})
+    s = new_game(5, 1, p)
+    assert int(s[L.player_base(0) + L.P_SCORE]) == 4
+    assert int(s[L.player_base(1) + L.P_SCORE]) == 0
+    assert check(s, p) == 0
+
+
+def test_seat_points_reject_bad_values():
+    for bad in ([0, -1], [], [1, 2, 3, 4, 5], ["x"]):
+        with pytest.raises(ValueError):
+            T.build_params({"seat_points": bad})

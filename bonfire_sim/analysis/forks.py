@@ -1,0 +1,279 @@
+"""Compiled fork play-outs: the engine answers "what if the mover had done X here?".
+
+A game state is a flat int64 vector that carries its own random streams (``G_RNG`` for the
+deal and decks, ``G_RNG_STRAT`` for the strategies), so copying it at a decision forks the
+game: both copies draw the same numbers until their moves make them diverge (common random
+numbers).  ``probe_games`` plays each game of a chunk with its seats' strategies and keeps,
+per probed item, ONE eligible decision chosen uniformly at random (reservoir sampling with a
+per-game seed, so the choice never depends on chunking or workers).  After the game it plays
+every kept decision out twice:
+
+* ``take`` (task t could be received): A = the strategy's best move among those receiving t;
+  B = its best move among all the others.  Both continue with the strategies unchanged.
+* ``gnome`` (gnome g could be recruited, in the main action or by a council bonus): the same
+  with the moves recruiting g.
+* ``light`` (the mover could ignite the bonfire space holding task t): A = ignite it now;
+  B = the best other move, and the mover never ignites that task for the rest of the game
+  (where that ignite was its only main option, nothing is possible: the rules' skip, out);
+  in B the task is dead, so the strategies see it printed at 0 points and stop chasing it.
+
+Each play-out records the mover's final score, its share of the win (1/k of k tied winners)
+and whether it ended with the item lit (tasks) or owned (gnomes).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from bonfire_sim.rules import layout as L
+from bonfire_sim.rules import tables as T
+from bonfire_sim.rules.moves import apply_move, legal_moves
+from bonfire_sim.rules.scoring import NLINES, final_result
+from bonfire_sim.rules.setup import setup_game
+from bonfire_sim.sim.loop import choose
+
+KIND_TAKE, KIND_LIGHT, KIND_GNOME = 0, 1, 2
+KIND_NAMES = ("take", "light", "gnome")
+NTASK = 66
+# One reservoir slot per (kind, item): tasks for take and light, then gnomes.
+NSLOT = 2 * NTASK + L.NGNOME
+# Output columns per slot (float64; NaN where no decision was sampled).
+OUT_COLS = ("kind", "item", "seat", "turn", "decision", "candidates",
+            "score_a", "score_b", "win_a", "win_b", "has_a", "has_b", "kept_b")
+NOUT = len(OUT_COLS)
+
+
+@njit(cache=True)
+def _xorshift(state):
+    """xorshift64: a private per-game stream (the game's own streams stay untouched)."""
+    x = state[0]
+    x ^= (x >> np.uint64(12))
+    x ^= (x << np.uint64(25))
+    x ^= (x >> np.uint64(27))
+    state[0] = x
+    return x >> np.uint64(11)
+
+
+@njit(cache=True)
+def _move_item(s, mv, pb):
+    """(kind, item) a move makes eligible, or (-1, -1): the task it receives, the task it
+    ignites, or the gnome it recruits."""
+    k = mv[0]
+    if k == L.M_TASK:
+        return KIND_TAKE, s[L.ISLAND_TASKS + s[pb + L.P_SHIP] * 3 + mv[1]]
+    if k == L.M_IGNITE:
+        return KIND_LIGHT, s[pb + L.P_TASK + mv[1]]
+    if k == L.M_GNOME or k == L.M_TAKE_SPEC:
+        return KIND_GNOME, mv[1]
+    return -1, -1
+
+
+@njit(cache=True)
+def _slot(kind, item):
+    if kind == KIND_GNOME:
+        return 2 * NTASK + item
+    return kind * NTASK + item
+
+
+@njit(cache=True)
+def _restrict(s, moves, n, pb, kind, item, keep, out):
+    """Copy into ``out`` the moves that do (keep=True) / do not (keep=False) concern
+    (kind, item); returns how many."""
+    m = 0
+    for i in range(n):
+        k, it = _move_item(s, moves[i], pb)
+        hit = k == kind and it == item
+        if hit == keep:
+            for j in range(moves.shape[1]):
+                out[m, j] = moves[i, j]
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _result(s, p, seat, kind, item, scores, lines, ranks, won, res):
+    """res = (mover's score, win share, item lit/owned at the end)."""
+    final_result(s, p, scores, lines, ranks, won)
+    nwin = 0
+    for i in range(s[L.G_NSEATS]):
+        nwin += won[i]
+    res[0] = scores[seat]
+    res[1] = won[seat] / nwin if nwin > 0 else 0.0
+    pb = L.PLAYER0 + seat * L.PSIZE
+    has = 0.0
+    if kind == KIND_GNOME:
+        has = float(s[pb + L.P_GNOME + item])
+    else:
+        for k in range(7):
+            if s[pb + L.P_TASK + k] == item and s[pb + L.P_LIT + k] == 1:
+                has = 1.0
+    res[2] = has
+
+
+@njit(cache=True)
+def _play(s, p, sids, wts, moves, alt, never_seat, never_item):
+    """Play to the end; seat ``never_seat`` (if >= 0) never ignites task ``never_item``.
+
+    Returns 1 if the ban ever had to give way (the only legal moves were that ignite).
+    """
+    leaked = 0
+    while s[L.G_OVER] == 0:
+        n = legal_moves(s, p, moves)
+        seat = s[L.G_CUR]
+        if seat == never_seat:
+            pb = L.PLAYER0 + seat * L.PSIZE
+            m, banned = _banned_moves(s, moves, n, pb, never_item, alt)
+            if banned:
+                if m == 0:
+                    leaked = 1
+                    m = _restrict(s, moves, n, pb, KIND_LIGHT, never_item, True, alt)
+                i = choose(s, p, alt, m, sids[seat], wts[seat])
+                apply_move(s, p, alt[i])
+                continue
+        i = choose(s, p, moves, n, sids[seat], wts[seat])
+        apply_move(s, p, moves[i])
+    return leaked
+
+
+@njit(cache=True)
+def _banned_moves(s, moves, n, pb, item, out):
+    """The moves left when igniting task ``item`` is banned.  If that ignite was the only
+    main option, nothing is possible: the rules' own ``M_SKIP`` (the seat is out).
+    Returns (number of moves in ``out``, whether the ban removed any move)."""
+    m = _restrict(s, moves, n, pb, KIND_LIGHT, item, False, out)
+    banned = m < n
+    if banned and s[L.G_PHASE] == L.PH_MAIN:
+        main = 0
+        for i in range(m):
+            if out[i, 0] != L.M_BONUS and out[i, 0] != L.M_PASS:
+                main += 1
+        if main == 0:
+            for j in range(out.shape[1]):
+                out[m, j] = 0
+            out[m, 0] = L.M_SKIP
+            m += 1
+    return m, banned
+
+
+@njit(cache=True)
+def _fork(s0, p, sids, wts, kind, item, moves, alt, scores, lines, ranks, won, res, out):
+    """Play both branches of the decision in ``s0``; fill out[6:13]; False if one side of
+    the fork has no legal move (nothing to compare)."""
+    seat = s0[L.G_CUR]
+    pb = L.PLAYER0 + seat * L.PSIZE
+    # Branch A: the best move that concerns the item, then play on.
+    s = s0.copy()
+    n = legal_moves(s, p, moves)
+    m = _restrict(s, moves, n, pb, kind, item, True, alt)
+    if m == 0:
+        return False
+    i = choose(s, p, alt, m, sids[seat], wts[seat])
+    apply_move(s, p, alt[i])
+    _play(s, p, sids, wts, moves, alt, -1, -1)
+    _result(s, p, seat, kind, item, scores, lines, ranks, won, res)
+    out[6], out[8], out[10] = res[0], res[1], res[2]
+    # Branch B: the best other move; for ``light`` the task then stays unlit for good.
+    s = s0.copy()
+    n = legal_moves(s, p, moves)
+    if kind == KIND_LIGHT:
+        m, _ = _banned_moves(s, moves, n, pb, item, alt)
+    else:
+        m = _restrict(s, moves, n, pb, kind, item, False, alt)
+    if m == 0:
+        return False
+    i = choose(s, p, alt, m, sids[seat], wts[seat])
+    apply_move(s, p, alt[i])
+    leaked = 0
+    if kind == KIND_LIGHT:
+        # The task is dead in this branch: the strategies see it printed at 0 points, so the
+        # mover stops working towards it (its score is unaffected: the task is never lit).
+        pdead = p.copy()
+        pdead[T.T_POINTS + item] = 0
+        leaked = _play(s, pdead, sids, wts, moves, alt, seat, item)
+        if leaked:
+            pdead[T.T_POINTS + item] = p[T.T_POINTS + item]
+        _result(s, pdead, seat, kind, item, scores, lines, ranks, won, res)
+    else:
+        _play(s, p, sids, wts, moves, alt, -1, -1)
+        _result(s, p, seat, kind, item, scores, lines, ranks, won, res)
+    out[7], out[9], out[11] = res[0], res[1], res[2]
+    out[12] = 1.0 - leaked
+    return True
+
+
+@njit(cache=True)
+def probe_games(template, p, humans, rng_game, rng_strat, probe_seed, seat_strategy,
+                seat_weights, want, out):
+    """Play ``len(rng_game)`` games and fork one sampled decision per wanted item.
+
+    want (NSLOT,): 1 = probe this (kind, item) slot; probe_seed (G,): per-game sampling
+    seed; out (G, NSLOT, NOUT) is filled (NaN where an item had no eligible decision).
+    Returns the number of forks played.
+    """
+    moves = np.zeros((L.MAX_MOVES, L.MOVE_W), np.int64)
+    alt = np.zeros((L.MAX_MOVES, L.MOVE_W), np.int64)
+    nseats_max = seat_strategy.shape[1]
+    scores = np.zeros(nseats_max, np.int64)
+    lines = np.zeros((nseats_max, NLINES), np.int64)
+    ranks = np.zeros(nseats_max, np.int64)
+    won = np.zeros(nseats_max, np.int64)
+    res = np.zeros(3)
+    kept = np.zeros((NSLOT, template.shape[0]), np.int64)
+    count = np.zeros(NSLOT, np.int64)
+    seen = np.zeros(NSLOT, np.int64)
+    rng = np.zeros(1, np.uint64)
+    forks = 0
+    for gi in range(rng_game.shape[0]):
+        s = template.copy()
+        s[L.G_RNG] = rng_game[gi]
+        s[L.G_RNG_STRAT] = rng_strat[gi]
+        setup_game(s, p, humans)
+        rng[0] = np.uint64(probe_seed[gi]) | np.uint64(1)
+        count[:] = 0
+        out[gi, :, :] = np.nan
+        sids = seat_strategy[gi]
+        wts = seat_weights[gi]
+        while s[L.G_OVER] == 0:
+            n = legal_moves(s, p, moves)
+            seat = s[L.G_CUR]
+            if n > 1 and not (s[L.G_SOLO] == 1 and seat == 1):
+                pb = L.PLAYER0 + seat * L.PSIZE
+                seen[:] = 0
+                for j in range(n):
+                    kind, item = _move_item(s, moves[j], pb)
+                    if kind < 0 or item < 0:
+                        continue
+                    k = _slot(kind, item)
+                    if want[k] == 0 or seen[k] == 1:
+                        continue
+                    seen[k] = 1
+                    count[k] += 1
+                    # Reservoir of size 1: keep the c-th candidate with probability 1/c.
+                    if count[k] == 1 or _xorshift(rng) % np.uint64(count[k]) == 0:
+                        kept[k, :] = s
+            i = choose(s, p, moves, n, sids[seat], wts[seat])
+            apply_move(s, p, moves[i])
+        for k in range(NSLOT):
+            if count[k] == 0:
+                continue
+            if k < NTASK:
+                kind, item = KIND_TAKE, k
+            elif k < 2 * NTASK:
+                kind, item = KIND_LIGHT, k - NTASK
+            else:
+                kind, item = KIND_GNOME, k - 2 * NTASK
+            row = out[gi, k]
+            s0 = kept[k]
+            if _fork(s0, p, sids, wts, kind, item, moves, alt, scores, lines, ranks, won,
+                     res, row):
+                row[0] = kind
+                row[1] = item
+                row[2] = s0[L.G_CUR]
+                row[3] = s0[L.G_TURN]
+                row[4] = s0[L.G_DECISIONS]
+                row[5] = count[k]
+                forks += 1
+            else:
+                row[:] = np.nan
+    return forks

@@ -1,0 +1,190 @@
+"""Comparing two runs game by game when they share their deals.
+
+Two runs share their deals when seed, player count, strategies and seat rotation agree:
+game ``i`` of both is then the same deal with the same seats, and only the runs' overrides
+(or code) differ.  Differences are taken within each game and then averaged, which
+removes the deal-to-deal variation from the comparison (common random numbers); the
+intervals are Student t over games.  Task and gnome value differences pair the two runs'
+forks of the same item in the same game.  Runs that do not share deals fall back to
+unpaired (Welch) differences; runs with different player counts are refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from bonfire_sim.analysis import flags as FL
+from bonfire_sim.analysis.intervals import mean_ci
+from bonfire_sim.analysis.runs import Run
+from bonfire_sim.analysis.values import fork_estimates, player_rows
+from bonfire_sim.errors import ConfigError
+
+SAME_DEALS = ("seed", "players", "strategies", "seat_rotation")
+
+
+def check_comparable(a: Run, b: Run) -> None:
+    """Refuse runs with different player counts (one-line error)."""
+    na, nb = a.config.players, b.config.players
+    if na != nb:
+        raise ConfigError(f"cannot compare a {na}-player run ({a.label}) with a {nb}-player "
+                          f"run ({b.label}): compare runs of one player count")
+
+
+def shares_deals(a: Run, b: Run) -> bool:
+    """True when game i of both runs is the same deal with the same seats."""
+    ca, cb = a.config.to_json(), b.config.to_json()
+    return all(ca[k] == cb[k] for k in SAME_DEALS)
+
+
+def _welch(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
+    """(b - a, se, lo, hi) unpaired, Welch t."""
+    from scipy import stats as sps
+
+    if len(a) < 2 or len(b) < 2:
+        return (np.nan,) * 4
+    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+    se = float(np.sqrt(va + vb))
+    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1)) if se > 0 else 1.0
+    d = float(b.mean() - a.mean())
+    half = float(sps.t.ppf(0.975, df) * se)
+    return d, se, d - half, d + half
+
+
+def _row(diffs: np.ndarray) -> dict[str, float]:
+    m, lo, hi = mean_ci(diffs)
+    se = float(diffs.std(ddof=1) / np.sqrt(len(diffs))) if len(diffs) > 1 else np.nan
+    return {"diff": m, "se": se, "lo": lo, "hi": hi, "n": len(diffs)}
+
+
+def _per_game(p: pd.DataFrame) -> pd.DataFrame:
+    return p.set_index(["game_id", "seat"])[["score", "win_share", "strategy"]]
+
+
+def score_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFrame:
+    """Per strategy (and ``all``): mean score and win share in A and B and B - A with 95%
+    intervals, paired by game (and seat) when the runs share their deals."""
+    check_comparable(a, b)
+    paired = shares_deals(a, b) if paired is None else paired
+    pa, pb = player_rows([a]), player_rows([b])
+    rows = []
+    for s in ["all", *sorted(set(pa["strategy"]) | set(pb["strategy"]))]:
+        xa = pa if s == "all" else pa[pa["strategy"] == s]
+        xb = pb if s == "all" else pb[pb["strategy"] == s]
+        row: dict[str, object] = {"item": s, "score_a": xa["score"].mean(),
+                                  "score_b": xb["score"].mean(),
+                                  "win_a": xa["win_share"].mean(),
+                                  "win_b": xb["win_share"].mean(), "paired": paired}
+        if paired:
+            j = _per_game(xa).add_suffix("_a").join(_per_game(xb).add_suffix("_b"),
+                                                    how="inner")
+            g = j.groupby(level="game_id")
+            ds = (g["score_b"].mean() - g["score_a"].mean()).to_numpy(float)
+            dw = (g["win_share_b"].mean() - g["win_share_a"].mean()).to_numpy(float)
+            sc, wn = _row(ds), _row(dw)
+        else:
+            d, se, lo, hi = _welch(xa["score"].to_numpy(float), xb["score"].to_numpy(float))
+            sc = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": min(len(xa), len(xb))}
+            d, se, lo, hi = _welch(xa["win_share"].to_numpy(float),
+                                   xb["win_share"].to_numpy(float))
+            wn = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": sc["n"]}
+        row.update(sc)
+        row.update({"win_diff": wn["diff"], "win_se": wn["se"], "win_lo": wn["lo"],
+                    "win_hi": wn["hi"]})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def seat_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFrame:
+    """Per seat: win share and mean score in A and B, B - A with 95% intervals (paired by
+    game when the runs share their deals)."""
+    check_comparable(a, b)
+    paired = shares_deals(a, b) if paired is None else paired
+    pa, pb = player_rows([a]), player_rows([b])
+    rows = []
+    for seat in sorted(set(pa["seat"]) | set(pb["seat"])):
+        xa, xb = pa[pa["seat"] == seat], pb[pb["seat"] == seat]
+        row: dict[str, object] = {"seat": int(seat), "win_a": xa["win_share"].mean(),
+                                  "win_b": xb["win_share"].mean(),
+                                  "score_a": xa["score"].mean(),
+                                  "score_b": xb["score"].mean(), "paired": paired}
+        if paired:
+            j = xa.set_index("game_id")[["score", "win_share"]].add_suffix("_a").join(
+                xb.set_index("game_id")[["score", "win_share"]].add_suffix("_b"), how="inner")
+            wn = _row((j["win_share_b"] - j["win_share_a"]).to_numpy(float))
+            sc = _row((j["score_b"] - j["score_a"]).to_numpy(float))
+        else:
+            d, se, lo, hi = _welch(xa["win_share"].to_numpy(float),
+                                   xb["win_share"].to_numpy(float))
+            wn = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": min(len(xa), len(xb))}
+            d, se, lo, hi = _welch(xa["score"].to_numpy(float), xb["score"].to_numpy(float))
+            sc = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": wn["n"]}
+        row.update({"diff": wn["diff"], "se": wn["se"], "lo": wn["lo"], "hi": wn["hi"],
+                    "n": wn["n"], "score_diff": sc["diff"], "score_lo": sc["lo"],
+                    "score_hi": sc["hi"]})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def value_differences(tab_a: pd.DataFrame, tab_b: pd.DataFrame, kind: str,
+                      paired: bool = True, margin: float = FL.MARGIN,
+                      alpha: float = FL.ALPHA, min_pairs: int = 10) -> pd.DataFrame:
+    """Per item: the fork value (mean score A - B of ``kind`` forks) in run A and in run B
+    and their difference B - A with a 95% interval.
+
+    Paired: the items' forks in the same game of both runs are differenced (``n`` pairs);
+    items with fewer than ``min_pairs`` pairs, or unpaired runs, use Welch.  ``q_value`` /
+    ``flag`` (``up`` / ``down``): the difference exceeds ± margin (BH at alpha over the
+    items); ``imprecise``: interval wider than ± margin.
+    """
+    ea = fork_estimates(tab_a, kind).set_index("item")
+    eb = fork_estimates(tab_b, kind).set_index("item")
+    ta, tb = tab_a[tab_a["kind"] == kind], tab_b[tab_b["kind"] == kind]
+    rows = []
+    for item in sorted(set(ea.index) | set(eb.index)):
+        xa, xb = ta[ta["item"] == item], tb[tb["item"] == item]
+        da = (xa["score_a"] - xa["score_b"]).to_numpy(float)
+        db = (xb["score_a"] - xb["score_b"]).to_numpy(float)
+        row: dict[str, object] = {"item": item,
+                                  "value_a": float(da.mean()) if len(da) else np.nan,
+                                  "value_b": float(db.mean()) if len(db) else np.nan}
+        used = False
+        if paired:
+            j = (xa.assign(d_a=da).set_index("game_id")[["d_a"]]
+                 .join(xb.assign(d_b=db).set_index("game_id")[["d_b"]], how="inner"))
+            if len(j) >= min_pairs:
+                r = _row((j["d_b"] - j["d_a"]).to_numpy(float))
+                row.update(r)
+                row["paired"] = True
+                used = True
+        if not used:
+            d, se, lo, hi = _welch(da, db)
+            row.update({"diff": d, "se": se, "lo": lo, "hi": hi,
+                        "n": min(len(da), len(db)), "paired": False})
+        rows.append(row)
+    out = pd.DataFrame(rows, columns=["item", "value_a", "value_b", "diff", "se", "lo", "hi",
+                                      "n", "paired"])
+    q, f = FL.flag(out["diff"], out["se"], 0.0, margin, alpha, labels=("up", "down"))
+    out["q_value"], out["flag"] = q, f
+    out["imprecise"] = FL.imprecise(out["lo"], out["hi"], margin)
+    return out
+
+
+def flag_differences(diff: pd.DataFrame, margin: float, alpha: float = FL.ALPHA,
+                     se: str = "se") -> pd.DataFrame:
+    """Add ``q_value`` / ``flag`` (beyond ± margin, BH) / ``imprecise`` to a difference
+    table with ``diff``, ``se``, ``lo``, ``hi``."""
+    q, f = FL.flag(diff["diff"], diff[se], 0.0, margin, alpha, labels=("up", "down"))
+    return diff.assign(q_value=q, flag=f, imprecise=FL.imprecise(diff["lo"], diff["hi"],
+                                                                 margin))
+
+
+def compare_runs(runs: Sequence[Run]) -> tuple[Run, Run, bool]:
+    """(A, B, paired) after checking the two runs can be compared."""
+    if len(runs) != 2:
+        raise ConfigError(f"compare needs exactly 2 runs, got {len(runs)}")
+    a, b = runs
+    check_comparable(a, b)
+    return a, b, shares_deals(a, b)

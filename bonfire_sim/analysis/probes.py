@@ -1,0 +1,228 @@
+"""Fork probes over a run configuration: ``probe_values(config) -> one row per fork``.
+
+The games are those of the run (same deals, seats, strategies and overrides, by game id),
+so a probe table belongs to its run directory and is cached there as Parquet
+(``analysis/probes-<key>.parquet``, written atomically).  The key covers the run
+configuration, the probe settings, the package version and a hash of the engine sources,
+so a changed rule or strategy never reuses stale forks.
+
+Games are split into chunks that run in parallel with joblib (like the runner); each game
+samples its decisions from its own seed, so the table is identical for any number of jobs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+import strategies as S
+from bonfire_sim import __version__, _jitcache
+from bonfire_sim.errors import ConfigError
+from bonfire_sim.rules import components as C
+from bonfire_sim.rules import layout as L
+from bonfire_sim.rules import tables as T
+from bonfire_sim.rules.rng import game_seed, seed_words
+from bonfire_sim.rules.state import blank_state
+from bonfire_sim.sim.loop import W
+from bonfire_sim.sim.runner import DERIVED, SEED_MASK, RunConfig, seat_names
+
+TASK_IDS = tuple(t.id for t in C.TASKS)
+GNOME_IDS = tuple(f"S{i}" for i in range(1, C.N_SPECIALISTS + 1)) + tuple(
+    f"E{i}" for i in range(1, C.N_ELDERS + 1))
+KINDS = ("take", "light", "gnome")
+PROBE_DIR = DERIVED  # the run directory's derived-data folder (runner.run_files skips it)
+COLUMNS = ("game_id", "deal", "rotation", "players", "kind", "item", "seat", "strategy",
+           "turn", "decision", "candidates", "score_a", "score_b", "win_a", "win_b", "has_a",
+           "has_b", "kept_b")
+
+
+@dataclass(frozen=True)
+class ProbeSettings:
+    """Which forks to play: the first ``games`` games of the run (None = all), which kinds
+    (``take``, ``light``, ``gnome``) and which items (None = every task / gnome)."""
+
+    games: int | None = None
+    kinds: tuple[str, ...] = KINDS
+    tasks: tuple[str, ...] | None = None
+    gnomes: tuple[str, ...] | None = None
+    chunk_size: int = 100
+
+    def __post_init__(self) -> None:
+        bad = [k for k in self.kinds if k not in KINDS]
+        if bad or not self.kinds:
+            raise ConfigError(f"probe kinds must be among {', '.join(KINDS)}, got {bad}")
+        for name, ids, valid in (("task", self.tasks, TASK_IDS), ("gnome", self.gnomes,
+                                                                  GNOME_IDS)):
+            unknown = [x for x in ids or () if x not in valid]
+            if unknown:
+                raise ConfigError(f"unknown {name} id(s) {unknown[:3]} for probing")
+        if self.games is not None and self.games < 1:
+            raise ConfigError(f"probe games must be >= 1, got {self.games}")
+        if self.chunk_size < 1:
+            raise ConfigError(f"probe chunk_size must be >= 1, got {self.chunk_size}")
+        object.__setattr__(self, "kinds", tuple(sorted(set(self.kinds), key=KINDS.index)))
+        for name in ("tasks", "gnomes"):
+            v = getattr(self, name)
+            if v is not None:
+                object.__setattr__(self, name, tuple(sorted(set(v))))
+
+    def want(self) -> np.ndarray:
+        """The kernel's 0/1 vector over (kind, item) slots (see ``forks.NSLOT``)."""
+        from bonfire_sim.analysis.forks import NSLOT, NTASK
+
+        w = np.zeros(NSLOT, np.int64)
+        tasks = [TASK_IDS.index(t) for t in (self.tasks or TASK_IDS)]
+        gnomes = [GNOME_IDS.index(g) for g in (self.gnomes or GNOME_IDS)]
+        if "take" in self.kinds:
+            w[tasks] = 1
+        if "light" in self.kinds:
+            w[[NTASK + t for t in tasks]] = 1
+        if "gnome" in self.kinds:
+            w[[2 * NTASK + g for g in gnomes]] = 1
+        return w
+
+
+def _game_inputs(config: RunConfig, ids: np.ndarray) -> dict[str, Any]:
+    """Seeds, strategy ids and weights of games ``ids``, exactly as ``runner.run_one``."""
+    deals = ids // config.rotations
+    rots = ids % config.rotations
+    seeds = np.array([game_seed(config.seed, int(d)) & SEED_MASK for d in deals], np.int64)
+    names = [seat_names(config, int(r)) for r in rots]
+    sid = np.zeros((len(ids), L.NP), np.int64)
+    wts = np.zeros((len(ids), L.NP, W), np.float64)
+    weights_for = getattr(S, "weights_for", None)
+    for gi, seat_list in enumerate(names):
+        for seat, name in enumerate(seat_list):
+            if name == S.TOM:
+                continue
+            sid[gi, seat] = S.strategy_id(name)
+            if weights_for is not None:
+                wts[gi, seat] = np.asarray(weights_for(name), dtype=np.float64)
+    # The fork sampler's own stream per game: independent of chunking and of the game's.
+    probe_seed = np.array([np.random.SeedSequence([config.seed, int(i), 0xF0C5])
+                           .generate_state(1, np.uint64)[0] for i in ids], np.uint64)
+    return {"deals": deals, "rots": rots, "names": names, "sid": sid, "wts": wts,
+            "rng_game": np.array([seed_words(int(x), 0) for x in seeds], np.int64),
+            "rng_strat": np.array([seed_words(int(x), 1) for x in seeds], np.int64),
+            "probe_seed": probe_seed}
+
+
+def probe_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray) -> pd.DataFrame:
+    """Play and fork games ``ids`` of the run (pure: depends only on its arguments)."""
+    from bonfire_sim.analysis.forks import NOUT, NSLOT, NTASK, probe_games
+
+    g = _game_inputs(config, ids)
+    out = np.full((len(ids), NSLOT, NOUT), np.nan)
+    p = T.build_params(config.overrides, config.variants)
+    probe_games(blank_state(L.NP), p, config.players, g["rng_game"], g["rng_strat"],
+                g["probe_seed"], g["sid"], g["wts"], settings.want(), out)
+    gi, slot = np.nonzero(~np.isnan(out[:, :, 6]))
+    rows = out[gi, slot]
+    kind = np.where(slot < NTASK, 0, np.where(slot < 2 * NTASK, 1, 2))
+    item = np.where(slot < NTASK, slot, np.where(slot < 2 * NTASK, slot - NTASK,
+                                                  slot - 2 * NTASK))
+    seat = rows[:, 2].astype(np.int64)
+    frame = pd.DataFrame({
+        "game_id": ids[gi], "deal": g["deals"][gi], "rotation": g["rots"][gi],
+        "players": config.players,
+        "kind": [KINDS[k] for k in kind],
+        "item": [GNOME_IDS[i] if k == 2 else TASK_IDS[i] for k, i in zip(kind, item,
+                                                                           strict=True)],
+        "seat": seat,
+        "strategy": [g["names"][a][b] for a, b in zip(gi, seat, strict=True)],
+        "turn": rows[:, 3].astype(np.int64), "decision": rows[:, 4].astype(np.int64),
+        "candidates": rows[:, 5].astype(np.int64),
+        "score_a": rows[:, 6], "score_b": rows[:, 7], "win_a": rows[:, 8],
+        "win_b": rows[:, 9], "has_a": rows[:, 10], "has_b": rows[:, 11],
+        "kept_b": rows[:, 12].astype(bool)})
+    return frame.loc[:, list(COLUMNS)]
+
+
+def _engine_hash() -> str:
+    """The engine sources' hash plus this package's fork kernel (both decide the forks)."""
+    forks = (Path(__file__).parent / "forks.py").read_bytes()
+    return _jitcache.source_hash() + hashlib.sha256(forks).hexdigest()[:8]
+
+
+def cache_key(config: RunConfig, settings: ProbeSettings, games: int) -> str:
+    """Hash of everything that determines a probe table."""
+    doc = {"config": config.to_json(), "settings": asdict(settings), "games": games,
+           "version": __version__, "engine": _engine_hash()}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=list).encode()).hexdigest()[:16]
+
+
+def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | None = None, *,
+                 run_dir: str | Path | None = None, jobs: int = 1, quiet: bool = True,
+                 progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+    """The fork table of a run configuration: one row per forked decision.
+
+    Columns: ``game_id``, ``deal``, ``rotation``, ``players``, ``kind`` (take / light /
+    gnome), ``item`` (task or gnome id), ``seat`` and ``strategy`` of the mover, ``turn``,
+    ``decision``, ``candidates`` (eligible decisions the one forked was drawn from), and per
+    branch A (the item) / B (the best alternative): ``score_*`` (mover's final score),
+    ``win_*`` (its share of the win), ``has_*`` (item lit / owned at the end); ``kept_b``
+    is False where the light ban had to give way.  With ``run_dir`` the table is cached
+    there and reused while config, settings and engine are unchanged.
+    """
+    if isinstance(config, dict):
+        cfg = dict(config)
+        cfg["strategies"] = tuple(cfg.get("strategies", ()))
+        config = RunConfig(**cfg)
+    settings = settings or ProbeSettings()
+    n_games = min(settings.games or config.games, config.games)
+    key = cache_key(config, settings, n_games)
+    path = Path(run_dir) / PROBE_DIR / f"probes-{key}.parquet" if run_dir else None
+    if path is not None and path.is_file():
+        return pd.read_parquet(path)
+    ids = np.arange(n_games, dtype=np.int64)
+    chunks = [ids[i:i + settings.chunk_size] for i in range(0, n_games, settings.chunk_size)]
+    parts = _execute(config, settings, chunks, jobs, quiet, progress)
+    table = (pd.concat(parts, ignore_index=True) if parts
+             else pd.DataFrame({c: [] for c in COLUMNS}))
+    table.attrs["key"] = key
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        table.to_parquet(tmp, index=False)
+        os.replace(tmp, path)
+        meta = {"key": key, "config": config.to_json(), "settings": asdict(settings),
+                "games": n_games, "version": __version__, "engine": _engine_hash(),
+                "forks": len(table)}
+        mtmp = path.with_suffix(".json.tmp")
+        mtmp.write_text(json.dumps(meta, indent=1, sort_keys=True, default=list))
+        os.replace(mtmp, path.with_suffix(".json"))
+    return table
+
+
+def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.ndarray],
+             jobs: int, quiet: bool,
+             progress: Callable[[int, int], None] | None) -> list[pd.DataFrame]:
+    """Probe the chunks (in parallel when jobs > 1); results in chunk order."""
+    from bonfire_sim.progress import Progress
+
+    total = int(sum(len(c) for c in chunks))
+    parts: list[pd.DataFrame] = []
+    with Progress(total, "probing", "games", quiet=quiet) as bar:
+        if jobs <= 1:
+            results = (probe_chunk(config, settings, c) for c in chunks)
+        else:
+            from joblib import Parallel, delayed
+
+            results = Parallel(n_jobs=jobs, return_as="generator")(
+                delayed(probe_chunk)(config, settings, c) for c in chunks)
+        done = 0
+        for c, part in zip(chunks, results, strict=True):
+            parts.append(part)
+            done += len(c)
+            bar.update(len(c))
+            if progress:
+                progress(done, total)
+    return parts

@@ -1,0 +1,68 @@
+"""Accept runs as directories, loaded ``RunData`` or ``(label, RunData)`` pairs."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bonfire_sim.errors import DataError
+from bonfire_sim.sim.load import RunData, load
+from bonfire_sim.sim.runner import RunConfig, stored_config
+
+
+@dataclass(frozen=True)
+class Run:
+    """A loaded run with its label and (when known) its directory, where probes are cached."""
+
+    label: str
+    path: Path | None
+    data: RunData
+
+    @property
+    def config(self) -> RunConfig:
+        return run_config(self.data.manifest)
+
+
+RunLike = str | Path | RunData | tuple[str, RunData] | Run
+
+
+def run_config(manifest: dict[str, Any]) -> RunConfig:
+    """The ``RunConfig`` recorded in a run manifest."""
+    raw = stored_config(manifest)
+    names = {f.name for f in dataclasses.fields(RunConfig)}
+    cfg = {k: v for k, v in raw.items() if k in names}
+    cfg["strategies"] = tuple(cfg.get("strategies", ()))
+    try:
+        return RunConfig(**cfg)
+    except (TypeError, ValueError) as e:
+        raise DataError(f"the run's manifest holds no usable configuration ({e})") from None
+
+
+def as_runs(runs: RunLike | Sequence[RunLike]) -> list[Run]:
+    """Normalise the ``runs`` argument of the public analysis functions."""
+    if isinstance(runs, str | Path | RunData | Run) or (
+            isinstance(runs, tuple) and len(runs) == 2 and isinstance(runs[1], RunData)):
+        runs = [runs]  # type: ignore[list-item]
+    out: list[Run] = []
+    for i, r in enumerate(runs):  # type: ignore[union-attr]
+        if isinstance(r, Run):
+            out.append(r)
+        elif isinstance(r, str | Path):
+            path = Path(r)
+            out.append(Run(path.name or str(path), path, load(path, turns=False)))
+        elif isinstance(r, RunData):
+            path = getattr(r, "path", None)
+            out.append(Run(f"run{i}", Path(path) if path else None, r))
+        elif isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], RunData):
+            path = getattr(r[1], "path", None)
+            out.append(Run(str(r[0]), Path(path) if path else None, r[1]))
+        else:
+            raise DataError(f"not a run: {r!r} (give a run directory or a loaded run)")
+    labels = [r.label for r in out]
+    if len(set(labels)) < len(labels):
+        out = [dataclasses.replace(r, label=str(r.path) if r.path else f"run{i}")
+               for i, r in enumerate(out)]
+    return out

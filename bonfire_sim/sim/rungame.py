@@ -1,0 +1,67 @@
+"""Any game of a run, exactly: its seed, seats, strategies and overrides from the manifest.
+
+Game ``i`` of a run is deal ``i // rotations`` in seat rotation ``i % rotations`` (see
+``runner``); ``game_spec`` recovers what ``play`` needs to replay it move by move.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import strategies as S
+from bonfire_sim.errors import ConfigError, DataError
+from bonfire_sim.rules.rng import game_seed
+from bonfire_sim.sim.record import GameRecord
+from bonfire_sim.sim.runner import (
+    SEED_MASK,
+    RunConfig,
+    read_manifest,
+    seat_names,
+    stored_config,
+)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What determines game ``game_id`` of a run."""
+
+    game_id: int
+    deal: int
+    rotation: int
+    seed: int  # the game's own seed (``play(seed, ...)``), not the run's master seed
+    players: int
+    strategies: tuple[str, ...]  # per human seat
+    overrides: dict[str, Any]
+    variants: dict[str, str]  # the readings of uncertain facts the run used
+
+
+def game_spec(run_dir: str | Path, game_id: int) -> GameSpec:
+    """The spec of game ``game_id`` of the run in ``run_dir`` (``ConfigError`` if absent)."""
+    manifest = read_manifest(Path(run_dir))
+    raw = stored_config(manifest)
+    names = {f.name for f in dataclasses.fields(RunConfig)}
+    cfg = {k: v for k, v in raw.items() if k in names}
+    cfg["strategies"] = tuple(cfg.get("strategies", ()))
+    try:
+        config = RunConfig(**cfg)
+    except (TypeError, ValueError) as e:
+        raise DataError(f"{run_dir}: the manifest holds no usable configuration ({e})") from None
+    if not 0 <= game_id < config.games:
+        raise ConfigError(f"game {game_id} is not in {run_dir}: its games are "
+                          f"0..{config.games - 1}")
+    deal, rotation = divmod(game_id, config.rotations)
+    humans = tuple(n for n in seat_names(config, rotation) if n != S.TOM)
+    return GameSpec(game_id, deal, rotation, game_seed(config.seed, deal) & SEED_MASK,
+                    config.players, humans, dict(config.overrides), dict(config.variants))
+
+
+def replay_game(run_dir: str | Path, game_id: int) -> GameRecord:
+    """Play game ``game_id`` of a run again, traced (identical to the run's result)."""
+    from bonfire_sim.sim.play import play
+
+    spec = game_spec(run_dir, game_id)
+    return play(spec.seed, spec.players, spec.strategies, spec.overrides,
+                variants=spec.variants)

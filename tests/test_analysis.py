@@ -1,0 +1,235 @@
+"""bonfire_sim.analysis: fork probes, planted effects, compensation, flags, paired compare.
+
+The planted-effect tests are the point: an effect put into the game on identical deals
+must come out of the analysis.  The default run keeps small versions; ``-m heavy`` runs
+the full-size ones (minutes on 2 cores).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bonfire_sim.analysis import ProbeSettings, probe_values, seat_advantage, task_values
+from bonfire_sim.analysis import flags as FL
+from bonfire_sim.analysis.compensation import as_seat_points, compensation, win_shares
+from bonfire_sim.analysis.paired import (
+    check_comparable,
+    score_differences,
+    seat_differences,
+    value_differences,
+)
+from bonfire_sim.analysis.runs import as_runs
+from bonfire_sim.errors import ConfigError
+from bonfire_sim.sim.load import load
+from bonfire_sim.sim.rungame import game_spec, replay_game
+from bonfire_sim.sim.runner import RunConfig, run
+
+
+# ---- flags --------------------------------------------------------------------------------
+def test_a_difference_inside_the_margin_is_never_flagged_however_precise():
+    q, f = FL.flag([0.9, -0.9, 3.0, -3.0, 0.0], [1e-4, 1e-4, 0.1, 0.1, 1e-4], margin=1.0)
+    assert list(f) == ["", "", "high", "low", ""]
+    assert q[2] < 1e-6 and q[0] > 0.5
+
+
+def test_benjamini_hochberg_adjusts_for_the_number_of_rows():
+    p = np.array([0.01, 0.02, 0.03, 0.04, 0.5])
+    q = FL.bh_qvalues(p)
+    assert np.allclose(q[:4], 0.05) and q[4] == pytest.approx(0.5)  # p * 5 / rank, monotone
+    assert np.isnan(FL.bh_qvalues([np.nan, 0.01])[0])
+
+
+def test_every_row_wider_than_the_margin_gets_a_precision_warning():
+    assert list(FL.imprecise([0.0, 0.0, np.nan], [1.9, 2.1, np.nan], 1.0)) == [
+        False, True, True]
+
+
+# ---- compensation ---------------------------------------------------------------------------
+def _synthetic(games: int, gap: float, n: int, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    scores = rng.normal(60, 8, size=(games, n))
+    scores[:, 0] += gap
+    return np.rint(scores).astype(np.int64), rng.integers(2, 6, size=(games, n))
+
+
+def test_compensation_recovers_a_planted_score_gap():
+    scores, bonf = _synthetic(20000, 3.0, 3)
+    c, lo, hi = compensation(scores, bonf)
+    assert c[0] == 0 and lo[1] < c[1] < hi[1]
+    assert c[1] == pytest.approx(3.0, abs=0.5) and c[2] == pytest.approx(3.0, abs=0.5)
+    shares = win_shares(scores, bonf, c)
+    assert np.allclose(shares, 1 / 3, atol=2e-3)
+    assert as_seat_points(c) == [0, 3, 3]
+
+
+def test_no_gap_needs_no_compensation():
+    scores, bonf = _synthetic(20000, 0.0, 2)
+    c, lo, hi = compensation(scores, bonf)
+    assert lo[1] < 0 < hi[1] and abs(c[1]) < 0.5
+
+
+# ---- the seat_points override ----------------------------------------------------------------
+def test_seat_points_are_a_run_override_recorded_in_the_manifest(tmp_path):
+    out = run(RunConfig(games=4, players=2, seed=3, overrides={"seat_points": [0, 7]}),
+              tmp_path / "r")
+    data = load(out)
+    assert data.manifest["config"]["overrides"] == {"seat_points": [0, 7]}
+    p = data.players.set_index(["game_id", "seat"])
+    assert (p.xs(1, level="seat")["score_ingame"] >= 7).all()
+    with pytest.raises((ConfigError, ValueError)):
+        RunConfig(games=4, players=2, overrides={"seat_points": [0, -1]})
+
+
+# ---- replay a run's game ------------------------------------------------------------------------
+def test_replay_reproduces_any_game_of_a_rotated_run_with_overrides(tmp_path):
+    cfg = RunConfig(games=6, players=3, seed=9, seat_rotation=True,
+                    strategies=("greedy", "tempo", "planner"),
+                    overrides={"task_points": {"B13": 9}, "seat_points": [0, 1, 2]})
+    data = load(run(cfg, tmp_path / "r"))
+    for gid in (0, 4):
+        spec = game_spec(tmp_path / "r", gid)
+        rec = replay_game(tmp_path / "r", gid)
+        rows = data.players[data.players["game_id"] == gid].sort_values("seat")
+        assert list(rec.scores) == rows["score"].tolist()
+        assert list(rec.strategies) == rows["strategy"].tolist() == list(spec.strategies)
+    with pytest.raises(ConfigError, match="not in"):
+        game_spec(tmp_path / "r", 6)
+
+
+# ---- probes ------------------------------------------------------------------------------------
+SMALL = ProbeSettings(kinds=("take", "light", "gnome"), tasks=("B13", "R3", "Y14"),
+                      gnomes=("E1", "S15"), chunk_size=4)
+
+
+def test_probes_are_identical_for_any_number_of_jobs_and_cached(tmp_path):
+    cfg = RunConfig(games=12, players=2, seed=4, seat_rotation=True)
+    one = probe_values(cfg, SMALL, jobs=1)
+    two = probe_values(cfg, SMALL, run_dir=tmp_path, jobs=2)
+    pd.testing.assert_frame_equal(one, two)
+    assert set(one["kind"]) <= {"take", "light", "gnome"} and len(one) > 0
+    assert set(one["item"]) <= {"B13", "R3", "Y14", "E1", "S15"}
+    cached = list((tmp_path / "analysis").glob("probes-*.parquet"))
+    assert len(cached) == 1
+    again = probe_values(cfg, SMALL, run_dir=tmp_path, jobs=1)
+    pd.testing.assert_frame_equal(one, again)
+
+
+def test_light_forks_keep_the_task_unlit_in_branch_b_and_lit_in_a():
+    cfg = RunConfig(games=40, players=2, seed=4, seat_rotation=True)
+    t = probe_values(cfg, ProbeSettings(kinds=("light",)))
+    assert len(t) > 20
+    assert (t["has_a"] == 1).all()
+    kept = t[t["kept_b"]]
+    assert (kept["has_b"] == 0).all() and len(kept) >= 0.95 * len(t)
+
+
+def test_take_forks_receive_the_task_in_branch_a():
+    cfg = RunConfig(games=30, players=3, seed=6)
+    t = probe_values(cfg, ProbeSettings(kinds=("take", "gnome")))
+    take = t[t["kind"] == "take"]
+    gnome = t[t["kind"] == "gnome"]
+    assert len(take) > 10 and len(gnome) > 10
+    # A gnome recruited in branch A is never lost again.
+    assert (gnome["has_a"] == 1).all()
+
+
+# ---- the public API on a run ---------------------------------------------------------
+def test_public_api_returns_one_row_per_item_and_player_count(tmp_path):
+    out = run(RunConfig(games=24, players=2, seed=8, seat_rotation=True), tmp_path / "r")
+    probes = ProbeSettings(tasks=("B13", "R3"), gnomes=("E1",))
+    tv = task_values(out, probes=probes)
+    assert len(tv) == 66 and set(tv["players"]) == {2}
+    for col in ("task", "players", "value", "lo", "hi", "n", "printed", "fair_price",
+                "take_value", "flag", "imprecise", "games"):
+        assert col in tv.columns
+    b13 = tv.set_index("task").loc["B13"]
+    assert b13["n"] > 0 and b13["lo"] <= b13["value"] <= b13["hi"] and b13["printed"] == 3
+    assert tv.set_index("task").loc["B1", "n"] == 0  # not probed: no estimate, no flag
+    sa = seat_advantage(out)
+    assert list(sa["seat"]) == [0, 1] and sa["compensation"].iloc[0] == 0
+    for col in ("seat", "players", "value", "lo", "hi", "n", "compensation", "c_lo", "c_hi"):
+        assert col in sa.columns
+    assert sa.attrs["seat_points"][2][0] == 0 or sa.attrs["seat_points"][2][1] == 0
+
+
+def test_compare_refuses_runs_with_different_player_counts(tmp_path):
+    a = run(RunConfig(games=4, players=2, seed=1), tmp_path / "a")
+    b = run(RunConfig(games=3, players=3, seed=1), tmp_path / "b")
+    with pytest.raises(ConfigError, match="2-player run .* 3-player run"):
+        check_comparable(*as_runs([a, b]))
+
+
+def test_identical_runs_differ_by_exactly_zero_when_paired(tmp_path):
+    cfg = RunConfig(games=20, players=2, seed=5, seat_rotation=True)
+    a = run(cfg, tmp_path / "a")
+    b = run(cfg, tmp_path / "b")
+    ra, rb = as_runs([a, b])
+    sc = score_differences(ra, rb)
+    assert sc["paired"].all() and (sc["diff"] == 0).all() and (sc["hi"] - sc["lo"] == 0).all()
+    seats = seat_differences(ra, rb)
+    assert (seats["diff"] == 0).all()
+
+
+# ---- planted effects ----------------------------------------------------------------------------
+PLANT_TASKS = ("B13", "R3", "Y14", "B4", "R19", "B1")
+
+
+def _planted_tasks(games: int, tasks: tuple[str, ...] | None) -> pd.DataFrame:
+    base = RunConfig(games=games, players=2, seed=31, seat_rotation=True)
+    plant = RunConfig(games=games, players=2, seed=31, seat_rotation=True,
+                      overrides={"task_points": {"B13": 8}})  # printed 3: +5
+    settings = ProbeSettings(kinds=("light",), tasks=tasks, chunk_size=200)
+    ta = probe_values(base, settings, jobs=2)
+    tb = probe_values(plant, settings, jobs=2)
+    return value_differences(ta, tb, "light").set_index("item")
+
+
+def _check_planted_tasks(diff: pd.DataFrame, within: float) -> None:
+    b13 = diff.loc["B13"]
+    assert b13["paired"] and b13["lo"] <= 5 <= b13["hi"]
+    assert abs(b13["diff"] - 5) < within
+    assert b13["flag"] == "up"
+    others = diff.drop(index="B13")
+    assert (others["flag"] == "").all(), others[others["flag"] != ""]
+
+
+def test_planted_task_points_move_that_tasks_lit_value_small():
+    _check_planted_tasks(_planted_tasks(1600, PLANT_TASKS), within=2.0)
+
+
+@pytest.mark.heavy
+def test_planted_task_points_move_that_tasks_lit_value_heavy():
+    _check_planted_tasks(_planted_tasks(8000, None), within=1.0)
+
+
+def _planted_seats(tmp_path, games: int, players: int) -> None:
+    base = run(RunConfig(games=games, players=players, seed=77, seat_rotation=True,
+                         chunk_size=1000), tmp_path / "base", jobs=2)
+    pts = seat_advantage(base).attrs["seat_points"][players]
+    assert pts[0] == 0 and max(pts) > 0  # the start player is ahead
+    planted = run(RunConfig(games=games, players=players, seed=77, seat_rotation=True,
+                            chunk_size=1000, overrides={"seat_points": pts}),
+                  tmp_path / "plant", jobs=2)
+    sb = seat_advantage(planted)
+    fair = 1 / players
+    assert ((sb["lo"] <= fair) & (fair <= sb["hi"])).all(), sb[["seat", "value", "lo", "hi"]]
+
+
+def test_planted_seat_compensation_equalises_win_shares_small(tmp_path):
+    _planted_seats(tmp_path, 2000, 2)
+
+
+@pytest.mark.heavy
+def test_planted_seat_compensation_equalises_win_shares_heavy(tmp_path):
+    _planted_seats(tmp_path, 8000, 4)
+
+
+def test_whole_seat_points_are_the_rounding_closest_to_fair_shares():
+    scores, bonf = _synthetic(20000, 2.5, 2)
+    c, _, _ = compensation(scores, bonf)
+    pts = as_seat_points(c, scores, bonf)
+    dev = {k: abs(win_shares(scores, bonf, np.array(k, float))[0] - 0.5)
+           for k in ((0, 2), (0, 3))}
+    assert tuple(pts) == min(dev, key=dev.get)
