@@ -44,6 +44,7 @@ class Progress:
         self._quiet = quiet
         self._start = time.monotonic()
         self._last_log = self._start
+        self._logged = False  # a periodic log line was printed (then a final one follows)
         self._bar = None
         if not quiet and _is_tty(self._stream):
             from tqdm import tqdm
@@ -62,6 +63,7 @@ class Progress:
             now = time.monotonic()
             if now - self._last_log >= self._every:
                 self._last_log = now
+                self._logged = True
                 self._log(now)
 
     def set_total(self, total: int) -> None:
@@ -81,11 +83,12 @@ class Progress:
             print(message, file=self._stream, flush=True)
 
     def close(self) -> None:
-        """Finish the display; in log mode print a final line with the total time."""
+        """Finish the display; in log mode a final line with the total time follows the
+        periodic ones (a job shorter than one log interval prints nothing at all)."""
         if self._bar is not None:
             self._bar.close()
             self._bar = None
-        elif not self._quiet and self.n:
+        elif not self._quiet and self._logged:
             self._log(time.monotonic(), final=True)
         self._quiet = True  # a second close prints nothing
 

@@ -26,7 +26,7 @@ from click.testing import CliRunner
 
 from bonfire_sim import fileio
 from bonfire_sim.cli.main import main
-from bonfire_sim.sim.runner import RunConfig, run
+from bonfire_sim.sim.runner import DERIVED, RunConfig, run
 
 BIG = str(10**30)
 SEED_TOO_BIG = str(2**64)
@@ -171,6 +171,19 @@ CASES: list[tuple[str, list[str]]] = [
     ("compare-out-dir", ["compare", "{run}", "{run_b}", "--out", "{dir}"]),
     ("compare-missing-arg", ["compare", "{run}"]),
 ]
+CASES += [
+    # --- sensitivity (every check happens before any game is played) ---
+    ("sensitivity-variant-unknown", ["sensitivity", "--variant", "tom_deck=nope"]),
+    ("sensitivity-variant-fact", ["sensitivity", "--variant", "bogus"]),
+    ("sensitivity-variant-default", ["sensitivity", "--variant", "tom_deck=task1"]),
+    ("sensitivity-games-0", ["sensitivity", "--games", "0"]),
+    ("sensitivity-seed-negative", ["sensitivity", "--seed", "-1"]),
+    ("sensitivity-jobs-0", ["sensitivity", "--jobs", "0"]),
+    ("sensitivity-players", ["sensitivity", "--players", "7"]),
+    ("sensitivity-csv-dir", ["sensitivity", "--csv", "{dir}"]),
+    ("sensitivity-config-missing", ["sensitivity", "--config", "{dir}/nope.toml"]),
+]
+
 FULL_DISK_CASES: list[tuple[str, list[str]]] = [
     ("run", ["run", "--games", "4", "--players", "2", "--out", "{full}/newrun"]),
     ("run-nested", ["run", "--games", "4", "--players", "2", "--out", "{full}/a/b/newrun"]),
@@ -186,6 +199,12 @@ FULL_DISK_CASES: list[tuple[str, list[str]]] = [
 
 # A fragment of the one line each case must print (it names the right problem).
 EXPECT = {
+    "sensitivity-variant-unknown": "unknown tom_deck variant 'nope'",
+    "sensitivity-variant-fact": "unknown variant 'bogus'",
+    "sensitivity-variant-default": "is the default",
+    "sensitivity-games-0": "games must be 1..", "sensitivity-seed-negative": "seed must be 0..",
+    "sensitivity-jobs-0": "jobs must be", "sensitivity-players": "players must be among 1..4",
+    "sensitivity-csv-dir": "is a directory", "sensitivity-config-missing": "not found",
     "unknown-command": "No such command", "unknown-global-option": "No such option",
     "cards-kind": "unknown card kind", "cards-format": "unknown format",
     "cards-unknown-option": "No such option", "cards-extra-arg": "unexpected extra argument",
@@ -325,10 +344,17 @@ def world(tmp_path_factory) -> Path:
 
 
 def _snapshot(root: Path) -> dict[str, str]:
-    """Every path under ``root`` -> a digest of its bytes ("dir" for directories)."""
+    """Every path under ``root`` -> a digest of its bytes ("dir" for directories).
+
+    A run's derived-data folder (``runner.DERIVED``: the fork tables a report caches beside
+    the run, keyed by engine and configuration) may gain files: a report that failed to
+    write its page has still done that work, and the cache changes no result.
+    """
     snap = {}
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).as_posix()
+        if f"/{DERIVED}" in f"/{rel}":
+            continue
         snap[rel] = "dir" if p.is_dir() else hashlib.sha256(p.read_bytes()).hexdigest()
     return snap
 

@@ -17,6 +17,13 @@ def test_progress_logs_plain_lines_when_not_a_terminal():
     assert lines[-1].startswith("games: 10/10 game (100%)") and lines[-1].endswith("done")
 
 
+def test_a_job_shorter_than_one_log_interval_prints_nothing():
+    out = io.StringIO()
+    with Progress(total=10, desc="games", every=60.0, stream=out) as bar:
+        bar.update(10)
+    assert out.getvalue() == ""
+
+
 def test_progress_is_silent_when_quiet():
     out = io.StringIO()
     with Progress(total=3, desc="games", every=0.0, stream=out, quiet=True) as bar:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -56,8 +55,11 @@ class SensitivityPlan:
     styles: tuple[str, ...] = SOLO_STYLES
 
     def __post_init__(self) -> None:
-        if self.games < 1 or self.solo_games < 1:
-            raise ConfigError("games and solo games must be >= 1")
+        from bonfire_sim.config import check_count, check_seed
+
+        check_count("games", self.games)
+        check_count("solo games", self.solo_games)
+        check_seed(self.seed)
         if not self.players or not set(self.players) <= {1, 2, 3, 4}:
             raise ConfigError(f"players must be among 1..4, got {self.players}")
         if not self.variants:
@@ -328,13 +330,10 @@ def wide_table(long: pd.DataFrame) -> pd.DataFrame:
 
 # ---- outputs ------------------------------------------------------------------------------
 def write_atomic(path: str | Path, text: str) -> Path:
-    """Write ``text`` to ``path`` via a temporary file and a rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-    return path
+    """Write ``text`` to ``path`` atomically (the project's one writer, ``fileio``)."""
+    from bonfire_sim import fileio
+
+    return fileio.write_text(path, text)
 
 
 def to_json(plan: SensitivityPlan, long: pd.DataFrame, seconds: float) -> str:

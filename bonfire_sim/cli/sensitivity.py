@@ -49,6 +49,7 @@ def sensitivity(games: int | None, solo_games: int | None, players: str | None,
     """
     from dataclasses import replace
 
+    from bonfire_sim import fileio
     from bonfire_sim.analysis.sensitivity import (
         SensitivityPlan,
         load_plan,
@@ -61,6 +62,7 @@ def sensitivity(games: int | None, solo_games: int | None, players: str | None,
     )
     from bonfire_sim.errors import ConfigError
     from bonfire_sim.progress import Progress
+    from bonfire_sim.sim.runner import resolve_jobs
 
     plan, settings = load_plan(config_file) if config_file else (SensitivityPlan(), {})
     changes: dict = {}
@@ -78,11 +80,14 @@ def sensitivity(games: int | None, solo_games: int | None, players: str | None,
     if variants:
         changes["variants"] = parse_arms(variants)
     plan = replace(plan, **changes) if changes else plan
-    jobs = jobs if jobs is not None else int(settings.get("jobs", 1))
+    jobs = resolve_jobs(jobs if jobs is not None else settings.get("jobs", 1))
     work = work or settings.get("work", "runs/sensitivity")
     csv_out = csv_out or settings.get("csv")
     json_out = json_out or settings.get("json")
     html_out = html_out or settings.get("html")
+    for target in (csv_out, json_out, html_out):  # before any game is played
+        if target:
+            fileio.check_output_file(target)
     with Progress(total_games(plan), desc="sensitivity", unit="game", quiet=quiet) as bar:
         long, doc = run_sensitivity(plan, work, jobs=jobs, progress=bar.update)
     emit_rows(wide_table(long).to_dict("records"), "table")

@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
@@ -295,6 +294,8 @@ def value_intervals(est: pd.DataFrame, key: str, label: str, ref: str | None = N
     counts = sorted(e["players"].unique()) or [0]
     order = (e.groupby(key)["value"].mean().sort_values().index.tolist())
     labels = e.drop_duplicates(key).set_index(key)[label].reindex(order)
+    import seaborn as sns  # imports pyplot: only when a report draws, never on import
+
     with sns.axes_style("whitegrid"):
         fig = Figure(figsize=(2.6 + 2.6 * len(counts), 0.17 * len(order) + 1.6), dpi=90)
         axes = fig.subplots(1, len(counts), sharey=True, squeeze=False)
@@ -321,6 +322,8 @@ def value_intervals(est: pd.DataFrame, key: str, label: str, ref: str | None = N
 def heatmap_by_players(est: pd.DataFrame, key: str, value: str, label: str,
                        title: str = "", cbar: str = "", center: float | None = 0.0) -> Axes:
     """Items x player counts heatmap of ``value`` (seaborn), annotated with the numbers."""
+    import seaborn as sns
+
     wide = est.pivot_table(index=key, columns="players", values=value, aggfunc="first")
     labels = est.drop_duplicates(key).set_index(key)[label]
     wide = wide.loc[wide.mean(axis=1).sort_values(ascending=False).index]
@@ -338,6 +341,8 @@ def heatmap_by_players(est: pd.DataFrame, key: str, value: str, label: str,
 
 def seat_compensation(seats: pd.DataFrame, ax: Axes | None = None) -> Axes:
     """Starting points per seat that equalise win shares, with 95% intervals, per count."""
+    import seaborn as sns
+
     with sns.axes_style("whitegrid"):
         ax = _ax(ax)
     palette = sns.color_palette("deep")
