@@ -1,4 +1,8 @@
-"""Round-robin ladder of built-in strategies: schedule, play, rate (pure functions).
+"""Round-robin ladder of players: schedule, play, rate (pure functions).
+
+Any player spec plays (``strategies.specs``: built-in names, ``name@weights.toml``,
+``search:N``, plug-ins ``module:Class``); a game with a plug-in seat runs on the Python
+loop (``sim.pyloop``), the others in the compiled loop.
 
 Schedule: every lineup (an N-subset of the strategies, or, with fewer strategies than
 seats, every multiset of at least two of them) is played on each deal in every distinct
@@ -190,23 +194,23 @@ def play_ladder(
     seed: int,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[GameResult]:
-    """Play the whole schedule with the compiled loop (built-in strategies only)."""
+    """Play the whole schedule; ``strategies`` are player specs (``strategies.specs``)."""
     from bonfire_sim.rules import layout as L
     from bonfire_sim.rules import tables as T
     from bonfire_sim.rules.scoring import NLINES, final_result
     from bonfire_sim.rules.setup import new_game
     from bonfire_sim.sim.loop import W, new_buffer, play_out
-    from strategies import strategy_id, weights_for
+    from bonfire_sim.sim.pyloop import play_mixed
+    from strategies.specs import parse_player
 
     if not 2 <= players <= 4:
         raise ValueError(f"ladder players must be 2..4, got {players}")
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
-    for name in strategies:
-        strategy_id(name)
+    resolved = {name: parse_player(name) for name in strategies}
+    plugins = {name: pl.load() for name, pl in resolved.items() if not pl.compiled}
     p = T.DEFAULT_PARAMS
     buf = new_buffer()
-    rows = {name: weights_for(name) for name in strategies}
     plan = schedule(strategies, players, games)
     out: list[GameResult] = []
     scores = np.zeros(players, np.int64)
@@ -215,13 +219,16 @@ def play_ladder(
     won = np.zeros(players, np.int64)
     for gi, (deal, order) in enumerate(plan):
         sd = deal_seed(seed, deal)
-        s = new_game(sd, players, p)
-        strat = np.zeros(L.NP, np.int64)
-        w = np.zeros((L.NP, W), np.float64)
-        for seat, name in enumerate(order):
-            strat[seat] = strategy_id(name)
-            w[seat] = rows[name]
-        play_out(s, p, strat, w, buf)
+        if any(name in plugins for name in order):
+            s = play_mixed(sd, players, [plugins.get(name, name) for name in order], p)
+        else:
+            s = new_game(sd, players, p)
+            strat = np.zeros(L.NP, np.int64)
+            w = np.zeros((L.NP, W), np.float64)
+            for seat, name in enumerate(order):
+                strat[seat] = resolved[name].sid
+                w[seat] = resolved[name].weight_row()
+            play_out(s, p, strat, w, buf)
         final_result(s, p, scores, lines, ranks, won)
         out.append(GameResult(
             deal=deal, seed=sd, strategies=tuple(order),

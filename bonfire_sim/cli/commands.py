@@ -25,4 +25,5 @@ COMMANDS: dict[str, str] = {
     "report": "bonfire_sim.cli.report:report",
     "experiment": "bonfire_sim.cli.experiment:experiment",
     "compare": "bonfire_sim.cli.compare:compare",
+    "tune": "bonfire_sim.cli.tune:tune",
 }

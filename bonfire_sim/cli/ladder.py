@@ -13,31 +13,60 @@ from bonfire_sim.cli.options import emit_rows, format_csv, format_option, seed_o
 @click.option("--games", type=click.IntRange(1), default=20, show_default=True,
               help="Deals; each deal is played by every lineup in every seat order.")
 @seed_option
-@click.option("--strategies", "names", default=None,
-              help="Comma-separated built-in strategies (default: all).")
+@click.option("--strategies", "names", default=None, metavar="A,B,...",
+              help="Comma-separated player specs: built-in names, name@weights.toml, "
+                   "search:N, package.module:Class (default: every scripted built-in; add "
+                   "search:N for the strength reference).")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False, writable=True),
               default=None, help="Also write the table as CSV to this file.")
+@click.option("--tom-games", type=click.IntRange(0), default=0, show_default=True,
+              help="Also play this many solo games of the top-rated player against Tom: "
+                   "Tom's win rate and the handicap equilibrium against the strongest.")
 @format_option
 def ladder(players: int, games: int, seed: int, names: str | None, csv_path: str | None,
-           fmt: str) -> None:
-    """Round-robin ladder: win rates (Wilson 95%), scores, Bradley-Terry ratings.
+           tom_games: int, fmt: str) -> None:
+    """Round-robin ladder of players: win rates (Wilson 95%), scores, Bradley-Terry ratings.
 
-    Every N-subset of the strategies plays each deal in every seat order, so each
-    strategy sits in each seat equally often on identical deals.
+    Every N-subset of the players plays each deal in every seat order, so each player
+    sits in each seat equally often on identical deals.  Players are specs: built-in
+    names, name@weights.toml, search:N (the strength reference), package.module:Class.
+    With --tom-games the top-rated player also meets Tom (rulebook solo) and the line
+    below the table gives Tom's win rate and the handicap where the challenge settles.
 
     Example:
 
     \b
         bonfire-sim ladder --players 4 --games 10 --seed 1 --csv ladder.csv
+
+    \b
+        bonfire-sim ladder --players 2 --games 4 --strategies tuned,portal,search:16 --tom-games 50
     """
     from bonfire_sim.ladder import play_ladder, summarize
-    from strategies import STRATEGY_IDS
+    from strategies import SEARCH_ID, STRATEGY_IDS
+    from strategies.specs import split_specs
 
-    chosen = ([x.strip() for x in names.split(",") if x.strip()] if names
-              else sorted(STRATEGY_IDS))
+    chosen = (split_specs(names) if names
+              else sorted(n for n, i in STRATEGY_IDS.items() if i != SEARCH_ID))
     results = play_ladder(chosen, players, games, seed)
     rows = summarize(results, chosen)
     emit_rows(rows, fmt)
     if csv_path:
         with open(csv_path, "w") as f:
             f.write(format_csv(rows) + "\n")
+    if tom_games:
+        _tom_line(rows[0]["strategy"], tom_games, seed)
+
+
+def _tom_line(best: str, games: int, seed: int) -> None:
+    """Tom's difficulty against the ladder's top-rated player."""
+    import numpy as np
+
+    from bonfire_sim.solo import handicap_series, play_solo
+
+    g = play_solo(best, games, seed)
+    series = handicap_series(g, seed=seed)
+    lo, hi = series.equilibrium_ci
+    click.echo(f"Tom vs the top-rated player {best} ({games} solo games): Tom wins "
+               f"{np.mean(g.margin < 0):.1%} (ties {np.mean(g.margin == 0):.1%}), mean "
+               f"scores {g.human.mean():.1f} vs Tom {g.tom.mean():.1f}; handicap equilibrium "
+               f"{series.equilibrium:+.1f} (95% CI {lo:+.1f} .. {hi:+.1f})", err=True)

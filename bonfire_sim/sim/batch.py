@@ -96,11 +96,6 @@ def play_games(template, p, humans, rng_game, rng_strat, seat_strategy, seat_wei
     Returns the number of turn-log rows written.
     """
     moves = np.zeros((L.MAX_MOVES, L.MOVE_W), np.int64)
-    nseats_max = seat_strategy.shape[1]
-    scores = np.zeros(nseats_max, np.int64)
-    lines = np.zeros((nseats_max, NLINES), np.int64)
-    ranks = np.zeros(nseats_max, np.int64)
-    won = np.zeros(nseats_max, np.int64)
     trow = 0
     for gi in range(rng_game.shape[0]):
         s = template.copy()
@@ -121,65 +116,76 @@ def play_games(template, p, humans, rng_game, rng_strat, seat_strategy, seat_wei
                 turn_game[trow] = gi
                 trow += 1
             apply_move(s, p, moves[i])
-        nseats = s[L.G_NSEATS]
-        final_result(s, p, scores, lines, ranks, won)
-        winner = -1
-        nwin = 0
-        for seat in range(nseats):
-            if won[seat] == 1:
-                nwin += 1
-                winner = seat
-        games[gi, 0] = s[L.G_ROUND]
-        games[gi, 1] = s[L.G_TURN]
-        games[gi, 2] = s[L.G_END]
-        games[gi, 3] = s[L.G_TRIGGER_TURN]
-        games[gi, 4] = winner if nwin == 1 else -1
-        games[gi, 5] = s[L.G_DECISIONS]
-        for seat in range(nseats):
-            pb = L.PLAYER0 + seat * L.PSIZE
-            row = players[gi, seat]
-            row[0] = seat
-            row[1] = s[pb + L.P_BOARD]
-            row[2] = scores[seat]
-            row[3] = ranks[seat]
-            row[4] = won[seat]
-            for k in range(NLINES):
-                row[5 + k] = lines[seat, k]
-            lit = 0
-            unlit = 0
-            for k in range(7):
-                t = s[pb + L.P_TASK + k]
-                tasks[gi, seat, k] = t
-                tasks[gi, seat, 7 + k] = s[pb + L.P_LIT + k] if t >= 0 else 0
-                tasks[gi, seat, 14 + k] = s[pb + L.P_TASK_AT + k]
-                tasks[gi, seat, 21 + k] = s[pb + L.P_LIT_AT + k]
-                if t >= 0:
-                    if s[pb + L.P_LIT + k] == 1:
-                        lit += 1
-                    else:
-                        unlit += 1
-            guards = 0
-            for g in range(5):
-                if s[pb + L.P_GUARD + g] != L.GP_NONE:
-                    guards += 1
-            for g in range(L.NGNOME):
-                if s[pb + L.P_GNOME + g] == 1:
-                    gnomes[gi, seat, g] = max(1, s[pb + L.P_GNOME_AT + g])
-            for a in range(28):
-                abilities[gi, seat, a] = s[pb + L.P_ABIL + a]
-            row[13] = lit
-            row[14] = unlit
-            row[15] = s[pb + L.P_NPATH]
-            row[16] = s[pb + L.P_NPORTAL]
-            row[17] = guards
-            row[18] = s[pb + L.P_NGNOME]
-            row[19] = s[pb + L.P_NELDER]
-            row[20] = s[pb + L.P_PASSED]
-            row[21] = s[pb + L.P_PASS_TURN]
-            row[22] = s[pb + L.P_TURNS]
-            row[23] = s[pb + L.P_PTS_ELDER]
-            row[24] = s[pb + L.P_PTS_COUNCIL]
-            row[25] = s[pb + L.P_PTS_FIRE]
-            row[26] = s[pb + L.P_PTS_PASS]
-            row[27] = s[pb + L.P_PTS_TOM]
+        record_game(s, p, gi, games, players, tasks, gnomes, abilities)
     return trow
+
+
+@njit(cache=True)
+def record_game(s, p, gi, games, players, tasks, gnomes, abilities):
+    """Write finished game ``s`` into row ``gi`` of the output matrices (see play_games)."""
+    nseats_max = players.shape[1]
+    scores = np.zeros(nseats_max, np.int64)
+    lines = np.zeros((nseats_max, NLINES), np.int64)
+    ranks = np.zeros(nseats_max, np.int64)
+    won = np.zeros(nseats_max, np.int64)
+    nseats = s[L.G_NSEATS]
+    final_result(s, p, scores, lines, ranks, won)
+    winner = -1
+    nwin = 0
+    for seat in range(nseats):
+        if won[seat] == 1:
+            nwin += 1
+            winner = seat
+    games[gi, 0] = s[L.G_ROUND]
+    games[gi, 1] = s[L.G_TURN]
+    games[gi, 2] = s[L.G_END]
+    games[gi, 3] = s[L.G_TRIGGER_TURN]
+    games[gi, 4] = winner if nwin == 1 else -1
+    games[gi, 5] = s[L.G_DECISIONS]
+    for seat in range(nseats):
+        pb = L.PLAYER0 + seat * L.PSIZE
+        row = players[gi, seat]
+        row[0] = seat
+        row[1] = s[pb + L.P_BOARD]
+        row[2] = scores[seat]
+        row[3] = ranks[seat]
+        row[4] = won[seat]
+        for k in range(NLINES):
+            row[5 + k] = lines[seat, k]
+        lit = 0
+        unlit = 0
+        for k in range(7):
+            t = s[pb + L.P_TASK + k]
+            tasks[gi, seat, k] = t
+            tasks[gi, seat, 7 + k] = s[pb + L.P_LIT + k] if t >= 0 else 0
+            tasks[gi, seat, 14 + k] = s[pb + L.P_TASK_AT + k]
+            tasks[gi, seat, 21 + k] = s[pb + L.P_LIT_AT + k]
+            if t >= 0:
+                if s[pb + L.P_LIT + k] == 1:
+                    lit += 1
+                else:
+                    unlit += 1
+        guards = 0
+        for g in range(5):
+            if s[pb + L.P_GUARD + g] != L.GP_NONE:
+                guards += 1
+        for g in range(L.NGNOME):
+            if s[pb + L.P_GNOME + g] == 1:
+                gnomes[gi, seat, g] = max(1, s[pb + L.P_GNOME_AT + g])
+        for a in range(28):
+            abilities[gi, seat, a] = s[pb + L.P_ABIL + a]
+        row[13] = lit
+        row[14] = unlit
+        row[15] = s[pb + L.P_NPATH]
+        row[16] = s[pb + L.P_NPORTAL]
+        row[17] = guards
+        row[18] = s[pb + L.P_NGNOME]
+        row[19] = s[pb + L.P_NELDER]
+        row[20] = s[pb + L.P_PASSED]
+        row[21] = s[pb + L.P_PASS_TURN]
+        row[22] = s[pb + L.P_TURNS]
+        row[23] = s[pb + L.P_PTS_ELDER]
+        row[24] = s[pb + L.P_PTS_COUNCIL]
+        row[25] = s[pb + L.P_PTS_FIRE]
+        row[26] = s[pb + L.P_PTS_PASS]
+        row[27] = s[pb + L.P_PTS_TOM]

@@ -43,6 +43,7 @@ from bonfire_sim.sim.batch import (
 )
 from bonfire_sim.sim.frames import SCHEMA_VERSION, games_table, players_table, turns_table
 from bonfire_sim.sim.loop import W
+from strategies.specs import Player, parse_player
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
@@ -86,7 +87,7 @@ class RunConfig:
                 f"{len(names)} strategies for {self.players} seats: give one per seat or one "
                 f"for all")
         for n in names:
-            S.strategy_id(n)
+            parse_player(n)  # ConfigError for an unknown player spec
         object.__setattr__(self, "strategies", tuple(names))
         T.build_params(self.overrides)  # validates overrides
 
@@ -131,6 +132,8 @@ def log_fraction(turn_log: str) -> float:
 class ChunkJob:
     config: RunConfig
     index: int
+    # resolved players (the parent resolves weight files once; empty: resolve here)
+    players: Mapping[str, Player] = field(default_factory=dict, compare=False)
 
     @property
     def game_ids(self) -> np.ndarray:
@@ -174,15 +177,20 @@ def run_one(job: ChunkJob) -> ChunkData:
     names = [seat_names(c, int(r)) for r in rots]
     sid = np.zeros((g, L.NP), np.int64)
     wts = np.zeros((g, L.NP, W), np.float64)
-    rows = {}
+    resolved = job.players or resolve_players(c)
+    plugins: dict[str, Any] = {}
+    seat_plugins: list[list[Any]] = [[None] * L.NP for _ in range(g)]
     for gi, seat_list in enumerate(names):
         for seat, name in enumerate(seat_list):
             if name == S.TOM:
                 continue
-            sid[gi, seat] = S.strategy_id(name)
-            if name not in rows:
-                rows[name] = _weights(name)
-            wts[gi, seat] = rows[name]
+            player = resolved[name]
+            sid[gi, seat] = player.sid
+            wts[gi, seat] = player.weight_row()
+            if not player.compiled:
+                if name not in plugins:
+                    plugins[name] = player.load()
+                seat_plugins[gi][seat] = plugins[name]
     games = np.zeros((g, len(GAME_COLS)), np.int64)
     players = np.zeros((g, L.NP, len(PLAYER_COLS)), np.int64)
     tasks = np.zeros((g, L.NP, TASK_W), np.int64)
@@ -192,8 +200,16 @@ def run_one(job: ChunkJob) -> ChunkData:
     turns = np.zeros((cap, len(TURN_COLS)), np.int64)
     turn_game = np.zeros(cap, np.int64)
     p = T.build_params(c.overrides)
-    n_turn_rows = play_games(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid, wts,
-                             keep, games, players, tasks, gnomes, abilities, turns, turn_game)
+    if plugins:  # the Python loop (same tables); only plug-in decisions leave numba
+        from bonfire_sim.sim.pyloop import play_games_py
+
+        n_turn_rows = play_games_py(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid,
+                                    wts, seat_plugins, keep, games, players, tasks, gnomes,
+                                    abilities, turns, turn_game)
+    else:
+        n_turn_rows = play_games(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid,
+                                 wts, keep, games, players, tasks, gnomes, abilities, turns,
+                                 turn_game)
     nseats = 2 if c.players == 1 else c.players
     gt = games_table(ids, deals, rots, seeds, c.players, games)
     pt = players_table(ids, names, nseats, players, tasks, gnomes, abilities)
@@ -202,9 +218,14 @@ def run_one(job: ChunkJob) -> ChunkData:
     return ChunkData(job.index, gt, pt, tt, time.perf_counter() - t0)
 
 
-def _weights(name: str) -> np.ndarray:
-    fn = getattr(S, "weights_for", None)
-    return np.asarray(fn(name), dtype=np.float64) if fn else np.zeros(W)
+def resolve_players(config: RunConfig) -> dict[str, Player]:
+    """Every distinct player spec of a run, resolved (weight files read once)."""
+    return {name: parse_player(name) for name in dict.fromkeys(config.strategies)}
+
+
+def player_records(config: RunConfig) -> dict[str, Any]:
+    """The manifest's ``seat_players`` entry: each spec's exact player (weights, file hash)."""
+    return {name: pl.record() for name, pl in resolve_players(config).items()}
 
 
 # ---- files --------------------------------------------------------------------------
@@ -262,8 +283,13 @@ def prepare(out: Path, config: RunConfig, resume: bool) -> dict[str, Any]:
     if not os.access(out, os.W_OK):
         raise ConfigError(f"run directory {out} is not writable")
     mpath = out / MANIFEST
+    records = player_records(config)
     if mpath.exists():
         manifest = read_manifest(out)
+        if manifest.get("seat_players", records) != records:
+            raise ConfigError(
+                f"{out} was played by different players (a weight file changed?); choose "
+                f"another --out")
         if manifest["config"] != config.to_json():
             raise ConfigError(
                 f"{out} holds a run with a different configuration; choose another --out "
@@ -279,6 +305,7 @@ def prepare(out: Path, config: RunConfig, resume: bool) -> dict[str, Any]:
     manifest = {"format": "bonfire_sim-run", "schema_version": SCHEMA_VERSION,
                 "package_version": __version__, "config": config.to_json(),
                 "seed": config.seed, "n_chunks": config.n_chunks, "chunks": {},
+                "seat_players": records,
                 "complete": False, "created": time.strftime("%Y-%m-%dT%H:%M:%S")}
     _write_json_atomic(manifest, mpath)
     return manifest
@@ -336,7 +363,8 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     manifest = prepare(out, config, resume)
     done = {int(k): v for k, v in manifest["chunks"].items() if _chunk_ok(out, v)}
     manifest["chunks"] = {str(k): v for k, v in done.items()}
-    todo = [ChunkJob(config, i) for i in range(config.n_chunks) if i not in done]
+    resolved = resolve_players(config)
+    todo = [ChunkJob(config, i, resolved) for i in range(config.n_chunks) if i not in done]
     games_done = sum(v["games"]["rows"] for v in done.values())
     if progress:
         progress(games_done, config.games)
