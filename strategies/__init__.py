@@ -4,7 +4,10 @@ A built-in strategy runs inside the compiled game loop (``bonfire_sim.sim.loop.c
 dispatches on its integer id).  ``random`` is the rule-coverage player; every other
 built-in is the shared one-ply evaluator (``strategies.evaluate``) with its own weight row:
 ``BASE`` overridden by the style module's ``DEFAULTS`` (and by the caller's overrides,
-``weights_for``).  Pure-Python plug-ins are loaded by dotted path (``strategies.plugin``).
+``weights_for``).  ``search`` (``strategies.search``) looks ahead with rollouts of the
+``tuned`` row.  Pure-Python plug-ins are loaded by dotted path (``strategies.plugin``);
+``strategies.specs.parse_player`` resolves any seat spec (name, ``name@weights.toml``,
+``search:N``, ``module:Class``).
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ the searched phases (``SEARCH_PHASES``) it:
    offering tiles) and both RNG streams (which would draw them) are zeroed.  The
    canonical state is a function of what the mover can see, nothing else;
 2. picks up to ``width`` candidate moves: the rollout policy's own choice, passing (when
-   legal) and the best others by the policy's one-ply values (all priced on the canonical
-   state);
+   legal) and the policy's next choices once the earlier ones are removed (all on the
+   canonical state);
 3. for each of ``budget / width`` *determinizations* - the hidden parts of the canonical
    state shuffled again, fresh RNG streams - plays every candidate and then the rest of
    the game with the rollout policy (the evaluator with the ``tuned`` weight row for every
@@ -34,15 +34,12 @@ import numpy as np
 from numba import njit
 
 from bonfire_sim.rules import components as C
-from bonfire_sim.rules import fate as F
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tasks as TK
 from bonfire_sim.rules.moves import apply_move, legal_moves
 from bonfire_sim.rules.rng import next_u32, shuffle
 from bonfire_sim.rules.scoring import NLINES, final_result
-from bonfire_sim.rules.turns import pass_points
 from strategies import evaluate as E
-from strategies import features as FE
 
 NAME = "search"
 DESCRIPTION = "flat Monte-Carlo search with fair re-sampled hidden information (search:N)"
@@ -166,59 +163,31 @@ def state_hash(c, salt):
 
 # ---- candidates and rollouts --------------------------------------------------------------
 @njit(cache=True)
-def policy_values(s, p, moves, n, w, vals):
-    """The evaluator's one-ply value of each of moves[:n] (the context of ``E.choose``)."""
-    seat = s[L.G_CUR]
-    pb = TK.pbase(seat)
-    nd = np.zeros(FE.NN)
-    cx = np.zeros(5)
-    n_open = FE.seat_needs(s, p, seat, nd, w[E.W_COMMON])
-    for j in range(FE.NN):
-        nd[j] *= w[E.W_NEED]
-    tl = E.turns_left(s, p, seat, w)
-    cx[E.CX_TURNS] = tl
-    cx[E.CX_LATE] = min(1.0, max(0.0, (tl - 1.0) / w[E.W_HORIZON]))
-    cx[E.CX_OPEN] = n_open
-    cx[E.CX_SEAT] = seat
-    cx[E.CX_PRESS] = E.stall_pressure(s, p)
-    tv = np.zeros(7)
-    rv = np.zeros(6)
-    E.stock_values(s, pb, w, cx[E.CX_LATE] * (1.0 - w[E.W_STOCK_PRESS] * cx[E.CX_PRESS]),
-                   nd, tv, rv)
-    lab = np.empty(F.NCELL, np.int64)
-    size = np.empty(F.NCELL, np.int64)
-    FE.fate_labels(s, pb, lab, size)
+def candidates(c, p, moves, n, w, width, out):
+    """Up to ``width`` move indices: the policy's choice, passing (when legal), then the
+    policy's next choices with the earlier ones removed (the evaluator's own ranking, so
+    the search never duplicates its internals)."""
+    mv = moves[:n].copy()
+    idx = np.arange(n)
+    pass_i = -1
     for i in range(n):
         if moves[i, 0] == L.M_PASS:
-            vals[i] = pass_points(s, seat) - (tl - 1.0) * w[E.W_FUTURE]
-        else:
-            vals[i] = E.move_value(s, p, moves[i], w, cx, nd, tv, rv, lab, size)
-
-
-@njit(cache=True)
-def candidates(c, p, moves, n, w, width, out):
-    """Up to ``width`` move indices: the policy's choice, passing, then the best values."""
-    vals = np.empty(n, np.float64)
-    policy_values(c, p, moves, n, w, vals)
+            pass_i = i
+    m = n
     k = 0
-    out[k] = E.choose(c, p, moves, n, w)
-    k += 1
-    for i in range(n):
-        if moves[i, 0] == L.M_PASS and i != out[0] and k < width:
+    while m > 0 and k < width:
+        j = E.choose(c, p, mv, m, w)
+        i = idx[j]
+        if k == 0 or i != pass_i:  # passing joins right after the policy's choice
             out[k] = i
             k += 1
-    order = np.argsort(-vals, kind="mergesort")
-    for j in range(n):
-        if k >= width:
-            break
-        i = order[j]
-        dup = False
-        for q in range(k):
-            if out[q] == i:
-                dup = True
-        if not dup:
-            out[k] = i
-            k += 1
+            if k == 1 and pass_i >= 0 and i != pass_i and width > 1:
+                out[k] = pass_i
+                k += 1
+        for q in range(mv.shape[1]):
+            mv[j, q] = mv[m - 1, q]
+        idx[j] = idx[m - 1]
+        m -= 1
     return k
 
 

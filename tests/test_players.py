@@ -185,3 +185,12 @@ def test_cli_rejects_a_bad_spec_in_one_line():
         res = CliRunner().invoke(main, cmd)
         assert res.exit_code == 2 and res.output.startswith("Error: "), res.output
         assert "Traceback" not in res.output
+
+
+def test_the_report_names_every_runs_players(tmp_path):
+    from bonfire_sim.report.build import build_report
+
+    out = run(RunConfig(games=4, players=2, strategies=("tuned", "search:2"), seed=1),
+              tmp_path / "r")
+    page = build_report([out], tmp_path / "r.html").read_text()
+    assert "Players of each run" in page and "search:2" in page and "budget 2" in page

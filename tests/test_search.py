@@ -10,7 +10,7 @@ from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.moves import apply_move, legal_moves
 from bonfire_sim.rules.setup import new_game
-from bonfire_sim.sim.loop import new_buffer, play_out
+from bonfire_sim.sim.loop import new_buffer, play_checked, play_out
 from strategies import evaluate, strategy_id, weights_for
 from strategies import search as SE
 
@@ -134,13 +134,15 @@ def test_determinization_keeps_the_visible_state_and_permutes_the_hidden(players
     assert len(seen) > 1  # the samples differ
 
 
-def test_search_plays_whole_games_and_prefers_its_best_candidate():
-    """In every seat of a 2-player game the search player finishes legal games."""
-    for seed in (1, 2):
-        s = new_game(seed, 2, P)
-        sid = np.array([strategy_id("search"), strategy_id("portal"), 0, 0, 0])
-        w = np.zeros((L.NP, 64))
-        w[0] = SE.search_row(weights_for("tuned"), budget=4)
-        w[1] = weights_for("portal")
-        play_out(s, P, sid, w, new_buffer())
-        assert s[L.G_OVER] == 1 and s[L.G_END] in (L.END_COUNTDOWN, L.END_STALLED)
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_search_plays_only_legal_moves_with_all_invariants_holding(players):
+    """``play_checked`` after every decision, the search player in a rotating seat."""
+    for seed in range(2):
+        s = new_game(seed, players, P)
+        sid = np.full(L.NP, strategy_id("tempo"))
+        w = np.tile(weights_for("tempo"), (L.NP, 1))
+        seat = seed % players
+        sid[seat] = strategy_id("search")
+        w[seat] = SE.search_row(weights_for("tuned"), budget=4)
+        assert play_checked(s, P, sid, w, new_buffer()) == 0
+        assert s[L.G_OVER] == 1 and s[L.G_END] != L.END_LIMIT

@@ -295,6 +295,25 @@ def section_method(games: pd.DataFrame, warnings: list[str]) -> dict[str, Any]:
     return _section("method", "Method and caveats", blocks)
 
 
+def players_block(runs: Sequence[tuple[str, Any]]) -> dict[str, Any] | None:
+    """Which players produced the numbers: each run's seat players from its manifest."""
+    rows = []
+    for lab, r in runs:
+        for spec, rec in (r.manifest.get("seat_players") or {}).items():
+            detail = {"search": f"budget {rec.get('budget')}, rollouts by "
+                                f"{rec.get('rollout_policy')}",
+                      "weights": f"weights file sha256 {str(rec.get('weights_sha256'))[:12]}",
+                      "plugin": "Python plug-in"}.get(rec.get("kind"), "built-in weights")
+            rows.append({"run": lab, "spec": spec, "kind": rec.get("kind"), "detail": detail})
+    if not rows:
+        return None
+    return H.table_block(pd.DataFrame(rows), {
+        "run": ("run", ""), "spec": ("player", ""), "kind": ("kind", ""),
+        "detail": ("detail", "")},
+        caption="Players of each run (the manifest records every weight; the search "
+                "player is the strength reference)")
+
+
 # ---- the report ----------------------------------------------------------------------------
 def load_runs(run_dirs: Sequence[str | Path]) -> list[tuple[str, Any]]:
     from bonfire_sim.sim.load import load
@@ -312,7 +331,11 @@ def report_sections(runs: Sequence[tuple[str, Any]]) -> list[dict[str, Any]]:
     games.attrs["overrides"] = overrides
     multi = [o for lab, o in overrides.items()
              if not S.multiplayer(players[players["run"] == lab]).empty]
-    sections = [section_overview(games, players), section_seats(players),
+    overview = section_overview(games, players)
+    roster = players_block(runs)
+    if roster is not None:
+        overview["blocks"].insert(1, roster)
+    sections = [overview, section_seats(players),
                 section_tasks(players, multi[0] if multi else {}),
                 section_gnomes(players), section_tom(players)]
     warnings = [b["warning"] for s in sections for b in s["blocks"]
