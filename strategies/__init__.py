@@ -28,6 +28,7 @@ from strategies import (
     portal,
     random_player,
     search,
+    steady,
     tempo,
     tuned,
 )
@@ -36,7 +37,7 @@ from strategies.evaluate import BASE, WEIGHT_NAMES, WEIGHTS
 W = 64  # weights per seat (= bonfire_sim.sim.loop.W)
 RANDOM_ID = 0
 STYLES: tuple[ModuleType, ...] = (greedy, tempo, guardian, portal, gnome_engine, planner,
-                                  tuned)
+                                  tuned, steady)
 BUILTIN = {
     random_player.NAME: (RANDOM_ID, random_player.DESCRIPTION),
     **{m.NAME: (i + 1, m.DESCRIPTION) for i, m in enumerate(STYLES)},
