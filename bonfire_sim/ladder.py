@@ -1,4 +1,8 @@
-"""Round-robin ladder of built-in strategies: schedule, play, rate (pure functions).
+"""Round-robin ladder of players: schedule, play, rate (pure functions).
+
+Any player spec plays (``strategies.specs``: built-in names, ``name@weights.toml``,
+``search:N``, plug-ins ``module:Class``); a game with a plug-in seat runs on the Python
+loop (``sim.pyloop``), the others in the compiled loop.
 
 Schedule: every lineup (an N-subset of the strategies, or, with fewer strategies than
 seats, every multiset of at least two of them) is played on each deal in every distinct
@@ -195,7 +199,7 @@ def play_ladder(
     jobs: int = 1,
     status: Callable[[str], None] | None = None,
 ) -> list[GameResult]:
-    """Play the whole schedule with the compiled loop (built-in strategies only).
+    """Play the whole schedule; ``strategies`` are player specs (``strategies.specs``).
 
     The schedule is cut into chunks played by ``jobs`` worker processes; every game
     depends only on its deal and seat order, so the results (in schedule order) are the
@@ -203,7 +207,7 @@ def play_ladder(
     hears about compiling, which happens once, here, before any worker starts.
     """
     from bonfire_sim.sim.warm import ensure_warm
-    from strategies import strategy_id
+    from strategies.specs import parse_player
 
     if not 2 <= players <= 4:
         raise ConfigError(f"ladder players must be 2..4, got {players}")
@@ -212,7 +216,7 @@ def play_ladder(
     if jobs < 1:
         raise ConfigError(f"jobs must be >= 1, got {jobs}")
     for name in strategies:
-        strategy_id(name)
+        parse_player(name)  # a bad spec fails here, before any worker starts
     plan = schedule(strategies, players, games)
     size = max(1, min(200, math.ceil(len(plan) / (8 * jobs))))
     chunks = [plan[i:i + size] for i in range(0, len(plan), size)]
@@ -245,11 +249,13 @@ def play_schedule(
     from bonfire_sim.rules.scoring import NLINES, final_result
     from bonfire_sim.rules.setup import new_game
     from bonfire_sim.sim.loop import W, new_buffer, play_out
-    from strategies import strategy_id, weights_for
+    from bonfire_sim.sim.pyloop import play_mixed
+    from strategies.specs import parse_player
 
+    resolved = {name: parse_player(name) for name in strategies}
+    plugins = {name: pl.load() for name, pl in resolved.items() if not pl.compiled}
     p = T.DEFAULT_PARAMS
     buf = new_buffer()
-    rows = {name: weights_for(name) for name in strategies}
     out: list[GameResult] = []
     scores = np.zeros(players, np.int64)
     lines = np.zeros((players, NLINES), np.int64)
@@ -257,13 +263,16 @@ def play_schedule(
     won = np.zeros(players, np.int64)
     for deal, order in plan:
         sd = deal_seed(seed, deal)
-        s = new_game(sd, players, p)
-        strat = np.zeros(L.NP, np.int64)
-        w = np.zeros((L.NP, W), np.float64)
-        for seat, name in enumerate(order):
-            strat[seat] = strategy_id(name)
-            w[seat] = rows[name]
-        play_out(s, p, strat, w, buf)
+        if any(name in plugins for name in order):
+            s = play_mixed(sd, players, [plugins.get(name, name) for name in order], p)
+        else:
+            s = new_game(sd, players, p)
+            strat = np.zeros(L.NP, np.int64)
+            w = np.zeros((L.NP, W), np.float64)
+            for seat, name in enumerate(order):
+                strat[seat] = resolved[name].sid
+                w[seat] = resolved[name].weight_row()
+            play_out(s, p, strat, w, buf)
         final_result(s, p, scores, lines, ranks, won)
         out.append(GameResult(
             deal=deal, seed=sd, strategies=tuple(order),

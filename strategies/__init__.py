@@ -4,7 +4,10 @@ A built-in strategy runs inside the compiled game loop (``bonfire_sim.sim.loop.c
 dispatches on its integer id).  ``random`` is the rule-coverage player; every other
 built-in is the shared one-ply evaluator (``strategies.evaluate``) with its own weight row:
 ``BASE`` overridden by the style module's ``DEFAULTS`` (and by the caller's overrides,
-``weights_for``).  Pure-Python plug-ins are loaded by dotted path (``strategies.plugin``).
+``weights_for``).  ``search`` (``strategies.search``) looks ahead with rollouts of the
+``tuned`` row.  Pure-Python plug-ins are loaded by dotted path (``strategies.plugin``);
+``strategies.specs.parse_player`` resolves any seat spec (name, ``name@weights.toml``,
+``search:N``, ``module:Class``).
 """
 
 from __future__ import annotations
@@ -24,17 +27,25 @@ from strategies import (
     planner,
     portal,
     random_player,
+    search,
+    steady,
     tempo,
+    tuned,
 )
 from strategies.evaluate import BASE, WEIGHT_NAMES, WEIGHTS
 
 W = 64  # weights per seat (= bonfire_sim.sim.loop.W)
 RANDOM_ID = 0
-STYLES: tuple[ModuleType, ...] = (greedy, tempo, guardian, portal, gnome_engine, planner)
+STYLES: tuple[ModuleType, ...] = (greedy, tempo, guardian, portal, gnome_engine, planner,
+                                  tuned, steady)
 BUILTIN = {
     random_player.NAME: (RANDOM_ID, random_player.DESCRIPTION),
     **{m.NAME: (i + 1, m.DESCRIPTION) for i, m in enumerate(STYLES)},
 }
+SEARCH_ID = len(BUILTIN)
+BUILTIN[search.NAME] = (SEARCH_ID, search.DESCRIPTION)
+# The search's rollout policy: the strongest scripted style.
+SEARCH_POLICY = tuned.NAME
 STRATEGY_IDS = {name: sid for name, (sid, _) in BUILTIN.items()}
 STYLE_DEFAULTS = {m.NAME: dict(m.DEFAULTS) for m in STYLES}
 # The default seat mix of a batch run (cycled over the seats): four distinct competent
@@ -83,6 +94,11 @@ def weight_table(name: str, overrides: Mapping[str, float] | None = None) -> dic
 def weights_for(name: str, overrides: Mapping[str, float] | None = None) -> np.ndarray:
     """The float64 weight row (length ``W``) of built-in strategy ``name``."""
     row = np.zeros(W, dtype=np.float64)
+    if name == search.NAME:
+        if overrides:
+            raise ValueError("search takes no weights (its rollout policy is "
+                             f"{SEARCH_POLICY!r}); give a budget as search:N")
+        return search.search_row(weights_for(SEARCH_POLICY))
     if name == random_player.NAME:
         strategy_id(name)
         if overrides:

@@ -162,5 +162,6 @@ def load_plugin(path: str) -> Strategy:
 
 
 def is_plugin_spec(spec: str) -> bool:
-    """True if a seat spec names a plug-in (``module:Attribute``) rather than a built-in."""
-    return ":" in spec
+    """True if a seat spec names a plug-in (``module:Attribute``) rather than a built-in
+    (``search:N`` is the built-in search player, see ``strategies.specs``)."""
+    return ":" in spec and not spec.startswith("search:") and "@" not in spec

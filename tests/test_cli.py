@@ -204,7 +204,7 @@ def test_bench_per_strategy_lists_every_builtin_with_speed_and_stall_share():
     assert result.exit_code == 0, result.output
     rows = {line.split(" self-play")[0]: line.split()[-3:]
             for line in result.output.splitlines() if " self-play 4p" in line}
-    assert set(rows) == set(STRATEGY_IDS)
+    assert set(rows) == set(STRATEGY_IDS) - {"search"}  # search: thousands of times slower
     for rate, stalled, win_score in rows.values():
         assert float(rate) > 0 and 0.0 <= float(stalled) <= 1.0
         assert float(win_score) > 0

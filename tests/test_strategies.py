@@ -26,7 +26,8 @@ from strategies.evaluate import WEIGHT_NAMES
 from strategies.plugin import StateView, load_plugin
 
 P = T.DEFAULT_PARAMS
-SCRIPTED = sorted(n for n in STRATEGY_IDS if n != "random")
+# The evaluator styles (the search player has its own tests: tests/test_search.py).
+SCRIPTED = sorted(n for n in STRATEGY_IDS if n not in ("random", "search"))
 # Jitted: 4,000 checked games over every built-in, seat and player count (~35 s).
 N_SEEDS = 8 if numba_config.DISABLE_JIT else 1000
 

@@ -29,4 +29,5 @@ COMMANDS: dict[str, str] = {
     "experiment": "bonfire_sim.cli.experiment:experiment",
     "compare": "bonfire_sim.cli.compare:compare",
     "sensitivity": "bonfire_sim.cli.sensitivity:sensitivity",
+    "tune": "bonfire_sim.cli.tune:tune",
 }

@@ -12,7 +12,9 @@ from bonfire_sim.cli.options import progress_callback, quiet_option, variant_opt
 @click.option("--players", type=int, default=4, show_default=True,
               help="Human seats 1..4 (1 = solo against Tom).")
 @click.option("--strategies", default="", metavar="A,B,...",
-              help="Strategy per seat (one name = all seats). Default: the default mix.")
+              help="Player spec per seat (one = all seats): a built-in name, "
+                   "name@weights.toml, search:N or package.module:Class. Default: the "
+                   "default mix.")
 @click.option("--seat-rotation", is_flag=True,
               help="Play every deal in each cyclic rotation of the seats.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
@@ -57,6 +59,7 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
     from bonfire_sim.progress import Progress
     from bonfire_sim.sim.runner import RunConfig
     from bonfire_sim.sim.runner import run as run_games
+    from strategies.specs import split_specs
 
     if backend not in ("loky", "dask"):
         raise ConfigError(f"backend must be loky or dask, got {backend!r}")
@@ -67,7 +70,7 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
         out = extra.get("out", out)
         jobs = extra.get("jobs", jobs)
     else:
-        names = tuple(n.strip() for n in strategies.split(",") if n.strip())
+        names = tuple(split_specs(strategies))
         config = RunConfig(games=games, players=players, strategies=names,
                            seat_rotation=seat_rotation, seed=seed, turn_log=turn_log,
                            chunk_size=chunk_size, variants=variants)

@@ -1,6 +1,8 @@
-"""``bonfire-sim solo``: a strategy against Tom, and the handicap challenge."""
+"""``bonfire-sim solo``: players against Tom, and the handicap challenge."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import click
 
@@ -8,13 +10,15 @@ from bonfire_sim.cli.options import progress_callback, quiet_option
 
 
 @click.command()
-@click.option("--strategy", default=None,
-              help="The human's strategy (default: portal, the best style against Tom).")
+@click.option("--strategy", "--strategies", "strategy", default=None, metavar="A,B,...",
+              help="The human's player spec (default: portal, the best fast style against "
+                   "Tom); several (comma-separated) are each played on the same deals.")
 @click.option("--games", type=int, default=1000, show_default=True, help="Solo games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
 @click.option("--handicap", type=click.IntRange(-1000, 1000), default=0, show_default=True,
               help="Fixed handicap for the win/loss/tie table (>0: Tom starts ahead).")
-@click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--jobs", type=int, default=1, show_default=True,
+              help="Worker processes (-1 = every core).")
 @click.option("--path-csv", default=None, metavar="FILE",
               help="Write the simulated handicap path (game, handicap, outcome).")
 @quiet_option
@@ -30,36 +34,63 @@ def solo(strategy: str | None, games: int, seed: int, handicap: int, jobs: int,
 
     \b
         bonfire-sim solo --strategy greedy --games 2000 --seed 1 --handicap 5
-    """
-    import numpy as np
 
+    \b
+        bonfire-sim solo --strategies tuned,portal,search:16 --games 40 --seed 1
+    """
     from bonfire_sim import fileio
     from bonfire_sim.config import check_count, check_seed
-    from bonfire_sim.progress import Progress
+    from bonfire_sim.errors import ConfigError
     from bonfire_sim.sim.runner import resolve_jobs
-    from bonfire_sim.solo import handicap_series, outcomes_at, play_solo
     from strategies import SOLO_DEFAULT
+    from strategies.specs import parse_players, split_specs
 
-    strategy = strategy or SOLO_DEFAULT
     check_count("--games", games)
     check_seed(seed, "--seed")
     jobs = resolve_jobs(jobs)
+    specs = split_specs(strategy) if strategy is not None else [SOLO_DEFAULT]
+    if not specs:
+        raise ConfigError("--strategy: give at least one player")
+    parse_players(specs)  # every spec is checked before any game is played
     if path_csv:
         fileio.check_output_file(path_csv)
-    with Progress(games, "solo games", "game", quiet=quiet) as bar:
+    report: list[str] = []
+    csv_rows: list[tuple[Any, ...]] = []
+    for spec in specs:
+        text, rows = _one(spec, games, seed, handicap, jobs, quiet)
+        report += text
+        csv_rows += rows
+    if path_csv:  # before printing: a failed write leaves one error line
+        lines = [("strategy," if len(specs) > 1 else "") + "game,handicap,outcome"]
+        lines += [(f"{spec}," if len(specs) > 1 else "") + f"{i},{h},{o}"
+                  for spec, i, h, o in csv_rows]
+        fileio.write_text(path_csv, "\n".join(lines) + "\n")
+    click.echo("\n".join(report))
+
+
+def _one(strategy: str, games: int, seed: int, handicap: int, jobs: int,
+         quiet: bool) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Play one player's solo series: its printed summary and its handicap path rows."""
+    import numpy as np
+
+    from bonfire_sim.progress import Progress
+    from bonfire_sim.solo import handicap_series, outcomes_at, play_solo
+
+    with Progress(games, f"solo games ({strategy})", "game", quiet=quiet) as bar:
         g = play_solo(strategy, games, seed, jobs, progress=progress_callback(bar),
                       status=bar.write)
     out = outcomes_at(g.margin, handicap)
     series = handicap_series(g, seed=seed)
-    if path_csv:  # before printing: a failed write leaves one error line
-        lines = [f"{i},{int(series.path[i])},{int(o)}" for i, o in enumerate(series.outcomes)]
-        fileio.write_text(path_csv, "\n".join(["game,handicap,outcome", *lines]) + "\n")
-    click.echo(f"{games} solo games, {strategy} vs Tom (seed {seed})")
-    click.echo(f"  mean score: {strategy} {g.human.mean():.1f}, Tom {g.tom.mean():.1f}")
-    click.echo(f"  at handicap {handicap:+d}: win {np.mean(out > 0):.1%}, "
-               f"tie {np.mean(out == 0):.1%}, loss {np.mean(out < 0):.1%}")
-    click.echo(f"  challenge from {series.start:+d}: after {games} games "
-               f"{int(series.path[-1]):+d}, mean over the second half {series.settled:+.1f}")
     lo, hi = series.equilibrium_ci
-    click.echo(f"  settles near {series.equilibrium:+.1f} (95% CI {lo:+.1f} .. {hi:+.1f}), "
-               f"where the win rate is 2/7")
+    text = [
+        f"{games} solo games, {strategy} vs Tom (seed {seed})",
+        f"  mean score: {strategy} {g.human.mean():.1f}, Tom {g.tom.mean():.1f}",
+        f"  at handicap {handicap:+d}: win {np.mean(out > 0):.1%}, "
+        f"tie {np.mean(out == 0):.1%}, loss {np.mean(out < 0):.1%}",
+        f"  challenge from {series.start:+d}: after {games} games "
+        f"{int(series.path[-1]):+d}, mean over the second half {series.settled:+.1f}",
+        f"  settles near {series.equilibrium:+.1f} (95% CI {lo:+.1f} .. {hi:+.1f}), "
+        f"where the win rate is 2/7",
+    ]
+    rows = [(strategy, i, int(series.path[i]), int(o)) for i, o in enumerate(series.outcomes)]
+    return text, rows

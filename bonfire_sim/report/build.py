@@ -447,6 +447,25 @@ def section_method(games: pd.DataFrame, warnings: list[str],
     return _section("method", "Method and caveats", blocks)
 
 
+def players_block(runs: Sequence[tuple[str, Any]]) -> dict[str, Any] | None:
+    """Which players produced the numbers: each run's seat players from its manifest."""
+    rows = []
+    for lab, r in runs:
+        for spec, rec in (r.manifest.get("seat_players") or {}).items():
+            detail = {"search": f"budget {rec.get('budget')}, rollouts by "
+                                f"{rec.get('rollout_policy')}",
+                      "weights": f"weights file sha256 {str(rec.get('weights_sha256'))[:12]}",
+                      "plugin": "Python plug-in"}.get(rec.get("kind"), "built-in weights")
+            rows.append({"run": lab, "spec": spec, "kind": rec.get("kind"), "detail": detail})
+    if not rows:
+        return None
+    return H.table_block(pd.DataFrame(rows), {
+        "run": ("run", ""), "spec": ("player", ""), "kind": ("kind", ""),
+        "detail": ("detail", "")},
+        caption="Players of each run (the manifest records every weight; the search "
+                "player is the strength reference)")
+
+
 # ---- the report ----------------------------------------------------------------------------
 def load_runs(run_dirs: Sequence[str | Path]) -> list[tuple[str, Any]]:
     from bonfire_sim.sim.load import load
@@ -516,7 +535,14 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
     paths = list(paths) or [None] * len(runs)
     aruns = [Run(lab, Path(p) if p else None, data)
              for (lab, data), p in zip(runs, paths, strict=True)]
-    steps = (lambda: section_overview(games, players),
+    def overview() -> dict[str, Any]:
+        section = section_overview(games, players)
+        roster = players_block(runs)  # who played each seat, weights included
+        if roster is not None:
+            section["blocks"].insert(1, roster)
+        return section
+
+    steps = (overview,
              lambda: section_seats(players, aruns, margin),
              lambda: section_tasks(aruns, probes, margin, jobs),
              lambda: section_gnomes(aruns, probes, margin, jobs),

@@ -124,11 +124,6 @@ def play_games(template, p, humans, rng_game, rng_strat, seat_strategy, seat_wei
     Returns the number of turn-log rows written.
     """
     moves = np.zeros((L.MAX_MOVES, L.MOVE_W), np.int64)
-    nseats_max = seat_strategy.shape[1]
-    scores = np.zeros(nseats_max, np.int64)
-    lines = np.zeros((nseats_max, NLINES), np.int64)
-    ranks = np.zeros(nseats_max, np.int64)
-    won = np.zeros(nseats_max, np.int64)
     trow = 0
     for gi in range(rng_game.shape[0]):
         s = template.copy()
@@ -149,65 +144,76 @@ def play_games(template, p, humans, rng_game, rng_strat, seat_strategy, seat_wei
                 turn_game[trow] = gi
                 trow += 1
             apply_move(s, p, moves[i])
-        nseats = s[L.G_NSEATS]
-        final_result(s, p, scores, lines, ranks, won)
-        winner = -1
-        nwin = 0
-        for seat in range(nseats):
-            if won[seat] == 1:
-                nwin += 1
-                winner = seat
-        games[gi, GC_ROUNDS] = s[L.G_ROUND]
-        games[gi, GC_TURNS] = s[L.G_TURN]
-        games[gi, GC_END] = s[L.G_END]
-        games[gi, GC_TRIGGER] = s[L.G_TRIGGER_TURN]
-        games[gi, GC_WINNER] = winner if nwin == 1 else -1
-        games[gi, GC_DECISIONS] = s[L.G_DECISIONS]
-        for seat in range(nseats):
-            pb = L.PLAYER0 + seat * L.PSIZE
-            row = players[gi, seat]
-            row[PC_SEAT] = seat
-            row[PC_BOARD] = s[pb + L.P_BOARD]
-            row[PC_SCORE] = scores[seat]
-            row[PC_RANK] = ranks[seat]
-            row[PC_WON] = won[seat]
-            for k in range(NLINES):
-                row[PC_LINE0 + k] = lines[seat, k]
-            lit = 0
-            unlit = 0
-            for k in range(7):
-                t = s[pb + L.P_TASK + k]
-                tasks[gi, seat, TK_ID + k] = t
-                tasks[gi, seat, TK_LIT + k] = s[pb + L.P_LIT + k] if t >= 0 else 0
-                tasks[gi, seat, TK_TAKEN + k] = s[pb + L.P_TASK_AT + k]
-                tasks[gi, seat, TK_LIT_AT + k] = s[pb + L.P_LIT_AT + k]
-                if t >= 0:
-                    if s[pb + L.P_LIT + k] == 1:
-                        lit += 1
-                    else:
-                        unlit += 1
-            guards = 0
-            for g in range(5):
-                if s[pb + L.P_GUARD + g] != L.GP_NONE:
-                    guards += 1
-            for g in range(L.NGNOME):
-                if s[pb + L.P_GNOME + g] == 1:
-                    gnomes[gi, seat, g] = max(1, s[pb + L.P_GNOME_AT + g])
-            for a in range(28):
-                abilities[gi, seat, a] = s[pb + L.P_ABIL + a]
-            row[PC_BONFIRES] = lit
-            row[PC_UNLIT] = unlit
-            row[PC_PATHS] = s[pb + L.P_NPATH]
-            row[PC_PORTALS] = s[pb + L.P_NPORTAL]
-            row[PC_GUARDIANS] = guards
-            row[PC_GNOMES] = s[pb + L.P_NGNOME]
-            row[PC_ELDERS] = s[pb + L.P_NELDER]
-            row[PC_PASSED] = s[pb + L.P_PASSED]
-            row[PC_PASS_TURN] = s[pb + L.P_PASS_TURN]
-            row[PC_TURNS_PLAYED] = s[pb + L.P_TURNS]
-            row[PC_PTS_ELDERS] = s[pb + L.P_PTS_ELDER]
-            row[PC_PTS_COUNCIL] = s[pb + L.P_PTS_COUNCIL]
-            row[PC_PTS_FIRE] = s[pb + L.P_PTS_FIRE]
-            row[PC_PTS_PASS] = s[pb + L.P_PTS_PASS]
-            row[PC_PTS_TOM] = s[pb + L.P_PTS_TOM]
+        record_game(s, p, gi, games, players, tasks, gnomes, abilities)
     return trow
+
+
+@njit(cache=True)
+def record_game(s, p, gi, games, players, tasks, gnomes, abilities):
+    """Write finished game ``s`` into row ``gi`` of the output matrices (see play_games)."""
+    nseats_max = players.shape[1]
+    scores = np.zeros(nseats_max, np.int64)
+    lines = np.zeros((nseats_max, NLINES), np.int64)
+    ranks = np.zeros(nseats_max, np.int64)
+    won = np.zeros(nseats_max, np.int64)
+    nseats = s[L.G_NSEATS]
+    final_result(s, p, scores, lines, ranks, won)
+    winner = -1
+    nwin = 0
+    for seat in range(nseats):
+        if won[seat] == 1:
+            nwin += 1
+            winner = seat
+    games[gi, GC_ROUNDS] = s[L.G_ROUND]
+    games[gi, GC_TURNS] = s[L.G_TURN]
+    games[gi, GC_END] = s[L.G_END]
+    games[gi, GC_TRIGGER] = s[L.G_TRIGGER_TURN]
+    games[gi, GC_WINNER] = winner if nwin == 1 else -1
+    games[gi, GC_DECISIONS] = s[L.G_DECISIONS]
+    for seat in range(nseats):
+        pb = L.PLAYER0 + seat * L.PSIZE
+        row = players[gi, seat]
+        row[PC_SEAT] = seat
+        row[PC_BOARD] = s[pb + L.P_BOARD]
+        row[PC_SCORE] = scores[seat]
+        row[PC_RANK] = ranks[seat]
+        row[PC_WON] = won[seat]
+        for k in range(NLINES):
+            row[PC_LINE0 + k] = lines[seat, k]
+        lit = 0
+        unlit = 0
+        for k in range(7):
+            t = s[pb + L.P_TASK + k]
+            tasks[gi, seat, TK_ID + k] = t
+            tasks[gi, seat, TK_LIT + k] = s[pb + L.P_LIT + k] if t >= 0 else 0
+            tasks[gi, seat, TK_TAKEN + k] = s[pb + L.P_TASK_AT + k]
+            tasks[gi, seat, TK_LIT_AT + k] = s[pb + L.P_LIT_AT + k]
+            if t >= 0:
+                if s[pb + L.P_LIT + k] == 1:
+                    lit += 1
+                else:
+                    unlit += 1
+        guards = 0
+        for g in range(5):
+            if s[pb + L.P_GUARD + g] != L.GP_NONE:
+                guards += 1
+        for g in range(L.NGNOME):
+            if s[pb + L.P_GNOME + g] == 1:
+                gnomes[gi, seat, g] = max(1, s[pb + L.P_GNOME_AT + g])
+        for a in range(28):
+            abilities[gi, seat, a] = s[pb + L.P_ABIL + a]
+        row[PC_BONFIRES] = lit
+        row[PC_UNLIT] = unlit
+        row[PC_PATHS] = s[pb + L.P_NPATH]
+        row[PC_PORTALS] = s[pb + L.P_NPORTAL]
+        row[PC_GUARDIANS] = guards
+        row[PC_GNOMES] = s[pb + L.P_NGNOME]
+        row[PC_ELDERS] = s[pb + L.P_NELDER]
+        row[PC_PASSED] = s[pb + L.P_PASSED]
+        row[PC_PASS_TURN] = s[pb + L.P_PASS_TURN]
+        row[PC_TURNS_PLAYED] = s[pb + L.P_TURNS]
+        row[PC_PTS_ELDERS] = s[pb + L.P_PTS_ELDER]
+        row[PC_PTS_COUNCIL] = s[pb + L.P_PTS_COUNCIL]
+        row[PC_PTS_FIRE] = s[pb + L.P_PTS_FIRE]
+        row[PC_PTS_PASS] = s[pb + L.P_PTS_PASS]
+        row[PC_PTS_TOM] = s[pb + L.P_PTS_TOM]

@@ -13,7 +13,7 @@ from numba import njit
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules.invariants import check
 from bonfire_sim.rules.moves import apply_move, legal_moves
-from strategies import RANDOM_ID, default_rows, evaluate, random_player
+from strategies import RANDOM_ID, SEARCH_ID, default_rows, evaluate, random_player, search
 
 W = 64  # weights per seat
 # Default weight row per built-in id: used when a seat's row is all zero (no weights given).
@@ -24,16 +24,18 @@ DEFAULT_ROWS = default_rows()
 def choose(s, p, moves, n, sid, w):
     """Dispatch to built-in strategy ``sid`` with its weight row ``w``.
 
-    ``random`` (id 0) ignores the weights; every other id is the shared evaluator with the
-    seat's row (an unset row, horizon 0, means the strategy's defaults).
+    ``random`` (id 0) ignores the weights; ``search`` looks ahead with its row (rollout
+    policy weights + budget); every other id is the shared evaluator with the seat's row
+    (an unset row, horizon 0, means the strategy's defaults).
     """
     if n == 1:
         return 0
     if sid == RANDOM_ID:
         return random_player.choose(s, p, moves, n)
-    if w[evaluate.W_HORIZON] <= 0.0:
-        return evaluate.choose(s, p, moves, n, DEFAULT_ROWS[sid])
-    return evaluate.choose(s, p, moves, n, w)
+    row = DEFAULT_ROWS[sid] if w[evaluate.W_HORIZON] <= 0.0 else w
+    if sid == SEARCH_ID:
+        return search.choose(s, p, moves, n, row)
+    return evaluate.choose(s, p, moves, n, row)
 
 
 @njit(cache=True)

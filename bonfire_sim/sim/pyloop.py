@@ -1,5 +1,9 @@
 """A Python-level game loop for mixing pure-Python plug-ins with built-in strategies.
 
+``play_games_py`` is the batch runner's path for runs with a plug-in seat: the same
+signature and output matrices as the compiled ``batch.play_games`` (so the same tables),
+one Python round trip per plug-in decision.
+
 ``play_mixed(seed, players, seat_specs)`` plays one game: a plug-in seat is asked in Python
 (``choose(view, moves)``, see ``strategies.plugin``), a built-in seat through the compiled
 ``loop.choose`` with its default weight row.  Slower than ``loop.play_out`` (one Python
@@ -17,10 +21,12 @@ from bonfire_sim.errors import ConfigError, PluginError
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.moves import apply_move, legal_moves
-from bonfire_sim.rules.setup import new_game
+from bonfire_sim.rules.setup import new_game, setup_game
+from bonfire_sim.sim.batch import TC_A, TC_KIND, _turn_row, record_game
 from bonfire_sim.sim.loop import choose, new_buffer
-from strategies import STRATEGY_IDS, strategy_id, weights_for
-from strategies.plugin import StateView, Strategy, is_plugin_spec, load_plugin
+from strategies import STRATEGY_IDS
+from strategies.plugin import StateView, Strategy
+from strategies.specs import parse_player
 
 SeatSpec = str | Strategy
 
@@ -31,13 +37,10 @@ def resolve_seats(players: int, seat_specs: Sequence[SeatSpec]) -> list[tuple[in
         raise ConfigError(f"give one strategy per seat ({players}), got {len(seat_specs)}")
     seats: list[tuple[int, Any]] = []
     for spec in seat_specs:
-        if isinstance(spec, str) and not is_plugin_spec(spec):
-            try:
-                seats.append((strategy_id(spec), weights_for(spec)))
-            except ValueError as error:
-                raise ConfigError(str(error)) from None
-        elif isinstance(spec, str):
-            seats.append((-1, load_plugin(spec)))
+        if isinstance(spec, str):
+            player = parse_player(spec)
+            seats.append((player.sid, player.weight_row()) if player.compiled
+                         else (-1, player.load()))
         elif callable(getattr(spec, "choose", None)):
             seats.append((-1, spec))
         else:
@@ -69,19 +72,62 @@ def play_mixed(
         elif sid >= 0:
             i = int(choose(s, p, buf, n, sid, impl))
         else:
-            moves = buf[:n].copy()
-            moves.setflags(write=False)
-            where = (f"seat {seat}, seed {seed}, turn {int(s[L.G_TURN])}, phase "
-                     f"{L.PHASE_NAMES[int(s[L.G_PHASE])]}, {n} legal moves")
-            try:
-                i = impl.choose(StateView(s, p), moves)
-            except Exception as error:  # the plug-in's own bug: say where it happened
-                raise PluginError(f"plug-in {type(impl).__name__}.choose failed at {where}: "
-                                  f"{type(error).__name__}: {error}") from error
-            if isinstance(i, bool) or not isinstance(i, int | np.integer) or not 0 <= i < n:
-                raise PluginError(
-                    f"plug-in {type(impl).__name__}.choose returned {i!r} at {where}; "
-                    f"expected an index 0..{n - 1}"
-                )
+            i = _plugin_choice(impl, s, p, buf, n, f"seat {seat}, seed {seed}")
         apply_move(s, p, buf[int(i)])
     return s
+
+
+def _plugin_choice(impl: Any, s: np.ndarray, p: np.ndarray, buf: np.ndarray, n: int,
+                   seat_at: str) -> int:
+    """The plug-in's move index; its errors name the seat, seed or game, turn and phase."""
+    moves = buf[:n].copy()
+    moves.setflags(write=False)
+    where = (f"{seat_at}, turn {int(s[L.G_TURN])}, phase "
+             f"{L.PHASE_NAMES[int(s[L.G_PHASE])]}, {n} legal moves")
+    try:
+        i = impl.choose(StateView(s, p), moves)
+    except Exception as error:  # the plug-in's own bug: say where it happened
+        raise PluginError(f"plug-in {type(impl).__name__}.choose failed at {where}: "
+                          f"{type(error).__name__}: {error}") from error
+    if isinstance(i, bool) or not isinstance(i, int | np.integer) or not 0 <= i < n:
+        raise PluginError(f"plug-in {type(impl).__name__}.choose returned {i!r} at {where}; "
+                          f"expected an index 0..{n - 1}")
+    return int(i)
+
+
+def play_games_py(template, p, humans, rng_game, rng_strat, seat_strategy, seat_weights,
+                  seat_plugins, log_turns, games, players, tasks, gnomes, abilities, turns,
+                  turn_game) -> int:
+    """``batch.play_games`` in Python: seats with ``seat_strategy[g, seat] < 0`` are played
+    by the plug-in object ``seat_plugins[g][seat]``; the others by the compiled strategies.
+    Fills the same output matrices and returns the number of turn-log rows."""
+    buf = new_buffer()
+    trow = 0
+    for gi in range(rng_game.shape[0]):
+        s = template.copy()
+        s[L.G_RNG] = rng_game[gi]
+        s[L.G_RNG_STRAT] = rng_strat[gi]
+        setup_game(s, p, humans)
+        while s[L.G_OVER] == 0:
+            n = legal_moves(s, p, buf)
+            seat = int(s[L.G_CUR])
+            sid = int(seat_strategy[gi, seat])
+            if n == 1:
+                i = 0
+            elif sid >= 0:
+                i = int(choose(s, p, buf, n, sid, seat_weights[gi, seat]))
+            else:
+                i = _plugin_choice(seat_plugins[gi][seat], s, p, buf, n,
+                                   f"seat {seat}, game row {gi}")
+            kind = buf[i, 0]
+            ph = s[L.G_PHASE]
+            if log_turns[gi] == 1 and trow < turns.shape[0] and (
+                    ph == L.PH_MAIN or (ph == L.PH_POST and kind == L.M_BONUS)):
+                _turn_row(s, trow, turns)
+                turns[trow, TC_KIND] = kind
+                turns[trow, TC_A] = buf[i, 1]
+                turn_game[trow] = gi
+                trow += 1
+            apply_move(s, p, buf[i])
+        record_game(s, p, gi, games, players, tasks, gnomes, abilities)
+    return trow

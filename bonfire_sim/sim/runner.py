@@ -50,6 +50,7 @@ from bonfire_sim.sim.batch import (
 from bonfire_sim.sim.frames import SCHEMA_VERSION, games_table, players_table, turns_table
 from bonfire_sim.sim.loop import W
 from bonfire_sim.sim.warm import ensure_warm
+from strategies.specs import Player, parse_player
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
@@ -105,7 +106,7 @@ class RunConfig:
                 f"{len(names)} strategies for {self.players} seats: give one per seat or one "
                 f"for all")
         for n in names:
-            S.strategy_id(n)
+            parse_player(n)  # ConfigError for an unknown player spec
         object.__setattr__(self, "strategies", tuple(names))
         try:
             object.__setattr__(self, "variants", C.resolve_variants(self.variants))
@@ -154,6 +155,8 @@ def log_fraction(turn_log: str) -> float:
 class ChunkJob:
     config: RunConfig
     index: int
+    # resolved players (the parent resolves weight files once; empty: resolve here)
+    players: Mapping[str, Player] = field(default_factory=dict, compare=False)
 
     @property
     def game_ids(self) -> np.ndarray:
@@ -194,22 +197,28 @@ def run_one(job: ChunkJob) -> ChunkData:
     # under chunking and resumption.
     keep = np.array([frac >= 1.0 or (seed_words(c.seed, 7 + int(i)) / 2**32) < frac
                      for i in ids], dtype=np.int64) if frac > 0 else np.zeros(g, np.int64)
-    # Seat strategies and weights per rotation, then per game by its rotation.
+    # Seat players per rotation (specs resolved once per run), then per game by rotation.
+    resolved = job.players or resolve_players(c)
     rot_names = [seat_names(c, r) for r in range(c.rotations)]
     rot_sid = np.zeros((c.rotations, L.NP), np.int64)
     rot_wts = np.zeros((c.rotations, L.NP, W), np.float64)
-    rows = {}
+    rot_plugins: list[list[Any]] = [[None] * L.NP for _ in range(c.rotations)]
+    plugins: dict[str, Any] = {}
     for r, seat_list in enumerate(rot_names):
         for seat, name in enumerate(seat_list):
             if name == S.TOM:
                 continue
-            rot_sid[r, seat] = S.strategy_id(name)
-            if name not in rows:
-                rows[name] = _weights(name)
-            rot_wts[r, seat] = rows[name]
+            player = resolved[name]
+            rot_sid[r, seat] = player.sid
+            rot_wts[r, seat] = player.weight_row()
+            if not player.compiled:
+                if name not in plugins:
+                    plugins[name] = player.load()
+                rot_plugins[r][seat] = plugins[name]
     names = [rot_names[r] for r in rots]
     sid = rot_sid[rots]
     wts = rot_wts[rots]
+    seat_plugins = [rot_plugins[r] for r in rots]
     games = np.zeros((g, len(GAME_COLS)), np.int64)
     players = np.zeros((g, L.NP, len(PLAYER_COLS)), np.int64)
     tasks = np.zeros((g, L.NP, TASK_W), np.int64)
@@ -219,8 +228,16 @@ def run_one(job: ChunkJob) -> ChunkData:
     turns = np.zeros((cap, len(TURN_COLS)), np.int64)
     turn_game = np.zeros(cap, np.int64)
     p = T.build_params(c.overrides, c.variants)
-    n_turn_rows = play_games(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid, wts,
-                             keep, games, players, tasks, gnomes, abilities, turns, turn_game)
+    if plugins:  # the Python loop (same tables); only plug-in decisions leave numba
+        from bonfire_sim.sim.pyloop import play_games_py
+
+        n_turn_rows = play_games_py(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid,
+                                    wts, seat_plugins, keep, games, players, tasks, gnomes,
+                                    abilities, turns, turn_game)
+    else:
+        n_turn_rows = play_games(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid,
+                                 wts, keep, games, players, tasks, gnomes, abilities, turns,
+                                 turn_game)
     nseats = 2 if c.players == 1 else c.players
     gt = games_table(ids, deals, rots, seeds, c.players, games)
     pt = players_table(ids, names, nseats, players, tasks, gnomes, abilities)
@@ -229,9 +246,14 @@ def run_one(job: ChunkJob) -> ChunkData:
     return ChunkData(job.index, gt, pt, tt, time.perf_counter() - t0)
 
 
-def _weights(name: str) -> np.ndarray:
-    fn = getattr(S, "weights_for", None)
-    return np.asarray(fn(name), dtype=np.float64) if fn else np.zeros(W)
+def resolve_players(config: RunConfig) -> dict[str, Player]:
+    """Every distinct player spec of a run, resolved (weight files read once)."""
+    return {name: parse_player(name) for name in dict.fromkeys(config.strategies)}
+
+
+def player_records(config: RunConfig) -> dict[str, Any]:
+    """The manifest's ``seat_players`` entry: each spec's exact player (weights, file hash)."""
+    return {name: pl.record() for name, pl in resolve_players(config).items()}
 
 
 # ---- files --------------------------------------------------------------------------
@@ -364,6 +386,10 @@ def check_run_dir(out: Path, config: RunConfig, resume: bool,
             raise ConfigError(
                 f"{out} holds a run with a different configuration; choose another --out "
                 f"(or repeat that run's exact options with --resume)")
+        if manifest.get("seat_players", player_records(config)) != player_records(config):
+            raise ConfigError(
+                f"{out} was played by different players (a weight file changed?); choose "
+                f"another --out")
         _refuse_other_engine(out, manifest, fingerprint)
         if not resume and not manifest.get("complete"):
             raise ConfigError(f"{out} holds an unfinished run of this configuration; "
@@ -405,6 +431,7 @@ def prepare(out: Path, config: RunConfig, resume: bool,
                 "package_version": __version__, "config": config.to_json(),
                 "fingerprint": fingerprint,
                 "seed": config.seed, "n_chunks": config.n_chunks, "chunks": {},
+                "seat_players": player_records(config),
                 "complete": False, "created": time.strftime("%Y-%m-%dT%H:%M:%S")}
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -525,7 +552,8 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     manifest["chunks"] = {str(k): v for k, v in done.items()}
     n_todo = config.n_chunks - len(done)
     # A generator: a huge run never holds millions of job objects at once.
-    todo = (ChunkJob(config, i) for i in range(config.n_chunks) if i not in done)
+    resolved = resolve_players(config)
+    todo = (ChunkJob(config, i, resolved) for i in range(config.n_chunks) if i not in done)
     games_done = sum(v["games"]["rows"] for v in done.values())
     if progress:
         progress(games_done, config.games)

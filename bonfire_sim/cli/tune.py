@@ -1,0 +1,88 @@
+"""``bonfire-sim tune``: CMA-ES weight tuning by self-play (thin over ``bonfire_sim.tune``)."""
+
+from __future__ import annotations
+
+import click
+
+from bonfire_sim.cli.options import quiet_option
+
+
+@click.command()
+@click.option("--style", default="portal", show_default=True,
+              help="Built-in style whose weight row is the starting point.")
+@click.option("--field", "field_specs", default="portal", show_default=True, metavar="A,B,...",
+              help="2-player opponents (player specs), each met on every deal in both seats.")
+@click.option("--deals2", type=click.IntRange(0), default=100, show_default=True,
+              help="2-player deals per opponent and candidate (x 2 seatings).")
+@click.option("--games4", type=click.IntRange(0), default=40, show_default=True,
+              help="4-player self-play games per candidate.")
+@click.option("--generations", type=click.IntRange(1), default=100, show_default=True,
+              help="CMA-ES generations (a resumed study may be given more).")
+@click.option("--budget", type=click.IntRange(0), default=0, show_default=True,
+              help="Stop after this many games in total (0: no limit).")
+@click.option("--popsize", type=click.IntRange(0), default=0, show_default=True,
+              help="Candidates per generation (0: cma's default for the dimension).")
+@click.option("--sigma", type=float, default=0.3, show_default=True,
+              help="Initial step size in units of each weight's scale.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="Seed of the deals and of the optimiser.")
+@click.option("--w-score", type=float, default=0.01, show_default=True,
+              help="Objective weight of one point of 4-player self-play winning score.")
+@click.option("--w-bonfires", type=float, default=0.05, show_default=True,
+              help="Objective weight of one lit bonfire per player in 4-player self-play.")
+@click.option("--start", default="", metavar="FILE.toml",
+              help="Start from this weights file (e.g. an earlier study's --weights-out) "
+                   "instead of the style's row.")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes (results do not depend on it).")
+@click.option("--out", default="runs/tune", show_default=True, help="Study directory.")
+@click.option("--resume", is_flag=True, help="Continue the study in --out.")
+@click.option("--weights-out", default=None, metavar="FILE.toml",
+              help="Also write the final mean row as a weights file (usable as style@FILE).")
+@quiet_option
+def tune(style: str, field_specs: str, deals2: int, games4: int, generations: int,
+         budget: int, popsize: int, sigma: float, seed: int, w_score: float,
+         w_bonfires: float, start: str, jobs: int, out: str,
+         resume: bool, weights_out: str | None, quiet: bool) -> None:
+    """Tune a style's weight row with CMA-ES on paired deals (common random numbers).
+
+    Each generation's candidates play the same deals: 2-player games against every field
+    opponent in both seats, and 4-player self-play.  The objective rewards the 2-player
+    win rate, the point margin, the self-play winning score and lit bonfires, and punishes
+    games that end without the countdown.  The study is saved atomically after every
+    generation; --resume continues it exactly.
+
+    Example:
+
+    \b
+        bonfire-sim tune --field portal,planner --generations 60 --jobs 2 --out runs/tp
+
+    \b
+        bonfire-sim tune --field portal,planner --generations 80 --jobs 2 --out runs/tp --resume
+    """
+    from pathlib import Path
+
+    from bonfire_sim.progress import Progress
+    from bonfire_sim.tune import Study, TuneConfig, weights_toml
+    from bonfire_sim.tune import tune as run_tune
+    from strategies.specs import split_specs
+
+    config = TuneConfig(style=style, field=tuple(split_specs(field_specs)), deals2=deals2,
+                        games4=games4, generations=generations, budget=budget,
+                        popsize=popsize, sigma=sigma, seed=seed, w_score=w_score,
+                        w_bonfires=w_bonfires, start=start)
+    with Progress(total=generations, desc="generations", unit="gen", quiet=quiet) as bar:
+        def progress(study: Study) -> None:
+            bar.update(study.generation - bar.n)
+            best = study.history[-1]["best"]
+            bar.write(f"generation {study.generation}: best objective {best['objective']:.3f} "
+                      f"(win2 {best.get('win2', 0):.3f}, score4 {best.get('win_score4', 0):.1f},"
+                      f" bonfires4 {best.get('bonfires4', 0):.2f}), {study.games} games")
+        study = run_tune(config, out, jobs=jobs, resume=resume, progress=progress)
+    if weights_out:
+        path = Path(weights_out)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(weights_toml(study))
+        tmp.replace(path)
+    click.echo(f"{study.generation} generations, {study.games} games, "
+               f"{study.seconds / 60:.1f} min; study in {out}")

@@ -1,0 +1,167 @@
+"""Player specs: the one way a seat's player is named, in every command and API.
+
+========================  ====================================================
+spec                      player
+========================  ====================================================
+``portal``                a built-in strategy with its default weight row
+``portal@my.toml``        a built-in style with weights loaded from a TOML/JSON file
+                          (``strategies.load_weights``; names not in the file keep
+                          the style's defaults)
+``search`` / ``search:N`` the search player with N rollouts per decision
+                          (default ``search.DEFAULT_BUDGET``)
+``pkg.module:Class``      a pure-Python plug-in (``strategies.plugin``), played on the
+                          slower Python loop (``bonfire_sim.sim.pyloop``)
+========================  ====================================================
+
+``parse_player`` resolves a spec to a :class:`Player`: its compiled strategy id and weight
+row (or the plug-in path), and ``record()`` - what a run manifest stores so the run can
+be repeated exactly: the spec, the kind, the full named weight row, and for a weight file
+its path and SHA-256.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bonfire_sim.errors import ConfigError
+from strategies import (
+    BUILTIN,
+    RANDOM_ID,
+    SEARCH_ID,
+    SEARCH_POLICY,
+    W,
+    load_weights,
+    strategy_id,
+    weights_for,
+)
+from strategies import search as SE
+from strategies.evaluate import WEIGHT_NAMES
+
+KINDS = ("builtin", "weights", "search", "plugin")
+MAX_BUDGET = 100_000
+
+
+@dataclass(frozen=True)
+class Player:
+    """A resolved seat player.  ``spec`` is also its label in result tables."""
+
+    spec: str
+    kind: str
+    sid: int  # compiled strategy id; -1 for a plug-in
+    row: tuple[float, ...] = ()
+    weights_file: str | None = None
+    weights_sha256: str | None = None
+    budget: int | None = None
+    plugin_path: str | None = None
+
+    @property
+    def compiled(self) -> bool:
+        """True when the compiled game loop can play this seat."""
+        return self.sid >= 0
+
+    def weight_row(self) -> np.ndarray:
+        """The float64 weight row (length ``W``; zeros for a plug-in)."""
+        out = np.zeros(W, np.float64)
+        out[:len(self.row)] = self.row
+        return out
+
+    def load(self) -> Any:
+        """The plug-in object (plug-ins only)."""
+        from strategies.plugin import load_plugin
+
+        if self.plugin_path is None:
+            raise ConfigError(f"{self.spec!r} is not a plug-in")
+        return load_plugin(self.plugin_path)
+
+    def record(self) -> dict[str, Any]:
+        """What a manifest stores about this player (enough to repeat the run)."""
+        rec: dict[str, Any] = {"spec": self.spec, "kind": self.kind}
+        if self.kind == "plugin":
+            rec["plugin"] = self.plugin_path
+            return rec
+        rec["strategy_id"] = self.sid
+        names = WEIGHT_NAMES if self.sid != RANDOM_ID else ()
+        rec["weights"] = {k: float(self.row[i]) for i, k in enumerate(names)}
+        if self.kind == "search":
+            rec["budget"] = self.budget
+            rec["width"] = int(self.row[SE.R_WIDTH])
+            rec["rollout_policy"] = SEARCH_POLICY
+        if self.weights_file is not None:
+            rec["weights_file"] = self.weights_file
+            rec["weights_sha256"] = self.weights_sha256
+        return rec
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def parse_player(spec: str) -> Player:
+    """Resolve one player spec (see the module table); ``ConfigError`` if it is invalid."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ConfigError(f"empty player spec {spec!r}")
+    spec = spec.strip()
+    if spec == SE.NAME or spec.startswith(SE.NAME + ":"):
+        return _search(spec)
+    if "@" in spec:
+        name, _, file = spec.partition("@")
+        return _weights_file(spec, name.strip(), file.strip())
+    if ":" in spec:
+        from strategies.plugin import load_plugin
+
+        load_plugin(spec)  # fail early on a bad path
+        return Player(spec=spec, kind="plugin", sid=-1, plugin_path=spec)
+    try:
+        sid = strategy_id(spec)
+    except ValueError as error:
+        raise ConfigError(f"{error}; or name@weights.toml, search:N, package.module:Class") \
+            from None
+    return Player(spec=spec, kind="builtin", sid=sid, row=tuple(weights_for(spec)))
+
+
+def _search(spec: str) -> Player:
+    budget = SE.DEFAULT_BUDGET
+    if ":" in spec:
+        text = spec.split(":", 1)[1]
+        try:
+            budget = int(text)
+        except ValueError:
+            budget = -1
+        if not 1 <= budget <= MAX_BUDGET:
+            raise ConfigError(f"{spec!r}: the search budget must be an integer 1..{MAX_BUDGET}")
+    row = SE.search_row(weights_for(SEARCH_POLICY), budget=budget)
+    return Player(spec=spec, kind="search", sid=SEARCH_ID, row=tuple(row), budget=budget)
+
+
+def _weights_file(spec: str, name: str, file: str) -> Player:
+    if name not in BUILTIN or name in ("random", SE.NAME):
+        styles = sorted(n for n in BUILTIN if n not in ("random", SE.NAME))
+        raise ConfigError(f"{spec!r}: weights apply to a style; choose from {', '.join(styles)}")
+    path = Path(file)
+    if not path.is_file():
+        raise ConfigError(f"{spec!r}: weights file {file!r} not found")
+    try:
+        row = weights_for(name, load_weights(path))
+    except ValueError as error:
+        raise ConfigError(f"{spec!r}: {error}") from None
+    return Player(spec=spec, kind="weights", sid=strategy_id(name), row=tuple(row),
+                  weights_file=str(path), weights_sha256=_sha256(path))
+
+
+def split_specs(text: str | Iterable[str] | None) -> list[str]:
+    """Specs from ``"a,b,c"`` (CLI) or a sequence (API, TOML); blanks dropped."""
+    if text is None:
+        return []
+    items = text.split(",") if isinstance(text, str) else list(text)
+    return [str(x).strip() for x in items if str(x).strip()]
+
+
+def parse_players(text: str | Sequence[str] | None) -> list[Player]:
+    """Resolve a comma-separated string or a sequence of specs."""
+    return [parse_player(s) for s in split_specs(text)]

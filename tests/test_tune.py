@@ -1,0 +1,69 @@
+"""Weight tuning: a study improves nothing by luck of the deal, and resumes exactly."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from bonfire_sim.cli.main import main
+from bonfire_sim.errors import ConfigError
+from bonfire_sim.tune import Space, TuneConfig, deal_seeds, evaluate_row, tune, weights_toml
+from strategies import weights_for
+from strategies.specs import parse_player
+
+TINY = dict(style="portal", field=("portal",), deals2=2, games4=1, popsize=4, seed=5)
+
+
+def test_a_resumed_study_continues_exactly_like_an_uninterrupted_one(tmp_path):
+    straight = tune(TuneConfig(generations=3, **TINY), tmp_path / "a")
+    tune(TuneConfig(generations=1, **TINY), tmp_path / "b")
+    resumed = tune(TuneConfig(generations=3, **TINY), tmp_path / "b", resume=True)
+    assert resumed.history == straight.history and resumed.best == straight.best
+    assert resumed.games == straight.games == 3 * 4 * (2 * 2 + 1)
+    doc = json.loads((tmp_path / "b" / "study.json").read_text())
+    assert doc["generation"] == 3 and len(doc["history"]) == 3
+
+
+def test_a_study_refuses_other_settings_and_a_second_start(tmp_path):
+    tune(TuneConfig(generations=1, **TINY), tmp_path / "s")
+    with pytest.raises(ConfigError, match="--resume"):
+        tune(TuneConfig(generations=1, **TINY), tmp_path / "s")
+    other = dict(TINY, deals2=3)
+    with pytest.raises(ConfigError, match="other settings"):
+        tune(TuneConfig(generations=2, **other), tmp_path / "s", resume=True)
+
+
+def test_candidates_of_a_generation_share_their_deals_and_the_start_row_is_the_style():
+    cfg = TuneConfig(generations=1, **TINY)
+    assert np.array_equal(deal_seeds(cfg, 2, 5), deal_seeds(cfg, 2, 5))
+    assert not np.array_equal(deal_seeds(cfg, 2, 5), deal_seeds(cfg, 3, 5))
+    space = Space.around("portal")
+    assert np.allclose(space.row(np.zeros(len(space.start))), weights_for("portal"))
+    # identical rows on identical deals: identical statistics (paired evaluation)
+    a = evaluate_row(cfg, 0, weights_for("portal"))
+    assert a == evaluate_row(cfg, 0, weights_for("portal"))
+    assert a["win2"] == 0.5 and a["margin2"] == 0.0  # portal against itself, both seats
+
+
+def test_cli_tune_writes_a_weights_file_that_is_a_player(tmp_path):
+    w = tmp_path / "best.toml"
+    res = CliRunner().invoke(main, [
+        "tune", "--deals2", "1", "--games4", "1", "--popsize", "3", "--generations", "1",
+        "--out", str(tmp_path / "t"), "--weights-out", str(w), "--quiet"])
+    assert res.exit_code == 0, res.output
+    player = parse_player(f"portal@{w}")
+    assert player.kind == "weights" and w.read_text().startswith("# bonfire-sim tune")
+    res = CliRunner().invoke(main, ["tune", "--style", "random", "--out", str(tmp_path / "x")])
+    assert res.exit_code == 2 and res.output.startswith("Error: ")
+
+
+def test_weights_toml_lists_every_weight():
+    cfg = TuneConfig(generations=1, **TINY)
+    from bonfire_sim.tune import Study, table_of
+
+    study = Study(cfg, best={"mean_weights": table_of(weights_for("portal"))})
+    text = weights_toml(study)
+    assert text.count(" = ") == len(table_of(weights_for("portal")))
