@@ -54,7 +54,7 @@ SEARCH_PHASES = ((1 << L.PH_MAIN) | (1 << L.PH_POST) | (1 << L.PH_SHIP_ACTION)
                  | (1 << L.PH_COUNCIL) | (1 << L.PH_SWAP))
 MASK32 = 0xFFFFFFFF
 OFF_PILE = C.OFFERING_PILE
-NTOM = len(C.TOM_CARDS)
+NTOM = C.TOM_DECK_SIZE
 
 
 # ---- hidden information ------------------------------------------------------------------

@@ -36,7 +36,7 @@ def hidden_indices(s: np.ndarray) -> list[int]:
     idx = [L.PATH_DECK + (s[L.G_PATH_HEAD] + i) % L.NPATHT for i in range(s[L.G_PATH_N])]
     idx += [L.SPEC_PILE + s[L.G_SPEC_TOP] + i for i in range(s[L.G_SPEC_N])]
     if s[L.G_SOLO] == 1:
-        idx += [L.TOM_DECK + i for i in range(s[L.G_TOM_POS], len(C.TOM_CARDS))]
+        idx += [L.TOM_DECK + i for i in range(s[L.G_TOM_POS], C.TOM_DECK_SIZE)]
     for seat in range(s[L.G_NSEATS]):
         pb = L.player_base(seat)
         for k in range(2):
@@ -54,7 +54,7 @@ def rehide(s: np.ndarray, seed: int) -> np.ndarray:
     blocks = [[L.PATH_DECK + (s[L.G_PATH_HEAD] + i) % L.NPATHT for i in range(s[L.G_PATH_N])],
               [L.SPEC_PILE + s[L.G_SPEC_TOP] + i for i in range(s[L.G_SPEC_N])]]
     if s[L.G_SOLO] == 1:
-        blocks.append([L.TOM_DECK + i for i in range(s[L.G_TOM_POS], len(C.TOM_CARDS))])
+        blocks.append([L.TOM_DECK + i for i in range(s[L.G_TOM_POS], C.TOM_DECK_SIZE)])
     for seat in range(s[L.G_NSEATS]):
         pb = L.player_base(seat)
         blocks.append([pb + L.P_OFF_PILE + k * C.OFFERING_PILE + i for k in range(2)
