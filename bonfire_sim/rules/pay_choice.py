@@ -18,7 +18,9 @@ Alternatives are enumerated by the stock they remove, never twice for the same r
 * discard before a fate tile: every multiset of ``keep`` tiles to keep.
 
 Dominated alternatives (a pair holding the yellow tile that alone would do) are legal and
-leave a different stock, so they are offered too; the strategies never prefer them.
+leave a different stock, so they are offered too; the strategies never prefer them.  A
+decision lists at most ``MAX_MOVES`` (1024) alternatives; only a procession paid almost
+entirely with pairs from a large stock could reach that, and the list is then cut there.
 
 Codes: a removal (or the kept tiles) packs one count per stock slot in 5 bits,
 ``sum(count[k] << 5 * k)`` (tiles: ship path task fire guard gnome yellow; resources:
