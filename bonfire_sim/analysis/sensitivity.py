@@ -58,6 +58,8 @@ class SensitivityPlan:
     def __post_init__(self) -> None:
         if self.games < 1 or self.solo_games < 1:
             raise ConfigError("games and solo games must be >= 1")
+        if self.seed < 0:
+            raise ConfigError(f"seed must be >= 0, got {self.seed}")
         if not self.players or not set(self.players) <= {1, 2, 3, 4}:
             raise ConfigError(f"players must be among 1..4, got {self.players}")
         if not self.variants:
