@@ -48,6 +48,12 @@ def _examples(ids: pd.Series) -> str:
     return ", ".join(str(int(x)) for x in sorted(set(ids))[:EXAMPLES])
 
 
+def _merge_ids(*lists: object) -> str:
+    """Union of comma-separated game-id lists, sorted, at most ``EXAMPLES``."""
+    ids = {int(x) for s in lists if isinstance(s, str) and s for x in s.split(",")}
+    return ", ".join(str(x) for x in sorted(ids)[:EXAMPLES])
+
+
 def fork_estimates(tab: pd.DataFrame, kind: str) -> pd.DataFrame:
     """Per (players, item) of one probe kind: the mean score and win differences A - B
     with t intervals, the share ending with the item in each branch, and the price slope.
@@ -243,8 +249,8 @@ def task_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | in
         out.loc[idx, "flag"] = f
     out["imprecise"] = (FL.imprecise(out["lo"], out["hi"], margin)
                         | FL.imprecise(out["fp_lo"], out["fp_hi"], margin))
-    out["games"] = [", ".join(x for x in (a, b) if isinstance(x, str) and x)
-                    for a, b in zip(out["light_games"], out["take_games"], strict=True)]
+    out["games"] = [_merge_ids(a, b) for a, b in zip(out["light_games"], out["take_games"],
+                                                      strict=True)]
     out = out.drop(columns=["light_games", "take_games", "ratio", "ratio_se"])
     return _finish(out, "task", margin, pooled)
 
