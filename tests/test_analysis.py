@@ -179,7 +179,7 @@ PLANT_TASKS = ("B13", "R3", "Y14", "B4", "R19", "B1")
 def _planted_tasks(games: int, tasks: tuple[str, ...] | None) -> pd.DataFrame:
     base = RunConfig(games=games, players=2, seed=31, seat_rotation=True)
     plant = RunConfig(games=games, players=2, seed=31, seat_rotation=True,
-                      overrides={"task_points": {"B13": 8}})  # printed 3: +5
+                      overrides={"task_points": {"B13": 8, "R3": 2}})  # +5 and -3
     settings = ProbeSettings(kinds=("light",), tasks=tasks, chunk_size=200)
     ta = probe_values(base, settings, jobs=2)
     tb = probe_values(plant, settings, jobs=2)
@@ -187,11 +187,12 @@ def _planted_tasks(games: int, tasks: tuple[str, ...] | None) -> pd.DataFrame:
 
 
 def _check_planted_tasks(diff: pd.DataFrame, within: float) -> None:
-    b13 = diff.loc["B13"]
-    assert b13["paired"] and b13["lo"] <= 5 <= b13["hi"]
-    assert abs(b13["diff"] - 5) < within
-    assert b13["flag"] == "up"
-    others = diff.drop(index="B13")
+    for task, planted in (("B13", 5), ("R3", -3)):
+        row = diff.loc[task]
+        assert row["paired"] and row["lo"] <= planted <= row["hi"], row
+        assert abs(row["diff"] - planted) < within, row
+        assert row["flag"] == ("up" if planted > 0 else "down")
+    others = diff.drop(index=["B13", "R3"])
     assert (others["flag"] == "").all(), others[others["flag"] != ""]
 
 
@@ -201,7 +202,9 @@ def test_planted_task_points_move_that_tasks_lit_value_small():
 
 @pytest.mark.heavy
 def test_planted_task_points_move_that_tasks_lit_value_heavy():
-    _check_planted_tasks(_planted_tasks(8000, None), within=1.0)
+    # Every task forked; the others must stay unflagged.  (scripts/planted_effects.py runs
+    # the same check at 6,000 games with seed 2026 for the README figures.)
+    _check_planted_tasks(_planted_tasks(6000, None), within=1.0)
 
 
 def _planted_seats(tmp_path, games: int, players: int) -> None:
