@@ -37,5 +37,5 @@ def report(run_dirs: tuple[str, ...], out: str, title: str, probe_games: int, ma
 
     command = " ".join(["bonfire-sim", *sys.argv[1:]]) if sys.argv else None
     path = build_report(run_dirs, out, title=title, probes=probe_games, margin=margin,
-                        command=command, jobs=jobs)
+                        command=command, jobs=jobs, quiet=False)
     click.echo(f"wrote {path}")

@@ -209,12 +209,13 @@ def _label_task(tv: pd.DataFrame) -> pd.Series:
 
 
 def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
-                  jobs: int = 1) -> dict[str, Any]:
+                  jobs: int = 1, quiet: bool = True) -> dict[str, Any]:
     title = "Task values"
     multi = [r for r in runs if r.config.players >= 2]
     if not multi:
         return _section("tasks", title, [], "No multiplayer games in these runs.")
-    tv = A.task_values(multi, probes=probes, margin=margin, pooled=True, jobs=jobs)
+    tv = A.task_values(multi, probes=probes, margin=margin, pooled=True, jobs=jobs,
+                       quiet=quiet)
     tv["label"] = _label_task(tv)
     est = tv[tv["n"] > 0]
     flagged = tv[tv["flag"] != ""]
@@ -260,12 +261,13 @@ def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
 
 
 def section_gnomes(runs: Sequence[Any], probes: Any, margin: float,
-                   jobs: int = 1) -> dict[str, Any]:
+                   jobs: int = 1, quiet: bool = True) -> dict[str, Any]:
     title = "Gnome strength"
     multi = [r for r in runs if r.config.players >= 2]
     if not multi:
         return _section("gnomes", title, [], "No multiplayer games in these runs.")
-    gv = A.gnome_values(multi, probes=probes, margin=margin, pooled=True, jobs=jobs)
+    gv = A.gnome_values(multi, probes=probes, margin=margin, pooled=True, jobs=jobs,
+                        quiet=quiet)
     gv["label"] = gv["gnome"] + " " + gv["text"].str.slice(0, 30)
     est = gv[gv["n"] > 0]
     flagged = gv[gv["flag"] != ""]
@@ -432,7 +434,8 @@ def provenance(runs: Sequence[Any], command: str | None = None,
 
 def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (),
                     probes: Any = DEFAULT_PROBE_GAMES, margin: float = FL.MARGIN,
-                    command: str | None = None, jobs: int = 1) -> list[dict[str, Any]]:
+                    command: str | None = None, jobs: int = 1,
+                    quiet: bool = True) -> list[dict[str, Any]]:
     """Compute and draw every section of the report for loaded runs (``paths``: their
     directories, where fork tables are cached)."""
     from bonfire_sim.analysis.runs import Run
@@ -444,8 +447,8 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
     aruns = [Run(lab, Path(p) if p else None, data)
              for (lab, data), p in zip(runs, paths, strict=True)]
     sections = [section_overview(games, players), section_seats(players, aruns, margin),
-                section_tasks(aruns, probes, margin, jobs),
-                section_gnomes(aruns, probes, margin, jobs), section_tom(players)]
+                section_tasks(aruns, probes, margin, jobs, quiet),
+                section_gnomes(aruns, probes, margin, jobs, quiet), section_tom(players)]
     warnings = [b["warning"] for s in sections for b in s["blocks"]
                 if b["kind"] == "figure" and b.get("warning")]
     sections.append(section_method(games, warnings, provenance(aruns, command, probes)))
@@ -455,7 +458,7 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
 def build_report(run_dirs: Sequence[str | Path], out: str | Path,
                  title: str = "Bonfire balance report", *,
                  probes: Any = DEFAULT_PROBE_GAMES, margin: float = FL.MARGIN,
-                 command: str | None = None, jobs: int = 1) -> Path:
+                 command: str | None = None, jobs: int = 1, quiet: bool = True) -> Path:
     """Write one self-contained HTML report for the runs; returns its path.
 
     ``probes``: games per run to fork for the task and gnome values (None = all), or
@@ -463,7 +466,7 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
     """
     runs = load_runs(run_dirs)
     sections = report_sections(runs, paths=run_dirs, probes=probes, margin=margin,
-                               command=command, jobs=jobs)
+                               command=command, jobs=jobs, quiet=quiet)
     total = sum(len(r.games) for _, r in runs)
     subtitle = (f"{total:,} games from {len(runs)} run(s): {', '.join(lab for lab, _ in runs)}"
                 f" — bonfire_sim {__version__}, built {time.strftime('%Y-%m-%d %H:%M')}")
