@@ -73,7 +73,8 @@ def test_a_report_without_solo_games_says_so_instead_of_failing(runs, tmp_path):
 
 def test_the_report_command_writes_the_page(runs, tmp_path):
     out = tmp_path / "cli.html"
-    result = CliRunner().invoke(main, ["report", str(runs[0]), "--out", str(out)])
+    result = CliRunner().invoke(main, ["report", str(runs[0]), "--out", str(out),
+                                       "--probe-games", "60"])
     assert result.exit_code == 0, result.output
     assert out.is_file() and "wrote" in result.output
 
