@@ -205,7 +205,8 @@ def _precision_block(frame: pd.DataFrame, key: str, what: str, margin: float,
 
 def _label_task(tv: pd.DataFrame) -> pd.Series:
     short = tv["text"].str.slice(0, 28)
-    return tv["task"] + " " + short + " (" + tv["printed"].astype(str) + ")"
+    printed = tv["printed"].map(lambda v: f"{int(v)}" if pd.notna(v) else "-")
+    return tv["task"] + " " + short + " (" + printed + ")"
 
 
 def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
@@ -274,8 +275,12 @@ def section_gnomes(runs: Sequence[Any], probes: Any, margin: float,
     blocks = [H.text_block(
         "Value of recruiting a gnome: the owner's final score after recruiting it at a "
         "decision where it could (main action or council bonus), minus the best other "
-        "move at that decision, same random streams (see Method). Flags: strong / weak "
-        f"beyond ±{margin:g} point(s), Benjamini-Hochberg FDR 5% per player count."),
+        "move at that decision, same random streams (see Method). Because the decision is "
+        "drawn from all moments the gnome was available, most of which the strategies "
+        "would have used otherwise, values are mostly negative: compare gnomes with each "
+        "other. Flags: strong / weak when more than "
+        f"{margin:g} point(s) above / below the typical (median) gnome of the player count, "
+        "Benjamini-Hochberg FDR 5%."),
         H.text_block(f"{len(flagged)} gnome rows flagged: "
                      + (", ".join(f"{r.gnome} {int(r.players)}p ({r.flag})"
                                   for r in flagged.itertuples()) or "none") + ".")]
