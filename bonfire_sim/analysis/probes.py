@@ -172,10 +172,10 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
     is False where the light ban had to give way.  With ``run_dir`` the table is cached
     there and reused while config, settings and engine are unchanged.
     """
-    if isinstance(config, dict):
-        cfg = dict(config)
-        cfg["strategies"] = tuple(cfg.get("strategies", ()))
-        config = RunConfig(**cfg)
+    if isinstance(config, dict):  # a manifest's "config" entry
+        from bonfire_sim.analysis.runs import run_config
+
+        config = run_config({"config": config})
     settings = settings or ProbeSettings()
     n_games = min(settings.games or config.games, config.games)
     # Key on the games actually forked, so any cap >= the run's size shares one cache.
