@@ -176,10 +176,10 @@ def test_identical_runs_differ_by_exactly_zero_when_paired(tmp_path):
 PLANT_TASKS = ("B13", "R3", "Y14", "B4", "R19", "B1")
 
 
-def _planted_tasks(games: int, tasks: tuple[str, ...] | None) -> pd.DataFrame:
-    base = RunConfig(games=games, players=2, seed=31, seat_rotation=True)
-    plant = RunConfig(games=games, players=2, seed=31, seat_rotation=True,
-                      overrides={"task_points": {"B13": 8}})  # printed 3: +5
+def _planted_tasks(games: int, tasks: tuple[str, ...] | None, seed: int = 31) -> pd.DataFrame:
+    base = RunConfig(games=games, players=2, seed=seed, seat_rotation=True)
+    plant = RunConfig(games=games, players=2, seed=seed, seat_rotation=True,
+                      overrides={"task_points": {"B13": 8, "R3": 2}})  # +5 and -3
     settings = ProbeSettings(kinds=("light",), tasks=tasks, chunk_size=200)
     ta = probe_values(base, settings, jobs=2)
     tb = probe_values(plant, settings, jobs=2)
@@ -187,11 +187,12 @@ def _planted_tasks(games: int, tasks: tuple[str, ...] | None) -> pd.DataFrame:
 
 
 def _check_planted_tasks(diff: pd.DataFrame, within: float) -> None:
-    b13 = diff.loc["B13"]
-    assert b13["paired"] and b13["lo"] <= 5 <= b13["hi"]
-    assert abs(b13["diff"] - 5) < within
-    assert b13["flag"] == "up"
-    others = diff.drop(index="B13")
+    for task, planted in (("B13", 5), ("R3", -3)):
+        row = diff.loc[task]
+        assert row["paired"] and row["lo"] <= planted <= row["hi"], row
+        assert abs(row["diff"] - planted) < within, row
+        assert row["flag"] == ("up" if planted > 0 else "down")
+    others = diff.drop(index=["B13", "R3"])
     assert (others["flag"] == "").all(), others[others["flag"] != ""]
 
 
@@ -201,15 +202,17 @@ def test_planted_task_points_move_that_tasks_lit_value_small():
 
 @pytest.mark.heavy
 def test_planted_task_points_move_that_tasks_lit_value_heavy():
-    _check_planted_tasks(_planted_tasks(8000, None), within=1.0)
+    # Every task forked; the others must stay unflagged.  The same deals as
+    # scripts/planted_effects.py (the README figures): seed 2026, 6,000 games per run.
+    _check_planted_tasks(_planted_tasks(6000, None, seed=2026), within=1.0)
 
 
-def _planted_seats(tmp_path, games: int, players: int) -> None:
-    base = run(RunConfig(games=games, players=players, seed=77, seat_rotation=True,
+def _planted_seats(tmp_path, games: int, players: int, seed: int = 77) -> None:
+    base = run(RunConfig(games=games, players=players, seed=seed, seat_rotation=True,
                          chunk_size=1000), tmp_path / "base", jobs=2)
     pts = seat_advantage(base).attrs["seat_points"][players]
     assert pts[0] == 0 and max(pts) > 0  # the start player is ahead
-    planted = run(RunConfig(games=games, players=players, seed=77, seat_rotation=True,
+    planted = run(RunConfig(games=games, players=players, seed=seed, seat_rotation=True,
                             chunk_size=1000, overrides={"seat_points": pts}),
                   tmp_path / "plant", jobs=2)
     sb = seat_advantage(planted)
@@ -223,7 +226,9 @@ def test_planted_seat_compensation_equalises_win_shares_small(tmp_path):
 
 @pytest.mark.heavy
 def test_planted_seat_compensation_equalises_win_shares_heavy(tmp_path):
-    _planted_seats(tmp_path, 8000, 4)
+    # Two players, the README's deals.  (At four players whole starting points cannot get
+    # every seat within the +-1 pp an 8,000-game interval has: see the README.)
+    _planted_seats(tmp_path, 8000, 2, seed=2030)
 
 
 def test_whole_seat_points_are_the_rounding_closest_to_fair_shares():

@@ -52,7 +52,7 @@ def runs(tmp_path_factory) -> tuple[Path, Path]:
 
 @pytest.fixture(scope="module")
 def page(runs, tmp_path_factory) -> Path:
-    return build_report(list(runs), tmp_path_factory.mktemp("report") / "r.html")
+    return build_report(list(runs), tmp_path_factory.mktemp("report") / "r.html", probes=60)
 
 
 def test_the_report_is_one_self_contained_file_with_every_section(page):
@@ -65,7 +65,7 @@ def test_the_report_is_one_self_contained_file_with_every_section(page):
 
 
 def test_a_report_without_solo_games_says_so_instead_of_failing(runs, tmp_path):
-    html = build_report([runs[0]], tmp_path / "multi.html").read_text()
+    html = build_report([runs[0]], tmp_path / "multi.html", probes=60).read_text()
     assert "No solo run" in html
     html = build_report([runs[1]], tmp_path / "solo.html").read_text()
     assert html.count("No multiplayer games") == 3
@@ -73,7 +73,8 @@ def test_a_report_without_solo_games_says_so_instead_of_failing(runs, tmp_path):
 
 def test_the_report_command_writes_the_page(runs, tmp_path):
     out = tmp_path / "cli.html"
-    result = CliRunner().invoke(main, ["report", str(runs[0]), "--out", str(out)])
+    result = CliRunner().invoke(main, ["report", str(runs[0]), "--out", str(out),
+                                       "--probe-games", "60"])
     assert result.exit_code == 0, result.output
     assert out.is_file() and "wrote" in result.output
 
@@ -109,7 +110,8 @@ def test_compare_writes_differences_of_two_runs(runs, tmp_path):
     other = run(RunConfig(games=120, players=4, seat_rotation=True, seed=9, chunk_size=120,
                           overrides={"task_points": {"B1": 5}}), tmp_path / "b1")
     out = tmp_path / "cmp.html"
-    result = CliRunner().invoke(main, ["compare", str(runs[0]), str(other), "--out", str(out)])
+    result = CliRunner().invoke(main, ["compare", str(runs[0]), str(other), "--out", str(out),
+                                       "--probe-games", "30"])
     assert result.exit_code == 0, result.output
     html = out.read_text()
     for sid in ("runs", "scores", "tasks", "ends", "method"):

@@ -16,7 +16,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -172,12 +172,14 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
     is False where the light ban had to give way.  With ``run_dir`` the table is cached
     there and reused while config, settings and engine are unchanged.
     """
-    if isinstance(config, dict):
-        cfg = dict(config)
-        cfg["strategies"] = tuple(cfg.get("strategies", ()))
-        config = RunConfig(**cfg)
+    if isinstance(config, dict):  # a manifest's "config" entry
+        from bonfire_sim.analysis.runs import run_config
+
+        config = run_config({"config": config})
     settings = settings or ProbeSettings()
     n_games = min(settings.games or config.games, config.games)
+    # Key on the games actually forked, so any cap >= the run's size shares one cache.
+    settings = replace(settings, games=n_games)
     key = cache_key(config, settings, n_games)
     path = Path(run_dir) / PROBE_DIR / f"probes-{key}.parquet" if run_dir else None
     if path is not None and path.is_file():

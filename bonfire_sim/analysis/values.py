@@ -48,6 +48,12 @@ def _examples(ids: pd.Series) -> str:
     return ", ".join(str(int(x)) for x in sorted(set(ids))[:EXAMPLES])
 
 
+def _merge_ids(*lists: object) -> str:
+    """Union of comma-separated game-id lists, sorted, at most ``EXAMPLES``."""
+    ids = {int(x) for s in lists if isinstance(s, str) and s for x in s.split(",")}
+    return ", ".join(str(x) for x in sorted(ids)[:EXAMPLES])
+
+
 def fork_estimates(tab: pd.DataFrame, kind: str) -> pd.DataFrame:
     """Per (players, item) of one probe kind: the mean score and win differences A - B
     with t intervals, the share ending with the item in each branch, and the price slope.
@@ -158,7 +164,9 @@ def _finish(frame: pd.DataFrame, key: str, margin: float, pooled: bool) -> pd.Da
     if pooled and len(frame):
         extra = pool(frame, key)
         if len(extra):
+            # Pooled rows are a summary: they carry no flag of their own.
             extra["imprecise"] = FL.imprecise(extra["lo"], extra["hi"], margin)
+            extra["flag"] = ""
             out = pd.concat([frame, extra], ignore_index=True)
     return out.reset_index(drop=True)
 
@@ -243,8 +251,8 @@ def task_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | in
         out.loc[idx, "flag"] = f
     out["imprecise"] = (FL.imprecise(out["lo"], out["hi"], margin)
                         | FL.imprecise(out["fp_lo"], out["fp_hi"], margin))
-    out["games"] = [", ".join(x for x in (a, b) if isinstance(x, str) and x)
-                    for a, b in zip(out["light_games"], out["take_games"], strict=True)]
+    out["games"] = [_merge_ids(a, b) for a, b in zip(out["light_games"], out["take_games"],
+                                                      strict=True)]
     out = out.drop(columns=["light_games", "take_games", "ratio", "ratio_se"])
     return _finish(out, "task", margin, pooled)
 
@@ -259,8 +267,11 @@ def gnome_values(runs: RunLike | Sequence[RunLike], *,
     the best other move; ``win_value`` (``win_lo``, ``win_hi``) the same in win share;
     ``owned_after`` share of forks ending with the gnome owned in branch A;
     ``recruit_rate`` (share of players owning it at the end, Wilson ``recruit_lo`` /
-    ``recruit_hi``); ``kind``, ``text``; ``q_value``/``flag`` (``strong`` / ``weak``:
-    value beyond ± margin, BH at ``alpha`` per player count); ``imprecise``; ``games``."""
+    ``recruit_hi``); ``kind``, ``text``; ``typical`` (the median gnome value of the player
+    count) and ``q_value``/``flag`` (``strong`` / ``weak``: value more than ``margin`` above /
+    below the typical gnome, BH at ``alpha`` per player count); ``imprecise``; ``games``.
+    A recruit is compared with the best other move at a random moment the gnome was
+    available, so values are mostly negative: compare gnomes with each other."""
     rs = as_runs(runs)
     tab = probe_table(rs, probes, jobs=jobs, quiet=quiet)
     players = player_rows(rs)
@@ -286,7 +297,11 @@ def gnome_values(runs: RunLike | Sequence[RunLike], *,
     out["flag"] = ""
     for _n, idx in out.groupby("players").groups.items():
         g = out.loc[idx]
-        q, f = FL.flag(g["value"], g["se"], 0.0, margin, alpha, labels=("strong", "weak"))
+        # Against the typical gnome: every recruit is compared with the best other move at
+        # a random moment it was available, which is mostly negative for all gnomes.
+        typical = float(np.nanmedian(g["value"])) if g["value"].notna().any() else 0.0
+        out.loc[idx, "typical"] = typical
+        q, f = FL.flag(g["value"], g["se"], typical, margin, alpha, labels=("strong", "weak"))
         out.loc[idx, "q_value"] = q
         out.loc[idx, "flag"] = f
     out["imprecise"] = FL.imprecise(out["lo"], out["hi"], margin)

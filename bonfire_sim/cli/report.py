@@ -48,5 +48,5 @@ def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | N
     with Progress(STEPS, "report", "step", quiet=quiet) as bar:
         path = build_report(run_dirs, out, title=title, sensitivity=sensitivity,
                             probes=probe_games, margin=margin, command=command, jobs=jobs,
-                            progress=progress_callback(bar))
+                            progress=progress_callback(bar), quiet=quiet)
     click.echo(f"wrote {path}")

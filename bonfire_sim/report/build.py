@@ -212,16 +212,18 @@ def _precision_block(frame: pd.DataFrame, key: str, what: str, margin: float,
 
 def _label_task(tv: pd.DataFrame) -> pd.Series:
     short = tv["text"].str.slice(0, 28)
-    return tv["task"] + " " + short + " (" + tv["printed"].astype(str) + ")"
+    printed = tv["printed"].map(lambda v: f"{int(v)}" if pd.notna(v) else "-")
+    return tv["task"] + " " + short + " (" + printed + ")"
 
 
 def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
-                  jobs: int = 1) -> dict[str, Any]:
+                  jobs: int = 1, quiet: bool = True) -> dict[str, Any]:
     title = "Task values"
     multi = [r for r in runs if r.config.players >= 2]
     if not multi:
         return _section("tasks", title, [], "No multiplayer games in these runs.")
-    tv = A.task_values(multi, probes=probes, margin=margin, pooled=True, jobs=jobs)
+    tv = A.task_values(multi, probes=probes, margin=margin, pooled=True, jobs=jobs,
+                       quiet=quiet)
     tv["label"] = _label_task(tv)
     est = tv[tv["n"] > 0]
     flagged = tv[tv["flag"] != ""]
@@ -267,20 +269,25 @@ def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
 
 
 def section_gnomes(runs: Sequence[Any], probes: Any, margin: float,
-                   jobs: int = 1) -> dict[str, Any]:
+                   jobs: int = 1, quiet: bool = True) -> dict[str, Any]:
     title = "Gnome strength"
     multi = [r for r in runs if r.config.players >= 2]
     if not multi:
         return _section("gnomes", title, [], "No multiplayer games in these runs.")
-    gv = A.gnome_values(multi, probes=probes, margin=margin, pooled=True, jobs=jobs)
+    gv = A.gnome_values(multi, probes=probes, margin=margin, pooled=True, jobs=jobs,
+                        quiet=quiet)
     gv["label"] = gv["gnome"] + " " + gv["text"].str.slice(0, 30)
     est = gv[gv["n"] > 0]
     flagged = gv[gv["flag"] != ""]
     blocks = [H.text_block(
         "Value of recruiting a gnome: the owner's final score after recruiting it at a "
         "decision where it could (main action or council bonus), minus the best other "
-        "move at that decision, same random streams (see Method). Flags: strong / weak "
-        f"beyond ±{margin:g} point(s), Benjamini-Hochberg FDR 5% per player count."),
+        "move at that decision, same random streams (see Method). Because the decision is "
+        "drawn from all moments the gnome was available, most of which the strategies "
+        "would have used otherwise, values are mostly negative: compare gnomes with each "
+        "other. Flags: strong / weak when more than "
+        f"{margin:g} point(s) above / below the typical (median) gnome of the player count, "
+        "Benjamini-Hochberg FDR 5%."),
         H.text_block(f"{len(flagged)} gnome rows flagged: "
                      + (", ".join(f"{r.gnome} {int(r.players)}p ({r.flag})"
                                   for r in flagged.itertuples()) or "none") + ".")]
@@ -517,7 +524,8 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
                     probes: Any = DEFAULT_PROBE_GAMES, margin: float = FL.MARGIN,
                     command: str | None = None, jobs: int = 1,
                     sensitivity: dict[str, Any] | None = None,
-                    progress: Callable[[], None] | None = None) -> list[dict[str, Any]]:
+                    progress: Callable[[], None] | None = None,
+                    quiet: bool = True) -> list[dict[str, Any]]:
     """Compute and draw every section of the report for loaded runs (``paths``: their
     directories, where fork tables are cached; ``sensitivity``: the JSON document of
     ``bonfire-sim sensitivity``, shown in the method section).
@@ -544,8 +552,8 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
 
     steps = (overview,
              lambda: section_seats(players, aruns, margin),
-             lambda: section_tasks(aruns, probes, margin, jobs),
-             lambda: section_gnomes(aruns, probes, margin, jobs),
+             lambda: section_tasks(aruns, probes, margin, jobs, quiet),
+             lambda: section_gnomes(aruns, probes, margin, jobs, quiet),
              lambda: section_tom(players))
     sections = []
     for step in steps:
@@ -581,7 +589,8 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
                  probes: Any = DEFAULT_PROBE_GAMES, margin: float = FL.MARGIN,
                  command: str | None = None, jobs: int = 1,
                  sensitivity: str | Path | None = None,
-                 progress: Callable[[int, int], None] | None = None) -> Path:
+                 progress: Callable[[int, int], None] | None = None,
+                 quiet: bool = True) -> Path:
     """Write one self-contained HTML report for the runs; returns its path.
 
     ``probes``: games per run to fork for the task and gnome values (None = all), or
@@ -602,7 +611,7 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
     sections = report_sections(runs, paths=run_dirs, probes=probes, margin=margin,
                                command=command, jobs=jobs,
                                sensitivity=load_sensitivity(sensitivity) if sensitivity
-                               else None, progress=tick)
+                               else None, progress=tick, quiet=quiet)
     total = sum(len(r.games) for _, r in runs)
     subtitle = (f"{total:,} games from {len(runs)} run(s): {', '.join(lab for lab, _ in runs)}"
                 f" — bonfire_sim {__version__}, built {time.strftime('%Y-%m-%d %H:%M')}")

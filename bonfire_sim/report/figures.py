@@ -298,7 +298,13 @@ def value_intervals(est: pd.DataFrame, key: str, label: str, ref: str | None = N
 
     with sns.axes_style("whitegrid"):
         fig = Figure(figsize=(2.6 + 2.6 * len(counts), 0.17 * len(order) + 1.6), dpi=90)
-        axes = fig.subplots(1, len(counts), sharey=True, squeeze=False)
+        axes = fig.subplots(1, len(counts), sharey=True, sharex=True, squeeze=False)
+    # One x range for all panels, robust to a few very wide intervals (they run off-axis).
+    ends = pd.concat([e["lo"], e["hi"], e["value"]] + ([e[ref]] if ref else [])).dropna()
+    if len(ends):
+        lo_x, hi_x = float(ends.quantile(0.02)), float(ends.quantile(0.98))
+        pad = 0.05 * max(hi_x - lo_x, 1.0)
+        axes[0][0].set_xlim(min(lo_x, 0.0) - pad, hi_x + pad)
     y = {k: i for i, k in enumerate(order)}
     for ax, n in zip(axes[0], counts, strict=True):
         g = e[e["players"] == n]

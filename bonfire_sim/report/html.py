@@ -24,6 +24,8 @@ def _fmt(value: Any, spec: str) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
     if spec and isinstance(value, int | float) and not isinstance(value, bool):
+        if spec.endswith("d") and isinstance(value, float) and value.is_integer():
+            value = int(value)  # an integer column that picked up a NaN row became float
         return format(value, spec)
     return str(value)
 
