@@ -32,7 +32,7 @@ class Progress:
         unit: str = "it",
         *,
         quiet: bool = False,
-        every: float = LOG_EVERY,
+        every: float | None = None,
         stream: TextIO | None = None,
     ) -> None:
         self.total = total
@@ -40,7 +40,7 @@ class Progress:
         self.unit = unit
         self.n = 0
         self._stream = stream if stream is not None else sys.stderr
-        self._every = every
+        self._every = LOG_EVERY if every is None else every
         self._quiet = quiet
         self._start = time.monotonic()
         self._last_log = self._start

@@ -182,6 +182,13 @@ CASES += [
     ("sensitivity-players", ["sensitivity", "--players", "7"]),
     ("sensitivity-csv-dir", ["sensitivity", "--csv", "{dir}"]),
     ("sensitivity-config-missing", ["sensitivity", "--config", "{dir}/nope.toml"]),
+    # --- tune (every check happens before any game is played) ---
+    ("tune-style", ["tune", "--style", "nope"]),
+    ("tune-field", ["tune", "--field", "nope"]),
+    ("tune-generations-0", ["tune", "--generations", "0"]),
+    ("tune-seed-negative", ["tune", "--seed", "-1"]),
+    ("tune-jobs-0", ["tune", "--jobs", "0"]),
+    ("tune-out-foreign", ["tune", "--out", "{dir}"]),
 ]
 
 FULL_DISK_CASES: list[tuple[str, list[str]]] = [
@@ -205,6 +212,9 @@ EXPECT = {
     "sensitivity-games-0": "games must be 1..", "sensitivity-seed-negative": "seed must be 0..",
     "sensitivity-jobs-0": "jobs must be", "sensitivity-players": "players must be among 1..4",
     "sensitivity-csv-dir": "is a directory", "sensitivity-config-missing": "not found",
+    "tune-style": "unknown strategy 'nope'", "tune-field": "unknown strategy 'nope'",
+    "tune-generations-0": "--generations", "tune-seed-negative": "--seed",
+    "tune-jobs-0": "--jobs", "tune-out-foreign": "holds no study",
     "unknown-command": "No such command", "unknown-global-option": "No such option",
     "cards-kind": "unknown card kind", "cards-format": "unknown format",
     "cards-unknown-option": "No such option", "cards-extra-arg": "unexpected extra argument",

@@ -32,7 +32,13 @@ from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.rng import game_seed, seed_words
 from bonfire_sim.rules.state import blank_state
 from bonfire_sim.sim.loop import W
-from bonfire_sim.sim.runner import DERIVED, SEED_MASK, RunConfig, seat_names
+from bonfire_sim.sim.runner import (
+    DERIVED,
+    SEED_MASK,
+    RunConfig,
+    resolve_players,
+    seat_names,
+)
 
 TASK_IDS = tuple(t.id for t in C.TASKS)
 GNOME_IDS = tuple(f"S{i}" for i in range(1, C.N_SPECIALISTS + 1)) + tuple(
@@ -98,14 +104,17 @@ def _game_inputs(config: RunConfig, ids: np.ndarray) -> dict[str, Any]:
     names = [seat_names(config, int(r)) for r in rots]
     sid = np.zeros((len(ids), L.NP), np.int64)
     wts = np.zeros((len(ids), L.NP, W), np.float64)
-    weights_for = getattr(S, "weights_for", None)
+    players = resolve_players(config)  # the same specs, weights and budgets as the run
+    for name, player in players.items():
+        if not player.compiled:
+            raise ConfigError(f"the engine forks only compiled players; {name!r} is a Python "
+                              f"plug-in, so this run has no fork values")
     for gi, seat_list in enumerate(names):
         for seat, name in enumerate(seat_list):
             if name == S.TOM:
                 continue
-            sid[gi, seat] = S.strategy_id(name)
-            if weights_for is not None:
-                wts[gi, seat] = np.asarray(weights_for(name), dtype=np.float64)
+            sid[gi, seat] = players[name].sid
+            wts[gi, seat] = players[name].weight_row()
     # The fork sampler's own stream per game: independent of chunking and of the game's.
     probe_seed = np.array([np.random.SeedSequence([config.seed, int(i), 0xF0C5])
                            .generate_state(1, np.uint64)[0] for i in ids], np.uint64)
