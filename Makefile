@@ -7,13 +7,13 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check
 STAMP := $(VENV)/.bonfire-sim-installed
 
 # ---------------------------------------------------------------------------------------
-# DEMO_CMDS: what `make demo` runs, one command per line.  Extend it here (e.g. add the
-# demo batch run once `bonfire-sim run` exists).
+# DEMO_CMDS: what `make demo` runs, one command per line: a narrated game, a seat-rotated
+# batch, and its report (task and gnome values from engine forks on 300 of the games).
 # ---------------------------------------------------------------------------------------
 define DEMO_CMDS
 $(BIN)/bonfire-sim replay --seed 1 --players 4
 $(BIN)/bonfire-sim run --games 4000 --players 4 --strategies greedy,tempo,planner,guardian --seat-rotation --seed 1 --jobs 2 --resume --out runs/demo
-$(BIN)/bonfire-sim report runs/demo --out reports/demo.html
+$(BIN)/bonfire-sim report runs/demo --out reports/demo.html --probe-games 300 --jobs 2
 endef
 
 .PHONY: help install test demo bench lint clean

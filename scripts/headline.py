@@ -1,52 +1,70 @@
-"""Print the headline balance findings of finished runs (the numbers a closing note quotes).
+"""Print the headline balance findings of finished runs (the numbers the README quotes).
 
-    python scripts/headline.py runs/h4 runs/h3 runs/h2 runs/solo_*
+    python scripts/headline.py --probes 1000 --jobs 2 runs/h4 runs/h3 runs/h2 runs/solo_*
 
-Start-player win rates per player count (seat-rotated runs), the five most over- and
-under-valued tasks (relative to the average bonfire surplus), the strongest and weakest
-gnomes, and each strategy's win rate against Tom, all with 95% intervals, computed by the
-report's own statistics (``bonfire_sim.report.stats``).
+End reasons and stalls, start-player win shares with the seat compensation, the tasks
+whose fair price lies furthest from their printed points, the strongest and weakest
+gnomes, and each player's win rate and handicap against Tom.  Task and gnome values come
+from engine forks (``bonfire_sim.analysis``, the functions the HTML report uses), on the
+first ``--probes`` games of each multiplayer run; all intervals are 95%.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
+
+import pandas as pd
 
 import bonfire_sim
+from bonfire_sim.analysis import gnome_values, seat_advantage, task_values, tom_difficulty
 from bonfire_sim.report import stats
 
 
-def main(dirs: list[str]) -> None:
-    runs = [(d, bonfire_sim.load(d)) for d in dirs]
-    games, players = stats.combine(runs)
-    multi = stats.multiplayer(players)
-    print(f"games: {len(games):,} ({multi['game_id'].count():,} multiplayer player rows)")
+def _show(title: str, frame: pd.DataFrame, cols: list[str], digits: int = 2) -> None:
+    print(f"\n{title}")
+    print(frame[cols].round(digits).to_string(index=False))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("runs", nargs="+")
+    ap.add_argument("--probes", type=int, default=1000, help="games forked per run")
+    ap.add_argument("--jobs", type=int, default=1)
+    args = ap.parse_args()
+    runs = [(d, bonfire_sim.load(d, turns=False)) for d in args.runs]
+    multi_dirs = [d for d, r in runs if r.manifest["config"]["players"] > 1]
+    solo_dirs = [d for d, r in runs if r.manifest["config"]["players"] == 1]
+    games, _ = stats.combine(runs)
+    print(f"games: {len(games):,}")
     print(stats.end_reasons(games).to_string(index=False))
-    seats = stats.seat_advantage(multi[multi["rotated"]])
-    cols = ["n_players", "seat", "games", "win_rate", "lo", "hi", "score"]
-    print("\nstart-player advantage (seat 0 starts):")
-    print(seats[cols].round(4).to_string(index=False))
-    print(stats.seat_test(multi[multi["rotated"]]).round(5).to_string(index=False))
-    tasks = stats.task_values(multi).dropna(subset=["value"])
-    tcols = ["id", "printed", "taken", "lit_rate", "value", "value_lo", "value_hi",
-             "relative", "relative_flag"]
-    ranked = tasks.sort_values("relative")
-    print(f"\ntasks: mean surplus over printed points {tasks.attrs['mean_surplus']:.2f}")
-    print("most under-valued (value above par):")
-    print(ranked.tail(5)[::-1][tcols].round(2).to_string(index=False))
-    print("most over-valued (value below par):")
-    print(ranked.head(5)[tcols].round(2).to_string(index=False))
-    gn = stats.gnome_strength(multi).dropna(subset=["effect"]).sort_values("effect")
-    gcols = ["id", "text", "owned", "effect", "lo", "hi", "win_effect"]
-    print("\nstrongest gnomes:")
-    print(gn.tail(5)[::-1][gcols].round(3).to_string(index=False))
-    print("weakest gnomes:")
-    print(gn.head(5)[gcols].round(3).to_string(index=False))
-    solo = stats.solo_games(players)
-    if len(solo):
-        print("\nagainst Tom:")
-        print(stats.tom_difficulty(solo).round(3).to_string(index=False))
+    if multi_dirs:
+        seats = seat_advantage(multi_dirs)
+        _show("start player (seat 0) and compensation (starting points for fair shares):",
+              seats, ["players", "seat", "value", "lo", "hi", "n", "compensation", "c_lo",
+                      "c_hi"], 3)
+        print("whole-point seat_points per player count:", seats.attrs.get("seat_points"))
+        tv = task_values(multi_dirs, probes=args.probes, jobs=args.jobs)
+        tv = tv.dropna(subset=["fair_price"]).assign(gap=lambda t: t["fair_price"] - t["printed"])
+        cols = ["task", "players", "printed", "fair_price", "fp_lo", "fp_hi", "value", "lo",
+                "hi", "take_value", "lit_rate", "flag"]
+        for n, t in tv.groupby("players"):
+            _show(f"{n} players: tasks most under-priced (fair price above printed)",
+                  t.sort_values("gap", ascending=False).head(5), cols)
+            _show(f"{n} players: tasks most over-priced (fair price below printed)",
+                  t.sort_values("gap").head(5), cols)
+            print(f"flagged: {', '.join(t.loc[t['flag'] != '', 'task']) or 'none'}")
+        gv = gnome_values(multi_dirs, probes=args.probes, jobs=args.jobs).dropna(
+            subset=["value"])
+        gcols = ["gnome", "players", "value", "lo", "hi", "n", "typical", "flag"]
+        for n, g in gv.groupby("players"):
+            ranked = g.sort_values("value")
+            _show(f"{n} players: strongest gnomes", ranked.tail(5)[::-1], gcols)
+            _show(f"{n} players: weakest gnomes", ranked.head(5), gcols)
+    if solo_dirs:
+        _show("against Tom:", tom_difficulty(solo_dirs).sort_values("value", ascending=False),
+              ["strategy", "value", "lo", "hi", "n", "score", "tom", "handicap", "h_lo",
+               "h_hi"], 3)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()
