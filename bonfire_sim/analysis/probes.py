@@ -13,9 +13,10 @@ samples its decisions from its own seed, so the table is identical for any numbe
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -222,13 +223,21 @@ def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.nda
     total = int(sum(len(c) for c in chunks))
     parts: list[pd.DataFrame] = []
     with Progress(total, "probing", "games", quiet=quiet) as bar:
-        if jobs <= 1:
-            results = (probe_chunk(config, settings, c) for c in chunks)
+        if jobs <= 1 or len(chunks) < 2:
+            results: Iterable[pd.DataFrame] = (probe_chunk(config, settings, c)
+                                               for c in chunks)
         else:
             from joblib import Parallel, delayed
 
-            results = Parallel(n_jobs=jobs, return_as="generator")(
-                delayed(probe_chunk)(config, settings, c) for c in chunks)
+            from bonfire_sim.sim.warm import ensure_warm
+
+            # Compile once, here: the engine (ensure_warm) and the fork kernels (the first
+            # chunk), so that the workers load the cache instead of each compiling it.
+            ensure_warm(bar.write)
+            first = probe_chunk(config, settings, chunks[0])
+            rest = Parallel(n_jobs=jobs, return_as="generator")(
+                delayed(probe_chunk)(config, settings, c) for c in chunks[1:])
+            results = itertools.chain([first], rest)
         done = 0
         for c, part in zip(chunks, results, strict=True):
             parts.append(part)
