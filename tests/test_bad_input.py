@@ -378,6 +378,9 @@ def _fill(args: list[str], sandbox: Path) -> list[str]:
 def _check_case(args: list[str], sandbox: Path, monkeypatch, expect: str) -> None:
     monkeypatch.chdir(sandbox)
     monkeypatch.delenv("BONFIRE_SIM_TRACEBACK", raising=False)
+    # Progress log lines (every few seconds off a terminal) are not part of an error's
+    # output; on a cold numba cache a command may run long enough to print one first.
+    monkeypatch.setattr("bonfire_sim.progress.LOG_EVERY", float("inf"))
     before = _snapshot(sandbox)
     result = CliRunner().invoke(main, _fill(args, sandbox))
     lines = result.output.splitlines()
