@@ -20,6 +20,7 @@ from types import ModuleType
 
 import numpy as np
 
+from bonfire_sim.errors import ConfigError
 from strategies import (
     gnome_engine,
     greedy,
@@ -64,7 +65,7 @@ def strategy_id(name: str) -> int:
     try:
         return STRATEGY_IDS[name]
     except KeyError:
-        raise ValueError(
+        raise ConfigError(
             f"unknown strategy {name!r}; choose from {', '.join(sorted(STRATEGY_IDS))}"
         ) from None
 
@@ -81,13 +82,13 @@ def weight_table(name: str, overrides: Mapping[str, float] | None = None) -> dic
     table.update(STYLE_DEFAULTS.get(name, {}))
     for key, value in (overrides or {}).items():
         if key not in WEIGHTS:
-            raise ValueError(
+            raise ConfigError(
                 f"unknown weight {key!r} for {name!r}; known: {', '.join(WEIGHT_NAMES)}"
             )
         try:
             table[key] = float(value)
         except (TypeError, ValueError):
-            raise ValueError(f"weight {key!r}: {value!r} is not a number") from None
+            raise ConfigError(f"weight {key!r}: {value!r} is not a number") from None
     return table
 
 
@@ -96,13 +97,13 @@ def weights_for(name: str, overrides: Mapping[str, float] | None = None) -> np.n
     row = np.zeros(W, dtype=np.float64)
     if name == search.NAME:
         if overrides:
-            raise ValueError("search takes no weights (its rollout policy is "
+            raise ConfigError("search takes no weights (its rollout policy is "
                              f"{SEARCH_POLICY!r}); give a budget as search:N")
         return search.search_row(weights_for(SEARCH_POLICY))
     if name == random_player.NAME:
         strategy_id(name)
         if overrides:
-            raise ValueError("the random strategy takes no weights")
+            raise ConfigError("the random strategy takes no weights")
         return row
     table = weight_table(name, overrides)
     for i, key in enumerate(WEIGHT_NAMES):
@@ -117,15 +118,15 @@ def load_weights(path: str | Path) -> dict[str, float]:
     try:
         text = path.read_text()
     except OSError as error:
-        raise ValueError(f"cannot read weights file {path}: {error}") from None
+        raise ConfigError(f"cannot read weights file {path}: {error}") from None
     try:
         data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ValueError(f"weights file {path} is not valid: {error}") from None
+        raise ConfigError(f"weights file {path} is not valid: {error}") from None
     if isinstance(data, dict) and isinstance(data.get("weights"), dict):
         data = data["weights"]
     if not isinstance(data, dict):
-        raise ValueError(f"weights file {path} must hold a table of name = number")
+        raise ConfigError(f"weights file {path} must hold a table of name = number")
     return {str(k): v for k, v in data.items()}
 
 

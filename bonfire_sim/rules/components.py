@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bonfire_sim.errors import ConfigError
+
 # ----------------------------------------------------------------------------------------
 # Names and their integer codes.  The codes are the engine's enums; keep the order.
 # ----------------------------------------------------------------------------------------
@@ -40,7 +42,7 @@ def code(names: tuple[str, ...], name: str) -> int:
     try:
         return names.index(name)
     except ValueError:
-        raise ValueError(f"unknown name {name!r}; expected one of {', '.join(names)}") from None
+        raise ConfigError(f"unknown name {name!r}; expected one of {', '.join(names)}") from None
 
 
 # ----------------------------------------------------------------------------------------
@@ -531,12 +533,12 @@ FACTS = tuple(VARIANTS)
 def variant(fact: str, name: str) -> Variant:
     """The named variant of ``fact``, with an error that lists the allowed names."""
     if fact not in VARIANTS:
-        raise ValueError(f"unknown variant fact {fact!r}; expected one of {', '.join(FACTS)}")
+        raise ConfigError(f"unknown variant fact {fact!r}; expected one of {', '.join(FACTS)}")
     for v in VARIANTS[fact]:
         if v.name == name:
             return v
     names = ", ".join(v.name for v in VARIANTS[fact])
-    raise ValueError(f"unknown {fact} variant {name!r}; expected one of {names}")
+    raise ConfigError(f"unknown {fact} variant {name!r}; expected one of {names}")
 
 
 def default_variants() -> dict[str, str]:
@@ -556,7 +558,7 @@ def parse_variant(text: str) -> tuple[str, str]:
     """``"fact=name"`` -> (fact, name), validated."""
     fact, sep, name = text.partition("=")
     if not sep:
-        raise ValueError(f"a variant is written FACT=NAME (e.g. tom_deck=gnome), got {text!r}")
+        raise ConfigError(f"a variant is written FACT=NAME (e.g. tom_deck=gnome), got {text!r}")
     return variant(fact.strip(), name.strip()).fact, name.strip()
 
 

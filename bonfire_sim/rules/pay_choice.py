@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules.movebuf import add
@@ -393,7 +394,7 @@ def pack(counts) -> int:
     code = 0
     for k, c in enumerate(counts):
         if not 0 <= int(c) <= MASK:
-            raise ValueError(f"count {c} of slot {k} does not fit {BITS} bits")
+            raise ConfigError(f"count {c} of slot {k} does not fit {BITS} bits")
         code |= int(c) << (BITS * k)
     return code
 

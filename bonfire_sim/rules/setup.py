@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
@@ -212,9 +213,9 @@ def setup_game(s, p, humans):
 def new_game(seed: int, players: int, params: np.ndarray | None = None) -> np.ndarray:
     """A freshly dealt game: ``players`` 1..4 (1 = solo against Tom), any seed >= 0."""
     if not 1 <= players <= 4:
-        raise ValueError(f"players must be 1..4, got {players}")
+        raise ConfigError(f"players must be 1..4, got {players}")
     if seed < 0:
-        raise ValueError(f"seed must be >= 0, got {seed}")
+        raise ConfigError(f"seed must be >= 0, got {seed}")
     p = T.DEFAULT_PARAMS if params is None else params
     s = blank_state(L.NP)
     s[L.G_RNG] = seed_words(seed, 0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
@@ -21,7 +22,7 @@ def blank_state(n_seats: int = 2, humans: int | None = None) -> np.ndarray:
     waiting area), all novices stand by the bonfire spaces, the ship is in the harbour.
     """
     if not 1 <= n_seats <= L.NP:
-        raise ValueError(f"n_seats must be 1..{L.NP}, got {n_seats}")
+        raise ConfigError(f"n_seats must be 1..{L.NP}, got {n_seats}")
     s = np.zeros(L.STATE_SIZE, dtype=np.int64)
     s[L.G_NSEATS] = n_seats
     s[L.G_HUMANS] = n_seats if humans is None else humans
@@ -71,14 +72,14 @@ class StateBuilder:
 
     def _b(self, seat: int) -> int:
         if not 0 <= seat < self.s[L.G_NSEATS]:
-            raise ValueError(f"seat {seat} not in play")
+            raise ConfigError(f"seat {seat} not in play")
         return L.player_base(seat)
 
     def resources(self, seat: int, **amounts: int) -> StateBuilder:
         b = self._b(seat)
         for name, n in amounts.items():
             if n < 0:
-                raise ValueError("negative stock")
+                raise ConfigError("negative stock")
             self.s[b + L.P_RES + C.code(C.RESOURCES, name)] = n
         return self
 
@@ -86,14 +87,14 @@ class StateBuilder:
         b = self._b(seat)
         for name, n in amounts.items():
             if n < 0:
-                raise ValueError("negative stock")
+                raise ConfigError("negative stock")
             self.s[b + L.P_TILES + C.code(C.ACTION_TILES, name)] = n
         return self
 
     def task(self, seat: int, space: int, task_id: str, lit: bool = False) -> StateBuilder:
         b = self._b(seat)
         if not 0 <= space < 7 or self.s[b + L.P_TASK + space] != -1:
-            raise ValueError(f"bonfire space {space} is not free")
+            raise ConfigError(f"bonfire space {space} is not free")
         self.s[b + L.P_TASK + space] = T.task_index(task_id)
         if lit:
             self.s[b + L.P_LIT + space] = 1
@@ -106,7 +107,7 @@ class StateBuilder:
         for t in tile_ids:
             n = int(self.s[b + L.P_NPATH])
             if n >= C.MAX_PATHS:
-                raise ValueError("at most 6 path tiles")
+                raise ConfigError("at most 6 path tiles")
             self.s[b + L.P_PATH + n + 1] = t
             self.s[b + L.P_NPATH] = n + 1
         return self
@@ -115,7 +116,7 @@ class StateBuilder:
         b = self._b(seat)
         for k in notches:
             if self.s[b + L.P_PORTAL + k]:
-                raise ValueError(f"notch {k} already filled")
+                raise ConfigError(f"notch {k} already filled")
             self.s[b + L.P_PORTAL + k] = 1
             self.s[b + L.P_NPORTAL] += 1
         return self
@@ -133,7 +134,7 @@ class StateBuilder:
         """Give a gnome: 0..26 specialist (ability id - 1), 27..32 elder."""
         b = self._b(seat)
         if self.s[b + L.P_NGNOME] >= C.MAX_GNOMES:
-            raise ValueError("at most 6 gnomes")
+            raise ConfigError("at most 6 gnomes")
         self.s[b + L.P_GNOME + gnome_id] = 1
         self.s[b + L.P_NGNOME] += 1
         if gnome_id >= C.N_SPECIALISTS:
@@ -161,9 +162,9 @@ class StateBuilder:
         """Put the ship at ``island`` (-1 harbour); ``used``: the first trip is behind it."""
         b = self._b(seat)
         if not -1 <= island < C.N_ISLANDS:
-            raise ValueError(f"island must be -1..{C.N_ISLANDS - 1}, got {island}")
+            raise ConfigError(f"island must be -1..{C.N_ISLANDS - 1}, got {island}")
         if island == -1 and used:
-            raise ValueError("a ship that has sailed is at an island, not in the harbour")
+            raise ConfigError("a ship that has sailed is at an island, not in the harbour")
         self.s[b + L.P_SHIP] = island
         self.s[b + L.P_SHIP_USED] = int(used)
         return self
@@ -176,10 +177,10 @@ class StateBuilder:
         piles = [pile0.split(), pile1.split()]
         names = sorted(piles[0] + piles[1])
         if any(len(pl) != C.OFFERING_PILE for pl in piles) or names != sorted(C.OFFERINGS):
-            raise ValueError(f"the two piles must hold 5 tiles each, together {C.OFFERINGS}")
+            raise ConfigError(f"the two piles must hold 5 tiles each, together {C.OFFERINGS}")
         for k, pl in enumerate(piles):
             if not 0 <= taken[k] <= C.OFFERING_PILE:
-                raise ValueError("taken must be 0..5 per pile")
+                raise ConfigError("taken must be 0..5 per pile")
             for i, name in enumerate(pl):
                 self.s[b + L.P_OFF_PILE + k * C.OFFERING_PILE + i] = C.code(C.RESOURCES, name)
             self.s[b + L.P_OFF_TAKEN + k] = taken[k]
@@ -188,13 +189,13 @@ class StateBuilder:
     def island_tasks(self, island: int, *task_ids: str) -> StateBuilder:
         """Lay tasks (ids such as ``"B1"``) into the slots of a task island."""
         if not 0 <= island < C.N_ISLANDS or C.ISLANDS[island][0] != "task":
-            raise ValueError(f"island {island} is no task island")
+            raise ConfigError(f"island {island} is no task island")
         if len(task_ids) > 3:
-            raise ValueError("at most 3 tasks per island")
+            raise ConfigError("at most 3 tasks per island")
         for j, tid in enumerate(task_ids):
             t = T.task_index(tid)
             if t in self._tasks_in_play():
-                raise ValueError(f"task {tid} is already in play")
+                raise ConfigError(f"task {tid} is already in play")
             self.s[L.ISLAND_TASKS + island * 3 + j] = t
         return self
 
@@ -222,14 +223,14 @@ class StateBuilder:
     def _check_path_ids(self, ids: tuple[int, ...], used: set[int]) -> None:
         real = [t for t in ids if t != -1]
         if len(set(real)) != len(real) or any(not 0 <= t < L.NPATHT for t in real):
-            raise ValueError(f"path tile ids must be distinct ids 0..{L.NPATHT - 1}")
+            raise ConfigError(f"path tile ids must be distinct ids 0..{L.NPATHT - 1}")
         if used & set(real):
-            raise ValueError(f"path tiles {sorted(used & set(real))} are already in play")
+            raise ConfigError(f"path tiles {sorted(used & set(real))} are already in play")
 
     def path_display(self, *tile_ids: int) -> StateBuilder:
         """The 4 face-up path tiles (ids into ``components.PATH_TILES``; -1 = empty slot)."""
         if len(tile_ids) != C.PATH_DISPLAY:
-            raise ValueError(f"the display has {C.PATH_DISPLAY} slots")
+            raise ConfigError(f"the display has {C.PATH_DISPLAY} slots")
         self._check_path_ids(tile_ids, self._path_tiles_in_play(but_display=True))
         self.s[L.PATH_DISP:L.PATH_DISP + C.PATH_DISPLAY] = tile_ids
         return self
@@ -238,7 +239,7 @@ class StateBuilder:
         """The path draw deck, top first."""
         self._check_path_ids(tile_ids, self._path_tiles_in_play(but_deck=True))
         if -1 in tile_ids:
-            raise ValueError("the deck holds no empty slots")
+            raise ConfigError("the deck holds no empty slots")
         self.s[L.PATH_DECK:L.PATH_DECK + L.NPATHT] = 0
         self.s[L.PATH_DECK:L.PATH_DECK + len(tile_ids)] = tile_ids
         self.s[L.G_PATH_HEAD] = 0
@@ -248,7 +249,7 @@ class StateBuilder:
     def great_bonfire(self, pos: int, used: bool = True) -> StateBuilder:
         """Point the Great Bonfire at space ``pos``; ``used``: someone has used it already."""
         if not 0 <= pos < 7:
-            raise ValueError("Great Bonfire spaces are 0..6")
+            raise ConfigError("Great Bonfire spaces are 0..6")
         self.s[L.G_GB_POS] = pos
         self.s[L.G_GB_USED] = int(used)
         return self
@@ -256,31 +257,31 @@ class StateBuilder:
     def gb_portals(self, space: int, shapes: str) -> StateBuilder:
         """Replace the portals lying on Great Bonfire ``space``, e.g. ``"ACC"``."""
         if not 0 <= space < 7:
-            raise ValueError("Great Bonfire spaces are 0..6")
+            raise ConfigError("Great Bonfire spaces are 0..6")
         at = L.GB_PORTALS + space * 7
         self.s[at:at + 7] = 0
         for ch in shapes:
             self.s[at + C.code(C.PORTAL_SHAPES, ch)] += 1
         for k in range(7):
             if self.s[L.GB_PORTALS + k:L.GB_PORTALS + 49:7].sum() > C.PORTALS_PER_SHAPE:
-                raise ValueError(f"more than {C.PORTALS_PER_SHAPE} portals of one shape")
+                raise ConfigError(f"more than {C.PORTALS_PER_SHAPE} portals of one shape")
         return self
 
     def board(self, seat: int, board: int) -> StateBuilder:
         """Which of the 4 player boards (portal notch orders) the seat has."""
         b = self._b(seat)
         if not 0 <= board < len(C.BOARDS):
-            raise ValueError(f"board must be 0..{len(C.BOARDS) - 1}")
+            raise ConfigError(f"board must be 0..{len(C.BOARDS) - 1}")
         self.s[b + L.P_BOARD] = board
         return self
 
     def specialist_display(self, *abilities: int) -> StateBuilder:
         """The face-up specialists by ability number 1..27 (0 = empty slot), up to 6."""
         if len(abilities) > C.SPECIALIST_DISPLAY:
-            raise ValueError(f"the display has {C.SPECIALIST_DISPLAY} slots")
+            raise ConfigError(f"the display has {C.SPECIALIST_DISPLAY} slots")
         real = [a for a in abilities if a]
         if len(set(real)) != len(real) or any(not 1 <= a <= C.N_SPECIALISTS for a in real):
-            raise ValueError("specialists are distinct abilities 1..27")
+            raise ConfigError("specialists are distinct abilities 1..27")
         ids = [a - 1 if a else -1 for a in abilities]
         ids += [-1] * (C.SPECIALIST_DISPLAY - len(ids))
         self.s[L.SPEC_DISP:L.SPEC_DISP + C.SPECIALIST_DISPLAY] = ids
@@ -292,7 +293,7 @@ class StateBuilder:
         ids = [a - 1 for a in abilities]
         if len(set(ids)) != len(ids) or shown & set(ids) or any(
                 not 0 <= g < C.N_SPECIALISTS for g in ids):
-            raise ValueError("pile specialists are distinct, 1..27 and not on display")
+            raise ConfigError("pile specialists are distinct, 1..27 and not on display")
         self.s[L.SPEC_PILE:L.SPEC_PILE + L.NSPEC] = 0
         self.s[L.SPEC_PILE:L.SPEC_PILE + len(ids)] = ids
         self.s[L.G_SPEC_TOP] = 0
@@ -302,7 +303,7 @@ class StateBuilder:
     def elders(self, *numbers: int) -> StateBuilder:
         """Elders 1..6 lying on the board (all others are gone)."""
         if any(not 1 <= e <= C.N_ELDERS for e in numbers):
-            raise ValueError("elders are 1..6")
+            raise ConfigError("elders are 1..6")
         self.s[L.ELDER_AVAIL:L.ELDER_AVAIL + C.N_ELDERS] = 0
         for e in numbers:
             self.s[L.ELDER_AVAIL + e - 1] = 1
@@ -312,7 +313,7 @@ class StateBuilder:
         """Count of fate tiles in the fate area (starting tile included), 1..8."""
         b = self._b(seat)
         if not 1 <= n <= C.N_FATE_TILES:
-            raise ValueError("1..8 fate tiles can lie in the fate area")
+            raise ConfigError("1..8 fate tiles can lie in the fate area")
         self.s[b + L.P_FATE_PLACED] = n
         return self
 

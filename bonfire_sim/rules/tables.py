@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules.fate_capacity import max_extra_tiles
@@ -93,7 +94,7 @@ def task_index(task_id: str) -> int:
     try:
         return TASK_IDS.index(task_id)
     except ValueError:
-        raise ValueError(f"unknown task {task_id!r}; ids are B1-B22, R1-R22, Y1-Y22") from None
+        raise ConfigError(f"unknown task {task_id!r}; ids are B1-B22, R1-R22, Y1-Y22") from None
 
 
 OVERRIDABLE = (
@@ -168,7 +169,7 @@ def build_params(overrides: Mapping[str, Any] | None = None,
     p[REMOVED_SMALL] = task_index(C.REMOVED_TASK_SMALL)
     deck = C.fact_value("tom_deck", chosen)
     if len(deck) != C.TOM_DECK_SIZE:
-        raise ValueError(f"Tom's deck needs {C.TOM_DECK_SIZE} cards, got {len(deck)}")
+        raise ConfigError(f"Tom's deck needs {C.TOM_DECK_SIZE} cards, got {len(deck)}")
     for i, (kind, reveal) in enumerate(deck):
         p[TOM_CARD + i] = _TOM_KINDS.index(kind)
         p[TOM_REVEAL + i] = int(reveal)
@@ -182,7 +183,7 @@ def build_params(overrides: Mapping[str, Any] | None = None,
 def _fate_area(p: np.ndarray, area: C.FateArea) -> None:
     """Compile a fate area: size, capacity, printed cells, cell sets and their runs."""
     if max(area.rows, area.cols) + 2 * L.FATE_M > L.FATE_W:
-        raise ValueError(f"a {area.rows} x {area.cols} fate area does not fit the state's "
+        raise ConfigError(f"a {area.rows} x {area.cols} fate area does not fit the state's "
                          f"fate grid; list it in components.VARIANTS['fate_area']")
     p[FATE_ROWS], p[FATE_COLS] = area.rows, area.cols
     p[FATE_CAP] = max_extra_tiles(area, C.FATE_SUPPLY)
@@ -195,7 +196,7 @@ def _fate_area(p: np.ndarray, area: C.FateArea) -> None:
             p[FATE_SET + j * NCELL + grid_cell(r, c)] = 1
         runs = cell_runs(area, cells)
         if len(runs) > MAX_RUNS:
-            raise ValueError(f"fate cell set {j} breaks into more than {MAX_RUNS} runs")
+            raise ConfigError(f"fate cell set {j} breaks into more than {MAX_RUNS} runs")
         p[FATE_RUN_N + j] = len(runs)
         for k, run in enumerate(runs):
             p[FATE_RUN + (j * MAX_RUNS + k) * 4:FATE_RUN + (j * MAX_RUNS + k) * 4 + 4] = run
@@ -234,32 +235,32 @@ def _apply_overrides(p: np.ndarray, overrides: Mapping[str, Any]) -> None:
         elif key == "guardian_points":
             vals = list(value)
             if len(vals) != 7:
-                raise ValueError("guardian_points needs 7 values (bonfire spaces 0..6)")
+                raise ConfigError("guardian_points needs 7 values (bonfire spaces 0..6)")
             p[GUARD_PTS:GUARD_PTS + 7] = [_nonneg(key, v) for v in vals]
         elif key == "countdown_trigger":
             for n, v in dict(value).items():
                 if int(n) not in (1, 2, 3, 4):
-                    raise ValueError("countdown_trigger keys are player counts 1..4")
+                    raise ConfigError("countdown_trigger keys are player counts 1..4")
                 p[CD_TRIGGER + int(n)] = max(1, _nonneg(key, v))
         elif key == "seat_points":
             vals = list(value)
             if not 1 <= len(vals) <= 4:
-                raise ValueError("seat_points needs 1 to 4 values (starting score of seats 0..3)")
+                raise ConfigError("seat_points needs 1 to 4 values (starting score of seats 0..3)")
             p[SEAT_PTS:SEAT_PTS + 4] = 0
             p[SEAT_PTS:SEAT_PTS + len(vals)] = [_nonneg(key, v) for v in vals]
         elif key in scalars:
             p[scalars[key]] = _nonneg(key, value)
         else:
-            raise ValueError(f"unknown override {key!r}; allowed: {', '.join(OVERRIDABLE)}")
+            raise ConfigError(f"unknown override {key!r}; allowed: {', '.join(OVERRIDABLE)}")
 
 
 def _nonneg(key: str, v: Any) -> int:
     try:
         iv = int(v)
     except (TypeError, ValueError):
-        raise ValueError(f"{key}: {v!r} is not an integer") from None
+        raise ConfigError(f"{key}: {v!r} is not an integer") from None
     if iv < 0 or iv != v:
-        raise ValueError(f"{key}: {v!r} must be a non-negative integer")
+        raise ConfigError(f"{key}: {v!r} must be a non-negative integer")
     return iv
 
 
