@@ -243,11 +243,18 @@ def _cheapest_units(s, pb, t, m, tv):
     cnt = np.empty(6, np.int64)
     for k in range(6):
         cnt[k] = s[pb + L.P_TILES + k] if k != t else 0
+    return _sum_cheapest(cnt, m, tv)
+
+
+@njit(cache=True)
+def _sum_cheapest(cnt, m, tv):
+    """Value of m tiles taken one by one, each the cheapest unit of the stock ``cnt``
+    (tile types in order; consumed); >= 1e9 if the stock is short."""
     loss = 0.0
     for _ in range(m):
         best = -1
         bv = 0.0
-        for k in range(6):
+        for k in range(cnt.shape[0]):
             if cnt[k] > 0:
                 v = unit_tile(k, cnt[k], tv)
                 if best < 0 or v < bv:
@@ -558,19 +565,7 @@ def gnome_value(s, p, pb, gid, w, cx, nd):
 @njit(cache=True)
 def discard_loss(s, pb, m, tv):
     """Value of the m tiles option I discards: the player's cheapest choice."""
-    a = s[pb + L.P_TILES:pb + L.P_TILES + 7].copy()
-    loss = 0.0
-    for _ in range(m):
-        worst = -1
-        wv = 0.0
-        for k in range(7):
-            if a[k] > 0:
-                v = unit_tile(k, a[k], tv)
-                if worst < 0 or v < wv:
-                    worst, wv = k, v
-        a[worst] -= 1
-        loss += wv
-    return loss
+    return _sum_cheapest(s[pb + L.P_TILES:pb + L.P_TILES + 7].copy(), m, tv)
 
 
 @njit(cache=True)

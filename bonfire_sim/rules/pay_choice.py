@@ -106,6 +106,20 @@ def _add_unique(out, n0, n, kind, code, b):
     return add(out, n, kind, code, b, 0, 0)
 
 
+@njit(cache=True)
+def _add_pairs(out, k0, k, idx, m, types, nt, avail, cnt, nslots, b):
+    """Append, on top of ``cnt``, every multiset of m units of ``types[:nt]`` that fits
+    ``avail`` (the replacement pairs), as M_PAY rows coded over ``nslots`` slots."""
+    idx[:m] = 0
+    while True:
+        if _fits(idx, m, types, avail, cnt):
+            k = _add_unique(out, k0, k, L.M_PAY, _pack(cnt, nslots), b)
+            _unfit(idx, m, types, cnt)
+        if k >= out.shape[0] or not _next_multiset(idx, m, nt):
+            break
+    return k
+
+
 # ---- alternatives --------------------------------------------------------------------------
 @njit(cache=True)
 def gen_tile_payments(s, pb, t, n, out, k):
@@ -141,14 +155,7 @@ def gen_tile_payments(s, pb, t, n, out, k):
                 continue
             if nt == 0:
                 continue
-            m = 2 * q
-            idx[:m] = 0
-            while True:
-                if _fits(idx, m, types, avail, cnt):
-                    k = _add_unique(out, k0, k, L.M_PAY, _pack(cnt, 7), PAY_TILES)
-                    _unfit(idx, m, types, cnt)
-                if k >= out.shape[0] or not _next_multiset(idx, m, nt):
-                    break
+            k = _add_pairs(out, k0, k, idx, 2 * q, types, nt, avail, cnt, 7, PAY_TILES)
     return k
 
 
@@ -235,13 +242,7 @@ def gen_res_payments(s, pb, r1, n1, r2, n2, out, k):
                             nt += 1
                     if nt == 0:
                         continue
-                    idx[:m] = 0
-                    while True:
-                        if _fits(idx, m, types, have, cnt):
-                            k = _add_unique(out, k0, k, L.M_PAY, _pack(cnt, 6), PAY_RES)
-                            _unfit(idx, m, types, cnt)
-                        if k >= out.shape[0] or not _next_multiset(idx, m, nt):
-                            break
+                    k = _add_pairs(out, k0, k, idx, m, types, nt, have, cnt, 6, PAY_RES)
     return k
 
 
