@@ -14,6 +14,7 @@ messages and the experiment-file reader follow from the table.
 from __future__ import annotations
 
 import itertools
+import math
 import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -87,7 +88,8 @@ OVERRIDE_FIELDS: dict[str, Field] = {
     "fate_supply_points": Field("int", "points per fate tile left in the supply", 0, MAX_POINTS),
     "fire_points": Field("int", "points of the fire bonus", 0, MAX_POINTS),
     "council_point": Field("int", "points of a council point space", 0, MAX_POINTS),
-    "seat_points": Field("ints", "starting score per seat, seat 0 = start player (1-4 values)",
+    "seat_points": Field("nums", "starting score per seat, seat 0 = start player (1-4 values;"
+                         " a fraction is a per-deal lottery: 2.4 = 3 points in 40% of deals)",
                          0, MAX_POINTS, check=_one_to_four),
 }
 REPORT_FIELDS: dict[str, Field] = {
@@ -129,6 +131,17 @@ def _bounded(name: str, v: Any, f: Field) -> int:
     return v
 
 
+def _bounded_num(name: str, v: Any, f: Field) -> int | float:
+    """An integer, or a finite float (kept as given), within the field's bounds."""
+    if _is_int(v):
+        return _bounded(name, v, f)
+    if isinstance(v, bool) or not isinstance(v, float) or not math.isfinite(v):
+        raise ConfigError(f"{name} must be a number, got {v!r}")
+    if (f.lo is not None and v < f.lo) or (f.hi is not None and v > f.hi):
+        raise ConfigError(f"{name} must be {f.lo}..{f.hi}, got {v}")
+    return v
+
+
 def check_value(name: str, value: Any, f: Field) -> Any:
     """``value`` if it fits field ``f`` (``name`` is used in the message), else ConfigError."""
     kind = f.kind
@@ -152,6 +165,10 @@ def check_value(name: str, value: Any, f: Field) -> Any:
         if not isinstance(value, list | tuple) or (f.length and len(value) != f.length):
             raise ConfigError(f"{name} must be a list of {f.length} integers, got {value!r}")
         out = [_bounded(f"{name}[{i}]", v, f) for i, v in enumerate(value)]
+    elif kind == "nums":
+        if not isinstance(value, list | tuple):
+            raise ConfigError(f"{name} must be a list of numbers, got {value!r}")
+        out = [_bounded_num(f"{name}[{i}]", v, f) for i, v in enumerate(value)]
     elif kind == "map":
         if not isinstance(value, Mapping):
             raise ConfigError(f"{name} must be a table of key = integer, got {value!r}")
@@ -239,7 +256,7 @@ def check_count(name: str, value: Any, lo: int = 1, hi: int = MAX_GAMES) -> int:
 
 # ---- sweeps -----------------------------------------------------------------------------
 def _is_sweep(f: Field, value: Any) -> bool:
-    if f.kind == "ints":
+    if f.kind in ("ints", "nums"):
         return isinstance(value, list | tuple) and bool(value) and all(
             isinstance(v, list | tuple) for v in value)
     return isinstance(value, list | tuple)

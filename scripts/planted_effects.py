@@ -3,8 +3,9 @@
 1. Tasks: two runs on identical deals, B with B13 printed +5 and R3 printed -3.  The lit
    value of B13 / R3 must move by +5 / -3 (paired by game), every other task must stay
    unflagged (practical margin 1 point, Benjamini-Hochberg at 5%).
-2. Seats: the compensation reported for a run, planted as ``seat_points`` in a run on the
-   same deals, must bring every seat's win share within its interval of 1/n.
+2. Seats: the compensation reported for a run (to 0.01 point; a fraction is a per-deal
+   lottery), planted as ``seat_points`` in a run on the same deals, must bring every seat's
+   win share within its interval of 1/n.
 
     python scripts/planted_effects.py --out /tmp/planted --games 2000 --seat-games 8000 --jobs 2
 """
@@ -46,24 +47,27 @@ def tasks(out: Path, games: int, players: int, jobs: int, kinds: tuple[str, ...]
         t0 = time.perf_counter()
         tabs.append(probe_values(cfg, settings, run_dir=d, jobs=jobs, quiet=False))
         secs.append(time.perf_counter() - t0)
+    # The base run's decisions forked under the planted rules: the direct effect.
+    tab_ab = probe_values(base, settings, run_dir=out / f"tasks{players}-base", jobs=jobs,
+                          quiet=False, fork_rules=plant)
     print(f"probe time: {secs[0]:.0f} s / {secs[1]:.0f} s for {games} games each "
           f"({1000 * sum(secs) / (2 * games):.0f} s per 1,000 games; 0 = cached)")
-    diff = paired.value_differences(tabs[0], tabs[1], "light")
-    diff["planted"] = diff["item"].map(PLANT).fillna(0).astype(int)
-    show = diff[(diff["planted"] != 0)]
-    others = diff[(diff["planted"] == 0)]
     pd.set_option("display.width", 200)
-    print(f"\n{players} players, {games} games per run: lit value B - A, paired by game")
-    print(show[["item", "planted", "diff", "lo", "hi", "n", "flag"]].to_string(index=False))
-    print(f"others: {len(others)} tasks, flagged {int((others['flag'] != '').sum())}, "
-          f"intervals containing 0: {int(((others['lo'] <= 0) & (others['hi'] >= 0)).sum())}, "
-          f"largest |diff| {others['diff'].abs().max():.2f}")
-    if "take" in kinds:
-        take = paired.value_differences(tabs[0], tabs[1], "take")
-        take["planted"] = take["item"].map(PLANT).fillna(0).astype(int)
-        print("take value B - A (moves by planted x price slope):")
-        print(take[take["planted"] != 0][["item", "planted", "diff", "lo", "hi", "n"]]
-              .to_string(index=False))
+    for kind in kinds:
+        diff = paired.decomposed_value_differences(tabs[0], tab_ab, tabs[1], kind)
+        diff["planted"] = diff["item"].map(PLANT).fillna(0).astype(int)
+        show = diff[diff["planted"] != 0]
+        others = diff[diff["planted"] == 0]
+        print(f"\n{players} players, {games} games per run, {kind} value B - A, paired by "
+              f"game: direct (A's decisions under B's rules) + situations = total")
+        cols = ["item", "planted"] + [f"{p}_{c}" for p in ("direct", "situations", "total")
+                                      for c in ("diff", "lo", "hi")] + ["total_n", "total_flag"]
+        print(show[cols].round(2).to_string(index=False))
+        for part in ("direct", "total"):
+            inside = (others[f"{part}_lo"] <= 0) & (others[f"{part}_hi"] >= 0)
+            print(f"others ({part}): {len(others)} items, flagged "
+                  f"{int((others[f'{part}_flag'] != '').sum())}, intervals containing 0: "
+                  f"{int(inside.sum())}, largest |diff| {others[f'{part}_diff'].abs().max():.2f}")
 
 
 def seats(out: Path, games: int, players: int, jobs: int) -> None:
@@ -71,8 +75,9 @@ def seats(out: Path, games: int, players: int, jobs: int) -> None:
                      chunk_size=2000)
     a = _run(base, out / f"seats{players}-base", jobs)
     sa = seat_advantage(a)
-    pts = sa.attrs["seat_points"][players]
-    print(f"\n{players} players, {games} games: win share and compensation per seat")
+    pts = sa.attrs["seat_points_exact"][players]
+    print(f"\n{players} players, {games} games: win share and compensation per seat "
+          f"(whole points: {sa.attrs['seat_points'][players]})")
     print(sa[["seat", "value", "lo", "hi", "compensation", "c_lo", "c_hi"]]
           .to_string(index=False))
     planted = RunConfig(games=games, players=players, seat_rotation=True, seed=2030,

@@ -15,7 +15,10 @@ every kept decision out twice:
 * ``light`` (the mover could ignite the bonfire space holding task t): A = ignite it now;
   B = the best other move, and the mover never ignites that task for the rest of the game
   (where that ignite was its only main option, nothing is possible: the rules' skip, out);
-  in B the task is dead, so the strategies see it printed at 0 points and stop chasing it.
+  in B the task is dead from the fork on (the forked move included), so the strategies see
+  it printed at 0 points and stop chasing it.  Neither branch's play then depends on the
+  task's printed points, so re-pricing a task moves its lit value at a given state by
+  exactly the change (tested).
 
 Each play-out records the mover's final score, its share of the win (1/k of k tied winners)
 and whether it ended with the item lit (tasks) or owned (gnomes).
@@ -176,20 +179,25 @@ def _fork(s0, p, sids, wts, kind, item, moves, alt, scores, lines, ranks, won, r
     # Branch B: the best other move; for ``light`` the task then stays unlit for good.
     s = s0.copy()
     n = legal_moves(s, p, moves)
+    # For ``light`` the task is dead in this branch from the fork on: the strategies see it
+    # printed at 0 points, so the mover neither spends the forked move nor later ones
+    # working towards it (its score is unaffected: the task is never lit).  Were the first
+    # move chosen with the printed points, it could prepare the ignite it is then denied,
+    # and the lit value would grow with the task's own points beyond them.
+    pb_choice = p
     if kind == KIND_LIGHT:
+        pdead = p.copy()
+        pdead[T.T_POINTS + item] = 0
+        pb_choice = pdead
         m, _ = _banned_moves(s, moves, n, pb, item, alt)
     else:
         m = _restrict(s, moves, n, pb, kind, item, False, alt)
     if m == 0:
         return False
-    i = choose(s, p, alt, m, sids[seat], wts[seat])
-    apply_move(s, p, alt[i])
+    i = choose(s, pb_choice, alt, m, sids[seat], wts[seat])
+    apply_move(s, pb_choice, alt[i])
     leaked = 0
     if kind == KIND_LIGHT:
-        # The task is dead in this branch: the strategies see it printed at 0 points, so the
-        # mover stops working towards it (its score is unaffected: the task is never lit).
-        pdead = p.copy()
-        pdead[T.T_POINTS + item] = 0
         leaked = _play(s, pdead, sids, wts, moves, alt, seat, item)
         if leaked:
             pdead[T.T_POINTS + item] = p[T.T_POINTS + item]
@@ -203,13 +211,15 @@ def _fork(s0, p, sids, wts, kind, item, moves, alt, scores, lines, ranks, won, r
 
 
 @njit(cache=True)
-def probe_games(template, p, humans, rng_game, rng_strat, probe_seed, seat_strategy,
+def probe_games(template, p, pf, humans, rng_game, rng_strat, probe_seed, seat_strategy,
                 seat_weights, want, out):
     """Play ``len(rng_game)`` games and fork one sampled decision per wanted item.
 
-    want (NSLOT,): 1 = probe this (kind, item) slot; probe_seed (G,): per-game sampling
-    seed; out (G, NSLOT, NOUT) is filled (NaN where an item had no eligible decision).
-    Returns the number of forks played.
+    The games are played under rules ``p``, the forks under ``pf`` (the same array, or
+    another configuration's rules: then both configurations are judged at the very same
+    decisions, see ``probes.probe_values(fork_rules=...)``).  want (NSLOT,): 1 = probe
+    this (kind, item) slot; probe_seed (G,): per-game sampling seed; out (G, NSLOT, NOUT)
+    is filled (NaN where an item had no eligible decision).  Returns the number of forks.
     """
     moves = np.zeros((L.MAX_MOVES, L.MOVE_W), np.int64)
     alt = np.zeros((L.MAX_MOVES, L.MOVE_W), np.int64)
@@ -265,7 +275,7 @@ def probe_games(template, p, humans, rng_game, rng_strat, probe_seed, seat_strat
                 kind, item = KIND_GNOME, k - 2 * NTASK
             row = out[gi, k]
             s0 = kept[k]
-            if _fork(s0, p, sids, wts, kind, item, moves, alt, scores, lines, ranks, won,
+            if _fork(s0, pf, sids, wts, kind, item, moves, alt, scores, lines, ranks, won,
                      res, row):
                 row[0] = kind
                 row[1] = item

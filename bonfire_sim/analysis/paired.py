@@ -21,6 +21,7 @@ from bonfire_sim.analysis.intervals import mean_ci
 from bonfire_sim.analysis.runs import Run
 from bonfire_sim.analysis.values import fork_estimates, player_rows
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.sim.runner import RunConfig
 
 SAME_DEALS = ("seed", "players", "strategies", "seat_rotation")
 
@@ -31,6 +32,15 @@ def check_comparable(a: Run, b: Run) -> None:
     if na != nb:
         raise ConfigError(f"cannot compare a {na}-player run ({a.label}) with a {nb}-player "
                           f"run ({b.label}): compare runs of one player count")
+
+
+def check_shared_deals(a: RunConfig, b: RunConfig) -> None:
+    """Refuse two configurations whose game i is not the same deal with the same seats."""
+    ja, jb = a.to_json(), b.to_json()
+    differ = [k for k in SAME_DEALS if ja[k] != jb[k]]
+    if differ:
+        raise ConfigError(f"the configurations do not share their deals: they differ in "
+                          f"{', '.join(differ)} (only overrides and variants may differ)")
 
 
 def shares_deals(a: Run, b: Run) -> bool:
@@ -170,6 +180,31 @@ def value_differences(tab_a: pd.DataFrame, tab_b: pd.DataFrame, kind: str,
     out["q_value"], out["flag"] = q, f
     out["imprecise"] = FL.imprecise(out["lo"], out["hi"], margin)
     return out
+
+
+def decomposed_value_differences(tab_a: pd.DataFrame, tab_ab: pd.DataFrame,
+                                 tab_b: pd.DataFrame, kind: str, margin: float = FL.MARGIN,
+                                 alpha: float = FL.ALPHA) -> pd.DataFrame:
+    """B - A of a fork value split in two, per item, each paired by game:
+
+    * ``direct`` (AB - A): the same decisions of A's games, forked under B's rules
+      instead of A's (``probe_values(config_a, fork_rules=config_b)``): what the change
+      does where nothing else moved;
+    * ``situations`` (B - AB): what it does by changing the decisions the players meet
+      (when and in which state they can take, light or recruit the item);
+
+    and ``total`` (B - A, as ``value_differences``).  Columns: item, then ``diff``/``lo``/
+    ``hi``/``flag`` of each part prefixed ``direct_``, ``situations_``, ``total_``.
+    """
+    parts = {"direct": value_differences(tab_a, tab_ab, kind, margin=margin, alpha=alpha),
+             "situations": value_differences(tab_ab, tab_b, kind, margin=margin, alpha=alpha),
+             "total": value_differences(tab_a, tab_b, kind, margin=margin, alpha=alpha)}
+    out = None
+    for name, d in parts.items():
+        d = d.set_index("item")[["diff", "lo", "hi", "n", "flag"]].add_prefix(f"{name}_")
+        out = d if out is None else out.join(d, how="outer")
+    assert out is not None
+    return out.reset_index()
 
 
 def flag_differences(diff: pd.DataFrame, margin: float, alpha: float = FL.ALPHA,

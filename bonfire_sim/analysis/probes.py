@@ -125,14 +125,17 @@ def _game_inputs(config: RunConfig, ids: np.ndarray) -> dict[str, Any]:
             "probe_seed": probe_seed}
 
 
-def probe_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray) -> pd.DataFrame:
-    """Play and fork games ``ids`` of the run (pure: depends only on its arguments)."""
+def probe_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray,
+                fork_rules: RunConfig | None = None) -> pd.DataFrame:
+    """Play and fork games ``ids`` of the run (pure: depends only on its arguments);
+    the forks under ``fork_rules``' overrides and variants when given."""
     from bonfire_sim.analysis.forks import NOUT, NSLOT, NTASK, probe_games
 
     g = _game_inputs(config, ids)
     out = np.full((len(ids), NSLOT, NOUT), np.nan)
     p = T.build_params(config.overrides, config.variants)
-    probe_games(blank_state(L.NP), p, config.players, g["rng_game"], g["rng_strat"],
+    pf = p if fork_rules is None else T.build_params(fork_rules.overrides, fork_rules.variants)
+    probe_games(blank_state(L.NP), p, pf, config.players, g["rng_game"], g["rng_strat"],
                 g["probe_seed"], g["sid"], g["wts"], settings.want(), out)
     gi, slot = np.nonzero(~np.isnan(out[:, :, 6]))
     rows = out[gi, slot]
@@ -162,16 +165,21 @@ def _engine_hash() -> str:
     return _jitcache.source_hash() + hashlib.sha256(forks).hexdigest()[:8]
 
 
-def cache_key(config: RunConfig, settings: ProbeSettings, games: int) -> str:
+def cache_key(config: RunConfig, settings: ProbeSettings, games: int,
+              fork_rules: RunConfig | None = None) -> str:
     """Hash of everything that determines a probe table."""
     doc = {"config": config.to_json(), "settings": asdict(settings), "games": games,
            "version": __version__, "engine": _engine_hash()}
+    if fork_rules is not None:
+        doc["fork_rules"] = {"overrides": fork_rules.to_json()["overrides"],
+                             "variants": fork_rules.to_json()["variants"]}
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=list).encode()).hexdigest()[:16]
 
 
 def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | None = None, *,
                  run_dir: str | Path | None = None, jobs: int = 1, quiet: bool = True,
-                 progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+                 progress: Callable[[int, int], None] | None = None,
+                 fork_rules: RunConfig | None = None) -> pd.DataFrame:
     """The fork table of a run configuration: one row per forked decision.
 
     Columns: ``game_id``, ``deal``, ``rotation``, ``players``, ``kind`` (take / light /
@@ -181,6 +189,12 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
     ``win_*`` (its share of the win), ``has_*`` (item lit / owned at the end); ``kept_b``
     is False where the light ban had to give way.  With ``run_dir`` the table is cached
     there and reused while config, settings and engine are unchanged.
+
+    ``fork_rules``: another configuration that shares this one's deals (it may differ in
+    overrides and variants only); the games are played under ``config`` and every forked
+    decision is played out under ``fork_rules``' rules instead.  Against the plain table
+    this isolates what a rule change does at the very same decisions from how it changes
+    the decisions the players meet (``paired.direct_value_differences``).
     """
     if isinstance(config, dict):  # a manifest's "config" entry
         from bonfire_sim.analysis.runs import run_config
@@ -190,13 +204,17 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
     n_games = min(settings.games or config.games, config.games)
     # Key on the games actually forked, so any cap >= the run's size shares one cache.
     settings = replace(settings, games=n_games)
-    key = cache_key(config, settings, n_games)
+    if fork_rules is not None:
+        from bonfire_sim.analysis.paired import check_shared_deals
+
+        check_shared_deals(config, fork_rules)
+    key = cache_key(config, settings, n_games, fork_rules)
     path = Path(run_dir) / PROBE_DIR / f"probes-{key}.parquet" if run_dir else None
     if path is not None and path.is_file():
         return pd.read_parquet(path)
     ids = np.arange(n_games, dtype=np.int64)
     chunks = [ids[i:i + settings.chunk_size] for i in range(0, n_games, settings.chunk_size)]
-    parts = _execute(config, settings, chunks, jobs, quiet, progress)
+    parts = _execute(config, settings, chunks, jobs, quiet, progress, fork_rules)
     table = (pd.concat(parts, ignore_index=True) if parts
              else pd.DataFrame({c: [] for c in COLUMNS}))
     table.attrs["key"] = key
@@ -206,6 +224,7 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
         table.to_parquet(tmp, index=False)
         os.replace(tmp, path)
         meta = {"key": key, "config": config.to_json(), "settings": asdict(settings),
+                "fork_rules": fork_rules.to_json() if fork_rules is not None else None,
                 "games": n_games, "version": __version__, "engine": _engine_hash(),
                 "forks": len(table)}
         mtmp = path.with_suffix(".json.tmp")
@@ -215,8 +234,8 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
 
 
 def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.ndarray],
-             jobs: int, quiet: bool,
-             progress: Callable[[int, int], None] | None) -> list[pd.DataFrame]:
+             jobs: int, quiet: bool, progress: Callable[[int, int], None] | None,
+             fork_rules: RunConfig | None = None) -> list[pd.DataFrame]:
     """Probe the chunks (in parallel when jobs > 1); results in chunk order."""
     from bonfire_sim.progress import Progress
 
@@ -224,7 +243,7 @@ def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.nda
     parts: list[pd.DataFrame] = []
     with Progress(total, "probing", "games", quiet=quiet) as bar:
         if jobs <= 1 or len(chunks) < 2:
-            results: Iterable[pd.DataFrame] = (probe_chunk(config, settings, c)
+            results: Iterable[pd.DataFrame] = (probe_chunk(config, settings, c, fork_rules)
                                                for c in chunks)
         else:
             from joblib import Parallel, delayed
@@ -234,9 +253,9 @@ def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.nda
             # Compile once, here: the engine (ensure_warm) and the fork kernels (the first
             # chunk), so that the workers load the cache instead of each compiling it.
             ensure_warm(bar.write)
-            first = probe_chunk(config, settings, chunks[0])
+            first = probe_chunk(config, settings, chunks[0], fork_rules)
             rest = Parallel(n_jobs=jobs, return_as="generator")(
-                delayed(probe_chunk)(config, settings, c) for c in chunks[1:])
+                delayed(probe_chunk)(config, settings, c, fork_rules) for c in chunks[1:])
             results = itertools.chain([first], rest)
         done = 0
         for c, part in zip(chunks, results, strict=True):

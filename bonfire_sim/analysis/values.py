@@ -318,7 +318,9 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
     would give every seat 1/n of the wins when the recorded games are re-ranked, with a
     95% interval ``c_lo``/``c_hi`` (``compensation.compensation``).  ``seat_points`` (in
     ``attrs``, per player count) is the whole-point override to test it with (the
-    rounding whose re-ranked win shares come closest to 1/n).  ``q_value`` /
+    rounding whose re-ranked win shares come closest to 1/n); ``seat_points_exact`` the
+    compensation itself to 0.01 point (a fractional ``seat_points`` is a per-deal
+    lottery, the same interpolation the estimate uses).  ``q_value`` /
     ``flag``: compensation beyond ± margin points (BH per player count);
     ``imprecise``: compensation interval wider than ± margin; ``games``: example games
     the seat won.  Runs should be seat-rotated; otherwise seats are confounded with the
@@ -326,7 +328,7 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
     rs = as_runs(runs)
     players = player_rows(rs)
     players = players[players["players"] >= 2]
-    rows, suggest = [], {}
+    rows, suggest, exact = [], {}, {}
     for n, p in players.groupby("players"):
         n = int(n)
         key = ["run", "game_id"]
@@ -339,6 +341,8 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
         runs_of = wide.index.get_level_values("run").astype(str).to_numpy()
         c, clo, chi = compensation(scores, bonf, np.char.add(np.char.add(runs_of, "|"), deals))
         suggest[n] = as_seat_points(c, scores, bonf)
+        exact[n] = ([round(float(v), 2) for v in c - np.min(c)]
+                    if np.all(np.isfinite(c)) else [])
         for seat, g in p.groupby("seat"):
             seat = int(seat)
             wins = float(g["win_share"].sum())
@@ -367,6 +371,7 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
         out.loc[g.index[sub], "flag"] = f
     out["imprecise"] = FL.imprecise(out["c_lo"], out["c_hi"], margin) & (out["seat"] > 0)
     out.attrs["seat_points"] = suggest
+    out.attrs["seat_points_exact"] = exact
     return out
 
 

@@ -122,7 +122,8 @@ def _compensation_blocks(runs: Sequence[Any], margin: float) -> list[dict[str, A
     sa = A.seat_advantage(_seat_runs(runs), margin=margin)
     if sa.empty:
         return []
-    suggest = "; ".join(f"{n} players: seat_points = {pts}"
+    exact = sa.attrs.get("seat_points_exact", {})
+    suggest = "; ".join(f"{n} players: seat_points = {pts} (exactly {exact.get(n)})"
                         for n, pts in sorted(sa.attrs.get("seat_points", {}).items()) if pts)
     return [
         H.text_block("Compensation: the starting points per seat (seat 0 = 0) at which every "
@@ -130,7 +131,8 @@ def _compensation_blocks(runs: Sequence[Any], margin: float) -> list[dict[str, A
                      "games with those offsets (ties broken by bonfires as in the rules), "
                      "95% sandwich intervals clustered by deal. It assumes play does not "
                      "change with a head start; test it directly with the override "
-                     f"(experiment TOML [overrides]): {suggest or 'none'}."),
+                     "(experiment TOML [overrides]; a fraction is a per-deal lottery, "
+                     f"2.4 = 3 points in 40% of deals): {suggest or 'none'}."),
         _fig(F.seat_compensation(sa), "Starting points per seat that equalise win rates."),
         _precision_block(sa[sa["seat"] > 0], "seat", "compensation", margin, "c_lo", "c_hi"),
         H.table_block(sa, {

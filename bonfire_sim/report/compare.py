@@ -46,6 +46,7 @@ def _value_blocks(runs: list[Any], probes: Any, paired: bool, margin: float,
     from bonfire_sim.analysis.values import probe_table
 
     tabs = [probe_table([r], probes, jobs=jobs) for r in runs]
+    tab_ab = _direct_table(runs, probes, jobs) if paired else None
     task_blocks, gnome_blocks = [], []
     for kind, what, blocks in (("light", "lit value", task_blocks),
                                ("take", "take value", task_blocks),
@@ -62,7 +63,39 @@ def _value_blocks(runs: list[Any], probes: Any, paired: bool, margin: float,
         blocks.append(H.figure_block(F.to_png_base64(F.difference_forest(
             d, title=f"{what}, B - A", xlabel="points")), f"{what} difference per item."))
         blocks.append(_diff_table(d.sort_values("diff"), "item", what))
+        if tab_ab is not None:
+            blocks.extend(_decomposition_blocks(tabs[0], tab_ab, tabs[1], kind, what, margin))
     return task_blocks, gnome_blocks
+
+
+def _direct_table(runs: list[Any], probes: Any, jobs: int) -> Any:
+    """A's games forked under B's rules (cached in A's run directory)."""
+    from bonfire_sim.analysis.probes import ProbeSettings, probe_values
+
+    a, b = runs
+    settings = probes if isinstance(probes, ProbeSettings) else ProbeSettings(games=probes)
+    return probe_values(a.config, settings, run_dir=a.path, jobs=jobs,
+                        fork_rules=b.config).assign(run=a.label)
+
+
+def _decomposition_blocks(tab_a: Any, tab_ab: Any, tab_b: Any, kind: str, what: str,
+                          margin: float) -> list[dict[str, Any]]:
+    from bonfire_sim.analysis import paired as P
+
+    d = P.decomposed_value_differences(tab_a, tab_ab, tab_b, kind, margin=margin)
+    d = d[(d["direct_flag"] != "") | (d["situations_flag"] != "") | (d["total_flag"] != "")]
+    if d.empty:
+        return []
+    fmt = "+.2f"
+    return [H.table_block(d.sort_values("total_diff"), {
+        "item": ("item", ""), "direct_diff": ("direct", fmt), "direct_lo": ("95% lo", fmt),
+        "direct_hi": ("95% hi", fmt), "situations_diff": ("situations", fmt),
+        "situations_lo": ("95% lo", fmt), "situations_hi": ("95% hi", fmt),
+        "total_diff": ("total B - A", fmt), "total_lo": ("95% lo", fmt),
+        "total_hi": ("95% hi", fmt), "total_flag": ("flag", "")},
+        caption=(f"{what}, flagged rows split: direct = the same decisions of A's games "
+                 "forked under B's rules; situations = what the change did by altering "
+                 "the decisions the players meet (total = direct + situations)"))]
 
 
 def compare_sections(runs: list[tuple[str, Any]], *, paths: Sequence[Any] = (),

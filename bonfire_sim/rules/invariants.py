@@ -211,9 +211,13 @@ def _player_code(s, p, seat):
         if (s[pb + L.P_PATH + q] >= 0) != (q <= npath):
             return 12
     parts = (s[pb + L.P_PTS_ELDER] + s[pb + L.P_PTS_COUNCIL] + s[pb + L.P_PTS_FIRE]
-             + s[pb + L.P_PTS_PASS] + s[pb + L.P_PTS_TOM])
-    if not tom:
-        parts += p[T.SEAT_PTS + seat]  # the starting score (override seat_points)
+             + s[pb + L.P_PTS_PASS] + s[pb + L.P_PTS_TOM] + s[pb + L.P_PTS_SEAT])
+    start = s[pb + L.P_PTS_SEAT]  # the starting score (override seat_points)
+    if tom and start != 0:
+        return 13
+    if not tom and not (start == p[T.SEAT_PTS + seat]
+                        or (start == p[T.SEAT_PTS + seat] + 1 and p[T.SEAT_FRAC + seat] > 0)):
+        return 13
     if parts != s[pb + L.P_SCORE]:
         return 13
     if not tom and s[pb + L.P_STARTED] == 1:

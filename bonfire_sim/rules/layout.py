@@ -100,6 +100,7 @@ P_PTS_COUNCIL = _f()  # ... of which council "1 point" choices
 P_PTS_FIRE = _f()  # ... of which Great Bonfire "2 points"
 P_PTS_PASS = _f()  # ... of which passing in the countdown
 P_PTS_TOM = _f()  # ... of which Tom's own point rules
+P_PTS_SEAT = _f()  # ... of which the starting score (override seat_points)
 P_SHIP = _f()  # island 0..13 of the ship; -1 harbour
 P_SHIP_USED = _f()  # 1 after the first ship move (later trips cost by distance)
 P_OFF_PILE = _f(C.N_OFFERINGS)  # offering resources; pile k tile i at k*5+i (i=0 top)

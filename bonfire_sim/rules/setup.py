@@ -14,7 +14,7 @@ from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
-from bonfire_sim.rules.rng import seed_words, shuffle
+from bonfire_sim.rules.rng import MASK32, seed_words, shuffle
 from bonfire_sim.rules.state import blank_state
 
 NT = len(C.TASKS)
@@ -179,10 +179,36 @@ def _setup_tom(s, p):
 
 
 @njit(cache=True)
+def _mul32(x, c):
+    """(x * c) mod 2**32 for 32-bit x and c, with every product below 2**48 (int64-safe,
+    so jitted and plain-Python runs agree)."""
+    lo = x * (c & 0xFFFF)
+    hi = ((x * (c >> 16)) & 0xFFFF) << 16
+    return (lo + hi) & MASK32
+
+
+@njit(cache=True)
+def seat_lottery(deal_word, seat):
+    """A uniform draw in [0, FRAC_UNIT) for seat ``seat`` of the deal whose RNG starts at
+    ``deal_word``: independent per seat, fixed by the seed, and drawn outside the game's
+    streams (the same deal with or without fractional ``seat_points``).  murmur3's
+    finaliser: a linear mix (xorshift) would correlate the seats of one deal."""
+    x = (deal_word + _mul32(seat + 1, 0x9E3779B9)) & MASK32
+    for _ in range(2):
+        x ^= x >> 16
+        x = _mul32(x, 0x85EBCA6B)
+        x ^= x >> 13
+        x = _mul32(x, 0xC2B2AE35)
+        x ^= x >> 16
+    return (x * T.FRAC_UNIT) >> 32
+
+
+@njit(cache=True)
 def setup_game(s, p, humans):
     """Deal a game for ``humans`` players (1 = solo against Tom) into blank state ``s``."""
     solo = humans == 1
     nseats = 2 if solo else humans
+    deal_word = s[L.G_RNG]  # before any draw: the seat lottery never shifts the deal
     s[L.G_NSEATS] = nseats
     s[L.G_HUMANS] = humans
     s[L.G_SOLO] = 1 if solo else 0
@@ -198,7 +224,11 @@ def setup_game(s, p, humans):
     for seat in range(nseats):
         _setup_player(s, seat, boards[seat])
         if not (solo and seat == 1):  # a designer's start-player compensation; never Tom
-            s[L.PLAYER0 + seat * L.PSIZE + L.P_SCORE] = p[T.SEAT_PTS + seat]
+            pts = p[T.SEAT_PTS + seat]
+            if seat_lottery(deal_word, seat) < p[T.SEAT_FRAC + seat]:
+                pts += 1
+            s[L.PLAYER0 + seat * L.PSIZE + L.P_SCORE] = pts
+            s[L.PLAYER0 + seat * L.PSIZE + L.P_PTS_SEAT] = pts
     if solo:
         _setup_tom(s, p)
     s[L.G_GB_POS] = C.GREAT_BONFIRE_START

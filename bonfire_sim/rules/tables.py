@@ -81,6 +81,12 @@ TOM_REVEAL = _f(C.TOM_DECK_SIZE)  # 1 if card i reveals a gnome first
 TOM_PASSES = _f()
 TILE_LIMIT = _f()  # action tiles you may hold to place a fate tile (1)
 SEAT_PTS = _f(4)  # starting score of seat 0..3 (a designer's start-player compensation)
+# Fractional starting points: seat k gets one point more with probability SEAT_FRAC[k] /
+# FRAC_UNIT, drawn per deal (see setup.seat_lottery), so a compensation of 2.36 points is
+# 3 points in 36% of the deals and 2 in the rest, exactly the interpolation the
+# compensation estimate assumes.
+SEAT_FRAC = _f(4)
+FRAC_UNIT = 10_000  # fractional starting points are kept to 1/10,000 of a point
 PARAM_SIZE = _o
 
 TOM_GNOME, TOM_PATH, TOM_TASK1, TOM_TASK2, TOM_GUARDIAN, TOM_FIRE = range(6)
@@ -116,7 +122,8 @@ def build_params(overrides: Mapping[str, Any] | None = None,
     a fact not named keeps its default).  ``overrides`` keys: ``task_points`` ({task id:
     points}), ``guardian_points`` (7 values), ``countdown_trigger`` ({players: novices}),
     ``seat_points`` (starting score per seat, seat 0 = start player; up to 4 values,
-    missing seats start at 0; Tom never gets any),
+    missing seats start at 0; Tom never gets any; a fraction is a per-deal lottery: 2.36
+    is 3 points in 36% of deals, 2 otherwise),
     and the scalars ``portal_points``, ``path_points``, ``common_points``,
     ``fate_supply_points``, ``fire_points``, ``council_point``; they apply on top of the
     variants.
@@ -247,11 +254,24 @@ def _apply_overrides(p: np.ndarray, overrides: Mapping[str, Any]) -> None:
             if not 1 <= len(vals) <= 4:
                 raise ConfigError("seat_points needs 1 to 4 values (starting score of seats 0..3)")
             p[SEAT_PTS:SEAT_PTS + 4] = 0
-            p[SEAT_PTS:SEAT_PTS + len(vals)] = [_nonneg(key, v) for v in vals]
+            p[SEAT_FRAC:SEAT_FRAC + 4] = 0
+            for k, v in enumerate(vals):
+                p[SEAT_PTS + k], p[SEAT_FRAC + k] = _whole_and_frac(key, v)
         elif key in scalars:
             p[scalars[key]] = _nonneg(key, value)
         else:
             raise ConfigError(f"unknown override {key!r}; allowed: {', '.join(OVERRIDABLE)}")
+
+
+def _whole_and_frac(key: str, v: Any) -> tuple[int, int]:
+    """A non-negative number of points as (whole points, chance of one more in FRAC_UNIT)."""
+    if isinstance(v, bool) or not isinstance(v, int | float | np.integer | np.floating):
+        raise ConfigError(f"{key}: {v!r} is not a number")
+    fv = float(v)
+    if not np.isfinite(fv) or fv < 0:
+        raise ConfigError(f"{key}: {v!r} must be a non-negative number")
+    units = int(round(fv * FRAC_UNIT))
+    return units // FRAC_UNIT, units % FRAC_UNIT
 
 
 def _nonneg(key: str, v: Any) -> int:

@@ -24,7 +24,7 @@ PLAYER_COLS = (
     "score_fate_supply", "score_leftovers", "score_ingame",
     "n_bonfires", "n_tasks_unlit", "n_paths", "n_portals", "n_guardians", "n_gnomes",
     "n_elders", "passed_at_countdown", "pass_turn", "n_turns_played",
-    "pts_elders", "pts_council", "pts_fire", "pts_pass", "pts_tom",
+    "pts_elders", "pts_council", "pts_fire", "pts_pass", "pts_tom", "pts_seat",
 )
 # Per player: tasks (G, NP, TASK_W) = 7 task ids (-1 empty), 7 lit flags, 7 turns taken,
 # 7 turns lit; gnomes (G, NP, NGNOME) = turn the gnome joined (0 = not owned); abilities
@@ -55,6 +55,7 @@ PC_PASSED, PC_PASS_TURN, PC_TURNS_PLAYED = (
     _P["passed_at_countdown"], _P["pass_turn"], _P["n_turns_played"])
 PC_PTS_ELDERS, PC_PTS_COUNCIL, PC_PTS_FIRE, PC_PTS_PASS, PC_PTS_TOM = (
     _P["pts_elders"], _P["pts_council"], _P["pts_fire"], _P["pts_pass"], _P["pts_tom"])
+PC_PTS_SEAT = _P["pts_seat"]
 TC_TURN, TC_ROUND, TC_SEAT, TC_KIND, TC_A = (
     _T["turn"], _T["round"], _T["seat"], _T["kind"], _T["a"])
 TC_RES, TC_TILES, TC_YELLOW, TC_GOLD, TC_SCORE = (
@@ -217,3 +218,4 @@ def record_game(s, p, gi, games, players, tasks, gnomes, abilities):
         row[PC_PTS_FIRE] = s[pb + L.P_PTS_FIRE]
         row[PC_PTS_PASS] = s[pb + L.P_PTS_PASS]
         row[PC_PTS_TOM] = s[pb + L.P_PTS_TOM]
+        row[PC_PTS_SEAT] = s[pb + L.P_PTS_SEAT]

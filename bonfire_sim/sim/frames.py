@@ -15,7 +15,7 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.sim.batch import GAME_COLS, PLAYER_COLS, TURN_COLS
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: players.pts_seat (the starting score, fractional seat_points)
 TASK_IDS = tuple(t.id for t in C.TASKS)
 GNOME_IDS = tuple(f"S{i}" for i in range(1, C.N_SPECIALISTS + 1)) + tuple(
     f"E{i}" for i in range(1, C.N_ELDERS + 1))
@@ -68,6 +68,7 @@ _PLAYER_TEXT = {
     "n_turns_played": "turns this seat played", "pts_elders": "in-game points from elders",
     "pts_council": "in-game points from the council", "pts_fire": "in-game points from fire",
     "pts_pass": "in-game points from passing", "pts_tom": "points Tom took (solo)",
+    "pts_seat": "starting score (override seat_points; fractions drawn per deal)",
 }
 PLAYER_DOCS: dict[str, tuple[pa.DataType, str]] = {
     "game_id": (pa.int64(), "game index (joins games.game_id)"),

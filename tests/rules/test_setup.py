@@ -343,7 +343,45 @@ def test_seat_points_never_go_to_tom_in_solo():
     assert check(s, p) == 0
 
 
+def test_fractional_seat_points_are_a_per_deal_lottery_independent_per_seat():
+    from bonfire_sim.rules.invariants import check
+
+    p = T.build_params({"seat_points": [0, 2.25, 1.5]})
+    base = T.build_params({"seat_points": [0, 2, 1]})
+    extra = []
+    for seed in range(800):
+        s = new_game(seed, 3, p)
+        s0 = new_game(seed, 3, base)
+        # The lottery never shifts the deal (nor the game's streams).
+        assert np.array_equal(s0[:L.PLAYER0], s[:L.PLAYER0])
+        got = [int(s[L.player_base(k) + L.P_SCORE]) for k in range(3)]
+        assert got[0] == 0 and got[1] in (2, 3) and got[2] in (1, 2)
+        assert [int(s[L.player_base(k) + L.P_PTS_SEAT]) for k in range(3)] == got
+        assert check(s, p) == 0
+        extra.append((got[1] - 2, got[2] - 1))
+    e = np.array(extra, float)
+    # 800 deals: the shares are 0.25 and 0.5 within 4.5 binomial standard errors, and the
+    # two seats' draws are uncorrelated.
+    assert abs(e[:, 0].mean() - 0.25) < 4.5 * np.sqrt(0.25 * 0.75 / 800)
+    assert abs(e[:, 1].mean() - 0.5) < 4.5 * np.sqrt(0.25 / 800)
+    assert abs(np.corrcoef(e[:, 0], e[:, 1])[0, 1]) < 0.15
+    # The same seed always draws the same (no hidden state).
+    s1, s2 = new_game(11, 3, p), new_game(11, 3, p)
+    assert np.array_equal(s1, s2)
+
+
+def test_a_seat_started_with_the_wrong_points_breaks_the_invariants():
+    from bonfire_sim.rules.invariants import check
+
+    p = T.build_params({"seat_points": [0, 2]})
+    s = new_game(3, 2, p)
+    pb = L.player_base(1)
+    s[pb + L.P_PTS_SEAT] += 1  # a lottery point on a seat without a fraction
+    s[pb + L.P_SCORE] += 1
+    assert check(s, p) == 13
+
+
 def test_seat_points_reject_bad_values():
-    for bad in ([0, -1], [], [1, 2, 3, 4, 5], ["x"]):
+    for bad in ([0, -1], [], [1, 2, 3, 4, 5], ["x"], [0, float("nan")], [0, -0.5], [True]):
         with pytest.raises(ValueError):
             T.build_params({"seat_points": bad})
