@@ -189,6 +189,17 @@ CASES += [
     ("tune-seed-negative", ["tune", "--seed", "-1"]),
     ("tune-jobs-0", ["tune", "--jobs", "0"]),
     ("tune-out-foreign", ["tune", "--out", "{dir}"]),
+    # --- sequential (every check happens before any game is played) ---
+    ("sequential-other-deals", ["sequential", "{exp_good}", "{exp_full}"]),
+    ("sequential-missing", ["sequential", "{exp_good}", "missing.toml"]),
+    ("sequential-metric", ["sequential", "{exp_good}", "{exp_good}", "--metric", "rank"]),
+    ("sequential-h1-is-h0", ["sequential", "{exp_good}", "{exp_good}", "--h1", "0"]),
+    ("sequential-alpha", ["sequential", "{exp_good}", "{exp_good}", "--alpha", "0.9"]),
+    ("sequential-seat", ["sequential", "{exp_good}", "{exp_good}", "--seat", "3"]),
+    ("sequential-strategy", ["sequential", "{exp_good}", "{exp_good}", "--strategy", "nope"]),
+    ("sequential-budget-1", ["sequential", "{exp_good}", "{exp_good}", "--budget", "1"]),
+    ("sequential-seat-points-negative", ["sequential", "{exp_good}", "{exp_seat_neg}"]),
+    ("sequential-seat-points-nan", ["sequential", "{exp_good}", "{exp_seat_nan}"]),
 ]
 
 FULL_DISK_CASES: list[tuple[str, list[str]]] = [
@@ -215,6 +226,12 @@ EXPECT = {
     "tune-style": "unknown strategy 'nope'", "tune-field": "unknown strategy 'nope'",
     "tune-generations-0": "--generations", "tune-seed-negative": "--seed",
     "tune-jobs-0": "--jobs", "tune-out-foreign": "holds no study",
+    "sequential-other-deals": "differ in seed", "sequential-missing": "not found",
+    "sequential-metric": "--metric", "sequential-h1-is-h0": "h1 must differ from h0",
+    "sequential-alpha": "alpha and beta", "sequential-seat": "seat must be 0..1",
+    "sequential-strategy": "'nope' does not play", "sequential-budget-1": "--budget",
+    "sequential-seat-points-negative": "seat_points[1] must be 0..",
+    "sequential-seat-points-nan": "seat_points[1] must be a number",
     "unknown-command": "No such command", "unknown-global-option": "No such option",
     "cards-kind": "unknown card kind", "cards-format": "unknown format",
     "cards-unknown-option": "No such option", "cards-extra-arg": "unexpected extra argument",
@@ -341,6 +358,8 @@ def world(tmp_path_factory) -> Path:
     _toml(root, "exp_old", '[run]\ngames = 4\nplayers = 2\nseed = 1\nchunk_size = 2\n'
                            'turn_log = "all"\nout = "old"\n')
     _toml(root, "exp_jobs0", GOOD_EXP + 'jobs = 0\n')
+    _toml(root, "exp_seat_neg", GOOD_EXP + '[overrides]\nseat_points = [0, -0.5]\n')
+    _toml(root, "exp_seat_nan", GOOD_EXP + '[overrides]\nseat_points = [0, nan]\n')
     _toml(root, "exp_good", GOOD_EXP)
     _toml(root, "exp_full", '[run]\ngames = 4\nplayers = 2\nseed = 2\nchunk_size = 2\n'
                             'out = "run_b"\n[report]\nout = "full/page.html"\n')

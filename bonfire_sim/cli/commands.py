@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "report": "bonfire_sim.cli.report:report",
     "experiment": "bonfire_sim.cli.experiment:experiment",
     "compare": "bonfire_sim.cli.compare:compare",
+    "sequential": "bonfire_sim.cli.sequential:sequential",
     "sensitivity": "bonfire_sim.cli.sensitivity:sensitivity",
     "tune": "bonfire_sim.cli.tune:tune",
 }

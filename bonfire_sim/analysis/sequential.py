@@ -1,0 +1,156 @@
+"""Sequential paired comparison: play two configurations on the same deals until the
+difference is decided or the budget is spent (as fishtest does for chess engines).
+
+Both configurations must share their deals (seed, players, strategies, seat rotation), so
+game ``i`` of A and of B is the same deal with the same seats and only the overrides or
+variants differ.  Per deal the difference B - A of one seat's (or one strategy's) score or
+win share is averaged over its rotations; the deals' differences ``d`` are then tested with
+the sequential probability ratio test for a normal mean with estimated variance (the
+"generalised" SPRT fishtest uses): H0 ``mean(d) = h0`` against H1 ``mean(d) = h1``,
+
+    LLR = n (h1 - h0) (mean(d) - (h0 + h1) / 2) / var(d),
+
+checked after every chunk against Wald's bounds ``log(beta / (1 - alpha))`` (accept H0) and
+``log((1 - beta) / alpha)`` (accept H1).  Chunks are played ``jobs`` at a time but checked
+in order, so the decision and the games used never depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bonfire_sim.analysis.intervals import mean_ci
+from bonfire_sim.analysis.paired import check_shared_deals
+from bonfire_sim.errors import ConfigError
+from bonfire_sim.sim.runner import ChunkJob, RunConfig, resolve_players, run_in_worker, run_one
+from bonfire_sim.sim.warm import ensure_warm
+
+METRICS = ("score", "win")
+VAR_FLOOR = 1e-12  # identical outcomes: any difference from h0/h1 decides at once
+
+
+@dataclass(frozen=True)
+class SequentialResult:
+    """The outcome of a sequential comparison."""
+
+    decision: str  # "H1" (the difference is h1 or more), "H0", or "undecided"
+    games: int  # games played per configuration
+    deals: int
+    diff: float  # mean B - A per deal, with a 95% t interval
+    lo: float
+    hi: float
+    llr: float
+    lower: float  # accept-H0 bound
+    upper: float  # accept-H1 bound
+    h0: float
+    h1: float
+    trace: pd.DataFrame = field(repr=False)  # games, deals, diff, llr after each chunk
+
+    def summary(self) -> str:
+        verdict = {"H1": f"decided: the difference is {self.h1:+g} (H1)",
+                   "H0": f"decided: the difference is {self.h0:+g} (H0)",
+                   "undecided": "undecided: the budget ran out"}[self.decision]
+        return (f"{verdict} after {self.games} games per configuration ({self.deals} "
+                f"deals); B - A = {self.diff:+.3f} ({self.lo:+.3f} to {self.hi:+.3f}), "
+                f"LLR {self.llr:.2f} in [{self.lower:.2f}, {self.upper:.2f}]")
+
+
+def llr_normal(d: np.ndarray, h0: float, h1: float) -> float:
+    """Log-likelihood ratio of H1 (mean h1) against H0 (mean h0) for normal ``d`` with the
+    variance estimated from ``d`` (a floor keeps identical outcomes finite)."""
+    n = len(d)
+    if n < 2:
+        return 0.0
+    var = max(float(np.var(d, ddof=1)), VAR_FLOOR)
+    return n * (h1 - h0) * (float(np.mean(d)) - (h0 + h1) / 2.0) / var
+
+
+def _per_game(players: Any, metric: str, seat: int | None, strategy: str | None,
+              ) -> pd.Series:
+    """The tracked value per game id: the seat's (or the strategy's mean) score or win
+    share (a shared win split)."""
+    t = players.select(["game_id", "seat", "strategy", "score", "won"]).to_pandas()
+    t["strategy"] = t["strategy"].astype(str)
+    t["win"] = t["won"].astype(float) / t.groupby("game_id")["won"].transform("sum").clip(lower=1)
+    sel = t[t["seat"] == seat] if strategy is None else t[t["strategy"] == strategy]
+    return sel.groupby("game_id")[metric].mean()
+
+
+def sequential_compare(a: RunConfig, b: RunConfig, *, metric: str = "score",
+                       seat: int | None = 0, strategy: str | None = None, h0: float = 0.0,
+                       h1: float = 1.0, alpha: float = 0.05, beta: float = 0.05,
+                       budget: int | None = None, jobs: int = 1,
+                       on_chunk: Callable[[int], None] | None = None,
+                       status: Callable[[str], None] | None = None) -> SequentialResult:
+    """Play chunks of A and B (same deals) until the SPRT decides or ``budget`` games
+    (default: A's ``games``) per configuration are played.  ``on_chunk(games)`` is called
+    as chunks finish (progress); ``status(line)`` hears about compiling."""
+    check_shared_deals(a, b)
+    if metric not in METRICS:
+        raise ConfigError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+    if h1 == h0:
+        raise ConfigError("h1 must differ from h0 (the difference the test should detect)")
+    if not (0 < alpha < 0.5 and 0 < beta < 0.5):
+        raise ConfigError("alpha and beta must be in (0, 0.5)")
+    if strategy is None and (seat is None or not 0 <= seat < max(a.players, 1)):
+        raise ConfigError(f"seat must be 0..{a.players - 1} (or give a strategy)")
+    if strategy is not None and strategy not in a.strategies:
+        raise ConfigError(f"strategy {strategy!r} does not play in these configurations; "
+                          f"they seat {', '.join(dict.fromkeys(a.strategies))}")
+    budget = a.games if budget is None else int(budget)
+    if budget < 2:
+        raise ConfigError("the budget must be at least 2 games")
+    a = replace(a, games=budget)
+    b = replace(b, games=budget, chunk_size=a.chunk_size)
+    lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+    players_a, players_b = resolve_players(a), resolve_players(b)
+    ensure_warm(status)  # compile once, here, before any worker starts
+    n_chunks = -(-budget // a.chunk_size)
+    va: list[pd.Series] = []
+    vb: list[pd.Series] = []
+    trace = []
+    decision, d = "undecided", np.zeros(0)
+    games = 0
+    for start in range(0, n_chunks, max(1, jobs)):
+        idx = list(range(start, min(start + max(1, jobs), n_chunks)))
+        jobs_ab = [ChunkJob(a, i, players_a) for i in idx] + [ChunkJob(b, i, players_b)
+                                                              for i in idx]
+        done = _play(jobs_ab, jobs)
+        for k, i in enumerate(idx):  # checked in chunk order: independent of jobs
+            ca, cb = done[k], done[len(idx) + k]
+            va.append(_per_game(ca.players, metric, seat, strategy))
+            vb.append(_per_game(cb.players, metric, seat, strategy))
+            games = min((i + 1) * a.chunk_size, budget)
+            diff = pd.concat(vb) - pd.concat(va)
+            d = diff.groupby(diff.index // a.rotations).mean().to_numpy()
+            llr = llr_normal(d, h0, h1)
+            trace.append({"games": games, "deals": len(d), "diff": float(np.mean(d)),
+                          "llr": llr})
+            if on_chunk is not None:
+                on_chunk(games)
+            if llr >= upper or llr <= lower:
+                decision = "H1" if llr >= upper else "H0"
+                break
+        if decision != "undecided":
+            break
+    m, lo, hi = mean_ci(d) if len(d) > 1 else (float(np.mean(d)), np.nan, np.nan)
+    return SequentialResult(decision, games, len(d), float(m), float(lo), float(hi),
+                            trace[-1]["llr"], lower, upper, h0, h1, pd.DataFrame(trace))
+
+
+def _play(jobs_ab: list[ChunkJob], jobs: int) -> list[Any]:
+    """The chunks' tables, in the order of ``jobs_ab``."""
+    if jobs <= 1 or len(jobs_ab) <= 1:
+        return [run_one(j) for j in jobs_ab]
+    from joblib import Parallel, delayed
+
+    parent = os.getpid()
+    return Parallel(n_jobs=min(jobs, len(jobs_ab)))(
+        delayed(run_in_worker)(j, parent) for j in jobs_ab)
