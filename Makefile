@@ -16,11 +16,12 @@ $(BIN)/bonfire-sim run --games 4000 --players 4 --strategies greedy,tempo,planne
 $(BIN)/bonfire-sim report runs/demo --out reports/demo.html --probe-games 300 --jobs 2
 endef
 
-.PHONY: help install test demo bench lint clean
+.PHONY: help install test test-heavy demo bench lint clean
 
 help:
 	@echo "make install  create $(VENV) (if missing) and install bonfire-sim[test] into it"
 	@echo "make test     install, then run the test suite on 2 workers"
+	@echo "make test-heavy  the full-size planted-effect checks (minutes; CI runs them too)"
 	@echo "make demo     install, then run the demo commands (DEMO_CMDS)"
 	@echo "make bench    run the engine benchmark"
 	@echo "make lint     ruff check"
@@ -38,6 +39,9 @@ test: install
 	$(BIN)/python -m pytest -q -n 2
 	@echo "== the rule chapters and self-play again as plain Python (NUMBA_DISABLE_JIT=1) =="
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/rules tests/test_selfplay.py
+
+test-heavy: install
+	$(BIN)/python -m pytest -q -m heavy -p no:cacheprovider tests/test_analysis.py
 
 demo: install
 	$(DEMO_CMDS)
