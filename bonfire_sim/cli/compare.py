@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from bonfire_sim.cli.options import quiet_option
+
 
 @click.command()
 @click.argument("run_a")
@@ -16,11 +18,14 @@ import click
               help="Practical margin in points: smaller differences are never flagged.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes for the forks.")
+@quiet_option
 def compare(run_a: str, run_b: str, out: str, probe_games: int, margin: float,
-            jobs: int) -> None:
+            jobs: int, quiet: bool) -> None:
     """Compare two runs of one player count: score and win share by strategy, win share by
     seat, task and gnome value differences, task lighting rates and end reasons, each
-    B - A with a 95% interval, paired by game when the runs share their deals.
+    B - A with a 95% interval, paired by game when the runs share their deals.  For
+    runs that share their deals, flagged value changes are split into the direct effect
+    (A's decisions forked under B's rules) and the situational one.
 
     Example:
 
@@ -29,5 +34,6 @@ def compare(run_a: str, run_b: str, out: str, probe_games: int, margin: float,
     """
     from bonfire_sim.report.compare import build_compare
 
-    path = build_compare(run_a, run_b, out, probes=probe_games, margin=margin, jobs=jobs)
+    path = build_compare(run_a, run_b, out, probes=probe_games, margin=margin, jobs=jobs,
+                         quiet=quiet)
     click.echo(f"wrote {path}")

@@ -40,13 +40,14 @@ def _diff_table(diff: pd.DataFrame, item: str, what: str, fmt: str = "+.2f"
 
 
 def _value_blocks(runs: list[Any], probes: Any, paired: bool, margin: float,
-                  jobs: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+                  jobs: int, quiet: bool = True
+                  ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Task (lit and take value) and gnome value differences from the runs' forks."""
     from bonfire_sim.analysis import paired as P
     from bonfire_sim.analysis.values import probe_table
 
-    tabs = [probe_table([r], probes, jobs=jobs) for r in runs]
-    tab_ab = _direct_table(runs, probes, jobs) if paired else None
+    tabs = [probe_table([r], probes, jobs=jobs, quiet=quiet) for r in runs]
+    tab_ab = _direct_table(runs, probes, jobs, quiet) if paired else None
     task_blocks, gnome_blocks = [], []
     for kind, what, blocks in (("light", "lit value", task_blocks),
                                ("take", "take value", task_blocks),
@@ -68,13 +69,13 @@ def _value_blocks(runs: list[Any], probes: Any, paired: bool, margin: float,
     return task_blocks, gnome_blocks
 
 
-def _direct_table(runs: list[Any], probes: Any, jobs: int) -> Any:
+def _direct_table(runs: list[Any], probes: Any, jobs: int, quiet: bool = True) -> Any:
     """A's games forked under B's rules (cached in A's run directory)."""
     from bonfire_sim.analysis.probes import ProbeSettings, probe_values
 
     a, b = runs
     settings = probes if isinstance(probes, ProbeSettings) else ProbeSettings(games=probes)
-    return probe_values(a.config, settings, run_dir=a.path, jobs=jobs,
+    return probe_values(a.config, settings, run_dir=a.path, jobs=jobs, quiet=quiet,
                         fork_rules=b.config).assign(run=a.label)
 
 
@@ -100,7 +101,7 @@ def _decomposition_blocks(tab_a: Any, tab_ab: Any, tab_b: Any, kind: str, what: 
 
 def compare_sections(runs: list[tuple[str, Any]], *, paths: Sequence[Any] = (),
                      probes: Any = 1000, margin: float = 1.0,
-                     jobs: int = 1) -> list[dict[str, Any]]:
+                     jobs: int = 1, quiet: bool = True) -> list[dict[str, Any]]:
     from bonfire_sim.analysis import paired as P
     from bonfire_sim.analysis.runs import Run
 
@@ -154,7 +155,7 @@ def compare_sections(runs: list[tuple[str, Any]], *, paths: Sequence[Any] = (),
             "score_lo": ("95% lo", "+.2f"), "score_hi": ("95% hi", "+.2f"),
             "paired": ("paired", ""), "flag": ("flag", "")},
             caption="Seats: win share and score, B - A", row_class="flag")]
-    task_values, gnome_values = _value_blocks(aruns, probes, paired, margin, jobs)
+    task_values, gnome_values = _value_blocks(aruns, probes, paired, margin, jobs, quiet)
     task_blocks = task_values + [
         H.figure_block(F.to_png_base64(F.difference_forest(
             tasks, title="Task lighting rate, B - A", xlabel="share of players")),
@@ -180,7 +181,8 @@ def compare_sections(runs: list[tuple[str, Any]], *, paths: Sequence[Any] = (),
 
 
 def build_compare(run_a: str | Path, run_b: str | Path, out: str | Path, *,
-                  probes: Any = 1000, margin: float = 1.0, jobs: int = 1) -> Path:
+                  probes: Any = 1000, margin: float = 1.0, jobs: int = 1,
+                  quiet: bool = True) -> Path:
     """Write an HTML report of B - A differences between two runs; returns its path.
 
     Refuses runs with different player counts; pairs by game when they share deals.
@@ -194,5 +196,5 @@ def build_compare(run_a: str | Path, run_b: str | Path, out: str | Path, *,
     subtitle = (f"A = {runs[0][0]}, B = {runs[1][0]} — bonfire_sim {__version__}, built "
                 f"{time.strftime('%Y-%m-%d %H:%M')}")
     sections = compare_sections(runs, paths=[run_a, run_b], probes=probes, margin=margin,
-                                jobs=jobs)
+                                jobs=jobs, quiet=quiet)
     return H.write(out, H.render("Bonfire run comparison", subtitle, sections))
