@@ -132,11 +132,29 @@ TILE_CAP = (3, 2, 3, 3, 3, 2)  # most tiles one action of each type pays (ship..
 (CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS, CX_DLOSS, CX_OCC, CX_DKEY, CX_DEAD,
  CX_EMPTY, CX_TKEY, CX_TDIST, CX_GKEY, CX_GVAL, CX_PKNOWN) = range(15)
 CX_PORTAL = 15  # 7 slots: a portal's value by shape, known where bit shape of CX_PKNOWN is set
-NCX = CX_PORTAL + 7
+# Memo slots (NaN = not yet computed) of prices many moves of one decision share: the
+# cheapest payment of n < MEMO_N tiles of type t (on the decision's own stock), of n < 4
+# resources r (r = -1: any; the ship payment never changes the resources), and the
+# distance of the task in slot j of island i (``features.task_distance`` when taking it).
+MEMO_N = 8
+CX_TCOST = CX_PORTAL + 7
+CX_RCOST = CX_TCOST + 6 * MEMO_N
+CX_TDIST_AT = CX_RCOST + 7 * 4
+NCX = CX_TDIST_AT + 3 * C.N_ISLANDS
+
+
+# numba reference-counts every array argument of a compiled call (two calls into its
+# runtime per array, not optimised away across our branchy functions): with ten arrays per
+# priced move that was most of a decision's time.  So the pricing runs without the runtime
+# (``NO_RT``: no allocation possible there, callees inherit it) and the few functions that
+# allocate a scratch array say ``WITH_RT`` explicitly.  Numbers are unchanged: the flag only
+# drops the reference counting.
+NO_RT = {"cache": True, "_nrt": False}
+WITH_RT = {"cache": True, "_nrt": True}
 
 
 # ---- per-decision context ----------------------------------------------------------------
-@njit(cache=True)
+@njit(**NO_RT)
 def turns_left(s, p, seat, w):
     """Own turns left: exact in the countdown, else estimated from the council."""
     if s[L.G_CD_ACTIVE] == 1:
@@ -153,7 +171,7 @@ def turns_left(s, p, seat, w):
     return min(council, fuel)
 
 
-@njit(cache=True)
+@njit(**NO_RT)
 def stall_pressure(s, p):
     """0..1: how far the council lags behind the fuel left for lighting bonfires.
 
@@ -175,7 +193,7 @@ def stall_pressure(s, p):
     return min(1.0, max(0.0, rem / (0.5 * fuel + 1.0) - 0.25))
 
 
-@njit(cache=True)
+@njit(**NO_RT)
 def stock_values(s, pb, w, late, nd, tv, rv):
     """Values of one action tile of each type (tv) and one resource (rv)."""
     for k in range(6):
@@ -194,7 +212,7 @@ def stock_values(s, pb, w, late, nd, tv, rv):
     rv[GOLD] = 0.5 * (1.0 - late) + late * w[W_GOLD] + nd[FE.N_RES + GOLD]
 
 
-@njit(cache=True)
+@njit(**NO_RT)
 def dead_tiles(s, pb):
     """Bit mask of the tile types no action can use any more (6 paths, 6 gnomes, 7 tasks,
     every guardian on a bonfire with none left to retrieve)."""
@@ -237,7 +255,7 @@ def tiles_loss(s, pb, code, tv):
     return loss
 
 
-@njit(cache=True)
+@njit(**WITH_RT)
 def _cheapest_units(s, pb, t, m, tv):
     """Value of the m cheapest non-yellow tiles of types other than t (>= 1e9 if short)."""
     cnt = np.empty(6, np.int64)
@@ -290,7 +308,7 @@ def tile_cost(s, pb, t, n, tv):
     return best
 
 
-@njit(cache=True)
+@njit(**WITH_RT)
 def res_cost(s, pb, r, n, rv):
     """Value lost by the cheapest way to pay n of resource r (r < 0: any resources):
     own, gold, or (for what the payer lacks) pairs of the cheapest other plain ones."""
@@ -329,6 +347,50 @@ def res_cost(s, pb, r, n, rv):
                 continue
             best = min(best, o * rv[r] + g * rv[GOLD] + q * pair)
     return best
+
+
+@njit(cache=True)
+def tile_cost_memo(s, pb, t, n, tv, cx):
+    """``tile_cost`` of the decision's own stock, computed once per (t, n) and decision
+    (never on a stock changed for pricing: the ship payment in ``island_value``)."""
+    if n < 0 or n >= MEMO_N:
+        return tile_cost(s, pb, t, n, tv)
+    j = CX_TCOST + t * MEMO_N + n
+    v = cx[j]
+    if v != v:
+        v = tile_cost(s, pb, t, n, tv)
+        cx[j] = v
+    return v
+
+
+@njit(cache=True)
+def res_cost_memo(s, pb, r, n, rv, cx):
+    """``res_cost``, computed once per (r, n) and decision (resources are never changed
+    for pricing)."""
+    if n < 0 or n >= 4:
+        return res_cost(s, pb, r, n, rv)
+    j = CX_RCOST + (r + 1) * 4 + n
+    v = cx[j]
+    if v != v:
+        v = res_cost(s, pb, r, n, rv)
+        cx[j] = v
+    return v
+
+
+@njit(cache=True)
+def task_distance_at(s, p, seat, i, j, cx):
+    """``features.task_distance`` of the task in slot j of island i when taking it there,
+    computed once per decision; a task that counts held action tiles (which the pricing of
+    a ship payment changes) is computed afresh every time."""
+    t = s[L.ISLAND_TASKS + i * 3 + j]
+    if p[T.T_KIND + t] == TK.K_TILES_IN_SUPPLY:
+        return FE.task_distance(s, p, seat, t, i, True)
+    k = CX_TDIST_AT + i * 3 + j
+    d = cx[k]
+    if d != d:
+        d = FE.task_distance(s, p, seat, t, i, True)
+        cx[k] = d
+    return d
 
 
 # ---- component values ------------------------------------------------------------------
@@ -373,13 +435,19 @@ def take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd, d):
             v += w[W_CRYSTAL]
     v += nd[FE.N_TASKCOL + col] + nd[FE.N_OFFER + isl]
     if w[W_SYNERGY] != 0.0:
-        tmp = np.zeros(FE.NN)
-        FE.add_task_needs(s, p, seat, t, 1.0, tmp)
-        dot = 0.0
-        for j in range(FE.NN):
-            dot += tmp[j] * nd[j]
-        v += w[W_SYNERGY] * dot
+        v += w[W_SYNERGY] * _synergy(s, p, seat, t, nd)
     return v
+
+
+@njit(**WITH_RT)
+def _synergy(s, p, seat, t, nd):
+    """Overlap of task t's needs with the current needs nd."""
+    tmp = np.zeros(FE.NN)
+    FE.add_task_needs(s, p, seat, t, 1.0, tmp)
+    dot = 0.0
+    for j in range(FE.NN):
+        dot += tmp[j] * nd[j]
+    return dot
 
 
 @njit(cache=True)
@@ -430,7 +498,8 @@ def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
             r1 = -1
             r2 = -1
         if can_pay_resources(s, pb, r1, 1, r2, 1):
-            rcost = min(rcost, res_cost(s, pb, r1, 1, rv) + res_cost(s, pb, r2, 1, rv))
+            rcost = min(rcost, res_cost_memo(s, pb, r1, 1, rv, cx)
+                        + res_cost_memo(s, pb, r2, 1, rv, cx))
     if rcost >= 1.0e9:
         return NEG
     space = best_free_space(s, pb)
@@ -438,7 +507,8 @@ def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
     for j in range(3):
         t = s[L.ISLAND_TASKS + i * 3 + j]
         if t >= 0:
-            best = max(best, take_value(s, p, pb, seat, t, i, space, w, cx, nd))
+            best = max(best, take_value_at(s, p, pb, seat, t, i, space, w, cx, nd,
+                                           task_distance_at(s, p, seat, i, j, cx)))
     return best - rcost - tile_cost(s, pb, 2, tc, tv)
 
 
@@ -562,7 +632,7 @@ def gnome_value(s, p, pb, gid, w, cx, nd):
     return v
 
 
-@njit(cache=True)
+@njit(**WITH_RT)
 def discard_loss(s, pb, m, tv):
     """Value of the m tiles option I discards: the player's cheapest choice."""
     return _sum_cheapest(s[pb + L.P_TILES:pb + L.P_TILES + 7].copy(), m, tv)
@@ -584,12 +654,14 @@ def payment_value(s, p, pb, seat, kind, code, b, w, cx, nd, tv, rv):
         return v
     v = -tiles_loss(s, pb, code, tv)
     if s[L.G_PAY_MOVE] == L.M_SHIP:
-        after = s.copy()
+        # priced on the state itself with the payment taken, then restored (no copy)
         for k in range(7):
-            after[pb + L.P_TILES + k] -= code_count(code, k)
+            s[pb + L.P_TILES + k] -= code_count(code, k)
         isl = s[L.G_PAY_MOVE + 1]
-        v += w[W_SHIP_FOLLOW] * max(0.0, island_value(after, p, pb, seat, isl, 0, w, cx,
-                                                       nd, tv, rv))
+        follow = island_value(s, p, pb, seat, isl, 0, w, cx, nd, tv, rv)
+        for k in range(7):
+            s[pb + L.P_TILES + k] += code_count(code, k)
+        v += w[W_SHIP_FOLLOW] * max(0.0, follow)
     return v
 
 
@@ -615,12 +687,45 @@ def dead_cells(s, p, pb, r, c, o, occ=-1):
     return FM.popcount(free & ~cover), FM.popcount(free)
 
 
+@njit(**NO_RT)
+def free_lines(p, occ, fl):
+    """Store in fl[1:] the straight triples of the area that no covered cell blocks
+    (``occ``: the covered-cell mask), their number in fl[0]."""
+    m = 0
+    for k in range(FM.n_lines(p)):
+        line = FM.line_mask(p, k)
+        if (line & occ) == 0:
+            m += 1
+            fl[m] = line
+    fl[0] = m
+
+
 @njit(cache=True)
-def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
-    """Value of option I / the council's fate bonus: gains from the area sizes, no apply."""
+def dead_cells_free(p, occ, pm, fl):
+    """``dead_cells`` of a placement covering the area cells ``pm``, from the free lines
+    ``fl`` of the area before it (``free_lines``): a line stays free unless pm blocks it."""
+    occ |= pm
+    cover = 0
+    for k in range(1, fl[0] + 1):
+        line = fl[k]
+        if (line & pm) == 0:
+            cover |= line
+    free = ~occ & FM.full(p)
+    return FM.popcount(free & ~cover), FM.popcount(free)
+
+
+@njit(cache=True)
+def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size, fl):
+    """Value of option I / the council's fate bonus: gains from the area sizes, no apply.
+
+    ``lab``/``size``: the area labelling (``features.fate_labels``); ``fl``: the free lines
+    of the area (``free_lines``), both made once per decision.
+    """
     lo = s[pb + L.P_FATE_LO]
     tile = s[pb + L.P_FATE_SUP + lo] if end == 0 else s[pb + L.P_FATE_SUP + s[pb + L.P_FATE_HI] - 1]
     mult = 2 if has_spec(s, pb, 16) else 1
+    cols = p[T.FATE_COLS]
+    pm = 0  # the area cells the tile covers
     v = -w[W_FATE_COST]
     for i in range(3):
         rr, cc = F.tile_cell(r, c, o, i)
@@ -630,6 +735,7 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
         if s[pb + L.P_TILES + sym] == 0:
             v += nd[FE.N_TILE + sym]  # Y15-Y17: a type the supply lacks
         if F.in_area(p, rr, cc):
+            pm |= 1 << (rr * cols + cc)
             cell = F.grid_index(rr, cc)
             obj = p[T.FATE_PRINT + cell]
             if obj == 1:
@@ -643,9 +749,7 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
         # keep room for the tiles still in the column (each placement is ~4-5 tiles)
         key = (r + 2) * 1000 + (c + 2) * 10 + o
         if cx[CX_DKEY] != key:
-            if cx[CX_OCC] < 0.0:
-                cx[CX_OCC] = FM.occupied(s, p, pb)
-            dd, ee = dead_cells(s, p, pb, r, c, o, np.int64(cx[CX_OCC]))
+            dd, ee = dead_cells_free(p, np.int64(cx[CX_OCC]), pm, fl)
             cx[CX_DEAD] = dd
             cx[CX_EMPTY] = ee
             cx[CX_DKEY] = key
@@ -669,6 +773,19 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
     return v
 
 
+@njit(**WITH_RT)
+def _council_fire_value(s, p, pb, w, cx, nd, tv, rv):
+    """Best Great Bonfire space and reward set of the council's fire bonus."""
+    best = NEG
+    rows = np.empty((64, L.MOVE_W), np.int64)  # the engine's own reward enumeration
+    for g in range(7):
+        k = gen_rewards(s, p, pb, g, 0, L.M_FIRE, rows, 0)
+        for j in range(k):
+            best = max(best, fire_value(s, p, pb, g, rows[j, 2], rows[j, 3], w, cx, nd,
+                                        tv, rv))
+    return best
+
+
 @njit(cache=True)
 def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
     """Best value of taking the bonus of council space ``space``."""
@@ -687,13 +804,7 @@ def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
                 best = max(best, guard_value(s, pb, g, w, cx, nd))
         return best
     if space == SP_FIRE:
-        rows = np.empty((64, L.MOVE_W), np.int64)  # the engine's own reward enumeration
-        for g in range(7):
-            k = gen_rewards(s, p, pb, g, 0, L.M_FIRE, rows, 0)
-            for j in range(k):
-                best = max(best, fire_value(s, p, pb, g, rows[j, 2], rows[j, 3], w, cx, nd,
-                                            tv, rv))
-        return best
+        return _council_fire_value(s, p, pb, w, cx, nd, tv, rv)
     if space == SP_SPEC:
         for j in range(C.SPECIALIST_DISPLAY):
             gid = s[L.SPEC_DISP + j]
@@ -723,19 +834,20 @@ def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
 
 # ---- one move ------------------------------------------------------------------------------
 @njit(cache=True)
-def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size):
+def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size, fl):
     """Value of move row mv for the seat to move (in points)."""
-    return value_of(s, p, mv[0], mv[1], mv[2], mv[3], mv[4], w, cx, nd, tv, rv, lab, size)
+    return value_of(s, p, mv[0], mv[1], mv[2], mv[3], mv[4], w, cx, nd, tv, rv, lab, size, fl)
 
 
-@njit(cache=True)
-def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size):
+@njit(**NO_RT)
+def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size, fl):
     """``move_value`` of the move [kind, a, b, c, d] (no row view per move)."""
     seat = s[L.G_CUR]
     pb = TK.pbase(seat)
     ph = s[L.G_PHASE]
     if kind == L.M_FATE:
-        return fate_value(s, p, pb, a, b, c, d, ph == L.PH_MAIN, w, cx, nd, tv, rv, lab, size)
+        return fate_value(s, p, pb, a, b, c, d, ph == L.PH_MAIN, w, cx, nd, tv, rv, lab, size,
+                          fl)
     if kind == L.M_IGNITE:
         t = s[pb + L.P_TASK + a]
         v = w[W_IGNITE] + w[W_NOVICE] * cx[CX_PRESS] + p[T.T_POINTS + t] + nd[FE.N_BONFIRES]
@@ -749,28 +861,25 @@ def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size):
         return w[W_BONUS] + w[W_NOVICE] * cx[CX_PRESS]
     if kind == L.M_SHIP:
         return (w[W_SHIP_FOLLOW] * island_value(s, p, pb, seat, a, b, w, cx, nd, tv, rv)
-                - tile_cost(s, pb, 0, b, tv))
+                - tile_cost_memo(s, pb, 0, b, tv, cx))
     if kind == L.M_SHIP_TO:
         return island_value(s, p, pb, seat, a, 0, w, cx, nd, tv, rv)
     if kind == L.M_TASK:
         isl = s[pb + L.P_SHIP]
         t = s[L.ISLAND_TASKS + isl * 3 + a]
-        key = t * 16 + isl
-        if cx[CX_TKEY] != key:
-            cx[CX_TDIST] = FE.task_distance(s, p, seat, t, isl, True)
-            cx[CX_TKEY] = key
-        v = take_value_at(s, p, pb, seat, t, isl, c, w, cx, nd, cx[CX_TDIST])
+        v = take_value_at(s, p, pb, seat, t, isl, c, w, cx, nd,
+                          task_distance_at(s, p, seat, isl, a, cx))
         r1 = offering_resource(s, pb, b)
         r2 = p[T.ISL_VAL + isl]
         if has_spec(s, pb, 3):
             r1 = -1
             r2 = -1
-        v -= res_cost(s, pb, r1, 1, rv) + res_cost(s, pb, r2, 1, rv)
-        return v - tile_cost(s, pb, 2, task_tile_cost(s, p, pb, isl), tv)
+        v -= res_cost_memo(s, pb, r1, 1, rv, cx) + res_cost_memo(s, pb, r2, 1, rv, cx)
+        return v - tile_cost_memo(s, pb, 2, task_tile_cost(s, p, pb, isl), tv, cx)
     if kind == L.M_PATH:
         tid = s[L.PATH_DISP + a] if a < 4 else -1
         cost = p[T.PATH_COST + s[pb + L.P_NPATH]]
-        return path_value(s, p, pb, tid, w, cx, nd, rv) - tile_cost(s, pb, 1, cost, tv)
+        return path_value(s, p, pb, tid, w, cx, nd, rv) - tile_cost_memo(s, pb, 1, cost, tv, cx)
     if kind == L.M_TAKE_PATH:
         tid = s[L.PATH_DISP + a] if a < 10 else a - 10
         return path_value(s, p, pb, tid, w, cx, nd, rv)
@@ -778,17 +887,19 @@ def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size):
         return w[W_REFRESH]
     if kind == L.M_GUARD or kind == L.M_TAKE_GUARD:
         v = guard_value(s, pb, a, w, cx, nd)
-        return v - tile_cost(s, pb, 4, 1, tv) if kind == L.M_GUARD else v
+        return v - tile_cost_memo(s, pb, 4, 1, tv, cx) if kind == L.M_GUARD else v
     if kind == L.M_PROCESSION:
         steps = a + (1 if has_spec(s, pb, 2) else 0)
-        return procession_value(s, p, pb, steps, w, cx, nd, rv) - tile_cost(s, pb, 4, a, tv)
+        return (procession_value(s, p, pb, steps, w, cx, nd, rv)
+                - tile_cost_memo(s, pb, 4, a, tv, cx))
     if kind == L.M_MOVE_GUARD:
         if b == STAY:
             return 0.0
         gain = ph == L.PH_C_MOVE or s[L.G_PROC_NOGAIN] == 0
         return step_value(s, p, pb, a, b, c, gain, w, cx, nd, rv)
     if kind == L.M_FIRE:
-        return fire_value(s, p, pb, a, b, c, w, cx, nd, tv, rv) - tile_cost(s, pb, 3, d, tv)
+        return (fire_value(s, p, pb, a, b, c, w, cx, nd, tv, rv)
+                - tile_cost_memo(s, pb, 3, d, tv, cx))
     if kind == L.M_GNOME or kind == L.M_TAKE_SPEC:
         if cx[CX_GKEY] != a:
             cx[CX_GVAL] = gnome_value(s, p, pb, a, w, cx, nd)
@@ -797,7 +908,8 @@ def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size):
         if kind == L.M_TAKE_SPEC:
             return v
         gr = gnome_resource(s, p, pb, a)
-        return v - tile_cost(s, pb, 5, 2 - b, tv) - res_cost(s, pb, gr, 1 + b, rv)
+        return (v - tile_cost_memo(s, pb, 5, 2 - b, tv, cx)
+                - res_cost_memo(s, pb, gr, 1 + b, rv, cx))
     if kind == L.M_COUNCIL:
         if b == 1:
             return w[W_COUNCIL_POINT] * p[T.COUNCIL_PT]
@@ -820,6 +932,7 @@ def choose(s, p, moves, n, w):
     cx[CX_TKEY] = -1.0
     cx[CX_GKEY] = -1.0
     cx[CX_PKNOWN] = 0.0
+    cx[CX_TCOST:] = np.nan
     n_open = FE.seat_needs(s, p, seat, nd, w[W_COMMON])
     for j in range(FE.NN):
         nd[j] *= w[W_NEED]
@@ -834,8 +947,11 @@ def choose(s, p, moves, n, w):
     # Under stall pressure stock that no held task needs falls towards its leftover value:
     # converting tiles at the Great Bonfire only delays a stall.
     stock_values(s, pb, w, cx[CX_LATE] * (1.0 - w[W_STOCK_PRESS] * cx[CX_PRESS]), nd, tv, rv)
-    lab = np.empty(F.NCELL, np.int64)
-    size = np.empty(F.NCELL, np.int64)
+    # the fate area's labelling and free lines, made at the first fate move
+    fate = np.empty(2 * F.NCELL + FM.n_lines(p) + 1, np.int64)
+    lab = fate[:F.NCELL]
+    size = fate[F.NCELL:2 * F.NCELL]
+    fl = fate[2 * F.NCELL:]
     labelled = False
     best = NEG
     bi = 0
@@ -847,9 +963,12 @@ def choose(s, p, moves, n, w):
             continue
         if kind == L.M_FATE and not labelled:
             FE.fate_labels(s, pb, lab, size)
+            occ = FM.occupied(s, p, pb)
+            cx[CX_OCC] = occ
+            free_lines(p, occ, fl)
             labelled = True
         v = value_of(s, p, kind, moves[i, 1], moves[i, 2], moves[i, 3], moves[i, 4], w, cx,
-                     nd, tv, rv, lab, size)
+                     nd, tv, rv, lab, size, fl)
         if v > best:
             best = v
             bi = i

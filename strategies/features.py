@@ -116,7 +116,7 @@ def offers(s, pb, i, isl):
     return s[pb + L.P_OFF_ISLAND + i] + (1 if i == isl else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates: see evaluate.WITH_RT
 def max_area(s, pb, sym):
     """Largest connected fate area of symbol sym (-1: any symbol)."""
     lab = np.full(F.NCELL, -1, np.int64)
@@ -495,7 +495,7 @@ def add_task_needs(s, p, seat, t, u, nd):
         nd[N_BONFIRES] += u
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see evaluate.NO_RT
 def seat_needs(s, p, seat, nd, common_w):
     """Fill the NEED vector nd from the held unlit tasks and (times common_w) common tasks.
 
@@ -536,7 +536,7 @@ def seat_needs(s, p, seat, nd, common_w):
 
 
 # ---- fate areas without applying a placement ----------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates: see evaluate.WITH_RT
 def fate_labels(s, pb, lab, size):
     """Label the connected same-symbol areas of the fate grid: lab[gi] = area id (-1 empty),
     size[id] = its cell count."""

@@ -121,7 +121,7 @@ def flood(s, pb, gi, lab, stack, label):
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def area_size(s, pb, gi):
     """Size of the connected same-symbol area containing grid cell gi (0 if empty)."""
     lab = np.full(NCELL, -1, dtype=np.int64)
@@ -129,7 +129,7 @@ def area_size(s, pb, gi):
     return flood(s, pb, gi, lab, stack, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def count_areas(s, pb, sym, min_size):
     """Number of distinct connected areas of symbol sym (-1: any symbol) of size >= min_size."""
     lab = np.full(NCELL, -1, dtype=np.int64)

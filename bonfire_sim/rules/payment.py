@@ -141,7 +141,7 @@ def pay_any_resource(s, pb):
     return _pay_on(s[pb + L.P_RES:pb + L.P_RES + 6], -1, 1, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def can_pay_resources(s, pb, r1, n1, r2, n2):
     """True if n1 of r1 and n2 of r2 can be paid together (r < 0 = any resource of choice)."""
     tmp = s[pb + L.P_RES:pb + L.P_RES + 6].copy()
