@@ -100,7 +100,7 @@ def gen_main_options(s, p, seat, pb, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting of the arrays: see strategies.evaluate.NO_RT
 def legal_moves(s, p, out):
     """Fill ``out`` with the legal moves of the pending decision; return their number."""
     ph = s[L.G_PHASE]
@@ -156,7 +156,7 @@ def legal_moves(s, p, out):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def has_main_option(s, p, seat):
     """The player can take option I, II or III (cheap checks first)."""
     pb = pb_of(seat)
@@ -228,7 +228,7 @@ def finish_turn(s, p):
             do_pass(s, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def resume(s, p):
     """A sub-decision chain is complete: back to the main decision or to the turn's end."""
     if s[L.G_RET] == L.PH_MAIN:
@@ -241,7 +241,7 @@ def resume(s, p):
         finish_turn(s, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def enter_ship_action(s, p, pb):
     """After sailing: offer the island's action, or carry on if there is none."""
     buf = np.empty((L.MAX_MOVES, L.MOVE_W), np.int64)
@@ -337,7 +337,14 @@ def complete_move(s, p, pb, mv, main):
     resume(s, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
+def complete_pending(s, p, pb):
+    """Carry out the move whose payment has just been chosen."""
+    pending = s[L.G_PAY_MOVE:L.G_PAY_MOVE + L.MOVE_W].copy()
+    complete_move(s, p, pb, pending, s[L.G_PAY_MAIN] == 1)
+
+
+@njit(cache=True, _nrt=False)  # no reference counting of the arrays: see strategies.evaluate.NO_RT
 def apply_move(s, p, mv):
     """Play move row ``mv`` (assumed legal) for the seat to move."""
     seat = s[L.G_CUR]
@@ -354,8 +361,7 @@ def apply_move(s, p, mv):
     if choice:
         apply_choice(s, pb, mv)
         if not settle(s, pb):
-            pending = s[L.G_PAY_MOVE:L.G_PAY_MOVE + L.MOVE_W].copy()
-            complete_move(s, p, pb, pending, s[L.G_PAY_MAIN] == 1)
+            complete_pending(s, p, pb)
     elif is_paying(kind, in_main):
         if not demand_payment(s, p, pb, mv, in_main):
             complete_move(s, p, pb, mv, in_main)

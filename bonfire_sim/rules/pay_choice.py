@@ -121,7 +121,7 @@ def _add_pairs(out, k0, k, idx, m, types, nt, avail, cnt, nslots, b):
 
 
 # ---- alternatives --------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def gen_tile_payments(s, pb, t, n, out, k):
     """Every distinct payment of n action tiles of type t, as M_PAY rows."""
     base = pb + L.P_TILES
@@ -168,7 +168,7 @@ def _own_gold_options(have_r, have_gold, r, n):
     return 0, min(have_r, n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def gen_res_payments(s, pb, r1, n1, r2, n2, out, k):
     """Every distinct payment of n1 of r1 and n2 of r2 (r < 0: any), as M_PAY rows."""
     have = s[pb + L.P_RES:pb + L.P_RES + 6].copy()
@@ -246,7 +246,7 @@ def gen_res_payments(s, pb, r1, n1, r2, n2, out, k):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def gen_discards(s, pb, keep, out, k):
     """Every distinct set of ``keep`` tiles to keep before a fate tile, as M_DISCARD rows."""
     base = pb + L.P_TILES
@@ -352,7 +352,7 @@ def apply_choice(s, pb, mv):
         pay_code(s, pb, mv[1], mv[2])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def settle(s, pb):
     """Pay every open demand that has a single way; True if a choice remains (PH_PAY)."""
     buf = np.empty((2, L.MOVE_W), np.int64)
