@@ -140,7 +140,8 @@ MEMO_N = 8
 CX_TCOST = CX_PORTAL + 7
 CX_RCOST = CX_TCOST + 6 * MEMO_N
 CX_TDIST_AT = CX_RCOST + 7 * 4
-NCX = CX_TDIST_AT + 3 * C.N_ISLANDS
+CX_NEEDS = CX_TDIST_AT + 3 * C.N_ISLANDS  # NN scratch slots (a new task's own needs)
+NCX = CX_NEEDS + FE.NN
 
 
 # numba reference-counts every array argument of a compiled call (two calls into its
@@ -309,22 +310,28 @@ def tile_cost(s, pb, t, n, tv):
 
 
 @njit(**WITH_RT)
+def _res_cost_any(s, pb, n, rv):
+    """``res_cost`` of n resources of the payer's choice."""
+    cnt = s[pb + L.P_RES:pb + L.P_RES + 6].copy()
+    c = 0.0
+    for _ in range(n):
+        best = -1
+        for k in range(6):
+            if cnt[k] > 0 and (best < 0 or rv[k] < rv[best]):
+                best = k
+        if best < 0:
+            return c + 1.0e9
+        cnt[best] -= 1
+        c += rv[best]
+    return c
+
+
+@njit(cache=True)
 def res_cost(s, pb, r, n, rv):
     """Value lost by the cheapest way to pay n of resource r (r < 0: any resources):
     own, gold, or (for what the payer lacks) pairs of the cheapest other plain ones."""
     if r < 0:
-        cnt = s[pb + L.P_RES:pb + L.P_RES + 6].copy()
-        c = 0.0
-        for _ in range(n):
-            best = -1
-            for k in range(6):
-                if cnt[k] > 0 and (best < 0 or rv[k] < rv[best]):
-                    best = k
-            if best < 0:
-                return c + 1.0e9
-            cnt[best] -= 1
-            c += rv[best]
-        return c
+        return _res_cost_any(s, pb, n, rv)
     have = s[pb + L.P_RES + r]
     gold = s[pb + L.P_RES + GOLD] if r != GOLD else 0
     pair = 0.0  # the two cheapest other plain resources (one pair is all one unit needs)
@@ -435,14 +442,14 @@ def take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd, d):
             v += w[W_CRYSTAL]
     v += nd[FE.N_TASKCOL + col] + nd[FE.N_OFFER + isl]
     if w[W_SYNERGY] != 0.0:
-        v += w[W_SYNERGY] * _synergy(s, p, seat, t, nd)
+        v += w[W_SYNERGY] * _synergy(s, p, seat, t, nd, cx[CX_NEEDS:CX_NEEDS + FE.NN])
     return v
 
 
-@njit(**WITH_RT)
-def _synergy(s, p, seat, t, nd):
-    """Overlap of task t's needs with the current needs nd."""
-    tmp = np.zeros(FE.NN)
+@njit(cache=True)
+def _synergy(s, p, seat, t, nd, tmp):
+    """Overlap of task t's needs with the current needs nd (``tmp``: NN scratch floats)."""
+    tmp[:] = 0.0
     FE.add_task_needs(s, p, seat, t, 1.0, tmp)
     dot = 0.0
     for j in range(FE.NN):
@@ -691,12 +698,21 @@ def dead_cells(s, p, pb, r, c, o, occ=-1):
 def free_lines(p, occ, fl):
     """Store in fl[1:] the straight triples of the area that no covered cell blocks
     (``occ``: the covered-cell mask), their number in fl[0]."""
+    rows, cols = p[T.FATE_ROWS], p[T.FATE_COLS]
     m = 0
-    for k in range(FM.n_lines(p)):
-        line = FM.line_mask(p, k)
-        if (line & occ) == 0:
-            m += 1
-            fl[m] = line
+    for r in range(rows):
+        for c in range(cols - 2):
+            line = 7 << (r * cols + c)
+            if (line & occ) == 0:
+                m += 1
+                fl[m] = line
+    col = 1 | (1 << cols) | (1 << (2 * cols))
+    for c in range(cols):
+        for r in range(rows - 2):
+            line = col << (r * cols + c)
+            if (line & occ) == 0:
+                m += 1
+                fl[m] = line
     fl[0] = m
 
 
@@ -924,15 +940,19 @@ def choose(s, p, moves, n, w):
     """Index of the best move among moves[:n] for the seat to move, with weight row w."""
     seat = s[L.G_CUR]
     pb = TK.pbase(seat)
-    nd = np.zeros(FE.NN)
-    cx = np.zeros(NCX)
+    # one float and one int scratch array per decision (each allocation costs)
+    floats = np.zeros(FE.NN + NCX + PAYV + 6 + 6)
+    nd = floats[:FE.NN]
+    cx = floats[FE.NN:FE.NN + NCX]
+    tv = floats[FE.NN + NCX:FE.NN + NCX + PAYV + 6]  # 7 tile types, the surplus value,
+    rv = floats[FE.NN + NCX + PAYV + 6:]  # per-type payment values; resources
     cx[CX_DLOSS] = -1.0
     cx[CX_OCC] = -1.0
     cx[CX_DKEY] = -1.0
     cx[CX_TKEY] = -1.0
     cx[CX_GKEY] = -1.0
     cx[CX_PKNOWN] = 0.0
-    cx[CX_TCOST:] = np.nan
+    cx[CX_TCOST:CX_NEEDS] = np.nan
     n_open = FE.seat_needs(s, p, seat, nd, w[W_COMMON])
     for j in range(FE.NN):
         nd[j] *= w[W_NEED]
@@ -942,16 +962,15 @@ def choose(s, p, moves, n, w):
     cx[CX_OPEN] = n_open
     cx[CX_SEAT] = seat
     cx[CX_PRESS] = stall_pressure(s, p)
-    tv = np.zeros(PAYV + 6)  # 7 tile types, the surplus value, per-type payment values
-    rv = np.zeros(6)
     # Under stall pressure stock that no held task needs falls towards its leftover value:
     # converting tiles at the Great Bonfire only delays a stall.
     stock_values(s, pb, w, cx[CX_LATE] * (1.0 - w[W_STOCK_PRESS] * cx[CX_PRESS]), nd, tv, rv)
     # the fate area's labelling and free lines, made at the first fate move
-    fate = np.empty(2 * F.NCELL + FM.n_lines(p) + 1, np.int64)
+    fate = np.empty(3 * F.NCELL + FM.n_lines(p) + 1, np.int64)
     lab = fate[:F.NCELL]
     size = fate[F.NCELL:2 * F.NCELL]
-    fl = fate[2 * F.NCELL:]
+    stack = fate[2 * F.NCELL:3 * F.NCELL]
+    fl = fate[3 * F.NCELL:]
     labelled = False
     best = NEG
     bi = 0
@@ -962,7 +981,7 @@ def choose(s, p, moves, n, w):
             pass_i = i
             continue
         if kind == L.M_FATE and not labelled:
-            FE.fate_labels(s, pb, lab, size)
+            FE.fate_labels_with(s, pb, lab, size, stack)
             occ = FM.occupied(s, p, pb)
             cx[CX_OCC] = occ
             free_lines(p, occ, fl)

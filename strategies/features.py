@@ -540,8 +540,13 @@ def seat_needs(s, p, seat, nd, common_w):
 def fate_labels(s, pb, lab, size):
     """Label the connected same-symbol areas of the fate grid: lab[gi] = area id (-1 empty),
     size[id] = its cell count."""
+    return fate_labels_with(s, pb, lab, size, np.empty(F.NCELL, np.int64))
+
+
+@njit(cache=True)
+def fate_labels_with(s, pb, lab, size, stack):
+    """``fate_labels`` with the flood fill's stack (``F.NCELL`` entries) given."""
     lab[:] = -1
-    stack = np.empty(F.NCELL, np.int64)
     nid = 0
     for gi in range(F.NCELL):
         if s[pb + L.P_FATE + gi] < 0 or lab[gi] >= 0:
