@@ -24,7 +24,7 @@ from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.moves import apply_move, legal_moves
 from bonfire_sim.rules.setup import new_game
-from bonfire_sim.sim.loop import choose, new_buffer, no_weights
+from bonfire_sim.sim.loop import choose, choose_in, new_buffer, new_scratch, no_weights
 from strategies import DEFAULT_MIX, STRATEGY_IDS
 
 
@@ -79,13 +79,14 @@ def _legal(S, p, rows, off, sids, w, scratch, buf, reps):
 @njit(cache=False)
 def _choose(S, p, rows, off, sids, w, scratch, buf, reps):
     acc = 0
+    floats, ints = new_scratch(p)  # as the batch runner's game loop does
     for _ in range(reps):
         for k in range(S.shape[0]):
             scratch[:] = S[k]
             n = off[k + 1] - off[k]
             buf[:n] = rows[off[k]:off[k + 1]]
             seat = scratch[L.G_CUR]
-            acc += choose(scratch, p, buf, n, sids[seat], w[seat])
+            acc += choose_in(scratch, p, buf, n, sids[seat], w[seat], floats, ints)
     return acc
 
 
@@ -105,6 +106,7 @@ def _apply(S, p, rows, off, chosen, w, scratch, buf, reps):
 @njit(cache=False)
 def _check(S, p, rows, off, sids, w, chosen, scratch, buf):
     """Index of the first state whose legal moves or choice differ (-1: none)."""
+    floats, ints = new_scratch(p)
     for k in range(S.shape[0]):
         scratch[:] = S[k]
         n = legal_moves(scratch, p, buf)
@@ -117,6 +119,8 @@ def _check(S, p, rows, off, sids, w, chosen, scratch, buf):
         seat = scratch[L.G_CUR]
         if choose(scratch, p, buf, n, sids[seat], w[seat]) != chosen[k]:
             return k
+        if choose_in(scratch, p, buf, n, sids[seat], w[seat], floats, ints) != chosen[k]:
+            return k  # the game loops' variant with scratch reused from the last decision
         for j in range(scratch.shape[0]):
             if scratch[j] != S[k, j]:
                 return k  # choose must leave the state as it found it

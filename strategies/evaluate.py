@@ -140,7 +140,8 @@ MEMO_N = 8
 CX_TCOST = CX_PORTAL + 7
 CX_RCOST = CX_TCOST + 6 * MEMO_N
 CX_TDIST_AT = CX_RCOST + 7 * 4
-CX_NEEDS = CX_TDIST_AT + 3 * C.N_ISLANDS  # NN scratch slots (a new task's own needs)
+CX_SYN = CX_TDIST_AT + 3 * C.N_ISLANDS  # T.NT memo slots: a task's synergy with the needs
+CX_NEEDS = CX_SYN + T.NT  # NN scratch slots (a new task's own needs)
 NCX = CX_NEEDS + FE.NN
 
 
@@ -442,7 +443,20 @@ def take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd, d):
             v += w[W_CRYSTAL]
     v += nd[FE.N_TASKCOL + col] + nd[FE.N_OFFER + isl]
     if w[W_SYNERGY] != 0.0:
-        v += w[W_SYNERGY] * _synergy(s, p, seat, t, nd, cx[CX_NEEDS:CX_NEEDS + FE.NN])
+        v += w[W_SYNERGY] * synergy_memo(s, p, seat, t, nd, cx)
+    return v
+
+
+@njit(cache=True)
+def synergy_memo(s, p, seat, t, nd, cx):
+    """``_synergy`` of task t, computed once per decision (afresh for a task whose needs
+    count held action tiles, which the pricing of a payment changes)."""
+    if p[T.T_KIND + t] == TK.K_TILES_IN_SUPPLY:
+        return _synergy(s, p, seat, t, nd, cx[CX_NEEDS:CX_NEEDS + FE.NN])
+    v = cx[CX_SYN + t]
+    if v != v:
+        v = _synergy(s, p, seat, t, nd, cx[CX_NEEDS:CX_NEEDS + FE.NN])
+        cx[CX_SYN + t] = v
     return v
 
 
@@ -453,7 +467,11 @@ def _synergy(s, p, seat, t, nd, tmp):
     FE.add_task_needs(s, p, seat, t, 1.0, tmp)
     dot = 0.0
     for j in range(FE.NN):
-        dot += tmp[j] * nd[j]
+        x = tmp[j]
+        # a zero term (finite need) leaves the sum as it is: the sum starts at +0.0 and
+        # so is never -0.0; skipping it keeps the result bit for bit
+        if x != 0.0 or nd[j] - nd[j] != 0.0:
+            dot += x * nd[j]
     return dot
 
 
@@ -935,13 +953,30 @@ def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size, fl):
     return 0.0  # M_END, M_SWAP (keep), M_SKIP, M_PASS (decided in choose)
 
 
+# the scratch arrays of a decision (``choose_in``): floats, and ints (``scratch_ints``)
+N_FLOATS = FE.NN + NCX + PAYV + 6 + 6
+
+
 @njit(cache=True)
+def scratch_ints(p):
+    """Length of the int scratch array ``choose_in`` needs with parameters p."""
+    return 3 * F.NCELL + FM.n_lines(p) + 1
+
+
+@njit(**WITH_RT)
 def choose(s, p, moves, n, w):
     """Index of the best move among moves[:n] for the seat to move, with weight row w."""
+    return choose_in(s, p, moves, n, w, np.empty(N_FLOATS),
+                     np.empty(scratch_ints(p), np.int64))
+
+
+@njit(**NO_RT)
+def choose_in(s, p, moves, n, w, floats, fate):
+    """``choose`` with its scratch arrays given (``N_FLOATS`` floats, ``scratch_ints(p)``
+    ints), so a game loop allocates them once instead of every decision."""
     seat = s[L.G_CUR]
     pb = TK.pbase(seat)
-    # one float and one int scratch array per decision (each allocation costs)
-    floats = np.zeros(FE.NN + NCX + PAYV + 6 + 6)
+    floats[:] = 0.0
     nd = floats[:FE.NN]
     cx = floats[FE.NN:FE.NN + NCX]
     tv = floats[FE.NN + NCX:FE.NN + NCX + PAYV + 6]  # 7 tile types, the surplus value,
@@ -966,7 +1001,6 @@ def choose(s, p, moves, n, w):
     # converting tiles at the Great Bonfire only delays a stall.
     stock_values(s, pb, w, cx[CX_LATE] * (1.0 - w[W_STOCK_PRESS] * cx[CX_PRESS]), nd, tv, rv)
     # the fate area's labelling and free lines, made at the first fate move
-    fate = np.empty(3 * F.NCELL + FM.n_lines(p) + 1, np.int64)
     lab = fate[:F.NCELL]
     size = fate[F.NCELL:2 * F.NCELL]
     stack = fate[2 * F.NCELL:3 * F.NCELL]

@@ -162,7 +162,7 @@ def has_main_option(s, p, seat):
     pb = pb_of(seat)
     if supply_size(s, pb) > 0 and has_legal_placement(s, p, pb):
         return True
-    buf = np.empty((L.MAX_MOVES, L.MOVE_W), np.int64)
+    buf = np.empty((1, L.MOVE_W), np.int64)  # full-safe generators: one row tells "any"
     return gen_main_options(s, p, seat, pb, buf, 0) > 0
 
 
@@ -236,7 +236,7 @@ def resume(s, p):
         return
     s[L.G_PHASE] = L.PH_POST
     seat = s[L.G_CUR]
-    buf = np.empty((8, L.MOVE_W), np.int64)
+    buf = np.empty((1, L.MOVE_W), np.int64)  # full-safe generators: one row tells "any"
     if gen_bonus(s, p, seat, buf, 0) == 0:
         finish_turn(s, p)
 
@@ -244,7 +244,7 @@ def resume(s, p):
 @njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def enter_ship_action(s, p, pb):
     """After sailing: offer the island's action, or carry on if there is none."""
-    buf = np.empty((L.MAX_MOVES, L.MOVE_W), np.int64)
+    buf = np.empty((1, L.MOVE_W), np.int64)  # full-safe generators: one row tells "any"
     n = gen_task(s, p, pb, buf, 0)
     n = gen_guard(s, p, pb, buf, n)
     if n == 0:

@@ -129,8 +129,9 @@ def gen_tile_payments(s, pb, t, n, out, k):
     yel = s[base + YELLOW]
     per = 2 if has_spec(s, pb, 5) else 1
     lacking = max(0, n - have)
-    avail = np.zeros(7, np.int64)
-    types = np.zeros(6, np.int64)
+    work = np.zeros(20 + 2 * n + 1, np.int64)  # one allocation for the four work arrays
+    avail = work[:7]
+    types = work[7:13]
     nt = 0
     for x in range(7):
         if x != t:
@@ -138,9 +139,9 @@ def gen_tile_payments(s, pb, t, n, out, k):
             if avail[x] > 0:
                 types[nt] = x
                 nt += 1
-    cnt = np.zeros(7, np.int64)
+    cnt = work[13:20]
     k0 = k
-    idx = np.zeros(2 * n + 1, np.int64)  # a procession may pay many tiles
+    idx = work[20:]  # 2 n + 1: a procession may pay many tiles
     for u in range(min(have, n), -1, -1):  # the canonical payment comes first
         rest = n - u
         for y in range(min(yel, (rest + per - 1) // per), -1, -1):
@@ -171,7 +172,9 @@ def _own_gold_options(have_r, have_gold, r, n):
 @njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def gen_res_payments(s, pb, r1, n1, r2, n2, out, k):
     """Every distinct payment of n1 of r1 and n2 of r2 (r < 0: any), as M_PAY rows."""
-    have = s[pb + L.P_RES:pb + L.P_RES + 6].copy()
+    work = np.zeros(26, np.int64)  # one allocation for the four work arrays
+    have = work[:6]
+    have[:] = s[pb + L.P_RES:pb + L.P_RES + 6]
     n_any = 0  # callers never mix "any" with a named resource (specialists 3, 9 make all any)
     if r1 < 0:
         n_any += n1
@@ -183,9 +186,9 @@ def gen_res_payments(s, pb, r1, n1, r2, n2, out, k):
         n1 += n2
         n2 = 0
     k0 = k
-    cnt = np.zeros(6, np.int64)
-    idx = np.zeros(8, np.int64)
-    types = np.zeros(6, np.int64)
+    cnt = work[6:12]
+    idx = work[12:20]
+    types = work[20:26]
     if n_any > 0:  # specialists 3 / 9: resources of the payer's choice
         nt = 0
         for x in range(6):
@@ -250,17 +253,19 @@ def gen_res_payments(s, pb, r1, n1, r2, n2, out, k):
 def gen_discards(s, pb, keep, out, k):
     """Every distinct set of ``keep`` tiles to keep before a fate tile, as M_DISCARD rows."""
     base = pb + L.P_TILES
-    avail = s[base:base + 7].copy()
-    types = np.zeros(7, np.int64)
+    work = np.zeros(21 + max(keep, 0), np.int64)  # one allocation for the four work arrays
+    avail = work[:7]
+    avail[:] = s[base:base + 7]
+    types = work[7:14]
     nt = 0
     for x in range(7):
         if avail[x] > 0:
             types[nt] = x
             nt += 1
-    cnt = np.zeros(7, np.int64)
+    cnt = work[14:21]
     if keep <= 0 or nt == 0:
         return add(out, k, L.M_DISCARD, 0, 0, 0, 0)
-    idx = np.zeros(keep, np.int64)
+    idx = work[21:]
     while True:
         if _fits(idx, keep, types, avail, cnt):
             k = add(out, k, L.M_DISCARD, _pack(cnt, 7), 0, 0, 0)
@@ -352,10 +357,9 @@ def apply_choice(s, pb, mv):
         pay_code(s, pb, mv[1], mv[2])
 
 
-@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
+@njit(cache=True)
 def settle(s, pb):
     """Pay every open demand that has a single way; True if a choice remains (PH_PAY)."""
-    buf = np.empty((2, L.MOVE_W), np.int64)
     while True:
         if s[L.G_PAY_TILE + 1] > 0:
             t, n = s[L.G_PAY_TILE], s[L.G_PAY_TILE + 1]
@@ -369,17 +373,28 @@ def settle(s, pb):
                 s[L.G_PAY_KEEP] < 0 or _held(s, pb) <= s[L.G_PAY_KEEP]):
             s[L.G_PAY_KEEP] = -1
             return False
-        k = gen_pending(s, pb, buf, 0)
-        if k >= 2:
-            s[L.G_PHASE] = L.PH_PAY
-            return True
-        if k == 0:  # unpayable: the move generators never offer such a move
-            s[L.G_PAY_TILE + 1] = 0
-            s[L.G_PAY_RES + 1] = 0
-            s[L.G_PAY_RES + 3] = 0
-            s[L.G_PAY_KEEP] = -1
-            return False
-        apply_choice(s, pb, buf[0])
+        step = _settle_step(s, pb)
+        if step >= 0:
+            return step == 1
+
+
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
+def _settle_step(s, pb):
+    """``settle`` for a demand the common cases did not pay: 1 if a choice remains, 0 if
+    nothing is left to pay, -1 after paying its single way (settle carries on)."""
+    buf = np.empty((2, L.MOVE_W), np.int64)
+    k = gen_pending(s, pb, buf, 0)
+    if k >= 2:
+        s[L.G_PHASE] = L.PH_PAY
+        return 1
+    if k == 0:  # unpayable: the move generators never offer such a move
+        s[L.G_PAY_TILE + 1] = 0
+        s[L.G_PAY_RES + 1] = 0
+        s[L.G_PAY_RES + 3] = 0
+        s[L.G_PAY_KEEP] = -1
+        return 0
+    apply_choice(s, pb, buf[0])
+    return -1
 
 
 @njit(cache=True)
