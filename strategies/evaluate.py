@@ -266,7 +266,7 @@ def _cheapest_units(s, pb, t, m, tv):
     return _sum_cheapest(cnt, m, tv)
 
 
-@njit(cache=True)
+@njit(**NO_RT)
 def _sum_cheapest(cnt, m, tv):
     """Value of m tiles taken one by one, each the cheapest unit of the stock ``cnt``
     (tile types in order; consumed); >= 1e9 if the stock is short."""
@@ -620,7 +620,7 @@ def portal_value(s, p, pb, shape, w, cx, nd):
     return v
 
 
-@njit(cache=True)
+@njit(**NO_RT)
 def fire_value(s, p, pb, g, rset, shape, w, cx, nd, tv, rv):
     """Value of the Great Bonfire's reward set rset at space g (costs excluded)."""
     m = L.REWARD_SETS[rset]

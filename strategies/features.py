@@ -543,7 +543,7 @@ def fate_labels(s, pb, lab, size):
     return fate_labels_with(s, pb, lab, size, np.empty(F.NCELL, np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see evaluate.NO_RT
 def fate_labels_with(s, pb, lab, size, stack):
     """``fate_labels`` with the flood fill's stack (``F.NCELL`` entries) given."""
     lab[:] = -1

@@ -92,7 +92,7 @@ def can_place(s, p, pb, r, c, orient):
     return touches and inside == 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def flood(s, pb, gi, lab, stack, label):
     """Size of the same-symbol area containing grid cell gi; writes ``label`` into lab for
     each of its cells (lab < 0 = not yet visited).  0 if gi is empty or already labelled."""
@@ -191,7 +191,7 @@ def cells_covered(s, p, pb, set_id):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def has_legal_placement(s, p, pb):
     """True if some position and orientation admits a fate tile."""
     if s[pb + L.P_GNOME + SPEC_PROTRUDE] == 0:
