@@ -257,13 +257,16 @@ def tiles_loss(s, pb, code, tv):
     return loss
 
 
-@njit(**WITH_RT)
+@njit(**NO_RT)
 def _cheapest_units(s, pb, t, m, tv):
     """Value of the m cheapest non-yellow tiles of types other than t (>= 1e9 if short)."""
-    cnt = np.empty(6, np.int64)
-    for k in range(6):
-        cnt[k] = s[pb + L.P_TILES + k] if k != t else 0
-    return _sum_cheapest(cnt, m, tv)
+    # counted down on the state itself (type t hidden) and restored: no scratch array
+    b = pb + L.P_TILES
+    h0, h1, h2, h3, h4, h5 = s[b], s[b + 1], s[b + 2], s[b + 3], s[b + 4], s[b + 5]
+    s[b + t] = 0
+    loss = _sum_cheapest(s[b:b + 6], m, tv)
+    s[b], s[b + 1], s[b + 2], s[b + 3], s[b + 4], s[b + 5] = h0, h1, h2, h3, h4, h5
+    return loss
 
 
 @njit(**NO_RT)
@@ -657,10 +660,17 @@ def gnome_value(s, p, pb, gid, w, cx, nd):
     return v
 
 
-@njit(**WITH_RT)
+@njit(**NO_RT)
 def discard_loss(s, pb, m, tv):
     """Value of the m tiles option I discards: the player's cheapest choice."""
-    return _sum_cheapest(s[pb + L.P_TILES:pb + L.P_TILES + 7].copy(), m, tv)
+    # counted down on the state itself and restored: no copy
+    b = pb + L.P_TILES
+    h0, h1, h2, h3, h4, h5 = s[b], s[b + 1], s[b + 2], s[b + 3], s[b + 4], s[b + 5]
+    h6 = s[b + 6]
+    loss = _sum_cheapest(s[b:b + 7], m, tv)
+    s[b], s[b + 1], s[b + 2], s[b + 3], s[b + 4], s[b + 5] = h0, h1, h2, h3, h4, h5
+    s[b + 6] = h6
+    return loss
 
 
 @njit(cache=True)
