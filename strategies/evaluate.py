@@ -51,6 +51,7 @@ from bonfire_sim.rules.payment import (
     pay_tiles_sparing,
 )
 from bonfire_sim.rules.procession import STAY, bonfire_open, path_open
+from bonfire_sim.rules.stackbuf import stack_ints, stack_moves
 from bonfire_sim.rules.turns import pass_points
 from strategies import features as FE
 
@@ -313,10 +314,12 @@ def tile_cost(s, pb, t, n, tv):
     return best
 
 
-@njit(**WITH_RT)
+@njit(**NO_RT)
 def _res_cost_any(s, pb, n, rv):
     """``res_cost`` of n resources of the payer's choice."""
-    cnt = s[pb + L.P_RES:pb + L.P_RES + 6].copy()
+    cnt = stack_ints(6)
+    for k in range(6):
+        cnt[k] = s[pb + L.P_RES + k]
     c = 0.0
     for _ in range(n):
         best = -1
@@ -817,11 +820,11 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size, fl
     return v
 
 
-@njit(**WITH_RT)
+@njit(**NO_RT)
 def _council_fire_value(s, p, pb, w, cx, nd, tv, rv):
     """Best Great Bonfire space and reward set of the council's fire bonus."""
     best = NEG
-    rows = np.empty((64, L.MOVE_W), np.int64)  # the engine's own reward enumeration
+    rows = stack_moves(64)  # the engine's own reward enumeration
     for g in range(7):
         k = gen_rewards(s, p, pb, g, 0, L.M_FIRE, rows, 0)
         for j in range(k):

@@ -65,6 +65,7 @@ from bonfire_sim.rules.procession import (
     move_guardian,
     start_procession,
 )
+from bonfire_sim.rules.stackbuf import stack_moves
 from bonfire_sim.rules.tasks import common_fulfilled
 from bonfire_sim.rules.tom import tom_turn
 from bonfire_sim.rules.turns import (
@@ -157,13 +158,13 @@ def legal_moves(s, p, out):
     return 0
 
 
-@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def has_main_option(s, p, seat):
     """The player can take option I, II or III (cheap checks first)."""
     pb = pb_of(seat)
     if supply_size(s, pb) > 0 and has_legal_placement(s, p, pb):
         return True
-    buf = np.empty((1, L.MOVE_W), np.int64)  # full-safe generators: one row tells "any"
+    buf = stack_moves(1)  # full-safe generators: one row tells "any"
     return gen_main_options(s, p, seat, pb, buf, 0) > 0
 
 
@@ -241,10 +242,10 @@ def resume(s, p):
         finish_turn(s, p)
 
 
-@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def enter_ship_action(s, p, pb):
     """After sailing: offer the island's action, or carry on if there is none."""
-    buf = np.empty((1, L.MOVE_W), np.int64)  # full-safe generators: one row tells "any"
+    buf = stack_moves(1)  # full-safe generators: one row tells "any"
     n = gen_task(s, p, pb, buf, 0)
     n = gen_guard(s, p, pb, buf, n)
     if n == 0:

@@ -38,6 +38,7 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules.movebuf import add
 from bonfire_sim.rules.payment import has_spec, note
+from bonfire_sim.rules.stackbuf import stack_moves
 
 YELLOW = C.YELLOW
 GOLD = C.GOLD
@@ -378,11 +379,11 @@ def settle(s, pb):
             return step == 1
 
 
-@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def _settle_step(s, pb):
     """``settle`` for a demand the common cases did not pay: 1 if a choice remains, 0 if
     nothing is left to pay, -1 after paying its single way (settle carries on)."""
-    buf = np.empty((2, L.MOVE_W), np.int64)
+    buf = stack_moves(2)
     k = gen_pending(s, pb, buf, 0)
     if k >= 2:
         s[L.G_PHASE] = L.PH_PAY
