@@ -5,16 +5,34 @@ touches it; the engine's small per-call scratch (a flood fill's labels, a one-ro
 buffer to ask "is there any move?") is cheaper on the stack.  The size must be a
 compile-time constant (a literal or a module-level int), the array must not outlive the
 function that makes it (never return or store it), and its contents start undefined.
+Called as plain Python (``NUMBA_DISABLE_JIT=1``, or from Python code) they return a heap
+array of the same shape.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import types
 from numba.core import cgutils
+from numba.core.extending import _Intrinsic
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
 from bonfire_sim.rules import layout as L
+
+
+class _StackInts(_Intrinsic):
+    """``stack_ints`` outside compiled code: a heap array."""
+
+    def __call__(self, size):
+        return np.empty(size, np.int64)
+
+
+class _StackMoves(_Intrinsic):
+    """``stack_moves`` outside compiled code: a heap array."""
+
+    def __call__(self, rows):
+        return np.empty((rows, L.MOVE_W), np.int64)
 
 
 def _stack_array(context, builder, arrty, shape):
@@ -61,3 +79,7 @@ def stack_moves(typingctx, rows):
         return _stack_array(context, builder, arrty, shape)
 
     return arrty(rows), codegen
+
+
+stack_ints.__class__ = _StackInts
+stack_moves.__class__ = _StackMoves
