@@ -51,6 +51,7 @@ from bonfire_sim.rules.payment import (
     pay_tiles_sparing,
 )
 from bonfire_sim.rules.procession import STAY, bonfire_open, path_open
+from bonfire_sim.rules.stackbuf import stack_ints, stack_moves
 from bonfire_sim.rules.turns import pass_points
 from strategies import features as FE
 
@@ -132,11 +133,31 @@ TILE_CAP = (3, 2, 3, 3, 3, 2)  # most tiles one action of each type pays (ship..
 (CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS, CX_DLOSS, CX_OCC, CX_DKEY, CX_DEAD,
  CX_EMPTY, CX_TKEY, CX_TDIST, CX_GKEY, CX_GVAL, CX_PKNOWN) = range(15)
 CX_PORTAL = 15  # 7 slots: a portal's value by shape, known where bit shape of CX_PKNOWN is set
-NCX = CX_PORTAL + 7
+# Memo slots (NaN = not yet computed) of prices many moves of one decision share: the
+# cheapest payment of n < MEMO_N tiles of type t (on the decision's own stock), of n < 4
+# resources r (r = -1: any; the ship payment never changes the resources), and the
+# distance of the task in slot j of island i (``features.task_distance`` when taking it).
+MEMO_N = 8
+CX_TCOST = CX_PORTAL + 7
+CX_RCOST = CX_TCOST + 6 * MEMO_N
+CX_TDIST_AT = CX_RCOST + 7 * 4
+CX_SYN = CX_TDIST_AT + 3 * C.N_ISLANDS  # T.NT memo slots: a task's synergy with the needs
+CX_NEEDS = CX_SYN + T.NT  # NN scratch slots (a new task's own needs)
+NCX = CX_NEEDS + FE.NN
+
+
+# numba reference-counts every array argument of a compiled call (two calls into its
+# runtime per array, not optimised away across our branchy functions): with ten arrays per
+# priced move that was most of a decision's time.  So the pricing runs without the runtime
+# (``NO_RT``: no allocation possible there, callees inherit it) and the few functions that
+# allocate a scratch array say ``WITH_RT`` explicitly.  Numbers are unchanged: the flag only
+# drops the reference counting.
+NO_RT = {"cache": True, "_nrt": False}
+WITH_RT = {"cache": True, "_nrt": True}
 
 
 # ---- per-decision context ----------------------------------------------------------------
-@njit(cache=True)
+@njit(**NO_RT)
 def turns_left(s, p, seat, w):
     """Own turns left: exact in the countdown, else estimated from the council."""
     if s[L.G_CD_ACTIVE] == 1:
@@ -153,7 +174,7 @@ def turns_left(s, p, seat, w):
     return min(council, fuel)
 
 
-@njit(cache=True)
+@njit(**NO_RT)
 def stall_pressure(s, p):
     """0..1: how far the council lags behind the fuel left for lighting bonfires.
 
@@ -175,7 +196,7 @@ def stall_pressure(s, p):
     return min(1.0, max(0.0, rem / (0.5 * fuel + 1.0) - 0.25))
 
 
-@njit(cache=True)
+@njit(**NO_RT)
 def stock_values(s, pb, w, late, nd, tv, rv):
     """Values of one action tile of each type (tv) and one resource (rv)."""
     for k in range(6):
@@ -194,7 +215,7 @@ def stock_values(s, pb, w, late, nd, tv, rv):
     rv[GOLD] = 0.5 * (1.0 - late) + late * w[W_GOLD] + nd[FE.N_RES + GOLD]
 
 
-@njit(cache=True)
+@njit(**NO_RT)
 def dead_tiles(s, pb):
     """Bit mask of the tile types no action can use any more (6 paths, 6 gnomes, 7 tasks,
     every guardian on a bonfire with none left to retrieve)."""
@@ -237,16 +258,19 @@ def tiles_loss(s, pb, code, tv):
     return loss
 
 
-@njit(cache=True)
+@njit(**NO_RT)
 def _cheapest_units(s, pb, t, m, tv):
     """Value of the m cheapest non-yellow tiles of types other than t (>= 1e9 if short)."""
-    cnt = np.empty(6, np.int64)
-    for k in range(6):
-        cnt[k] = s[pb + L.P_TILES + k] if k != t else 0
-    return _sum_cheapest(cnt, m, tv)
+    # counted down on the state itself (type t hidden) and restored: no scratch array
+    b = pb + L.P_TILES
+    h0, h1, h2, h3, h4, h5 = s[b], s[b + 1], s[b + 2], s[b + 3], s[b + 4], s[b + 5]
+    s[b + t] = 0
+    loss = _sum_cheapest(s[b:b + 6], m, tv)
+    s[b], s[b + 1], s[b + 2], s[b + 3], s[b + 4], s[b + 5] = h0, h1, h2, h3, h4, h5
+    return loss
 
 
-@njit(cache=True)
+@njit(**NO_RT)
 def _sum_cheapest(cnt, m, tv):
     """Value of m tiles taken one by one, each the cheapest unit of the stock ``cnt``
     (tile types in order; consumed); >= 1e9 if the stock is short."""
@@ -290,23 +314,31 @@ def tile_cost(s, pb, t, n, tv):
     return best
 
 
+@njit(**NO_RT)
+def _res_cost_any(s, pb, n, rv):
+    """``res_cost`` of n resources of the payer's choice."""
+    cnt = stack_ints(6)
+    for k in range(6):
+        cnt[k] = s[pb + L.P_RES + k]
+    c = 0.0
+    for _ in range(n):
+        best = -1
+        for k in range(6):
+            if cnt[k] > 0 and (best < 0 or rv[k] < rv[best]):
+                best = k
+        if best < 0:
+            return c + 1.0e9
+        cnt[best] -= 1
+        c += rv[best]
+    return c
+
+
 @njit(cache=True)
 def res_cost(s, pb, r, n, rv):
     """Value lost by the cheapest way to pay n of resource r (r < 0: any resources):
     own, gold, or (for what the payer lacks) pairs of the cheapest other plain ones."""
     if r < 0:
-        cnt = s[pb + L.P_RES:pb + L.P_RES + 6].copy()
-        c = 0.0
-        for _ in range(n):
-            best = -1
-            for k in range(6):
-                if cnt[k] > 0 and (best < 0 or rv[k] < rv[best]):
-                    best = k
-            if best < 0:
-                return c + 1.0e9
-            cnt[best] -= 1
-            c += rv[best]
-        return c
+        return _res_cost_any(s, pb, n, rv)
     have = s[pb + L.P_RES + r]
     gold = s[pb + L.P_RES + GOLD] if r != GOLD else 0
     pair = 0.0  # the two cheapest other plain resources (one pair is all one unit needs)
@@ -329,6 +361,50 @@ def res_cost(s, pb, r, n, rv):
                 continue
             best = min(best, o * rv[r] + g * rv[GOLD] + q * pair)
     return best
+
+
+@njit(cache=True)
+def tile_cost_memo(s, pb, t, n, tv, cx):
+    """``tile_cost`` of the decision's own stock, computed once per (t, n) and decision
+    (never on a stock changed for pricing: the ship payment in ``island_value``)."""
+    if n < 0 or n >= MEMO_N:
+        return tile_cost(s, pb, t, n, tv)
+    j = CX_TCOST + t * MEMO_N + n
+    v = cx[j]
+    if v != v:
+        v = tile_cost(s, pb, t, n, tv)
+        cx[j] = v
+    return v
+
+
+@njit(cache=True)
+def res_cost_memo(s, pb, r, n, rv, cx):
+    """``res_cost``, computed once per (r, n) and decision (resources are never changed
+    for pricing)."""
+    if n < 0 or n >= 4:
+        return res_cost(s, pb, r, n, rv)
+    j = CX_RCOST + (r + 1) * 4 + n
+    v = cx[j]
+    if v != v:
+        v = res_cost(s, pb, r, n, rv)
+        cx[j] = v
+    return v
+
+
+@njit(cache=True)
+def task_distance_at(s, p, seat, i, j, cx):
+    """``features.task_distance`` of the task in slot j of island i when taking it there,
+    computed once per decision; a task that counts held action tiles (which the pricing of
+    a ship payment changes) is computed afresh every time."""
+    t = s[L.ISLAND_TASKS + i * 3 + j]
+    if p[T.T_KIND + t] == TK.K_TILES_IN_SUPPLY:
+        return FE.task_distance(s, p, seat, t, i, True)
+    k = CX_TDIST_AT + i * 3 + j
+    d = cx[k]
+    if d != d:
+        d = FE.task_distance(s, p, seat, t, i, True)
+        cx[k] = d
+    return d
 
 
 # ---- component values ------------------------------------------------------------------
@@ -373,13 +449,36 @@ def take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd, d):
             v += w[W_CRYSTAL]
     v += nd[FE.N_TASKCOL + col] + nd[FE.N_OFFER + isl]
     if w[W_SYNERGY] != 0.0:
-        tmp = np.zeros(FE.NN)
-        FE.add_task_needs(s, p, seat, t, 1.0, tmp)
-        dot = 0.0
-        for j in range(FE.NN):
-            dot += tmp[j] * nd[j]
-        v += w[W_SYNERGY] * dot
+        v += w[W_SYNERGY] * synergy_memo(s, p, seat, t, nd, cx)
     return v
+
+
+@njit(cache=True)
+def synergy_memo(s, p, seat, t, nd, cx):
+    """``_synergy`` of task t, computed once per decision (afresh for a task whose needs
+    count held action tiles, which the pricing of a payment changes)."""
+    if p[T.T_KIND + t] == TK.K_TILES_IN_SUPPLY:
+        return _synergy(s, p, seat, t, nd, cx[CX_NEEDS:CX_NEEDS + FE.NN])
+    v = cx[CX_SYN + t]
+    if v != v:
+        v = _synergy(s, p, seat, t, nd, cx[CX_NEEDS:CX_NEEDS + FE.NN])
+        cx[CX_SYN + t] = v
+    return v
+
+
+@njit(cache=True)
+def _synergy(s, p, seat, t, nd, tmp):
+    """Overlap of task t's needs with the current needs nd (``tmp``: NN scratch floats)."""
+    tmp[:] = 0.0
+    FE.add_task_needs(s, p, seat, t, 1.0, tmp)
+    dot = 0.0
+    for j in range(FE.NN):
+        x = tmp[j]
+        # a zero term (finite need) leaves the sum as it is: the sum starts at +0.0 and
+        # so is never -0.0; skipping it keeps the result bit for bit
+        if x != 0.0 or nd[j] - nd[j] != 0.0:
+            dot += x * nd[j]
+    return dot
 
 
 @njit(cache=True)
@@ -430,7 +529,8 @@ def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
             r1 = -1
             r2 = -1
         if can_pay_resources(s, pb, r1, 1, r2, 1):
-            rcost = min(rcost, res_cost(s, pb, r1, 1, rv) + res_cost(s, pb, r2, 1, rv))
+            rcost = min(rcost, res_cost_memo(s, pb, r1, 1, rv, cx)
+                        + res_cost_memo(s, pb, r2, 1, rv, cx))
     if rcost >= 1.0e9:
         return NEG
     space = best_free_space(s, pb)
@@ -438,7 +538,8 @@ def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
     for j in range(3):
         t = s[L.ISLAND_TASKS + i * 3 + j]
         if t >= 0:
-            best = max(best, take_value(s, p, pb, seat, t, i, space, w, cx, nd))
+            best = max(best, take_value_at(s, p, pb, seat, t, i, space, w, cx, nd,
+                                           task_distance_at(s, p, seat, i, j, cx)))
     return best - rcost - tile_cost(s, pb, 2, tc, tv)
 
 
@@ -525,7 +626,7 @@ def portal_value(s, p, pb, shape, w, cx, nd):
     return v
 
 
-@njit(cache=True)
+@njit(**NO_RT)
 def fire_value(s, p, pb, g, rset, shape, w, cx, nd, tv, rv):
     """Value of the Great Bonfire's reward set rset at space g (costs excluded)."""
     m = L.REWARD_SETS[rset]
@@ -562,10 +663,17 @@ def gnome_value(s, p, pb, gid, w, cx, nd):
     return v
 
 
-@njit(cache=True)
+@njit(**NO_RT)
 def discard_loss(s, pb, m, tv):
     """Value of the m tiles option I discards: the player's cheapest choice."""
-    return _sum_cheapest(s[pb + L.P_TILES:pb + L.P_TILES + 7].copy(), m, tv)
+    # counted down on the state itself and restored: no copy
+    b = pb + L.P_TILES
+    h0, h1, h2, h3, h4, h5 = s[b], s[b + 1], s[b + 2], s[b + 3], s[b + 4], s[b + 5]
+    h6 = s[b + 6]
+    loss = _sum_cheapest(s[b:b + 7], m, tv)
+    s[b], s[b + 1], s[b + 2], s[b + 3], s[b + 4], s[b + 5] = h0, h1, h2, h3, h4, h5
+    s[b + 6] = h6
+    return loss
 
 
 @njit(cache=True)
@@ -584,12 +692,14 @@ def payment_value(s, p, pb, seat, kind, code, b, w, cx, nd, tv, rv):
         return v
     v = -tiles_loss(s, pb, code, tv)
     if s[L.G_PAY_MOVE] == L.M_SHIP:
-        after = s.copy()
+        # priced on the state itself with the payment taken, then restored (no copy)
         for k in range(7):
-            after[pb + L.P_TILES + k] -= code_count(code, k)
+            s[pb + L.P_TILES + k] -= code_count(code, k)
         isl = s[L.G_PAY_MOVE + 1]
-        v += w[W_SHIP_FOLLOW] * max(0.0, island_value(after, p, pb, seat, isl, 0, w, cx,
-                                                       nd, tv, rv))
+        follow = island_value(s, p, pb, seat, isl, 0, w, cx, nd, tv, rv)
+        for k in range(7):
+            s[pb + L.P_TILES + k] += code_count(code, k)
+        v += w[W_SHIP_FOLLOW] * max(0.0, follow)
     return v
 
 
@@ -615,12 +725,54 @@ def dead_cells(s, p, pb, r, c, o, occ=-1):
     return FM.popcount(free & ~cover), FM.popcount(free)
 
 
+@njit(**NO_RT)
+def free_lines(p, occ, fl):
+    """Store in fl[1:] the straight triples of the area that no covered cell blocks
+    (``occ``: the covered-cell mask), their number in fl[0]."""
+    rows, cols = p[T.FATE_ROWS], p[T.FATE_COLS]
+    m = 0
+    for r in range(rows):
+        for c in range(cols - 2):
+            line = 7 << (r * cols + c)
+            if (line & occ) == 0:
+                m += 1
+                fl[m] = line
+    col = 1 | (1 << cols) | (1 << (2 * cols))
+    for c in range(cols):
+        for r in range(rows - 2):
+            line = col << (r * cols + c)
+            if (line & occ) == 0:
+                m += 1
+                fl[m] = line
+    fl[0] = m
+
+
 @njit(cache=True)
-def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
-    """Value of option I / the council's fate bonus: gains from the area sizes, no apply."""
+def dead_cells_free(p, occ, pm, fl):
+    """``dead_cells`` of a placement covering the area cells ``pm``, from the free lines
+    ``fl`` of the area before it (``free_lines``): a line stays free unless pm blocks it."""
+    occ |= pm
+    cover = 0
+    for k in range(1, fl[0] + 1):
+        line = fl[k]
+        if (line & pm) == 0:
+            cover |= line
+    free = ~occ & FM.full(p)
+    return FM.popcount(free & ~cover), FM.popcount(free)
+
+
+@njit(cache=True)
+def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size, fl):
+    """Value of option I / the council's fate bonus: gains from the area sizes, no apply.
+
+    ``lab``/``size``: the area labelling (``features.fate_labels``); ``fl``: the free lines
+    of the area (``free_lines``), both made once per decision.
+    """
     lo = s[pb + L.P_FATE_LO]
     tile = s[pb + L.P_FATE_SUP + lo] if end == 0 else s[pb + L.P_FATE_SUP + s[pb + L.P_FATE_HI] - 1]
     mult = 2 if has_spec(s, pb, 16) else 1
+    cols = p[T.FATE_COLS]
+    pm = 0  # the area cells the tile covers
     v = -w[W_FATE_COST]
     for i in range(3):
         rr, cc = F.tile_cell(r, c, o, i)
@@ -630,6 +782,7 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
         if s[pb + L.P_TILES + sym] == 0:
             v += nd[FE.N_TILE + sym]  # Y15-Y17: a type the supply lacks
         if F.in_area(p, rr, cc):
+            pm |= 1 << (rr * cols + cc)
             cell = F.grid_index(rr, cc)
             obj = p[T.FATE_PRINT + cell]
             if obj == 1:
@@ -643,9 +796,7 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
         # keep room for the tiles still in the column (each placement is ~4-5 tiles)
         key = (r + 2) * 1000 + (c + 2) * 10 + o
         if cx[CX_DKEY] != key:
-            if cx[CX_OCC] < 0.0:
-                cx[CX_OCC] = FM.occupied(s, p, pb)
-            dd, ee = dead_cells(s, p, pb, r, c, o, np.int64(cx[CX_OCC]))
+            dd, ee = dead_cells_free(p, np.int64(cx[CX_OCC]), pm, fl)
             cx[CX_DEAD] = dd
             cx[CX_EMPTY] = ee
             cx[CX_DKEY] = key
@@ -669,6 +820,19 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size):
     return v
 
 
+@njit(**NO_RT)
+def _council_fire_value(s, p, pb, w, cx, nd, tv, rv):
+    """Best Great Bonfire space and reward set of the council's fire bonus."""
+    best = NEG
+    rows = stack_moves(64)  # the engine's own reward enumeration
+    for g in range(7):
+        k = gen_rewards(s, p, pb, g, 0, L.M_FIRE, rows, 0)
+        for j in range(k):
+            best = max(best, fire_value(s, p, pb, g, rows[j, 2], rows[j, 3], w, cx, nd,
+                                        tv, rv))
+    return best
+
+
 @njit(cache=True)
 def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
     """Best value of taking the bonus of council space ``space``."""
@@ -687,13 +851,7 @@ def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
                 best = max(best, guard_value(s, pb, g, w, cx, nd))
         return best
     if space == SP_FIRE:
-        rows = np.empty((64, L.MOVE_W), np.int64)  # the engine's own reward enumeration
-        for g in range(7):
-            k = gen_rewards(s, p, pb, g, 0, L.M_FIRE, rows, 0)
-            for j in range(k):
-                best = max(best, fire_value(s, p, pb, g, rows[j, 2], rows[j, 3], w, cx, nd,
-                                            tv, rv))
-        return best
+        return _council_fire_value(s, p, pb, w, cx, nd, tv, rv)
     if space == SP_SPEC:
         for j in range(C.SPECIALIST_DISPLAY):
             gid = s[L.SPEC_DISP + j]
@@ -723,19 +881,20 @@ def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
 
 # ---- one move ------------------------------------------------------------------------------
 @njit(cache=True)
-def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size):
+def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size, fl):
     """Value of move row mv for the seat to move (in points)."""
-    return value_of(s, p, mv[0], mv[1], mv[2], mv[3], mv[4], w, cx, nd, tv, rv, lab, size)
+    return value_of(s, p, mv[0], mv[1], mv[2], mv[3], mv[4], w, cx, nd, tv, rv, lab, size, fl)
 
 
-@njit(cache=True)
-def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size):
+@njit(**NO_RT)
+def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size, fl):
     """``move_value`` of the move [kind, a, b, c, d] (no row view per move)."""
     seat = s[L.G_CUR]
     pb = TK.pbase(seat)
     ph = s[L.G_PHASE]
     if kind == L.M_FATE:
-        return fate_value(s, p, pb, a, b, c, d, ph == L.PH_MAIN, w, cx, nd, tv, rv, lab, size)
+        return fate_value(s, p, pb, a, b, c, d, ph == L.PH_MAIN, w, cx, nd, tv, rv, lab, size,
+                          fl)
     if kind == L.M_IGNITE:
         t = s[pb + L.P_TASK + a]
         v = w[W_IGNITE] + w[W_NOVICE] * cx[CX_PRESS] + p[T.T_POINTS + t] + nd[FE.N_BONFIRES]
@@ -749,28 +908,25 @@ def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size):
         return w[W_BONUS] + w[W_NOVICE] * cx[CX_PRESS]
     if kind == L.M_SHIP:
         return (w[W_SHIP_FOLLOW] * island_value(s, p, pb, seat, a, b, w, cx, nd, tv, rv)
-                - tile_cost(s, pb, 0, b, tv))
+                - tile_cost_memo(s, pb, 0, b, tv, cx))
     if kind == L.M_SHIP_TO:
         return island_value(s, p, pb, seat, a, 0, w, cx, nd, tv, rv)
     if kind == L.M_TASK:
         isl = s[pb + L.P_SHIP]
         t = s[L.ISLAND_TASKS + isl * 3 + a]
-        key = t * 16 + isl
-        if cx[CX_TKEY] != key:
-            cx[CX_TDIST] = FE.task_distance(s, p, seat, t, isl, True)
-            cx[CX_TKEY] = key
-        v = take_value_at(s, p, pb, seat, t, isl, c, w, cx, nd, cx[CX_TDIST])
+        v = take_value_at(s, p, pb, seat, t, isl, c, w, cx, nd,
+                          task_distance_at(s, p, seat, isl, a, cx))
         r1 = offering_resource(s, pb, b)
         r2 = p[T.ISL_VAL + isl]
         if has_spec(s, pb, 3):
             r1 = -1
             r2 = -1
-        v -= res_cost(s, pb, r1, 1, rv) + res_cost(s, pb, r2, 1, rv)
-        return v - tile_cost(s, pb, 2, task_tile_cost(s, p, pb, isl), tv)
+        v -= res_cost_memo(s, pb, r1, 1, rv, cx) + res_cost_memo(s, pb, r2, 1, rv, cx)
+        return v - tile_cost_memo(s, pb, 2, task_tile_cost(s, p, pb, isl), tv, cx)
     if kind == L.M_PATH:
         tid = s[L.PATH_DISP + a] if a < 4 else -1
         cost = p[T.PATH_COST + s[pb + L.P_NPATH]]
-        return path_value(s, p, pb, tid, w, cx, nd, rv) - tile_cost(s, pb, 1, cost, tv)
+        return path_value(s, p, pb, tid, w, cx, nd, rv) - tile_cost_memo(s, pb, 1, cost, tv, cx)
     if kind == L.M_TAKE_PATH:
         tid = s[L.PATH_DISP + a] if a < 10 else a - 10
         return path_value(s, p, pb, tid, w, cx, nd, rv)
@@ -778,17 +934,19 @@ def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size):
         return w[W_REFRESH]
     if kind == L.M_GUARD or kind == L.M_TAKE_GUARD:
         v = guard_value(s, pb, a, w, cx, nd)
-        return v - tile_cost(s, pb, 4, 1, tv) if kind == L.M_GUARD else v
+        return v - tile_cost_memo(s, pb, 4, 1, tv, cx) if kind == L.M_GUARD else v
     if kind == L.M_PROCESSION:
         steps = a + (1 if has_spec(s, pb, 2) else 0)
-        return procession_value(s, p, pb, steps, w, cx, nd, rv) - tile_cost(s, pb, 4, a, tv)
+        return (procession_value(s, p, pb, steps, w, cx, nd, rv)
+                - tile_cost_memo(s, pb, 4, a, tv, cx))
     if kind == L.M_MOVE_GUARD:
         if b == STAY:
             return 0.0
         gain = ph == L.PH_C_MOVE or s[L.G_PROC_NOGAIN] == 0
         return step_value(s, p, pb, a, b, c, gain, w, cx, nd, rv)
     if kind == L.M_FIRE:
-        return fire_value(s, p, pb, a, b, c, w, cx, nd, tv, rv) - tile_cost(s, pb, 3, d, tv)
+        return (fire_value(s, p, pb, a, b, c, w, cx, nd, tv, rv)
+                - tile_cost_memo(s, pb, 3, d, tv, cx))
     if kind == L.M_GNOME or kind == L.M_TAKE_SPEC:
         if cx[CX_GKEY] != a:
             cx[CX_GVAL] = gnome_value(s, p, pb, a, w, cx, nd)
@@ -797,7 +955,8 @@ def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size):
         if kind == L.M_TAKE_SPEC:
             return v
         gr = gnome_resource(s, p, pb, a)
-        return v - tile_cost(s, pb, 5, 2 - b, tv) - res_cost(s, pb, gr, 1 + b, rv)
+        return (v - tile_cost_memo(s, pb, 5, 2 - b, tv, cx)
+                - res_cost_memo(s, pb, gr, 1 + b, rv, cx))
     if kind == L.M_COUNCIL:
         if b == 1:
             return w[W_COUNCIL_POINT] * p[T.COUNCIL_PT]
@@ -807,19 +966,41 @@ def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size):
     return 0.0  # M_END, M_SWAP (keep), M_SKIP, M_PASS (decided in choose)
 
 
+# the scratch arrays of a decision (``choose_in``): floats, and ints (``scratch_ints``)
+N_FLOATS = FE.NN + NCX + PAYV + 6 + 6
+
+
 @njit(cache=True)
+def scratch_ints(p):
+    """Length of the int scratch array ``choose_in`` needs with parameters p."""
+    return 3 * F.NCELL + FM.n_lines(p) + 1
+
+
+@njit(**WITH_RT)
 def choose(s, p, moves, n, w):
     """Index of the best move among moves[:n] for the seat to move, with weight row w."""
+    return choose_in(s, p, moves, n, w, np.empty(N_FLOATS),
+                     np.empty(scratch_ints(p), np.int64))
+
+
+@njit(**NO_RT)
+def choose_in(s, p, moves, n, w, floats, fate):
+    """``choose`` with its scratch arrays given (``N_FLOATS`` floats, ``scratch_ints(p)``
+    ints), so a game loop allocates them once instead of every decision."""
     seat = s[L.G_CUR]
     pb = TK.pbase(seat)
-    nd = np.zeros(FE.NN)
-    cx = np.zeros(NCX)
+    floats[:] = 0.0
+    nd = floats[:FE.NN]
+    cx = floats[FE.NN:FE.NN + NCX]
+    tv = floats[FE.NN + NCX:FE.NN + NCX + PAYV + 6]  # 7 tile types, the surplus value,
+    rv = floats[FE.NN + NCX + PAYV + 6:]  # per-type payment values; resources
     cx[CX_DLOSS] = -1.0
     cx[CX_OCC] = -1.0
     cx[CX_DKEY] = -1.0
     cx[CX_TKEY] = -1.0
     cx[CX_GKEY] = -1.0
     cx[CX_PKNOWN] = 0.0
+    cx[CX_TCOST:CX_NEEDS] = np.nan
     n_open = FE.seat_needs(s, p, seat, nd, w[W_COMMON])
     for j in range(FE.NN):
         nd[j] *= w[W_NEED]
@@ -829,13 +1010,14 @@ def choose(s, p, moves, n, w):
     cx[CX_OPEN] = n_open
     cx[CX_SEAT] = seat
     cx[CX_PRESS] = stall_pressure(s, p)
-    tv = np.zeros(PAYV + 6)  # 7 tile types, the surplus value, per-type payment values
-    rv = np.zeros(6)
     # Under stall pressure stock that no held task needs falls towards its leftover value:
     # converting tiles at the Great Bonfire only delays a stall.
     stock_values(s, pb, w, cx[CX_LATE] * (1.0 - w[W_STOCK_PRESS] * cx[CX_PRESS]), nd, tv, rv)
-    lab = np.empty(F.NCELL, np.int64)
-    size = np.empty(F.NCELL, np.int64)
+    # the fate area's labelling and free lines, made at the first fate move
+    lab = fate[:F.NCELL]
+    size = fate[F.NCELL:2 * F.NCELL]
+    stack = fate[2 * F.NCELL:3 * F.NCELL]
+    fl = fate[3 * F.NCELL:]
     labelled = False
     best = NEG
     bi = 0
@@ -846,10 +1028,13 @@ def choose(s, p, moves, n, w):
             pass_i = i
             continue
         if kind == L.M_FATE and not labelled:
-            FE.fate_labels(s, pb, lab, size)
+            FE.fate_labels_with(s, pb, lab, size, stack)
+            occ = FM.occupied(s, p, pb)
+            cx[CX_OCC] = occ
+            free_lines(p, occ, fl)
             labelled = True
         v = value_of(s, p, kind, moves[i, 1], moves[i, 2], moves[i, 3], moves[i, 4], w, cx,
-                     nd, tv, rv, lab, size)
+                     nd, tv, rv, lab, size, fl)
         if v > best:
             best = v
             bi = i

@@ -37,7 +37,6 @@ NEED layout (float64, ``NN`` entries)::
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from bonfire_sim.rules import components as C
@@ -46,6 +45,7 @@ from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules import tasks as TK
 from bonfire_sim.rules.payment import has_spec
+from bonfire_sim.rules.stackbuf import stack_ints
 from bonfire_sim.rules.tasks import (  # task-kind codes as numba-foldable module ints
     K_ADJACENT_PATH_SAME,
     K_BONFIRE_COLOURS,
@@ -107,6 +107,7 @@ NEED_NAMES = (
 assert len(NEED_NAMES) == NN
 
 NI = C.N_ISLANDS
+NCELL = F.NCELL  # a bare module int: a compile-time size for stack_ints
 
 
 # ---- small counters ---------------------------------------------------------------------
@@ -116,11 +117,12 @@ def offers(s, pb, i, isl):
     return s[pb + L.P_OFF_ISLAND + i] + (1 if i == isl else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see evaluate.NO_RT
 def max_area(s, pb, sym):
     """Largest connected fate area of symbol sym (-1: any symbol)."""
-    lab = np.full(F.NCELL, -1, np.int64)
-    stack = np.empty(F.NCELL, np.int64)
+    lab = stack_ints(NCELL)
+    lab[:] = -1
+    stack = stack_ints(NCELL)
     best = 0
     for gi in range(F.NCELL):
         v = s[pb + L.P_FATE + gi]
@@ -495,7 +497,7 @@ def add_task_needs(s, p, seat, t, u, nd):
         nd[N_BONFIRES] += u
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see evaluate.NO_RT
 def seat_needs(s, p, seat, nd, common_w):
     """Fill the NEED vector nd from the held unlit tasks and (times common_w) common tasks.
 
@@ -536,12 +538,17 @@ def seat_needs(s, p, seat, nd, common_w):
 
 
 # ---- fate areas without applying a placement ----------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see evaluate.NO_RT
 def fate_labels(s, pb, lab, size):
     """Label the connected same-symbol areas of the fate grid: lab[gi] = area id (-1 empty),
     size[id] = its cell count."""
+    return fate_labels_with(s, pb, lab, size, stack_ints(NCELL))
+
+
+@njit(cache=True, _nrt=False)  # no reference counting: see evaluate.NO_RT
+def fate_labels_with(s, pb, lab, size, stack):
+    """``fate_labels`` with the flood fill's stack (``F.NCELL`` entries) given."""
     lab[:] = -1
-    stack = np.empty(F.NCELL, np.int64)
     nid = 0
     for gi in range(F.NCELL):
         if s[pb + L.P_FATE + gi] < 0 or lab[gi] >= 0:

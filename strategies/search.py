@@ -206,7 +206,7 @@ def rollout(x, p, w, seat, buf, scores, lines, ranks, won):
     return float(won[seat]) + 0.01 * float(scores[seat] - best_other)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates: see evaluate.WITH_RT
 def choose(s, p, moves, n, row):
     """Index of the move to play among moves[:n] for the seat to move (see module doc)."""
     w = row[:NW]

@@ -49,13 +49,28 @@ def do_ignite(s, pb, space, seat):
     s[L.G_PHASE] = L.PH_COUNCIL
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def gen_bonus(s, p, seat, out, n):
     """Bonus actions: fulfilled common tasks whose neutral novice is still there."""
     for c in range(C.COMMON_TASKS):
-        if s[L.COMMON_NOVICE + c] == 1 and common_fulfilled(s, p, seat, c):
+        if bonus_open(s, p, seat, c):
             n = add(out, n, L.M_BONUS, c, 0, 0, 0)
     return n
+
+
+@njit(cache=True)
+def bonus_open(s, p, seat, c):
+    """Common task c offers seat a bonus action (fulfilled, its neutral novice there)."""
+    return s[L.COMMON_NOVICE + c] == 1 and common_fulfilled(s, p, seat, c)
+
+
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+def any_bonus(s, p, seat):
+    """``gen_bonus`` would list a move (asked after every finished action)."""
+    for c in range(C.COMMON_TASKS):
+        if bonus_open(s, p, seat, c):
+            return True
+    return False
 
 
 @njit(cache=True)

@@ -10,13 +10,13 @@ when empty.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import fate_masks as FM
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
+from bonfire_sim.rules.stackbuf import stack_ints
 
 NCELL = T.NCELL
 SPEC_PRINT_TWICE = 15  # gnome id of specialist 16: printed objects gained once more
@@ -92,7 +92,7 @@ def can_place(s, p, pb, r, c, orient):
     return touches and inside == 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def flood(s, pb, gi, lab, stack, label):
     """Size of the same-symbol area containing grid cell gi; writes ``label`` into lab for
     each of its cells (lab < 0 = not yet visited).  0 if gi is empty or already labelled."""
@@ -121,19 +121,21 @@ def flood(s, pb, gi, lab, stack, label):
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def area_size(s, pb, gi):
     """Size of the connected same-symbol area containing grid cell gi (0 if empty)."""
-    lab = np.full(NCELL, -1, dtype=np.int64)
-    stack = np.empty(NCELL, dtype=np.int64)
+    lab = stack_ints(NCELL)
+    lab[:] = -1
+    stack = stack_ints(NCELL)
     return flood(s, pb, gi, lab, stack, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def count_areas(s, pb, sym, min_size):
     """Number of distinct connected areas of symbol sym (-1: any symbol) of size >= min_size."""
-    lab = np.full(NCELL, -1, dtype=np.int64)
-    stack = np.empty(NCELL, dtype=np.int64)
+    lab = stack_ints(NCELL)
+    lab[:] = -1
+    stack = stack_ints(NCELL)
     n = 0
     for gi in range(NCELL):
         v = s[pb + L.P_FATE + gi]
@@ -191,7 +193,7 @@ def cells_covered(s, p, pb, set_id):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def has_legal_placement(s, p, pb):
     """True if some position and orientation admits a fate tile."""
     if s[pb + L.P_GNOME + SPEC_PROTRUDE] == 0:

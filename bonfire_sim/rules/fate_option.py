@@ -34,8 +34,11 @@ def gen_fate(s, p, pb, out, n, kind):
     if not has_spec(s, pb, 27):
         occ = FM.occupied(s, p, pb)
         touch = FM.touching(s, p, pb)
+        cols = p[T.FATE_COLS]
         for r in range(p[T.FATE_ROWS]):
-            for c in range(p[T.FATE_COLS]):
+            for c in range(cols):
+                if (occ >> (r * cols + c)) & 1:
+                    continue  # every placement covers its symbol-0 cell
                 for o in range(4):
                     if FM.fits(FM.placement(p, r, c, o), occ, touch):
                         for e in range(ends):

@@ -19,6 +19,7 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.council import (
+    any_bonus,
     do_bonus,
     do_council,
     do_council_fire,
@@ -64,6 +65,7 @@ from bonfire_sim.rules.procession import (
     move_guardian,
     start_procession,
 )
+from bonfire_sim.rules.stackbuf import stack_moves
 from bonfire_sim.rules.tasks import common_fulfilled
 from bonfire_sim.rules.tom import tom_turn
 from bonfire_sim.rules.turns import (
@@ -85,7 +87,7 @@ def new_move_buffer() -> np.ndarray:
     return np.zeros((L.MAX_MOVES, L.MOVE_W), dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def gen_main_options(s, p, seat, pb, out, n):
     """Options I, II and III (without bonus actions or passing)."""
     n = gen_fate(s, p, pb, out, n, L.M_FATE)
@@ -100,7 +102,7 @@ def gen_main_options(s, p, seat, pb, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting of the arrays: see strategies.evaluate.NO_RT
 def legal_moves(s, p, out):
     """Fill ``out`` with the legal moves of the pending decision; return their number."""
     ph = s[L.G_PHASE]
@@ -156,13 +158,13 @@ def legal_moves(s, p, out):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def has_main_option(s, p, seat):
     """The player can take option I, II or III (cheap checks first)."""
     pb = pb_of(seat)
     if supply_size(s, pb) > 0 and has_legal_placement(s, p, pb):
         return True
-    buf = np.empty((L.MAX_MOVES, L.MOVE_W), np.int64)
+    buf = stack_moves(1)  # full-safe generators: one row tells "any"
     return gen_main_options(s, p, seat, pb, buf, 0) > 0
 
 
@@ -179,7 +181,7 @@ def check_common_rewards(s, p, seat):
                 s[pb + L.P_TILES + YELLOW] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def begin_turn(s, p):
     """Set up the decision that opens the current seat's turn; False if it has none."""
     seat = s[L.G_CUR]
@@ -194,7 +196,7 @@ def begin_turn(s, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def finish_turn(s, p):
     """End the current turn and run automatic turns until a decision is pending or over."""
     seat = s[L.G_CUR]
@@ -228,7 +230,7 @@ def finish_turn(s, p):
             do_pass(s, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def resume(s, p):
     """A sub-decision chain is complete: back to the main decision or to the turn's end."""
     if s[L.G_RET] == L.PH_MAIN:
@@ -236,15 +238,14 @@ def resume(s, p):
         return
     s[L.G_PHASE] = L.PH_POST
     seat = s[L.G_CUR]
-    buf = np.empty((8, L.MOVE_W), np.int64)
-    if gen_bonus(s, p, seat, buf, 0) == 0:
+    if not any_bonus(s, p, seat):
         finish_turn(s, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def enter_ship_action(s, p, pb):
     """After sailing: offer the island's action, or carry on if there is none."""
-    buf = np.empty((L.MAX_MOVES, L.MOVE_W), np.int64)
+    buf = stack_moves(1)  # full-safe generators: one row tells "any"
     n = gen_task(s, p, pb, buf, 0)
     n = gen_guard(s, p, pb, buf, n)
     if n == 0:
@@ -274,7 +275,7 @@ def is_paying(kind, in_main):
             or (in_main and (kind == L.M_FIRE or kind == L.M_FATE)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def demand_payment(s, p, pb, mv, in_main):
     """State move mv's payment and pay what has one way; True if PH_PAY now asks."""
     kind, a, b = mv[0], mv[1], mv[2]
@@ -308,7 +309,7 @@ def demand_payment(s, p, pb, mv, in_main):
     return settle(s, pb)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def complete_move(s, p, pb, mv, main):
     """Carry out a paying move once it is paid, and continue the turn."""
     kind, a, b, c, d = mv[0], mv[1], mv[2], mv[3], mv[4]
@@ -337,7 +338,14 @@ def complete_move(s, p, pb, mv, main):
     resume(s, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+def complete_pending(s, p, pb):
+    """Carry out the move whose payment has just been chosen (complete_move reads the
+    pending row before it changes the state, so a view of it does, no copy)."""
+    complete_move(s, p, pb, s[L.G_PAY_MOVE:L.G_PAY_MOVE + L.MOVE_W], s[L.G_PAY_MAIN] == 1)
+
+
+@njit(cache=True, _nrt=False)  # no reference counting of the arrays: see strategies.evaluate.NO_RT
 def apply_move(s, p, mv):
     """Play move row ``mv`` (assumed legal) for the seat to move."""
     seat = s[L.G_CUR]
@@ -354,8 +362,7 @@ def apply_move(s, p, mv):
     if choice:
         apply_choice(s, pb, mv)
         if not settle(s, pb):
-            pending = s[L.G_PAY_MOVE:L.G_PAY_MOVE + L.MOVE_W].copy()
-            complete_move(s, p, pb, pending, s[L.G_PAY_MAIN] == 1)
+            complete_pending(s, p, pb)
     elif is_paying(kind, in_main):
         if not demand_payment(s, p, pb, mv, in_main):
             complete_move(s, p, pb, mv, in_main)

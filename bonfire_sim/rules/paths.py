@@ -150,7 +150,7 @@ def gen_council_path(s, p, pb, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def do_council_path(s, p, pb, a):
     """Take the chosen tile for free; a searched deck is shuffled afterwards."""
     if a < SEARCH:

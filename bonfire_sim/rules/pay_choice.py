@@ -38,6 +38,7 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules.movebuf import add
 from bonfire_sim.rules.payment import has_spec, note
+from bonfire_sim.rules.stackbuf import stack_moves
 
 YELLOW = C.YELLOW
 GOLD = C.GOLD
@@ -53,7 +54,7 @@ def code_count(code, k):
     return (code >> (BITS * k)) & MASK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def _pack(cnt, m):
     code = 0
     for k in range(m):
@@ -61,7 +62,7 @@ def _pack(cnt, m):
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def _next_multiset(idx, m, nt):
     """Advance the non-decreasing index sequence idx[:m] over nt types; False when done."""
     i = m - 1
@@ -75,7 +76,7 @@ def _next_multiset(idx, m, nt):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def _fits(idx, m, types, avail, cnt):
     """Add the multiset idx[:m] (over ``types``) to cnt if ``avail`` holds it."""
     for j in range(m):
@@ -91,13 +92,13 @@ def _fits(idx, m, types, avail, cnt):
     return ok
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def _unfit(idx, m, types, cnt):
     for j in range(m):
         cnt[types[idx[j]]] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def _add_unique(out, n0, n, kind, code, b):
     """Append [kind, code, b, 0, 0] unless rows n0..n-1 already hold it."""
     for i in range(n0, min(n, out.shape[0])):
@@ -106,7 +107,7 @@ def _add_unique(out, n0, n, kind, code, b):
     return add(out, n, kind, code, b, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def _add_pairs(out, k0, k, idx, m, types, nt, avail, cnt, nslots, b):
     """Append, on top of ``cnt``, every multiset of m units of ``types[:nt]`` that fits
     ``avail`` (the replacement pairs), as M_PAY rows coded over ``nslots`` slots."""
@@ -121,7 +122,7 @@ def _add_pairs(out, k0, k, idx, m, types, nt, avail, cnt, nslots, b):
 
 
 # ---- alternatives --------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def gen_tile_payments(s, pb, t, n, out, k):
     """Every distinct payment of n action tiles of type t, as M_PAY rows."""
     base = pb + L.P_TILES
@@ -129,8 +130,9 @@ def gen_tile_payments(s, pb, t, n, out, k):
     yel = s[base + YELLOW]
     per = 2 if has_spec(s, pb, 5) else 1
     lacking = max(0, n - have)
-    avail = np.zeros(7, np.int64)
-    types = np.zeros(6, np.int64)
+    work = np.zeros(20 + 2 * n + 1, np.int64)  # one allocation for the four work arrays
+    avail = work[:7]
+    types = work[7:13]
     nt = 0
     for x in range(7):
         if x != t:
@@ -138,9 +140,9 @@ def gen_tile_payments(s, pb, t, n, out, k):
             if avail[x] > 0:
                 types[nt] = x
                 nt += 1
-    cnt = np.zeros(7, np.int64)
+    cnt = work[13:20]
     k0 = k
-    idx = np.zeros(2 * n + 1, np.int64)  # a procession may pay many tiles
+    idx = work[20:]  # 2 n + 1: a procession may pay many tiles
     for u in range(min(have, n), -1, -1):  # the canonical payment comes first
         rest = n - u
         for y in range(min(yel, (rest + per - 1) // per), -1, -1):
@@ -168,10 +170,12 @@ def _own_gold_options(have_r, have_gold, r, n):
     return 0, min(have_r, n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def gen_res_payments(s, pb, r1, n1, r2, n2, out, k):
     """Every distinct payment of n1 of r1 and n2 of r2 (r < 0: any), as M_PAY rows."""
-    have = s[pb + L.P_RES:pb + L.P_RES + 6].copy()
+    work = np.zeros(26, np.int64)  # one allocation for the four work arrays
+    have = work[:6]
+    have[:] = s[pb + L.P_RES:pb + L.P_RES + 6]
     n_any = 0  # callers never mix "any" with a named resource (specialists 3, 9 make all any)
     if r1 < 0:
         n_any += n1
@@ -183,9 +187,9 @@ def gen_res_payments(s, pb, r1, n1, r2, n2, out, k):
         n1 += n2
         n2 = 0
     k0 = k
-    cnt = np.zeros(6, np.int64)
-    idx = np.zeros(8, np.int64)
-    types = np.zeros(6, np.int64)
+    cnt = work[6:12]
+    idx = work[12:20]
+    types = work[20:26]
     if n_any > 0:  # specialists 3 / 9: resources of the payer's choice
         nt = 0
         for x in range(6):
@@ -246,21 +250,23 @@ def gen_res_payments(s, pb, r1, n1, r2, n2, out, k):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def gen_discards(s, pb, keep, out, k):
     """Every distinct set of ``keep`` tiles to keep before a fate tile, as M_DISCARD rows."""
     base = pb + L.P_TILES
-    avail = s[base:base + 7].copy()
-    types = np.zeros(7, np.int64)
+    work = np.zeros(21 + max(keep, 0), np.int64)  # one allocation for the four work arrays
+    avail = work[:7]
+    avail[:] = s[base:base + 7]
+    types = work[7:14]
     nt = 0
     for x in range(7):
         if avail[x] > 0:
             types[nt] = x
             nt += 1
-    cnt = np.zeros(7, np.int64)
+    cnt = work[14:21]
     if keep <= 0 or nt == 0:
         return add(out, k, L.M_DISCARD, 0, 0, 0, 0)
-    idx = np.zeros(keep, np.int64)
+    idx = work[21:]
     while True:
         if _fits(idx, keep, types, avail, cnt):
             k = add(out, k, L.M_DISCARD, _pack(cnt, 7), 0, 0, 0)
@@ -271,7 +277,7 @@ def gen_discards(s, pb, keep, out, k):
 
 
 # ---- pending demands --------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def demand(s, mv, main, t, n, r1, n1, r2, n2, keep):
     """Record move ``mv``'s payment demands (n = 0 / keep < 0: none) for ``settle``."""
     for j in range(L.MOVE_W):
@@ -294,7 +300,7 @@ def _held(s, pb):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def gen_pending(s, pb, out, k):
     """The alternatives of the first open demand (tiles, then resources, then discard)."""
     if s[L.G_PAY_TILE + 1] > 0:
@@ -343,7 +349,7 @@ def keep_code(s, pb, code):
     s[L.G_PAY_KEEP] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def apply_choice(s, pb, mv):
     """Apply an M_PAY / M_DISCARD row to the open demand."""
     if mv[0] == L.M_DISCARD:
@@ -355,7 +361,6 @@ def apply_choice(s, pb, mv):
 @njit(cache=True)
 def settle(s, pb):
     """Pay every open demand that has a single way; True if a choice remains (PH_PAY)."""
-    buf = np.empty((2, L.MOVE_W), np.int64)
     while True:
         if s[L.G_PAY_TILE + 1] > 0:
             t, n = s[L.G_PAY_TILE], s[L.G_PAY_TILE + 1]
@@ -369,17 +374,28 @@ def settle(s, pb):
                 s[L.G_PAY_KEEP] < 0 or _held(s, pb) <= s[L.G_PAY_KEEP]):
             s[L.G_PAY_KEEP] = -1
             return False
-        k = gen_pending(s, pb, buf, 0)
-        if k >= 2:
-            s[L.G_PHASE] = L.PH_PAY
-            return True
-        if k == 0:  # unpayable: the move generators never offer such a move
-            s[L.G_PAY_TILE + 1] = 0
-            s[L.G_PAY_RES + 1] = 0
-            s[L.G_PAY_RES + 3] = 0
-            s[L.G_PAY_KEEP] = -1
-            return False
-        apply_choice(s, pb, buf[0])
+        step = _settle_step(s, pb)
+        if step >= 0:
+            return step == 1
+
+
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+def _settle_step(s, pb):
+    """``settle`` for a demand the common cases did not pay: 1 if a choice remains, 0 if
+    nothing is left to pay, -1 after paying its single way (settle carries on)."""
+    buf = stack_moves(2)
+    k = gen_pending(s, pb, buf, 0)
+    if k >= 2:
+        s[L.G_PHASE] = L.PH_PAY
+        return 1
+    if k == 0:  # unpayable: the move generators never offer such a move
+        s[L.G_PAY_TILE + 1] = 0
+        s[L.G_PAY_RES + 1] = 0
+        s[L.G_PAY_RES + 3] = 0
+        s[L.G_PAY_KEEP] = -1
+        return 0
+    apply_choice(s, pb, buf[0])
+    return -1
 
 
 @njit(cache=True)

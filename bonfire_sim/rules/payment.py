@@ -143,9 +143,15 @@ def pay_any_resource(s, pb):
 
 @njit(cache=True)
 def can_pay_resources(s, pb, r1, n1, r2, n2):
-    """True if n1 of r1 and n2 of r2 can be paid together (r < 0 = any resource of choice)."""
-    tmp = s[pb + L.P_RES:pb + L.P_RES + 6].copy()
-    return _pay_on(tmp, r1, n1, r2, n2)
+    """True if n1 of r1 and n2 of r2 can be paid together (r < 0 = any resource of choice).
+
+    Tried on the state itself and restored (no copy: this runs for every priced trip).
+    """
+    b = pb + L.P_RES
+    h0, h1, h2, h3, h4, h5 = s[b], s[b + 1], s[b + 2], s[b + 3], s[b + 4], s[b + 5]
+    ok = _pay_on(s[b:b + 6], r1, n1, r2, n2)
+    s[b], s[b + 1], s[b + 2], s[b + 3], s[b + 4], s[b + 5] = h0, h1, h2, h3, h4, h5
+    return ok
 
 
 @njit(cache=True)

@@ -130,7 +130,7 @@ def _beats(scores, bonfires, j, i, solo):
     return (not solo) and bonfires[j] > bonfires[i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def final_result(s, p, scores, lines, ranks, won):
     """Score every seat; fill scores, lines[seat, :], ranks (1 = best) and won; returns seats."""
     n = s[L.G_NSEATS]

@@ -14,7 +14,7 @@ from bonfire_sim.rules import layout as L
 from bonfire_sim.rules.moves import apply_move, legal_moves
 from bonfire_sim.rules.scoring import NLINES, final_result
 from bonfire_sim.rules.setup import setup_game
-from bonfire_sim.sim.loop import choose
+from bonfire_sim.sim.loop import choose_in, new_scratch
 
 GAME_COLS = ("n_rounds", "n_turns", "end_reason", "trigger_turn", "winner_seat",
              "n_decisions")
@@ -125,6 +125,7 @@ def play_games(template, p, humans, rng_game, rng_strat, seat_strategy, seat_wei
     Returns the number of turn-log rows written.
     """
     moves = np.zeros((L.MAX_MOVES, L.MOVE_W), np.int64)
+    floats, ints = new_scratch(p)  # the evaluator's scratch, allocated once
     trow = 0
     for gi in range(rng_game.shape[0]):
         s = template.copy()
@@ -134,7 +135,8 @@ def play_games(template, p, humans, rng_game, rng_strat, seat_strategy, seat_wei
         while s[L.G_OVER] == 0:
             n = legal_moves(s, p, moves)
             seat = s[L.G_CUR]
-            i = choose(s, p, moves, n, seat_strategy[gi, seat], seat_weights[gi, seat])
+            i = choose_in(s, p, moves, n, seat_strategy[gi, seat], seat_weights[gi, seat],
+                          floats, ints)
             kind = moves[i, 0]
             ph = s[L.G_PHASE]
             if log_turns[gi] == 1 and trow < turns.shape[0] and (

@@ -20,7 +20,7 @@ W = 64  # weights per seat
 DEFAULT_ROWS = default_rows()
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def choose(s, p, moves, n, sid, w):
     """Dispatch to built-in strategy ``sid`` with its weight row ``w``.
 
@@ -38,13 +38,33 @@ def choose(s, p, moves, n, sid, w):
     return evaluate.choose(s, p, moves, n, row)
 
 
+@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+def choose_in(s, p, moves, n, sid, w, floats, ints):
+    """``choose`` with the evaluator's scratch arrays given (``new_scratch``)."""
+    if n == 1:
+        return 0
+    if sid == RANDOM_ID:
+        return random_player.choose(s, p, moves, n)
+    row = DEFAULT_ROWS[sid] if w[evaluate.W_HORIZON] <= 0.0 else w
+    if sid == SEARCH_ID:
+        return search.choose(s, p, moves, n, row)
+    return evaluate.choose_in(s, p, moves, n, row, floats, ints)
+
+
+@njit(cache=True)
+def new_scratch(p):
+    """The evaluator's scratch arrays for ``choose_in`` (one pair per game loop)."""
+    return np.empty(evaluate.N_FLOATS), np.empty(evaluate.scratch_ints(p), np.int64)
+
+
 @njit(cache=True)
 def play_out(s, p, seat_strategy, seat_weights, moves):
     """Play the game in ``s`` to its end; ``seat_strategy[seat]`` = strategy id."""
+    floats, ints = new_scratch(p)
     while s[L.G_OVER] == 0:
         n = legal_moves(s, p, moves)
         seat = s[L.G_CUR]
-        i = choose(s, p, moves, n, seat_strategy[seat], seat_weights[seat])
+        i = choose_in(s, p, moves, n, seat_strategy[seat], seat_weights[seat], floats, ints)
         apply_move(s, p, moves[i])
     return s[L.G_DECISIONS]
 
