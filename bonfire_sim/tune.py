@@ -55,10 +55,11 @@ GEN_STRIDE = 100_003
 BOUNDS: dict[str, tuple[float, float]] = {
     "horizon": (2.0, 40.0), "max_open": (1.0, 7.0), "tpn": (1.0, 20.0),
     "fire_cap": (0.0, 20.0), "refresh": (-5.0, 5.0), "synergy": (-3.0, 5.0),
+    "ignite_hold": (0.0, 100.0),  # must outweigh ignite + task points to change anything
 }
 DEFAULT_BOUNDS = (0.0, 30.0)
 OBJECTIVE = ("win2 + 0.005 * margin2 + w_score * (win_score4 - 60) + w_bonfires * "
-             "(bonfires4 - 4) - 2 * (stalled2 + stalled4)")
+             "(bonfires4 - 4) - w_stalled * (stalled2 + stalled4)")
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class TuneConfig:
     seed: int = 0
     w_score: float = 0.01  # objective weight of a self-play winning-score point
     w_bonfires: float = 0.05  # objective weight of a lit bonfire per player (self-play)
+    w_stalled: float = 2.0  # objective weight of the stalled shares (2- and 4-player)
     start: str = ""  # weights file (TOML/JSON) to start from instead of the style's row
     start_sha256: str = ""  # its hash, recorded so a resumed study uses the same start
 
@@ -221,10 +223,10 @@ def objective(st: dict[str, float], config: TuneConfig) -> float:
     """``OBJECTIVE`` of a candidate's statistics (missing parts count 0)."""
     v = 0.0
     if "win2" in st:
-        v += st["win2"] + 0.005 * st["margin2"] - 2.0 * st["stalled2"]
+        v += st["win2"] + 0.005 * st["margin2"] - config.w_stalled * st["stalled2"]
     if "win_score4" in st:
         v += (config.w_score * (st["win_score4"] - 60.0)
-              + config.w_bonfires * (st["bonfires4"] - 4.0) - 2.0 * st["stalled4"])
+              + config.w_bonfires * (st["bonfires4"] - 4.0) - config.w_stalled * st["stalled4"])
     return v
 
 
@@ -263,6 +265,12 @@ def _new_optimiser(config: TuneConfig) -> Any:
     return cma.CMAEvolutionStrategy(np.zeros(len(WEIGHT_NAMES)), config.sigma, opts)
 
 
+def _defaults() -> dict[str, Any]:
+    """Every ``TuneConfig`` setting with its default (as ``to_json`` writes it)."""
+    return {k: (list(f.default) if isinstance(f.default, tuple) else f.default)
+            for k, f in TuneConfig.__dataclass_fields__.items()}
+
+
 def open_study(out: Path, config: TuneConfig, resume: bool) -> tuple[Study, Any]:
     """Create a study directory, or reopen one with ``resume`` (same settings only)."""
     spath = out / STUDY
@@ -276,7 +284,8 @@ def open_study(out: Path, config: TuneConfig, resume: bool) -> tuple[Study, Any]
                 es, rng_state = pickle.load(f)
         except (OSError, ValueError, pickle.UnpicklingError, EOFError) as e:
             raise ConfigError(f"{out}: the study files are unreadable ({e})") from None
-        old = doc.get("config", {})
+        # settings added later count with their defaults for studies written before them
+        old = {**_defaults(), **doc.get("config", {})}
         mine = config.to_json()
         # the generation count and the game budget may grow on resume
         if {k: v for k, v in old.items() if k not in ("generations", "budget")} != \

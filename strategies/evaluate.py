@@ -104,6 +104,11 @@ WEIGHTS: dict[str, tuple[float, str]] = {
     "fire_cap": (6.0, "Great Bonfire '2 points' uses after which their value has faded out"),
     "fate_geo": (1.5, "penalty per fate cell left that no tile can cover (room for the column)"),
     "stock_press": (0.7, "how far stall pressure lowers unneeded stock to its leftover value"),
+    # appended 2026-11-23 (issue 13): default 0 leaves every older style's play unchanged
+    "task_ignite": (0.0, "points a new task promises for its later ignite (x chance to finish)"),
+    "task_idle": (0.0, "bonus for a new task while the seat holds no unlit task"),
+    "fire_plain": (0.0, "penalty on a paid Great Bonfire turn that brings no portal"),
+    "ignite_hold": (0.0, "penalty on igniting before the countdown (x 1 - stall pressure)"),
 }
 WEIGHT_NAMES = tuple(WEIGHTS)
 BASE = {k: v for k, (v, _) in WEIGHTS.items()}
@@ -112,7 +117,8 @@ BASE = {k: v for k, (v, _) in WEIGHTS.items()}
  W_TASK_SPACE, W_SYNERGY, W_IGNITE, W_BONUS, W_PATH, W_CRYSTAL, W_GUARD, W_GUARD_BONFIRE,
  W_ADVANCE, W_PORTAL, W_SPEC, W_ELDER, W_ELDER_WAIT, W_FATE_COST, W_FATE_LOW, W_HORIZON,
  W_TPN, W_FUTURE, W_COUNCIL_POINT, W_PROC_RES, W_FIRE_POINTS, W_REFRESH, W_SHIP_FOLLOW,
- W_DISCARD, W_NOVICE, W_FIRE_CAP, W_FATE_GEO, W_STOCK_PRESS) = range(len(WEIGHT_NAMES))
+ W_DISCARD, W_NOVICE, W_FIRE_CAP, W_FATE_GEO, W_STOCK_PRESS, W_TASK_IGNITE, W_TASK_IDLE,
+ W_FIRE_PLAIN, W_IGNITE_HOLD) = range(len(WEIGHT_NAMES))
 
 # Specialist abilities 1..27 in points (index = ability); see rulebook Appendix III.
 SPEC_VALUE = (0.0, 0.5, 1.5, 1.5, 0.8, 1.5, 1.0, 1.5, 1.0, 0.5, 1.0, 1.0, 1.0, 1.0, 2.0,
@@ -443,6 +449,7 @@ def take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd, d):
     frac = 1.0 - d / max(tl, 1.0)
     v = w[W_TASK_PTS] * pts * frac - w[W_TASK_DIST] * d
     v += w[W_NOVICE] * cx[CX_PRESS] * frac
+    v += task_promise(w, cx, frac)
     v += w[W_TASK_SPACE] * space / 6.0
     if 1 <= space <= s[pb + L.P_NPATH]:
         if p[T.PATH_CRYSTAL + s[pb + L.P_PATH + space]] == col:
@@ -463,6 +470,18 @@ def synergy_memo(s, p, seat, t, nd, cx):
     if v != v:
         v = _synergy(s, p, seat, t, nd, cx[CX_NEEDS:CX_NEEDS + FE.NN])
         cx[CX_SYN + t] = v
+    return v
+
+
+@njit(cache=True)
+def task_promise(w, cx, frac):
+    """What a new task is worth beyond its printed points: the ignite it leads to (the
+    council bonus, the novice towards the countdown; ``task_ignite`` x the chance to finish
+    it) and, for a seat holding no unlit task, having work in hand at all (``task_idle``):
+    without these a seat that has lit its tasks spent turns turning the Great Bonfire."""
+    v = w[W_TASK_IGNITE] * frac
+    if cx[CX_OPEN] == 0:
+        v += w[W_TASK_IDLE]
     return v
 
 
@@ -646,6 +665,25 @@ def fire_value(s, p, pb, g, rset, shape, w, cx, nd, tv, rv):
             cx[CX_PKNOWN] = known | (1 << shape)
         v += cx[CX_PORTAL + shape]
     return v
+
+
+@njit(cache=True)
+def ignite_hold_penalty(s, w, cx):
+    """``ignite_hold`` before the countdown, fading with the stall pressure: a fulfilled
+    task keeps its points until the countdown, while every novice placed before it brings
+    the end nearer (the council trigger is shared by all seats), so holding lit-able tasks
+    and igniting them in the countdown turns can light more of them.  0 in solo games."""
+    if s[L.G_CD_ACTIVE] == 1 or s[L.G_SOLO] == 1:
+        return 0.0
+    return w[W_IGNITE_HOLD] * (1.0 - cx[CX_PRESS])
+
+
+@njit(cache=True)
+def fire_plain_penalty(rset, w):
+    """``fire_plain`` for a paid Great Bonfire turn whose reward set ``rset`` takes no
+    portal: such turns only convert stock (a tile and a resource for tiles) and, repeated,
+    delay the countdown without progress."""
+    return 0.0 if L.REWARD_SETS[rset] & R_PORTAL else w[W_FIRE_PLAIN]
 
 
 @njit(cache=True)
@@ -898,6 +936,7 @@ def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size, fl):
     if kind == L.M_IGNITE:
         t = s[pb + L.P_TASK + a]
         v = w[W_IGNITE] + w[W_NOVICE] * cx[CX_PRESS] + p[T.T_POINTS + t] + nd[FE.N_BONFIRES]
+        v -= ignite_hold_penalty(s, w, cx)
         if s[pb + L.P_PORTAL + a] == 1:
             v += p[T.PORTAL_PTS]
         if 1 <= a <= s[pb + L.P_NPATH]:
@@ -946,7 +985,7 @@ def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size, fl):
         return step_value(s, p, pb, a, b, c, gain, w, cx, nd, rv)
     if kind == L.M_FIRE:
         return (fire_value(s, p, pb, a, b, c, w, cx, nd, tv, rv)
-                - tile_cost_memo(s, pb, 3, d, tv, cx))
+                - tile_cost_memo(s, pb, 3, d, tv, cx) - fire_plain_penalty(b, w))
     if kind == L.M_GNOME or kind == L.M_TAKE_SPEC:
         if cx[CX_GKEY] != a:
             cx[CX_GVAL] = gnome_value(s, p, pb, a, w, cx, nd)

@@ -1,44 +1,53 @@
 """tuned: the shared evaluator with every weight optimised together by CMA-ES self-play.
 
-How it was found (2026-11-23, engine at rules commit a3f8b5f "Great Bonfire: spaces 0-5
-give their resource, never 2 points"), two stages of ``bonfire-sim tune`` on the 2-core
-development machine shared with five other jobs (``nice``, ``--jobs 2``):
+How it was found (2026-11-23, on the corrected engine with the payer's-choice decisions),
+by ``bonfire-sim tune`` on the 2-core development machine shared with other jobs (``nice``;
+the study files are in ``experiments/tuning/``):
 
-1. from ``portal``'s row, 17 generations x 15 candidates, 71,400 games,
-   11 min (stopped by hand; ``--generations 17`` repeats it)::
+1. and 2. (before the payer's-choice fix, from ``portal``'s row, 323,400 games) gave the
+   previous ``tuned`` row, ``experiments/tuning/stage2.toml`` (see its study file).  It lit
+   3.3 bonfires per player, ended 2.5% of 4-player games without the countdown and stalled
+   4.2% of 2-player games: replays showed seats holding no task for a dozen rounds while
+   turning the Great Bonfire, and every fulfilled task lit at once.
+3. The evaluator gained four weights for task timing (``ignite_hold``, ``task_ignite``,
+   ``task_idle``, ``fire_plain``; see ``strategies.evaluate``).  From the stage 2 row with
+   a hand-scanned start for them (``experiments/tuning/stage3-start.toml``), 89
+   generations x 15 candidates, 400,500 games, 26 min, objective with bonfires weighted 0.4
+   and stalls 5 (``experiments/tuning/stage3-study.json``)::
 
-       bonfire-sim tune --style portal --field portal,planner --deals2 60 --games4 40 \\
-           --generations 17 --seed 2026 --jobs 2 --out runs/tune-portal
+       bonfire-sim tune --style tuned --start experiments/tuning/stage3-start.toml \\
+           --field portal,steady --deals2 60 --games4 60 --w-bonfires 0.4 --w-stalled 5 \\
+           --sigma 0.2 --generations 89 --seed 2031 --jobs 1 --out runs/tune-stage3
 
-   Its mean row is ``experiments/tuning/stage1.toml``.
-2. from that row, with bonfires weighted up in the objective, 60 generations, 252,000
-   games, 32 min::
+   (stopped by hand after generation 89; ``--generations 89`` repeats it).  The row below
+   is that study's final mean (``stage3.toml``), not the luckiest single candidate.
 
-       bonfire-sim tune --style portal --start experiments/tuning/stage1.toml \\
-           --field portal,planner --deals2 60 --games4 40 --w-bonfires 0.4 --sigma 0.25 \\
-           --generations 60 --seed 2027 --jobs 2 --out runs/tune-stage2
-
-Per candidate and generation: 60 deals x 2 seatings against each of portal and planner
-(2-player) and 40 four-player self-play games, all candidates on the same deals.  The row
-below is the optimiser's final mean (``study.json`` ``best.mean_weights``), not the luckiest
-single candidate.
+What the row learned: hold fulfilled tasks until the countdown (``ignite_hold`` 76 outweighs
+any ignite unless the game heads for a stall), value the ignite itself far less (3.8
+instead of 9.3) and bonus actions more.  Self-play games run longer and reach the
+countdown (winning score 70 -> 82, stalls 4.2% -> 0.8%), more tasks are lit in the
+countdown (bonfires 3.3 -> 4.1 per player).  Head to head it is not stronger than the
+stage 2 row (2 players: 46% of 1,000 seat-rotated games; 4 players about even); a stage 4
+with that row in the field (``stage4-study.json``, 79 generations) did not close the gap.
 """
 
 NAME = "tuned"
 DESCRIPTION = "every evaluator weight tuned by CMA-ES self-play (the strongest scripted style)"
 PLAN = """Every weight of the shared evaluator, optimised together by `bonfire-sim tune`
-against portal and planner on paired deals (see the module docstring)."""
+against portal and steady on paired deals (see the module docstring): holds fulfilled
+tasks for the countdown unless the game heads for a stall."""
 DEFAULTS = {
-    "tile": 1.0522, "yellow": 0.7025, "res": 1.0057, "gold": 1.6343, "tv_ship": 1.414,
-    "tv_path": 1.2269, "tv_task": 0.8345, "tv_fire": 1.7799, "tv_guard": 0.7383,
-    "tv_gnome": 1.3751, "need": 2.1126, "common": 0.6729, "task_pts": 0.6198,
-    "task_blue": 1.0895, "task_red": 0.8278, "task_yellow": 1.039, "task_dist": 1.2229,
-    "max_open": 2.2016, "task_space": 0.8251, "synergy": -0.057, "ignite": 9.3297,
-    "bonus": 7.4544, "path": 3.1302, "crystal_match": 1.4316, "guard": 1.6046,
-    "guard_bonfire": 0.4512, "advance": 0.2631, "portal": 4.1575, "spec": 0.9193,
-    "elder": 0.8669, "elder_wait": 2.5676, "fate_cost": 1.6877, "fate_low": 0.6994,
-    "horizon": 18.9244, "tpn": 8.7896, "future_turn": 1.7262, "council_point": 0.4977,
-    "proc_res": 0.5974, "fire_points": 1.1736, "refresh": -0.6385, "ship_follow": 1.2641,
-    "discard": 5.1661, "novice": 2.0562, "fire_cap": 10.8665, "fate_geo": 0.1458,
-    "stock_press": 0.8239,
+    "tile": 1.5793, "yellow": 0.5126, "res": 0.8084, "gold": 1.3577, "tv_ship": 1.3465,
+    "tv_path": 1.4008, "tv_task": 0.9998, "tv_fire": 1.8841, "tv_guard": 0.9235,
+    "tv_gnome": 0.769, "need": 1.15, "common": 0.4812, "task_pts": 0.4528,
+    "task_blue": 1.5337, "task_red": 1.1402, "task_yellow": 1.117, "task_dist": 0.8227,
+    "max_open": 2.908, "task_space": 0.8915, "synergy": -0.0285, "ignite": 3.7556,
+    "bonus": 9.6221, "path": 4.6694, "crystal_match": 0.8926, "guard": 2.8985,
+    "guard_bonfire": 0.3752, "advance": 0.6492, "portal": 4.9041, "spec": 1.3504,
+    "elder": 0.8268, "elder_wait": 2.7159, "fate_cost": 2.8069, "fate_low": 0.4124,
+    "horizon": 23.7724, "tpn": 6.8928, "future_turn": 1.2362, "council_point": 0.3201,
+    "proc_res": 0.9831, "fire_points": 1.2303, "refresh": -1.1502, "ship_follow": 1.2979,
+    "discard": 6.8477, "novice": 1.3781, "fire_cap": 14.7967, "fate_geo": 0.2418,
+    "stock_press": 0.4737, "task_ignite": 0.0, "task_idle": 0.425, "fire_plain": 0.0,
+    "ignite_hold": 76.3486,
 }

@@ -67,3 +67,22 @@ def test_weights_toml_lists_every_weight():
     study = Study(cfg, best={"mean_weights": table_of(weights_for("portal"))})
     text = weights_toml(study)
     assert text.count(" = ") == len(table_of(weights_for("portal")))
+
+
+def test_the_stall_weight_scales_the_objective_and_old_studies_resume(tmp_path):
+    from bonfire_sim.tune import objective
+
+    st = {"win2": 0.5, "margin2": 0.0, "stalled2": 0.1}
+    assert objective(st, TuneConfig(generations=1, **TINY)) == pytest.approx(0.5 - 0.2)
+    assert objective(st, TuneConfig(generations=1, w_stalled=5.0, **TINY)) == \
+        pytest.approx(0.5 - 0.5)
+    # a study written before the setting existed resumes with its default ...
+    tune(TuneConfig(generations=1, **TINY), tmp_path / "s")
+    path = tmp_path / "s" / "study.json"
+    doc = json.loads(path.read_text())
+    del doc["config"]["w_stalled"]
+    path.write_text(json.dumps(doc))
+    assert tune(TuneConfig(generations=2, **TINY), tmp_path / "s", resume=True).generation == 2
+    # ... and refuses another value
+    with pytest.raises(ConfigError, match="other settings"):
+        tune(TuneConfig(generations=3, w_stalled=5.0, **TINY), tmp_path / "s", resume=True)

@@ -30,6 +30,8 @@ from bonfire_sim.cli.options import quiet_option
               help="Objective weight of one point of 4-player self-play winning score.")
 @click.option("--w-bonfires", type=float, default=0.05, show_default=True,
               help="Objective weight of one lit bonfire per player in 4-player self-play.")
+@click.option("--w-stalled", type=float, default=2.0, show_default=True,
+              help="Objective weight of the stalled shares (2-player and 4-player games).")
 @click.option("--start", default="", metavar="FILE.toml",
               help="Start from this weights file (e.g. an earlier study's --weights-out) "
                    "instead of the style's row.")
@@ -42,14 +44,14 @@ from bonfire_sim.cli.options import quiet_option
 @quiet_option
 def tune(style: str, field_specs: str, deals2: int, games4: int, generations: int,
          budget: int, popsize: int, sigma: float, seed: int, w_score: float,
-         w_bonfires: float, start: str, jobs: int, out: str,
+         w_bonfires: float, w_stalled: float, start: str, jobs: int, out: str,
          resume: bool, weights_out: str | None, quiet: bool) -> None:
     """Tune a style's weight row with CMA-ES on paired deals (common random numbers).
 
     Each generation's candidates play the same deals: 2-player games against every field
     opponent in both seats, and 4-player self-play.  The objective rewards the 2-player
     win rate, the point margin, the self-play winning score and lit bonfires, and punishes
-    games that end without the countdown.  The study is saved atomically after every
+    games that end without the countdown (--w-stalled).  The study is saved atomically after every
     generation; --resume continues it exactly.
 
     Example:
@@ -70,14 +72,15 @@ def tune(style: str, field_specs: str, deals2: int, games4: int, generations: in
     config = TuneConfig(style=style, field=tuple(split_specs(field_specs)), deals2=deals2,
                         games4=games4, generations=generations, budget=budget,
                         popsize=popsize, sigma=sigma, seed=seed, w_score=w_score,
-                        w_bonfires=w_bonfires, start=start)
+                        w_bonfires=w_bonfires, w_stalled=w_stalled, start=start)
     with Progress(total=generations, desc="generations", unit="gen", quiet=quiet) as bar:
         def progress(study: Study) -> None:
             bar.update(study.generation - bar.n)
             best = study.history[-1]["best"]
             bar.write(f"generation {study.generation}: best objective {best['objective']:.3f} "
                       f"(win2 {best.get('win2', 0):.3f}, score4 {best.get('win_score4', 0):.1f},"
-                      f" bonfires4 {best.get('bonfires4', 0):.2f}), {study.games} games")
+                      f" bonfires4 {best.get('bonfires4', 0):.2f},"
+                      f" stalled2 {best.get('stalled2', 0):.3f}), {study.games} games")
         study = run_tune(config, out, jobs=jobs, resume=resume, progress=progress)
     if weights_out:
         path = Path(weights_out)
