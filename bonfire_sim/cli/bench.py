@@ -22,9 +22,13 @@ from bonfire_sim.cli.options import quiet_option
                    "pip install 'bonfire-sim[bench]').")
 @click.option("--catanatron-games", type=int, default=200, show_default=True,
               help="Catanatron games to time with --versus-catanatron.")
+@click.option("--rounds", type=int, default=5, show_default=True,
+              help="--versus-catanatron: interleave the three measurements in this many "
+                   "rounds (a slice of each per round), so a change of machine speed "
+                   "during the run affects both engines alike.")
 @quiet_option
 def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanatron: bool,
-          catanatron_games: int, quiet: bool) -> None:
+          catanatron_games: int, rounds: int, quiet: bool) -> None:
     """Measure engine speed on fixed scenarios (after a warm-up, compile time excluded).
 
     Scenarios: random and the default strategy mix, 2 and 4 players, turn log off and on.
@@ -57,6 +61,7 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
 
     check_count("--games", games, lo=10, hi=1_000_000)
     check_count("--catanatron-games", catanatron_games, lo=1, hi=1_000_000)
+    check_count("--rounds", rounds, lo=1, hi=1000)
     jobs = resolve_jobs(jobs)
     if versus_catanatron:
         from bonfire_sim.sim.versus import catanatron_version
@@ -65,31 +70,31 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
     click.echo(f"machine: {platform.processor() or platform.machine()}, "
                f"{os.cpu_count()} cores, python {platform.python_version()}")
     if versus_catanatron:
-        from bonfire_sim.sim.versus import time_catanatron
+        from bonfire_sim.sim.versus import fit_rounds, versus_catanatron
 
         mix = Scenario("default mix 4p", 4, default_mix(4), "none")
         rnd = Scenario("random 4p", 4, ("random",), "none")
-        with Progress(3, "bench", "measurement", quiet=quiet) as bar:
+        rounds = fit_rounds(rounds, games, catanatron_games)
+        with Progress(3 * rounds, "bench", "slice", quiet=quiet) as bar:
             ensure_warm(bar.write)
-            ours_mix = time_in_process(mix, games)
-            bar.update()
-            ours_rnd = time_in_process(rnd, games)
-            bar.update()
-            cat = time_catanatron(catanatron_games)
-            bar.update()
+            vs = versus_catanatron(mix, rnd, games, catanatron_games, rounds, bar.update)
         click.echo(f"catanatron {catanatron_version()}, {catanatron_games} games; "
-                   f"bonfire_sim {games} games per scenario; one core, one process")
-        rows = [("bonfire_sim default mix 4p", ours_mix.games_per_s, ours_mix.decisions_per_s),
-                ("bonfire_sim random 4p", ours_rnd.games_per_s, ours_rnd.decisions_per_s),
-                ("catanatron random 4p", cat.games_per_s, cat.decisions_per_s)]
+                   f"bonfire_sim {games} games per scenario; one core, one process, "
+                   f"{rounds} interleaved rounds")
+        rows = [("bonfire_sim default mix 4p", vs.mix), ("bonfire_sim random 4p", vs.random),
+                ("catanatron random 4p", vs.catanatron)]
         header = f"{'engine / players':28} {'games/s':>9} {'decisions/s':>12}"
         click.echo(header)
         click.echo("-" * len(header))
-        for name, g, d in rows:
-            click.echo(f"{name:28} {g:9.1f} {d:12.0f}")
-        click.echo(f"ratio: default mix games/s = {ours_mix.games_per_s / cat.games_per_s:.1f}x "
-                   f"Catanatron's; random decisions/s = "
-                   f"{ours_rnd.decisions_per_s / cat.decisions_per_s:.1f}x Catanatron's")
+        for name, sp in rows:
+            click.echo(f"{name:28} {sp.games_per_s:9.1f} {sp.decisions_per_s:12.0f}")
+        click.echo(f"ratio: default mix games/s = {vs.games_ratio:.1f}x "
+                   f"Catanatron's; random decisions/s = {vs.decisions_ratio:.1f}x Catanatron's")
+        if rounds > 1:
+            g = [a for a, _ in vs.round_ratios]
+            d = [b for _, b in vs.round_ratios]
+            click.echo(f"per round: default mix games/s {min(g):.1f}x-{max(g):.1f}x, "
+                       f"random decisions/s {min(d):.1f}x-{max(d):.1f}x")
         return
     if per_strategy:
         header = f"{'scenario':30} {'1 core g/s':>11} {'stalled':>8} {'mean winning score':>19}"

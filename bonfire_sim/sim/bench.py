@@ -67,15 +67,28 @@ class Timing:
 
 
 def _timed(sc: Scenario, games: int, seed: int) -> tuple[float, float, ChunkData]:
-    cfg = RunConfig(games=games, players=sc.players, strategies=sc.strategies, seed=seed,
-                    turn_log=sc.turn_log, chunk_size=games)
-    run_one(ChunkJob(RunConfig(games=20, players=sc.players, strategies=sc.strategies,
-                               turn_log=sc.turn_log, chunk_size=20), 0))  # warm-up
-    t0 = time.process_time()  # CPU time: one core's speed even on a busy machine
-    data = run_one(ChunkJob(cfg, 0))
-    seconds = time.process_time() - t0
-    decisions = pc.sum(data.games.column("n_decisions")).as_py()
+    warm_up(sc)
+    seconds, decisions, data = time_slice(sc, games, 1, 0, seed)
     return games / seconds, decisions / seconds, data
+
+
+def warm_up(sc: Scenario) -> None:
+    """Play a few games of ``sc`` untimed (compilation, imports, first-call caches)."""
+    run_one(ChunkJob(RunConfig(games=20, players=sc.players, strategies=sc.strategies,
+                               turn_log=sc.turn_log, chunk_size=20), 0))
+
+
+def time_slice(sc: Scenario, games: int, parts: int, part: int,
+               seed: int = 12345) -> tuple[float, int, ChunkData]:
+    """CPU seconds and decisions of part ``part`` of ``parts`` equal slices of ``games``
+    games (the slices together are exactly the games of one ``parts=1`` call)."""
+    size = -(-games // parts)
+    cfg = RunConfig(games=games, players=sc.players, strategies=sc.strategies, seed=seed,
+                    turn_log=sc.turn_log, chunk_size=size)
+    t0 = time.process_time()  # CPU time: one core's speed even on a busy machine
+    data = run_one(ChunkJob(cfg, part))
+    seconds = time.process_time() - t0
+    return seconds, pc.sum(data.games.column("n_decisions")).as_py(), data
 
 
 def time_in_process(sc: Scenario, games: int, seed: int = 12345) -> Timing:
