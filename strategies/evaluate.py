@@ -148,7 +148,8 @@ CX_TCOST = CX_PORTAL + 7
 CX_RCOST = CX_TCOST + 6 * MEMO_N
 CX_TDIST_AT = CX_RCOST + 7 * 4
 CX_SYN = CX_TDIST_AT + 3 * C.N_ISLANDS  # T.NT memo slots: a task's synergy with the needs
-CX_NEEDS = CX_SYN + T.NT  # NN scratch slots (a new task's own needs)
+CX_IRCOST = CX_SYN + T.NT  # 6 memo slots: a task's resources at an island of resource r
+CX_NEEDS = CX_IRCOST + 6  # NN scratch slots (a new task's own needs)
 NCX = CX_NEEDS + FE.NN
 
 
@@ -538,18 +539,7 @@ def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
     tc = task_tile_cost(s, p, pb, i)
     if not can_pay_tiles(s, pb, 2, tc):
         return NEG
-    rcost = 1.0e9
-    for pile in range(2):
-        r1 = offering_resource(s, pb, pile)
-        if r1 < 0:
-            continue
-        r2 = p[T.ISL_VAL + i]
-        if has_spec(s, pb, 3):
-            r1 = -1
-            r2 = -1
-        if can_pay_resources(s, pb, r1, 1, r2, 1):
-            rcost = min(rcost, res_cost_memo(s, pb, r1, 1, rv, cx)
-                        + res_cost_memo(s, pb, r2, 1, rv, cx))
+    rcost = island_res_cost(s, p, pb, i, rv, cx)
     if rcost >= 1.0e9:
         return NEG
     space = best_free_space(s, pb)
@@ -560,6 +550,33 @@ def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
             best = max(best, take_value_at(s, p, pb, seat, t, i, space, w, cx, nd,
                                            task_distance_at(s, p, seat, i, j, cx)))
     return best - rcost - tile_cost(s, pb, 2, tc, tv)
+
+
+@njit(cache=True)
+def island_res_cost(s, p, pb, i, rv, cx):
+    """Value of the cheapest resources a task at task island i costs, over both offering
+    piles (>= 1e9: none payable); computed once per island resource and decision (it
+    depends on nothing else: resources are never changed for pricing)."""
+    r = p[T.ISL_VAL + i]
+    if 0 <= r < 6:
+        v = cx[CX_IRCOST + r]
+        if v == v:
+            return v
+    rcost = 1.0e9
+    for pile in range(2):
+        r1 = offering_resource(s, pb, pile)
+        if r1 < 0:
+            continue
+        r2 = r
+        if has_spec(s, pb, 3):
+            r1 = -1
+            r2 = -1
+        if can_pay_resources(s, pb, r1, 1, r2, 1):
+            rcost = min(rcost, res_cost_memo(s, pb, r1, 1, rv, cx)
+                        + res_cost_memo(s, pb, r2, 1, rv, cx))
+    if 0 <= r < 6:
+        cx[CX_IRCOST + r] = rcost
+    return rcost
 
 
 @njit(cache=True)
