@@ -941,7 +941,10 @@ def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size, fl):
     return value_of(s, p, mv[0], mv[1], mv[2], mv[3], mv[4], w, cx, nd, tv, rv, lab, size, fl)
 
 
-@njit(**NO_RT)
+# Inlined into its callers (numba IR inlining): a compiled call passes every array as
+# seven machine words, so calling it once per priced move with its eight arrays cost more
+# than many moves' pricing itself.  Inlining changes no arithmetic.
+@njit(inline="always", **NO_RT)
 def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size, fl):
     """``move_value`` of the move [kind, a, b, c, d] (no row view per move)."""
     seat = s[L.G_CUR]
