@@ -135,10 +135,11 @@ TILE_CAP = (3, 2, 3, 3, 3, 2)  # most tiles one action of each type pays (ship..
 # share: the discarded tiles' value and covered-cell mask of every fate move (-1 = not yet),
 # and, under a key of the last move that computed it (-1 = none), the dead cells of a
 # placement (both column ends), a new task's distance (every pile and space) and a
-# gnome's value (both ways to pay)
+# gnome's value (both ways to pay); CX_DOVER: 1 if option I must discard, 0 if not (-1 =
+# not yet known), the same for every fate move
 (CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS, CX_DLOSS, CX_OCC, CX_DKEY, CX_DEAD,
- CX_EMPTY, CX_TKEY, CX_TDIST, CX_GKEY, CX_GVAL, CX_PKNOWN) = range(15)
-CX_PORTAL = 15  # 7 slots: a portal's value by shape, known where bit shape of CX_PKNOWN is set
+ CX_EMPTY, CX_TKEY, CX_TDIST, CX_GKEY, CX_GVAL, CX_PKNOWN, CX_DOVER) = range(16)
+CX_PORTAL = 16  # 7 slots: a portal's value by shape, known where bit shape of CX_PKNOWN is set
 # Memo slots (NaN = not yet computed) of prices many moves of one decision share: the
 # cheapest payment of n < MEMO_N tiles of type t (on the decision's own stock), of n < 4
 # resources r (r = -1: any; the ship payment never changes the resources), and the
@@ -862,13 +863,17 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size, fl
         if dead > slack:
             v -= w[W_FATE_GEO] * (dead - slack)
     if discard:
-        held = 0
-        for k in range(7):
-            held += s[pb + L.P_TILES + k]
-        limit = 3 if has_spec(s, pb, 14) else p[T.TILE_LIMIT]
-        if held > limit:
-            if cx[CX_DLOSS] < 0.0:
+        over = cx[CX_DOVER]  # the same for every placement: known after the first
+        if over < 0.0:
+            held = 0
+            for k in range(7):
+                held += s[pb + L.P_TILES + k]
+            limit = 3 if has_spec(s, pb, 14) else p[T.TILE_LIMIT]
+            over = 1.0 if held > limit else 0.0
+            if held > limit:
                 cx[CX_DLOSS] = discard_loss(s, pb, held - limit, tv)
+            cx[CX_DOVER] = over
+        if over > 0.0:
             v -= w[W_DISCARD] * cx[CX_DLOSS]
         else:
             v += w[W_FATE_LOW]
@@ -1054,6 +1059,7 @@ def choose_in(s, p, moves, n, w, floats, fate):
     tv = floats[FE.NN + NCX:FE.NN + NCX + PAYV + 6]  # 7 tile types, the surplus value,
     rv = floats[FE.NN + NCX + PAYV + 6:]  # per-type payment values; resources
     cx[CX_DLOSS] = -1.0
+    cx[CX_DOVER] = -1.0
     cx[CX_OCC] = -1.0
     cx[CX_DKEY] = -1.0
     cx[CX_TKEY] = -1.0
