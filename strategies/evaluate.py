@@ -371,7 +371,7 @@ def res_cost(s, pb, r, n, rv):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tile_cost_memo(s, pb, t, n, tv, cx):
     """``tile_cost`` of the decision's own stock, computed once per (t, n) and decision
     (never on a stock changed for pricing: the ship payment in ``island_value``)."""
@@ -385,7 +385,7 @@ def tile_cost_memo(s, pb, t, n, tv, cx):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def res_cost_memo(s, pb, r, n, rv, cx):
     """``res_cost``, computed once per (r, n) and decision (resources are never changed
     for pricing)."""
@@ -399,7 +399,7 @@ def res_cost_memo(s, pb, r, n, rv, cx):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def task_distance_at(s, p, seat, i, j, cx):
     """``features.task_distance`` of the task in slot j of island i when taking it there,
     computed once per decision; a task that counts held action tiles (which the pricing of
@@ -437,7 +437,7 @@ def take_value(s, p, pb, seat, t, isl, space, w, cx, nd):
                          FE.task_distance(s, p, seat, t, isl, True))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd, d):
     """``take_value`` with the task's distance ``d`` (``features.task_distance``) given."""
     tl = cx[CX_TURNS]
@@ -462,7 +462,7 @@ def take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd, d):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def synergy_memo(s, p, seat, t, nd, cx):
     """``_synergy`` of task t, computed once per decision (afresh for a task whose needs
     count held action tiles, which the pricing of a payment changes)."""
@@ -475,7 +475,7 @@ def synergy_memo(s, p, seat, t, nd, cx):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def task_promise(w, cx, frac):
     """What a new task is worth beyond its printed points: the ignite it leads to (the
     council bonus, the novice towards the countdown; ``task_ignite`` x the chance to finish
@@ -553,7 +553,7 @@ def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
     return best - rcost - tile_cost(s, pb, 2, tc, tv)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def island_res_cost(s, p, pb, i, rv, cx):
     """Value of the cheapest resources a task at task island i costs, over both offering
     piles (>= 1e9: none payable); computed once per island resource and decision (it
@@ -580,13 +580,13 @@ def island_res_cost(s, p, pb, i, rv, cx):
     return rcost
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def guard_value(s, pb, g, w, cx, nd):
     """Value of a new guardian of colour g."""
     return w[W_GUARD] * cx[CX_LATE] + nd[FE.N_GUARD + g] + nd[FE.N_GUARDS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def path_value(s, p, pb, tid, w, cx, nd, rv):
     """Value of path tile tid (-1: unknown deck tile) as the next path position."""
     late = cx[CX_LATE]
@@ -663,7 +663,7 @@ def portal_value(s, p, pb, shape, w, cx, nd):
     return v
 
 
-@njit(**NO_RT)
+@njit(**NO_RT, inline="always")
 def fire_value(s, p, pb, g, rset, shape, w, cx, nd, tv, rv):
     """Value of the Great Bonfire's reward set rset at space g (costs excluded)."""
     m = L.REWARD_SETS[rset]
@@ -685,7 +685,7 @@ def fire_value(s, p, pb, g, rset, shape, w, cx, nd, tv, rv):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ignite_hold_penalty(s, w, cx):
     """``ignite_hold`` before the countdown, fading with the stall pressure: a fulfilled
     task keeps its points until the countdown, while every novice placed before it brings
@@ -696,7 +696,7 @@ def ignite_hold_penalty(s, w, cx):
     return w[W_IGNITE_HOLD] * (1.0 - cx[CX_PRESS])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fire_plain_penalty(rset, w):
     """``fire_plain`` for a paid Great Bonfire turn whose reward set ``rset`` takes no
     portal: such turns only convert stock (a tile and a resource for tiles) and, repeated,
@@ -704,7 +704,7 @@ def fire_plain_penalty(rset, w):
     return 0.0 if L.REWARD_SETS[rset] & R_PORTAL else w[W_FIRE_PLAIN]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gnome_value(s, p, pb, gid, w, cx, nd):
     """Value of recruiting gnome gid (costs excluded)."""
     v = nd[FE.N_GNOMES]
