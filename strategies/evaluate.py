@@ -145,7 +145,11 @@ CX_PORTAL = 16  # 7 slots: a portal's value by shape, known where bit shape of C
 # resources r (r = -1: any; the ship payment never changes the resources), and the
 # distance of the task in slot j of island i (``features.task_distance`` when taking it).
 MEMO_N = 8
-CX_TCOST = CX_PORTAL + 7
+# 1 once the fate area is labelled (the first fate move), then CX_FTOP: the two largest
+# area sizes per symbol (``features.fate_labels_tops``) for FATE_GROUPS task distances
+CX_FOK = CX_PORTAL + 7
+CX_FTOP = CX_FOK + 1
+CX_TCOST = CX_FTOP + 14
 CX_RCOST = CX_TCOST + 6 * MEMO_N
 CX_TDIST_AT = CX_RCOST + 7 * 4
 CX_SYN = CX_TDIST_AT + 3 * C.N_ISLANDS  # T.NT memo slots: a task's synergy with the needs
@@ -410,7 +414,12 @@ def task_distance_at(s, p, seat, i, j, cx):
     k = CX_TDIST_AT + i * 3 + j
     d = cx[k]
     if d != d:
-        d = FE.task_distance(s, p, seat, t, i, True)
+        if (p[T.T_KIND + t] == TK.K_FATE_GROUPS and cx[CX_FOK] > 0.0
+                and p[T.T_C + t] >= 0):
+            # from the decision's own labelling: no flood fills of its own
+            d = FE.fate_groups_distance(s, p, TK.pbase(seat), t, cx[CX_FTOP:CX_FTOP + 14])
+        else:
+            d = FE.task_distance(s, p, seat, t, i, True)
         cx[k] = d
     return d
 
@@ -1093,7 +1102,8 @@ def choose_in(s, p, moves, n, w, floats, fate):
             pass_i = i
             continue
         if kind == L.M_FATE and not labelled:
-            FE.fate_labels_with(s, pb, lab, size, stack)
+            if FE.fate_labels_tops(s, pb, lab, size, stack, cx[CX_FTOP:CX_FTOP + 14]) >= 0:
+                cx[CX_FOK] = 1.0
             occ = FM.occupied(s, p, pb)
             cx[CX_OCC] = occ
             free_lines(p, occ, fl)
