@@ -135,20 +135,26 @@ TILE_CAP = (3, 2, 3, 3, 3, 2)  # most tiles one action of each type pays (ship..
 # share: the discarded tiles' value and covered-cell mask of every fate move (-1 = not yet),
 # and, under a key of the last move that computed it (-1 = none), the dead cells of a
 # placement (both column ends), a new task's distance (every pile and space) and a
-# gnome's value (both ways to pay)
+# gnome's value (both ways to pay); CX_DOVER: 1 if option I must discard, 0 if not (-1 =
+# not yet known), the same for every fate move
 (CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS, CX_DLOSS, CX_OCC, CX_DKEY, CX_DEAD,
- CX_EMPTY, CX_TKEY, CX_TDIST, CX_GKEY, CX_GVAL, CX_PKNOWN) = range(15)
-CX_PORTAL = 15  # 7 slots: a portal's value by shape, known where bit shape of CX_PKNOWN is set
+ CX_EMPTY, CX_TKEY, CX_TDIST, CX_GKEY, CX_GVAL, CX_PKNOWN, CX_DOVER) = range(16)
+CX_PORTAL = 16  # 7 slots: a portal's value by shape, known where bit shape of CX_PKNOWN is set
 # Memo slots (NaN = not yet computed) of prices many moves of one decision share: the
 # cheapest payment of n < MEMO_N tiles of type t (on the decision's own stock), of n < 4
 # resources r (r = -1: any; the ship payment never changes the resources), and the
 # distance of the task in slot j of island i (``features.task_distance`` when taking it).
 MEMO_N = 8
-CX_TCOST = CX_PORTAL + 7
+# 1 once the fate area is labelled (the first fate move), then CX_FTOP: the two largest
+# area sizes per symbol (``features.fate_labels_tops``) for FATE_GROUPS task distances
+CX_FOK = CX_PORTAL + 7
+CX_FTOP = CX_FOK + 1
+CX_TCOST = CX_FTOP + 14
 CX_RCOST = CX_TCOST + 6 * MEMO_N
 CX_TDIST_AT = CX_RCOST + 7 * 4
 CX_SYN = CX_TDIST_AT + 3 * C.N_ISLANDS  # T.NT memo slots: a task's synergy with the needs
-CX_NEEDS = CX_SYN + T.NT  # NN scratch slots (a new task's own needs)
+CX_IRCOST = CX_SYN + T.NT  # 6 memo slots: a task's resources at an island of resource r
+CX_NEEDS = CX_IRCOST + 6  # NN scratch slots (a new task's own needs)
 NCX = CX_NEEDS + FE.NN
 
 
@@ -369,7 +375,7 @@ def res_cost(s, pb, r, n, rv):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tile_cost_memo(s, pb, t, n, tv, cx):
     """``tile_cost`` of the decision's own stock, computed once per (t, n) and decision
     (never on a stock changed for pricing: the ship payment in ``island_value``)."""
@@ -383,7 +389,7 @@ def tile_cost_memo(s, pb, t, n, tv, cx):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def res_cost_memo(s, pb, r, n, rv, cx):
     """``res_cost``, computed once per (r, n) and decision (resources are never changed
     for pricing)."""
@@ -397,7 +403,7 @@ def res_cost_memo(s, pb, r, n, rv, cx):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def task_distance_at(s, p, seat, i, j, cx):
     """``features.task_distance`` of the task in slot j of island i when taking it there,
     computed once per decision; a task that counts held action tiles (which the pricing of
@@ -408,7 +414,12 @@ def task_distance_at(s, p, seat, i, j, cx):
     k = CX_TDIST_AT + i * 3 + j
     d = cx[k]
     if d != d:
-        d = FE.task_distance(s, p, seat, t, i, True)
+        if (p[T.T_KIND + t] == TK.K_FATE_GROUPS and cx[CX_FOK] > 0.0
+                and p[T.T_C + t] >= 0):
+            # from the decision's own labelling: no flood fills of its own
+            d = FE.fate_groups_distance(s, p, TK.pbase(seat), t, cx[CX_FTOP:CX_FTOP + 14])
+        else:
+            d = FE.task_distance(s, p, seat, t, i, True)
         cx[k] = d
     return d
 
@@ -435,7 +446,7 @@ def take_value(s, p, pb, seat, t, isl, space, w, cx, nd):
                          FE.task_distance(s, p, seat, t, isl, True))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd, d):
     """``take_value`` with the task's distance ``d`` (``features.task_distance``) given."""
     tl = cx[CX_TURNS]
@@ -460,7 +471,7 @@ def take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd, d):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def synergy_memo(s, p, seat, t, nd, cx):
     """``_synergy`` of task t, computed once per decision (afresh for a task whose needs
     count held action tiles, which the pricing of a payment changes)."""
@@ -473,7 +484,7 @@ def synergy_memo(s, p, seat, t, nd, cx):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def task_promise(w, cx, frac):
     """What a new task is worth beyond its printed points: the ignite it leads to (the
     council bonus, the novice towards the countdown; ``task_ignite`` x the chance to finish
@@ -538,18 +549,7 @@ def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
     tc = task_tile_cost(s, p, pb, i)
     if not can_pay_tiles(s, pb, 2, tc):
         return NEG
-    rcost = 1.0e9
-    for pile in range(2):
-        r1 = offering_resource(s, pb, pile)
-        if r1 < 0:
-            continue
-        r2 = p[T.ISL_VAL + i]
-        if has_spec(s, pb, 3):
-            r1 = -1
-            r2 = -1
-        if can_pay_resources(s, pb, r1, 1, r2, 1):
-            rcost = min(rcost, res_cost_memo(s, pb, r1, 1, rv, cx)
-                        + res_cost_memo(s, pb, r2, 1, rv, cx))
+    rcost = island_res_cost(s, p, pb, i, rv, cx)
     if rcost >= 1.0e9:
         return NEG
     space = best_free_space(s, pb)
@@ -562,13 +562,40 @@ def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
     return best - rcost - tile_cost(s, pb, 2, tc, tv)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def island_res_cost(s, p, pb, i, rv, cx):
+    """Value of the cheapest resources a task at task island i costs, over both offering
+    piles (>= 1e9: none payable); computed once per island resource and decision (it
+    depends on nothing else: resources are never changed for pricing)."""
+    r = p[T.ISL_VAL + i]
+    if 0 <= r < 6:
+        v = cx[CX_IRCOST + r]
+        if v == v:
+            return v
+    rcost = 1.0e9
+    for pile in range(2):
+        r1 = offering_resource(s, pb, pile)
+        if r1 < 0:
+            continue
+        r2 = r
+        if has_spec(s, pb, 3):
+            r1 = -1
+            r2 = -1
+        if can_pay_resources(s, pb, r1, 1, r2, 1):
+            rcost = min(rcost, res_cost_memo(s, pb, r1, 1, rv, cx)
+                        + res_cost_memo(s, pb, r2, 1, rv, cx))
+    if 0 <= r < 6:
+        cx[CX_IRCOST + r] = rcost
+    return rcost
+
+
+@njit(cache=True, inline="always")
 def guard_value(s, pb, g, w, cx, nd):
     """Value of a new guardian of colour g."""
     return w[W_GUARD] * cx[CX_LATE] + nd[FE.N_GUARD + g] + nd[FE.N_GUARDS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def path_value(s, p, pb, tid, w, cx, nd, rv):
     """Value of path tile tid (-1: unknown deck tile) as the next path position."""
     late = cx[CX_LATE]
@@ -645,7 +672,7 @@ def portal_value(s, p, pb, shape, w, cx, nd):
     return v
 
 
-@njit(**NO_RT)
+@njit(**NO_RT, inline="always")
 def fire_value(s, p, pb, g, rset, shape, w, cx, nd, tv, rv):
     """Value of the Great Bonfire's reward set rset at space g (costs excluded)."""
     m = L.REWARD_SETS[rset]
@@ -667,7 +694,7 @@ def fire_value(s, p, pb, g, rset, shape, w, cx, nd, tv, rv):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ignite_hold_penalty(s, w, cx):
     """``ignite_hold`` before the countdown, fading with the stall pressure: a fulfilled
     task keeps its points until the countdown, while every novice placed before it brings
@@ -678,7 +705,7 @@ def ignite_hold_penalty(s, w, cx):
     return w[W_IGNITE_HOLD] * (1.0 - cx[CX_PRESS])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fire_plain_penalty(rset, w):
     """``fire_plain`` for a paid Great Bonfire turn whose reward set ``rset`` takes no
     portal: such turns only convert stock (a tile and a resource for tiles) and, repeated,
@@ -686,7 +713,7 @@ def fire_plain_penalty(rset, w):
     return 0.0 if L.REWARD_SETS[rset] & R_PORTAL else w[W_FIRE_PLAIN]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gnome_value(s, p, pb, gid, w, cx, nd):
     """Value of recruiting gnome gid (costs excluded)."""
     v = nd[FE.N_GNOMES]
@@ -845,13 +872,17 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size, fl
         if dead > slack:
             v -= w[W_FATE_GEO] * (dead - slack)
     if discard:
-        held = 0
-        for k in range(7):
-            held += s[pb + L.P_TILES + k]
-        limit = 3 if has_spec(s, pb, 14) else p[T.TILE_LIMIT]
-        if held > limit:
-            if cx[CX_DLOSS] < 0.0:
+        over = cx[CX_DOVER]  # the same for every placement: known after the first
+        if over < 0.0:
+            held = 0
+            for k in range(7):
+                held += s[pb + L.P_TILES + k]
+            limit = 3 if has_spec(s, pb, 14) else p[T.TILE_LIMIT]
+            over = 1.0 if held > limit else 0.0
+            if held > limit:
                 cx[CX_DLOSS] = discard_loss(s, pb, held - limit, tv)
+            cx[CX_DOVER] = over
+        if over > 0.0:
             v -= w[W_DISCARD] * cx[CX_DLOSS]
         else:
             v += w[W_FATE_LOW]
@@ -924,7 +955,10 @@ def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size, fl):
     return value_of(s, p, mv[0], mv[1], mv[2], mv[3], mv[4], w, cx, nd, tv, rv, lab, size, fl)
 
 
-@njit(**NO_RT)
+# Inlined into its callers (numba IR inlining): a compiled call passes every array as
+# seven machine words, so calling it once per priced move with its eight arrays cost more
+# than many moves' pricing itself.  Inlining changes no arithmetic.
+@njit(inline="always", **NO_RT)
 def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size, fl):
     """``move_value`` of the move [kind, a, b, c, d] (no row view per move)."""
     seat = s[L.G_CUR]
@@ -1034,6 +1068,7 @@ def choose_in(s, p, moves, n, w, floats, fate):
     tv = floats[FE.NN + NCX:FE.NN + NCX + PAYV + 6]  # 7 tile types, the surplus value,
     rv = floats[FE.NN + NCX + PAYV + 6:]  # per-type payment values; resources
     cx[CX_DLOSS] = -1.0
+    cx[CX_DOVER] = -1.0
     cx[CX_OCC] = -1.0
     cx[CX_DKEY] = -1.0
     cx[CX_TKEY] = -1.0
@@ -1067,7 +1102,8 @@ def choose_in(s, p, moves, n, w, floats, fate):
             pass_i = i
             continue
         if kind == L.M_FATE and not labelled:
-            FE.fate_labels_with(s, pb, lab, size, stack)
+            if FE.fate_labels_tops(s, pb, lab, size, stack, cx[CX_FTOP:CX_FTOP + 14]) >= 0:
+                cx[CX_FOK] = 1.0
             occ = FM.occupied(s, p, pb)
             cx[CX_OCC] = occ
             free_lines(p, occ, fl)

@@ -37,6 +37,7 @@ NEED layout (float64, ``NN`` entries)::
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from bonfire_sim.rules import components as C
@@ -556,6 +557,74 @@ def fate_labels_with(s, pb, lab, size, stack):
         size[nid] = F.flood(s, pb, gi, lab, stack, nid)
         nid += 1
     return nid
+
+
+@njit(cache=True, _nrt=False)  # no reference counting: see evaluate.NO_RT
+def fate_labels_tops(s, pb, lab, size, stack, top):
+    """``fate_labels_with``, also storing the two largest area sizes of each symbol in
+    ``top`` (2 * (sym + 1) and the slot after it for sym = -1 (any), 0..5; -1.0: no such
+    area), so FATE_GROUPS distances need no flood fill of their own
+    (``fate_groups_distance``).  Returns the number of areas, -1 if a symbol had no slot
+    in ``top`` (then ``top`` must not be used)."""
+    top[:] = -1.0
+    lab[:] = -1
+    nid = 0
+    ok = True
+    for gi in range(F.NCELL):
+        v = s[pb + L.P_FATE + gi]
+        if v < 0 or lab[gi] >= 0:
+            continue
+        n = F.flood(s, pb, gi, lab, stack, nid)
+        size[nid] = n
+        nid += 1
+        _push_top(top, 0, n)
+        if 2 * (v + 1) + 1 < top.shape[0]:
+            _push_top(top, 2 * (v + 1), n)
+        else:
+            ok = False
+    return nid if ok else -1
+
+
+@njit(cache=True)
+def _push_top(top, j, n):
+    """Insert area size n into the two largest top[j] >= top[j + 1]."""
+    if n > top[j]:
+        top[j + 1] = top[j]
+        top[j] = n
+    elif n > top[j + 1]:
+        top[j + 1] = n
+
+
+@njit(cache=True)
+def fate_groups_distance(s, p, pb, t, top):
+    """``task_distance`` of FATE_GROUPS task t from the area sizes ``top`` of
+    ``fate_labels_tops`` (the same areas ``count_areas`` and ``max_area`` flood): an area
+    count of >= 1 / >= 2 is the largest / second largest size reaching the minimum."""
+    a = p[T.T_A + t]
+    b = p[T.T_B + t]
+    c = p[T.T_C + t]
+    if b == TK.ONE_GROUP:
+        done = top[2 * (a + 1)] >= c
+    elif a == b:
+        done = top[2 * (a + 1) + 1] >= c
+    elif a == TK.ANY_SYMBOL or b == TK.ANY_SYMBOL:
+        fixed = b if a == TK.ANY_SYMBOL else a
+        done = top[2 * (fixed + 1)] >= c and top[1] >= c
+    else:
+        done = top[2 * (a + 1)] >= c and top[2 * (b + 1)] >= c
+    if done:
+        return 0.0
+    room = placeable(s, p, pb)
+    miss_a = max(0, c - max(0, np.int64(top[2 * (a + 1)])))
+    if miss_a > min(room, column_with(s, p, pb, a)):
+        return FAR
+    miss = miss_a
+    if b != TK.ONE_GROUP:
+        miss_b = max(0, c - (max(0, np.int64(top[2 * (b + 1)])) if b != a else 1))
+        if miss_b > min(room, column_with(s, p, pb, b)):
+            return FAR
+        miss += miss_b
+    return 1.5 * miss
 
 
 @njit(cache=True)

@@ -162,3 +162,83 @@ def test_column_with_counts_the_column_tiles_showing_a_symbol():
         assert FE.column_with(s, P, PB, sym) == sum(
             sym in [P[T.FATE_TILE + t * 3 + i] for i in range(3)] for t in range(1, 8))
     assert FE.column_with(s, P, PB, -1) == 7
+
+
+def _fate_groups_agree(s: np.ndarray, p: np.ndarray = P) -> list[tuple[int, int, float, float]]:
+    """(seat, task, task_distance, fate_groups_distance) wherever the two differ."""
+    from bonfire_sim.rules import fate as F
+    from bonfire_sim.rules import tasks as TK
+
+    out = []
+    lab = np.empty(F.NCELL, np.int64)
+    size = np.empty(F.NCELL, np.int64)
+    stack = np.empty(F.NCELL, np.int64)
+    top = np.empty(14)
+    for seat in range(s[L.G_HUMANS]):
+        pb = L.player_base(seat)
+        assert FE.fate_labels_tops(s, pb, lab, size, stack, top) >= 0
+        for t in range(L.NT):
+            if p[T.T_KIND + t] != TK.K_FATE_GROUPS:
+                continue
+            want = FE.task_distance(s, p, seat, t, -1, False)
+            got = FE.fate_groups_distance(s, p, pb, t, top)
+            if got != want:
+                out.append((seat, t, want, got))
+    return out
+
+
+def test_fate_group_distances_from_the_labelling_equal_the_flood_fills_in_played_games():
+    # the evaluator takes FATE_GROUPS distances from its own labelling of the area; every
+    # FATE_GROUPS task, every seat, after every move of two 4-player default-mix games
+    from bonfire_sim.rules.moves import apply_move, legal_moves
+    from bonfire_sim.rules.setup import new_game
+    from bonfire_sim.sim.loop import choose, new_buffer, no_weights
+    from strategies import DEFAULT_MIX, STRATEGY_IDS
+
+    sids = [STRATEGY_IDS[DEFAULT_MIX[k % len(DEFAULT_MIX)]] for k in range(L.NP)]
+    w = no_weights()
+    buf = new_buffer()
+    checked = 0
+    for seed in (5, 6):
+        s = new_game(seed, 4)
+        while s[L.G_OVER] == 0:
+            assert _fate_groups_agree(s) == []
+            checked += 1
+            n = legal_moves(s, P, buf)
+            seat = s[L.G_CUR]
+            apply_move(s, P, buf[choose(s, P, buf, n, sids[seat], w[seat])])
+    assert checked > 200
+
+
+def test_fate_group_distances_from_the_labelling_on_hand_built_areas():
+    # two ship areas of 3 and 2 cells, one path area of 3: one group of 3 ships is done,
+    # two groups of 3 ships are not; the distance counts the missing cells
+    s = StateBuilder().fate(SEAT, {(0, 0): "ship", (0, 1): "ship", (0, 2): "ship",
+                                   (2, 0): "ship", (2, 1): "ship",
+                                   (4, 0): "path", (4, 1): "path", (4, 2): "path"}).build()
+    assert _fate_groups_agree(with_column(s, 5)) == []
+    assert _fate_groups_agree(with_column(s, 0)) == []  # nothing left to place: FAR
+
+
+def test_fate_group_distances_from_the_labelling_for_every_kind_of_group_demand():
+    # every (a, b, size) a FATE_GROUPS task can state - one group, two groups of one
+    # symbol, of any symbols, one fixed and one any, two symbols - on a task's copy
+    from bonfire_sim.rules import tasks as TK
+
+    t = next(t for t in range(L.NT) if P[T.T_KIND + t] == TK.K_FATE_GROUPS)
+    # areas: ships 4 and 2, paths 3, a task 1 (largest and second largest differ)
+    s = StateBuilder().fate(SEAT, {(0, 0): "ship", (0, 1): "ship", (0, 2): "ship",
+                                   (0, 3): "ship", (2, 0): "ship", (2, 1): "ship",
+                                   (2, 4): "task", (4, 0): "path", (4, 1): "path",
+                                   (4, 2): "path"}).build()
+    cases = 0
+    for left in (0, 2, 5):
+        with_column(s, left)
+        for a in range(-1, 6):
+            for b in (TK.ONE_GROUP, *range(-1, 6)):
+                for size in (0, 1, 2, 3, 4):
+                    p = P.copy()
+                    p[T.T_A + t], p[T.T_B + t], p[T.T_C + t] = a, b, size
+                    assert _fate_groups_agree(s, p) == [], (left, a, b, size)
+                    cases += 1
+    assert cases == 3 * 7 * 8 * 5

@@ -69,12 +69,30 @@ def notch_for(s, p, pb, shape):
     return -1
 
 
+@njit(cache=True)
+def portal_shapes(s, p, pb):
+    """Bit mask of the portal shapes for which ``notch_for`` finds a notch (bit k: shape k):
+    asked once per space instead of once per shape and reward set."""
+    board = s[pb + L.P_BOARD]
+    m = 0
+    if has_spec(s, pb, 25):
+        for k in range(7):
+            if s[pb + L.P_PORTAL + k] == 0:
+                m |= 1 << p[T.BOARD_NOTCH + board * 7 + k]
+        return m
+    k = next_notch(s, pb)
+    if k >= 0:
+        m = 1 << p[T.BOARD_NOTCH + board * 7 + k]
+    return m
+
+
 @njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
 def gen_rewards(s, p, pb, g, cost, kind, out, n):
     """Every reward set at space g: 2 of {tile, its resource or its 2 points, portal};
     specialist 23: all 3.  A space shows a resource or 2 points (GB_RES < 0), not both."""
     nsets = 7 if has_spec(s, pb, 23) else 5
     shows_points = p[T.GB_RES + g] < 0
+    shapes = portal_shapes(s, p, pb)
     for i in range(nsets):
         m = L.REWARD_SETS[i]
         if m & R_RES and shows_points:
@@ -83,7 +101,7 @@ def gen_rewards(s, p, pb, g, cost, kind, out, n):
             continue
         if m & R_PORTAL:
             for shape in range(7):
-                if s[L.GB_PORTALS + g * 7 + shape] > 0 and notch_for(s, p, pb, shape) >= 0:
+                if s[L.GB_PORTALS + g * 7 + shape] > 0 and (shapes >> shape) & 1:
                     n = add(out, n, kind, g, i, shape, cost)
         else:
             n = add(out, n, kind, g, i, -1, cost)

@@ -145,13 +145,50 @@ def pay_any_resource(s, pb):
 def can_pay_resources(s, pb, r1, n1, r2, n2):
     """True if n1 of r1 and n2 of r2 can be paid together (r < 0 = any resource of choice).
 
-    Tried on the state itself and restored (no copy: this runs for every priced trip).
+    ``_pay_on``'s steps counted instead of paid (this runs for every recruit move and every
+    priced trip): each step after the own resources and gold takes single units from
+    whatever is left of its pool (pairs: plain resources; any: plain, then gold), so it
+    succeeds exactly when the pool still holds enough units.
     """
     b = pb + L.P_RES
-    h0, h1, h2, h3, h4, h5 = s[b], s[b + 1], s[b + 2], s[b + 3], s[b + 4], s[b + 5]
-    ok = _pay_on(s[b:b + 6], r1, n1, r2, n2)
-    s[b], s[b + 1], s[b + 2], s[b + 3], s[b + 4], s[b + 5] = h0, h1, h2, h3, h4, h5
-    return ok
+    if r1 >= 0 and r1 == r2:
+        n1 += n2
+        n2 = 0
+    n_any = 0
+    if r1 < 0:
+        n_any += n1
+        n1 = 0
+    if r2 < 0:
+        n_any += n2
+        n2 = 0
+    gold = s[b + GOLD]
+    plain = s[b] + s[b + 1] + s[b + 2] + s[b + 3] + s[b + 4]
+    d1 = 0
+    if n1 > 0:
+        use = min(s[b + r1], n1)
+        d1 = n1 - use
+        if r1 == GOLD:
+            gold -= use
+        else:
+            plain -= use
+    d2 = 0
+    if n2 > 0:
+        use = min(s[b + r2], n2)
+        d2 = n2 - use
+        if r2 == GOLD:
+            gold -= use
+        else:
+            plain -= use
+    if d1 > 0 and r1 != GOLD:
+        g = min(gold, d1)
+        gold -= g
+        d1 -= g
+    if d2 > 0 and r2 != GOLD:
+        g = min(gold, d2)
+        gold -= g
+        d2 -= g
+    plain -= 2 * (d1 + d2)
+    return plain >= 0 and plain + gold >= n_any
 
 
 @njit(cache=True)

@@ -231,3 +231,19 @@ def test_after_another_players_first_use_the_normal_costs_apply(main_state, move
     s[L.G_PHASE] = L.PH_MAIN
     s[PB + L.P_TILES + FIRE] = 1
     assert _costs(moves_of(s, L.M_FIRE)) == {3: 1}
+
+
+@pytest.mark.parametrize("spec25", [False, True])
+def test_the_portal_shape_mask_holds_exactly_the_shapes_notch_for_accepts(spec25):
+    from bonfire_sim.rules.great_bonfire import notch_for, portal_shapes
+    from bonfire_sim.rules.tables import DEFAULT_PARAMS as P
+
+    for board in range(len(C.BOARDS)):
+        for filled in range(2 ** 7):
+            b = StateBuilder().board(0, board)
+            if spec25:
+                b.specialist(0, 25)
+            b.portals(0, *[k for k in range(7) if (filled >> k) & 1])
+            s = b.build()
+            want = sum(1 << shape for shape in range(7) if notch_for(s, P, PB, shape) >= 0)
+            assert portal_shapes(s, P, PB) == want

@@ -347,3 +347,37 @@ def test_an_open_payment_outside_its_decision_breaks_an_invariant(main_state):
     s[L.G_PHASE] = L.PH_MAIN
     assert not payment_consistent(s)
     assert MESSAGES[19].startswith("a payment choice is open")
+
+
+def _pays(s: np.ndarray, r1: int, n1: int, r2: int, n2: int) -> bool:
+    """What the canonical payment itself says, on a copy."""
+    return bool(PAY.pay_resources(s.copy(), PB, r1, n1, r2, n2))
+
+
+def test_the_counted_check_agrees_with_paying_for_every_small_stock_and_demand():
+    # can_pay_resources counts instead of paying: every stock of 0..2 of each resource,
+    # every demand of 1..2 of r1 (r < 0: of choice) with 0..2 of r2
+    s = _with()
+    b = PB + L.P_RES
+    mismatches = []
+    for code in range(3 ** 6):
+        for k in range(6):
+            s[b + k] = (code // 3 ** k) % 3
+        for r1 in range(-1, 6):
+            for n1 in (1, 2):
+                for r2 in range(-1, 6):
+                    for n2 in (0, 1, 2):
+                        if PAY.can_pay_resources(s, PB, r1, n1, r2, n2) != _pays(
+                                s, r1, n1, r2, n2):
+                            mismatches.append((_res(s), r1, n1, r2, n2))
+    assert mismatches == []
+    assert _res(s) == [2] * 6  # the check leaves the stock as it is
+
+
+def test_the_counted_check_refuses_a_pair_of_gold_for_a_missing_resource():
+    # pairs are plain resources only: gold beyond its one-for-one use does not pair
+    s = _with(res={"gold": 1, "root": 1})
+    assert not PAY.can_pay_resources(s, PB, FRUIT, 2, 0, 0)
+    assert not _pays(s, FRUIT, 2, 0, 0)
+    s = _with(res={"gold": 1, "root": 2})
+    assert PAY.can_pay_resources(s, PB, FRUIT, 2, 0, 0)
