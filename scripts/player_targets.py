@@ -22,9 +22,9 @@ def _share(hits: int, n: int) -> str:
     return f"{hits / n:.1%} ({float(lo):.1%}-{float(hi):.1%})"
 
 
-def _mean(x: np.ndarray) -> str:
+def _mean(x: np.ndarray, digits: int = 1) -> str:
     m, lo, hi = mean_ci(np.asarray(x, float))
-    return f"{m:.1f} ({lo:.1f}-{hi:.1f})"
+    return f"{m:.{digits}f} ({lo:.{digits}f}-{hi:.{digits}f})"
 
 
 def main() -> None:
@@ -44,7 +44,7 @@ def main() -> None:
         not_cd = int((g4["end_reason"].astype(str) != "countdown").sum())
         stalled2 = int((g2["end_reason"].astype(str) == "stalled").sum())
         print(f"{name}: 4p mean winning score {_mean(winners.to_numpy())}, "
-              f"lit bonfires per player {_mean(p4['n_bonfires'].to_numpy())}, "
+              f"lit bonfires per player {_mean(p4['n_bonfires'].to_numpy(), 2)}, "
               f"without the countdown {_share(not_cd, len(g4))}; "
               f"2p stalled {_share(stalled2, len(g2))}")
 
