@@ -141,16 +141,10 @@ def pay_any_resource(s, pb):
     return _pay_on(s[pb + L.P_RES:pb + L.P_RES + 6], -1, 1, 0, 0)
 
 
-@njit(cache=True)
-def can_pay_resources(s, pb, r1, n1, r2, n2):
-    """True if n1 of r1 and n2 of r2 can be paid together (r < 0 = any resource of choice).
-
-    ``_pay_on``'s steps counted instead of paid (this runs for every recruit move and every
-    priced trip): each step after the own resources and gold takes single units from
-    whatever is left of its pool (pairs: plain resources; any: plain, then gold), so it
-    succeeds exactly when the pool still holds enough units.
-    """
-    b = pb + L.P_RES
+@njit(cache=True, inline="always")
+def _split_demand(r1, n1, r2, n2):
+    """(n1, n2, n_any): both demands of one resource merged into the first, and the
+    demands of the payer's choice (r < 0) pooled as n_any."""
     if r1 >= 0 and r1 == r2:
         n1 += n2
         n2 = 0
@@ -161,6 +155,20 @@ def can_pay_resources(s, pb, r1, n1, r2, n2):
     if r2 < 0:
         n_any += n2
         n2 = 0
+    return n1, n2, n_any
+
+
+@njit(cache=True)
+def can_pay_resources(s, pb, r1, n1, r2, n2):
+    """True if n1 of r1 and n2 of r2 can be paid together (r < 0 = any resource of choice).
+
+    ``_pay_on``'s steps counted instead of paid (this runs for every recruit move and every
+    priced trip): each step after the own resources and gold takes single units from
+    whatever is left of its pool (pairs: plain resources; any: plain, then gold), so it
+    succeeds exactly when the pool still holds enough units.
+    """
+    b = pb + L.P_RES
+    n1, n2, n_any = _split_demand(r1, n1, r2, n2)
     gold = s[b + GOLD]
     plain = s[b] + s[b + 1] + s[b + 2] + s[b + 3] + s[b + 4]
     d1 = 0
@@ -227,16 +235,7 @@ def _pay_on(a, r1, n1, r2, n2):
     else gold).  Paying one demand's pair before the other demand's own resource could take
     that resource and make a payable cost look unpayable.
     """
-    if r1 >= 0 and r1 == r2:
-        n1 += n2
-        n2 = 0
-    n_any = 0
-    if r1 < 0:
-        n_any += n1
-        n1 = 0
-    if r2 < 0:
-        n_any += n2
-        n2 = 0
+    n1, n2, n_any = _split_demand(r1, n1, r2, n2)
     d1 = _use_own(a, r1, n1)
     d2 = _use_own(a, r2, n2)
     d1 = _use_gold(a, r1, d1)
