@@ -37,7 +37,7 @@ from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules.movebuf import add
-from bonfire_sim.rules.payment import has_spec, note
+from bonfire_sim.rules.payment import has_spec, note, split_demand
 from bonfire_sim.rules.stackbuf import stack_moves
 
 YELLOW = C.YELLOW
@@ -176,16 +176,8 @@ def gen_res_payments(s, pb, r1, n1, r2, n2, out, k):
     work = np.zeros(26, np.int64)  # one allocation for the four work arrays
     have = work[:6]
     have[:] = s[pb + L.P_RES:pb + L.P_RES + 6]
-    n_any = 0  # callers never mix "any" with a named resource (specialists 3, 9 make all any)
-    if r1 < 0:
-        n_any += n1
-        n1 = 0
-    if r2 < 0:
-        n_any += n2
-        n2 = 0
-    if n1 > 0 and n2 > 0 and r1 == r2:
-        n1 += n2
-        n2 = 0
+    # callers never mix "any" with a named resource (specialists 3, 9 make all any)
+    n1, n2, n_any = split_demand(r1, n1, r2, n2)
     k0 = k
     cnt = work[6:12]
     idx = work[12:20]

@@ -142,7 +142,7 @@ def pay_any_resource(s, pb):
 
 
 @njit(cache=True, inline="always")
-def _split_demand(r1, n1, r2, n2):
+def split_demand(r1, n1, r2, n2):
     """(n1, n2, n_any): both demands of one resource merged into the first, and the
     demands of the payer's choice (r < 0) pooled as n_any."""
     if r1 >= 0 and r1 == r2:
@@ -158,6 +158,17 @@ def _split_demand(r1, n1, r2, n2):
     return n1, n2, n_any
 
 
+@njit(cache=True, inline="always")
+def _count_own(s, b, r, n, gold, plain):
+    """``_use_own`` counted: (units of r still missing, gold left, plain resources left)."""
+    if n <= 0:
+        return 0, gold, plain
+    use = min(s[b + r], n)
+    if r == GOLD:
+        return n - use, gold - use, plain
+    return n - use, gold, plain - use
+
+
 @njit(cache=True)
 def can_pay_resources(s, pb, r1, n1, r2, n2):
     """True if n1 of r1 and n2 of r2 can be paid together (r < 0 = any resource of choice).
@@ -168,25 +179,11 @@ def can_pay_resources(s, pb, r1, n1, r2, n2):
     succeeds exactly when the pool still holds enough units.
     """
     b = pb + L.P_RES
-    n1, n2, n_any = _split_demand(r1, n1, r2, n2)
+    n1, n2, n_any = split_demand(r1, n1, r2, n2)
     gold = s[b + GOLD]
     plain = s[b] + s[b + 1] + s[b + 2] + s[b + 3] + s[b + 4]
-    d1 = 0
-    if n1 > 0:
-        use = min(s[b + r1], n1)
-        d1 = n1 - use
-        if r1 == GOLD:
-            gold -= use
-        else:
-            plain -= use
-    d2 = 0
-    if n2 > 0:
-        use = min(s[b + r2], n2)
-        d2 = n2 - use
-        if r2 == GOLD:
-            gold -= use
-        else:
-            plain -= use
+    d1, gold, plain = _count_own(s, b, r1, n1, gold, plain)
+    d2, gold, plain = _count_own(s, b, r2, n2, gold, plain)
     if d1 > 0 and r1 != GOLD:
         g = min(gold, d1)
         gold -= g
@@ -235,7 +232,7 @@ def _pay_on(a, r1, n1, r2, n2):
     else gold).  Paying one demand's pair before the other demand's own resource could take
     that resource and make a payable cost look unpayable.
     """
-    n1, n2, n_any = _split_demand(r1, n1, r2, n2)
+    n1, n2, n_any = split_demand(r1, n1, r2, n2)
     d1 = _use_own(a, r1, n1)
     d2 = _use_own(a, r2, n2)
     d1 = _use_gold(a, r1, d1)
