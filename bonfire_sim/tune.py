@@ -14,6 +14,9 @@ are not differences of luck:
 * 4-player self-play (the candidate in every seat): mean winning score, lit bonfires per
   player, share of games that end without the countdown.
 
+``bonfires_min``/``w_short`` turn the bonfire count into a floor (a hinge penalty) rather
+than a slope: a row is asked to light that many and otherwise only to win.
+
 The objective (maximised) is ``OBJECTIVE``: the 2-player win rate, plus small terms for the
 margin, the self-play winning score and bonfires, minus the stalled shares - the issue's
 targets (beat the best style, score like good players, light bonfires, do not stall).
@@ -59,7 +62,8 @@ BOUNDS: dict[str, tuple[float, float]] = {
 }
 DEFAULT_BOUNDS = (0.0, 30.0)
 OBJECTIVE = ("win2 + 0.005 * margin2 + w_score * (win_score4 - 60) + w_bonfires * "
-             "(bonfires4 - 4) - w_stalled * (stalled2 + stalled4)")
+             "(bonfires4 - 4) - w_short * max(0, bonfires_min - bonfires4) - w_stalled * "
+             "(stalled2 + stalled4)")
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,11 @@ class TuneConfig:
     w_score: float = 0.01  # objective weight of a self-play winning-score point
     w_bonfires: float = 0.05  # objective weight of a lit bonfire per player (self-play)
     w_stalled: float = 2.0  # objective weight of the stalled shares (2- and 4-player)
+    # A floor instead of a slope: below ``bonfires_min`` lit bonfires per player (self-play)
+    # every missing bonfire costs ``w_short``; above it bonfires buy nothing, so the search
+    # spends the rest of its effort on winning (0: no floor).
+    bonfires_min: float = 0.0
+    w_short: float = 0.0
     start: str = ""  # weights file (TOML/JSON) to start from instead of the style's row
     start_sha256: str = ""  # its hash, recorded so a resumed study uses the same start
 
@@ -102,6 +111,8 @@ class TuneConfig:
                 raise ConfigError(f"{name} must be >= {1 if name == 'generations' else 0}")
         if self.deals2 == 0 and self.games4 == 0:
             raise ConfigError("deals2 and games4 cannot both be 0")
+        if self.bonfires_min < 0 or self.w_short < 0:
+            raise ConfigError("bonfires_min and w_short must be >= 0")
         if self.sigma <= 0 or self.seed < 0 or self.budget < 0 or self.popsize < 0:
             raise ConfigError("sigma must be > 0; seed, budget and popsize >= 0")
 
@@ -226,7 +237,8 @@ def objective(st: dict[str, float], config: TuneConfig) -> float:
         v += st["win2"] + 0.005 * st["margin2"] - config.w_stalled * st["stalled2"]
     if "win_score4" in st:
         v += (config.w_score * (st["win_score4"] - 60.0)
-              + config.w_bonfires * (st["bonfires4"] - 4.0) - config.w_stalled * st["stalled4"])
+              + config.w_bonfires * (st["bonfires4"] - 4.0) - config.w_stalled * st["stalled4"]
+              - config.w_short * max(0.0, config.bonfires_min - st["bonfires4"]))
     return v
 
 

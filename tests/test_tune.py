@@ -86,3 +86,35 @@ def test_the_stall_weight_scales_the_objective_and_old_studies_resume(tmp_path):
     # ... and refuses another value
     with pytest.raises(ConfigError, match="other settings"):
         tune(TuneConfig(generations=3, w_stalled=5.0, **TINY), tmp_path / "s", resume=True)
+
+
+def test_the_bonfire_floor_costs_only_below_it_and_rejects_negative_settings():
+    from bonfire_sim.tune import objective
+
+    base = {"win_score4": 60.0, "stalled4": 0.0}
+    cfg = TuneConfig(generations=1, w_bonfires=0.0, bonfires_min=4.6, w_short=2.0, **TINY)
+    assert objective({**base, "bonfires4": 4.4}, cfg) == pytest.approx(-0.4)
+    assert objective({**base, "bonfires4": 4.6}, cfg) == pytest.approx(0.0)
+    assert objective({**base, "bonfires4": 5.5}, cfg) == pytest.approx(0.0)
+    # off by default: the old objective exactly
+    old = TuneConfig(generations=1, w_bonfires=0.0, **TINY)
+    assert objective({**base, "bonfires4": 3.0}, old) == pytest.approx(0.0)
+    with pytest.raises(ConfigError, match="w_short"):
+        TuneConfig(generations=1, w_short=-1.0, **TINY)
+
+
+def test_cli_tune_takes_the_bonfire_floor(tmp_path):
+    from click.testing import CliRunner
+
+    from bonfire_sim.cli.main import main
+
+    out = tmp_path / "s"
+    res = CliRunner().invoke(main, ["tune", "--field", "portal", "--deals2", "2", "--games4",
+                                    "1", "--popsize", "4", "--generations", "1",
+                                    "--bonfires-min", "4.5", "--w-short", "1.5", "-q",
+                                    "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    cfg = json.loads((out / "study.json").read_text())["config"]
+    assert (cfg["bonfires_min"], cfg["w_short"]) == (4.5, 1.5)
+    bad = CliRunner().invoke(main, ["tune", "--w-short", "-1", "--out", str(tmp_path / "b")])
+    assert bad.exit_code != 0 and "w-short" in bad.output

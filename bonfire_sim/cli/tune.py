@@ -30,6 +30,11 @@ from bonfire_sim.cli.options import quiet_option
               help="Objective weight of one point of 4-player self-play winning score.")
 @click.option("--w-bonfires", type=float, default=0.05, show_default=True,
               help="Objective weight of one lit bonfire per player in 4-player self-play.")
+@click.option("--bonfires-min", type=click.FloatRange(0), default=0.0, show_default=True,
+              help="A floor on lit bonfires per player in 4-player self-play: each one "
+                   "below it costs --w-short in the objective (0: no floor).")
+@click.option("--w-short", type=click.FloatRange(0), default=0.0, show_default=True,
+              help="Objective cost of one lit bonfire per player below --bonfires-min.")
 @click.option("--w-stalled", type=float, default=2.0, show_default=True,
               help="Objective weight of the stalled shares (2-player and 4-player games).")
 @click.option("--start", default="", metavar="FILE.toml",
@@ -44,14 +49,16 @@ from bonfire_sim.cli.options import quiet_option
 @quiet_option
 def tune(style: str, field_specs: str, deals2: int, games4: int, generations: int,
          budget: int, popsize: int, sigma: float, seed: int, w_score: float,
-         w_bonfires: float, w_stalled: float, start: str, jobs: int, out: str,
-         resume: bool, weights_out: str | None, quiet: bool) -> None:
+         w_bonfires: float, bonfires_min: float, w_short: float, w_stalled: float,
+         start: str, jobs: int, out: str, resume: bool, weights_out: str | None,
+         quiet: bool) -> None:
     """Tune a style's weight row with CMA-ES on paired deals (common random numbers).
 
     Each generation's candidates play the same deals: 2-player games against every field
     opponent in both seats, and 4-player self-play.  The objective rewards the 2-player
-    win rate, the point margin, the self-play winning score and lit bonfires, and punishes
-    games that end without the countdown (--w-stalled).  The study is saved atomically after every
+    win rate, the point margin, the self-play winning score and lit bonfires (a slope,
+    --w-bonfires, and/or a floor, --bonfires-min with --w-short), and punishes games that
+    end without the countdown (--w-stalled).  The study is saved atomically after every
     generation; --resume continues it exactly.
 
     Example:
@@ -72,7 +79,8 @@ def tune(style: str, field_specs: str, deals2: int, games4: int, generations: in
     config = TuneConfig(style=style, field=tuple(split_specs(field_specs)), deals2=deals2,
                         games4=games4, generations=generations, budget=budget,
                         popsize=popsize, sigma=sigma, seed=seed, w_score=w_score,
-                        w_bonfires=w_bonfires, w_stalled=w_stalled, start=start)
+                        w_bonfires=w_bonfires, bonfires_min=bonfires_min, w_short=w_short,
+                        w_stalled=w_stalled, start=start)
     with Progress(total=generations, desc="generations", unit="gen", quiet=quiet) as bar:
         def progress(study: Study) -> None:
             bar.update(study.generation - bar.n)
