@@ -22,14 +22,14 @@ def test_every_shipped_row_is_a_complete_usable_weight_file(path):
     assert np.isfinite(player.weight_row()).all()
 
 
-def test_tuned_ships_the_stage3_row_and_not_the_stage5_row():
-    """strategies/tuned.py: the built-in is stage 3 (the strongest); stage 5 lights more
-    bonfires but loses head to head, so it is only a weight file."""
+def test_tuned_ships_the_stage3_row_and_not_the_bonfire_rows():
+    """strategies/tuned.py: the built-in is stage 3 (the strongest); stages 5 and 6 light
+    more bonfires but lose head to head, so they are only weight files."""
     tuning = Path(__file__).parent.parent / "experiments" / "tuning"
-    for name in ("stage3.toml", "stage5.toml"):  # complete rows: no name falls back
+    for name in ("stage3.toml", "stage5.toml", "stage6.toml"):  # complete: nothing falls back
         assert set(load_weights(tuning / name)) == set(WEIGHT_NAMES)
     built_in = parse_player("tuned").weight_row()
     stage3 = parse_player(f"tuned@{tuning / 'stage3.toml'}").weight_row()
-    stage5 = parse_player(f"tuned@{tuning / 'stage5.toml'}").weight_row()
     assert np.array_equal(built_in, stage3)
-    assert not np.array_equal(built_in, stage5)
+    for name in ("stage5.toml", "stage6.toml"):
+        assert not np.array_equal(built_in, parse_player(f"tuned@{tuning / name}").weight_row())
