@@ -47,8 +47,8 @@ from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.rng import game_seed, seed_words
 from bonfire_sim.rules.state import blank_state
 from strategies import W, load_weights, weight_table, weights_for
-from strategies.evaluate import WEIGHT_NAMES
 from strategies.specs import parse_player
+from strategies.weights import WEIGHT_NAMES
 
 STUDY = "study.json"
 OPTIMISER = "cma.pkl"

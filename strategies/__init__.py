@@ -33,7 +33,7 @@ from strategies import (
     tempo,
     tuned,
 )
-from strategies.evaluate import BASE, WEIGHT_NAMES, WEIGHTS
+from strategies.weights import BASE, WEIGHT_NAMES, WEIGHTS
 
 W = 64  # weights per seat (= bonfire_sim.sim.loop.W)
 RANDOM_ID = 0

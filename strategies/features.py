@@ -118,7 +118,7 @@ def offers(s, pb, i, isl):
     return s[pb + L.P_OFF_ISLAND + i] + (1 if i == isl else 0)
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see price_context.NO_RT
 def max_area(s, pb, sym):
     """Largest connected fate area of symbol sym (-1: any symbol)."""
     lab = stack_ints(NCELL)
@@ -498,7 +498,7 @@ def add_task_needs(s, p, seat, t, u, nd):
         nd[N_BONFIRES] += u
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see price_context.NO_RT
 def seat_needs(s, p, seat, nd, common_w):
     """Fill the NEED vector nd from the held unlit tasks and (times common_w) common tasks.
 
@@ -539,14 +539,14 @@ def seat_needs(s, p, seat, nd, common_w):
 
 
 # ---- fate areas without applying a placement ----------------------------------------------
-@njit(cache=True, _nrt=False)  # no reference counting: see evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see price_context.NO_RT
 def fate_labels(s, pb, lab, size):
     """Label the connected same-symbol areas of the fate grid: lab[gi] = area id (-1 empty),
     size[id] = its cell count."""
     return fate_labels_with(s, pb, lab, size, stack_ints(NCELL))
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see price_context.NO_RT
 def fate_labels_with(s, pb, lab, size, stack):
     """``fate_labels`` with the flood fill's stack (``F.NCELL`` entries) given."""
     lab[:] = -1
@@ -559,7 +559,7 @@ def fate_labels_with(s, pb, lab, size, stack):
     return nid
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see price_context.NO_RT
 def fate_labels_tops(s, pb, lab, size, stack, top):
     """``fate_labels_with``, also storing the two largest area sizes of each symbol in
     ``top`` (2 * (sym + 1) and the slot after it for sym = -1 (any), 0..5; -1.0: no such

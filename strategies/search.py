@@ -40,6 +40,7 @@ from bonfire_sim.rules.moves import apply_move, legal_moves
 from bonfire_sim.rules.rng import next_u32, shuffle
 from bonfire_sim.rules.scoring import NLINES, final_result
 from strategies import evaluate as E
+from strategies.weights import WEIGHT_NAMES
 
 NAME = "search"
 DESCRIPTION = "flat Monte-Carlo search with fair re-sampled hidden information (search:N)"
@@ -47,7 +48,7 @@ DEFAULT_BUDGET = 64
 DEFAULT_WIDTH = 4
 ROW_W = 64
 R_BUDGET, R_WIDTH, R_SALT = ROW_W - 1, ROW_W - 2, ROW_W - 3
-NW = len(E.WEIGHT_NAMES)
+NW = len(WEIGHT_NAMES)
 # Phases worth searching: the turn's option, bonus actions/ending, the island action, the
 # council space and the starting fate tile.
 SEARCH_PHASES = ((1 << L.PH_MAIN) | (1 << L.PH_POST) | (1 << L.PH_SHIP_ACTION)
@@ -206,7 +207,7 @@ def rollout(x, p, w, seat, buf, scores, lines, ranks, won):
     return float(won[seat]) + 0.01 * float(scores[seat] - best_other)
 
 
-@njit(cache=True, _nrt=True)  # allocates: see evaluate.WITH_RT
+@njit(cache=True, _nrt=True)  # allocates: see price_context.WITH_RT
 def choose(s, p, moves, n, row):
     """Index of the move to play among moves[:n] for the seat to move (see module doc)."""
     w = row[:NW]

@@ -41,7 +41,7 @@ from strategies import (
     weights_for,
 )
 from strategies import search as SE
-from strategies.evaluate import WEIGHT_NAMES
+from strategies.weights import WEIGHT_NAMES
 
 KINDS = ("builtin", "weights", "search", "plugin")
 MAX_BUDGET = 100_000

@@ -18,8 +18,8 @@ from bonfire_sim.sim.runner import RunConfig, read_manifest, run
 from bonfire_sim.solo import play_solo
 from strategies import SEARCH_ID, strategy_id, weights_for
 from strategies import search as SE
-from strategies.evaluate import WEIGHT_NAMES
 from strategies.specs import parse_player, parse_players, split_specs
+from strategies.weights import WEIGHT_NAMES
 
 PLUGIN = "tests.test_players:CompiledPortal"
 

@@ -22,8 +22,8 @@ from strategies import (
     weight_table,
     weights_for,
 )
-from strategies.evaluate import WEIGHT_NAMES
 from strategies.plugin import StateView, load_plugin
+from strategies.weights import WEIGHT_NAMES
 
 P = T.DEFAULT_PARAMS
 # The evaluator styles (the search player has its own tests: tests/test_search.py).

@@ -19,7 +19,7 @@ from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.fate import place_start_tile
 from bonfire_sim.rules.state import StateBuilder
 from strategies import BUILTIN, evaluate, weights_for
-from strategies.evaluate import WEIGHT_NAMES
+from strategies.weights import WEIGHT_NAMES
 
 P = T.DEFAULT_PARAMS
 NEW = ("task_ignite", "task_idle", "fire_plain", "ignite_hold")

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from strategies import load_weights
-from strategies.evaluate import WEIGHT_NAMES
 from strategies.specs import parse_player
+from strategies.weights import WEIGHT_NAMES
 
 ROWS = sorted((Path(__file__).parent.parent / "experiments" / "tuning").glob("*.toml"))
 

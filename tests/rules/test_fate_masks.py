@@ -19,7 +19,7 @@ from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.fate_option import gen_fate
 from bonfire_sim.rules.state import StateBuilder
-from strategies import evaluate as E
+from strategies.price_fate import dead_cells
 
 PB = L.player_base(0)
 AREAS = [v.name for v in C.VARIANTS["fate_area"]]
@@ -118,7 +118,7 @@ def test_dead_cells_match_a_direct_count(area):
     for _ in range(30):
         s = _random_area(p, rng, 0.35, False)
         for r, c, o in _slow_legal(p, s)[:6]:
-            assert tuple(E.dead_cells(s, p, PB, r, c, o)) == _slow_dead(p, s, r, c, o)
+            assert tuple(dead_cells(s, p, PB, r, c, o)) == _slow_dead(p, s, r, c, o)
 
 
 def test_masks_span_each_area_exactly():

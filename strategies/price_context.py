@@ -1,0 +1,142 @@
+"""Per-decision context of the evaluator: the scratch layout (``CX_*`` slots) and what
+fills it once per decision (turns left, stall pressure, the stock's unit values).
+
+Every move of one decision is priced against this context, so whatever several moves
+share is computed here or memoised in its slots.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from bonfire_sim.rules import components as C
+from bonfire_sim.rules import layout as L
+from bonfire_sim.rules import tables as T
+from bonfire_sim.rules import tasks as TK
+from bonfire_sim.rules.islands import (
+    n_guardians,
+)
+from bonfire_sim.rules.turns import pass_points
+from strategies import features as FE
+from strategies.weights import W_GOLD, W_RES, W_TILE, W_TPN, W_TV0, W_YELLOW
+
+NEG = -1.0e9
+GOLD, YELLOW = C.GOLD, C.YELLOW
+SURPLUS = 7  # tv[SURPLUS]: value of a surplus action tile (see stock_values)
+PAYV = 8  # tv[PAYV + k]: value of a held tile of type k up to TILE_CAP (surplus if dead)
+SURPLUS_EARLY = 0.3  # ... while the game is far from its end: spare change for pairs
+TILE_CAP = (3, 2, 3, 3, 3, 2)  # most tiles one action of each type pays (ship..gnome)
+# context slots (per decision); the later ones memoise what several moves of one decision
+# share: the discarded tiles' value and covered-cell mask of every fate move (-1 = not yet),
+# and, under a key of the last move that computed it (-1 = none), the dead cells of a
+# placement (both column ends), a new task's distance (every pile and space) and a
+# gnome's value (both ways to pay); CX_DOVER: 1 if option I must discard, 0 if not (-1 =
+# not yet known), the same for every fate move
+(CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS, CX_DLOSS, CX_OCC, CX_DKEY, CX_DEAD,
+ CX_EMPTY, CX_TKEY, CX_TDIST, CX_GKEY, CX_GVAL, CX_PKNOWN, CX_DOVER) = range(16)
+CX_PORTAL = 16  # 7 slots: a portal's value by shape, known where bit shape of CX_PKNOWN is set
+# Memo slots (NaN = not yet computed) of prices many moves of one decision share: the
+# cheapest payment of n < MEMO_N tiles of type t (on the decision's own stock), of n < 4
+# resources r (r = -1: any; the ship payment never changes the resources), and the
+# distance of the task in slot j of island i (``features.task_distance`` when taking it).
+MEMO_N = 8
+# 1 once the fate area is labelled (the first fate move), then CX_FTOP: the two largest
+# area sizes per symbol (``features.fate_labels_tops``) for FATE_GROUPS task distances
+CX_FOK = CX_PORTAL + 7
+CX_FTOP = CX_FOK + 1
+CX_TCOST = CX_FTOP + 14
+CX_RCOST = CX_TCOST + 6 * MEMO_N
+CX_TDIST_AT = CX_RCOST + 7 * 4
+CX_SYN = CX_TDIST_AT + 3 * C.N_ISLANDS  # T.NT memo slots: a task's synergy with the needs
+CX_IRCOST = CX_SYN + T.NT  # 6 memo slots: a task's resources at an island of resource r
+CX_NEEDS = CX_IRCOST + 6  # NN scratch slots (a new task's own needs)
+NCX = CX_NEEDS + FE.NN
+
+
+# numba reference-counts every array argument of a compiled call (two calls into its
+# runtime per array, not optimised away across our branchy functions): with ten arrays per
+# priced move that was most of a decision's time.  So the pricing runs without the runtime
+# (``NO_RT``: no allocation possible there, callees inherit it) and the few functions that
+# allocate a scratch array say ``WITH_RT`` explicitly.  Numbers are unchanged: the flag only
+# drops the reference counting.
+NO_RT = {"cache": True, "_nrt": False}
+WITH_RT = {"cache": True, "_nrt": True}
+
+
+@njit(**NO_RT)
+def turns_left(s, p, seat, w):
+    """Own turns left: exact in the countdown, else estimated from the council."""
+    if s[L.G_CD_ACTIVE] == 1:
+        return float(max(1, pass_points(s, seat)))
+    rem = max(0, p[T.CD_TRIGGER + s[L.G_HUMANS]] - s[L.G_COUNCIL_N])
+    council = 5.0 + rem * w[W_TPN] / max(1, s[L.G_HUMANS])
+    # ... but no more turns than the own fuel lasts: tiles held and fate tiles that still
+    # fit (about 4.5 tiles each; see features.placeable), ~1.6 tiles per turn
+    pb = TK.pbase(seat)
+    tiles = 0
+    for k in range(7):
+        tiles += s[pb + L.P_TILES + k]
+    fuel = 2.0 + (tiles + 4.5 * FE.placeable(s, p, pb)) / 1.6
+    return min(council, fuel)
+
+
+@njit(**NO_RT)
+def stall_pressure(s, p):
+    """0..1: how far the council lags behind the fuel left for lighting bonfires.
+
+    Novices still needed to trigger the countdown against the fate tiles the players can
+    still place (each brings about half a novice): near 1 the game is heading for a stall (every
+    player out before the countdown), so novices (ignites, bonus actions, new tasks) are
+    worth more and the Great Bonfire's points less.  0 in the countdown and in solo games.
+    """
+    if s[L.G_CD_ACTIVE] == 1 or s[L.G_SOLO] == 1:
+        return 0.0
+    rem = p[T.CD_TRIGGER + s[L.G_HUMANS]] - s[L.G_COUNCIL_N]
+    if rem <= 0:
+        return 0.0
+    fuel = 0.0
+    for seat in range(s[L.G_HUMANS]):
+        pb = TK.pbase(seat)
+        if s[pb + L.P_OUT] == 0 and s[pb + L.P_PASSED] == 0:
+            fuel += FE.placeable(s, p, pb) + 0.5
+    return min(1.0, max(0.0, rem / (0.5 * fuel + 1.0) - 0.25))
+
+
+@njit(**NO_RT)
+def stock_values(s, pb, w, late, nd, tv, rv):
+    """Values of one action tile of each type (tv) and one resource (rv)."""
+    for k in range(6):
+        tv[k] = 0.5 * (1.0 - late) + late * w[W_TILE] * w[W_TV0 + k]
+    tv[YELLOW] = 0.5 * (1.0 - late) + late * w[W_YELLOW]
+    tv[SURPLUS] = 0.5 * (1.0 - late) + late * SURPLUS_EARLY
+    dead = dead_tiles(s, pb)
+    for k in range(6):
+        tv[PAYV + k] = tv[SURPLUS] if (dead >> k) & 1 else tv[k]
+    held = 0
+    for r in range(6):
+        held += s[pb + L.P_RES + r]
+    scarce = 0.4 if held < 4 else 0.0  # tasks cost 2 resources: keep a few
+    for r in range(5):
+        rv[r] = 0.5 * (1.0 - late) + late * (w[W_RES] + scarce) + nd[FE.N_RES + r]
+    rv[GOLD] = 0.5 * (1.0 - late) + late * w[W_GOLD] + nd[FE.N_RES + GOLD]
+
+
+@njit(**NO_RT)
+def dead_tiles(s, pb):
+    """Bit mask of the tile types no action can use any more (6 paths, 6 gnomes, 7 tasks,
+    every guardian on a bonfire with none left to retrieve)."""
+    m = 0
+    if s[pb + L.P_NPATH] >= C.MAX_PATHS:
+        m |= 1 << 1
+    if TK.n_tasks(s, pb) >= C.MAX_TASKS:
+        m |= 1 << 2
+    if s[pb + L.P_NGNOME] >= C.MAX_GNOMES:
+        m |= 1 << 5
+    walk = n_guardians(s, pb) < C.MAX_GUARDIANS
+    for g in range(5):
+        pos = s[pb + L.P_GUARD + g]
+        if pos != L.GP_NONE and pos < L.GP_BONFIRE:
+            walk = True
+    if not walk:
+        m |= 1 << 4
+    return m

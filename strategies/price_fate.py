@@ -1,0 +1,151 @@
+"""Fate placements (option I and the council's fate bonus): the area sizes a tile's
+symbols join, printed gold and jokers, cells no later tile can cover, and the discard.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from bonfire_sim.rules import fate as F
+from bonfire_sim.rules import fate_masks as FM
+from bonfire_sim.rules import layout as L
+from bonfire_sim.rules import tables as T
+from bonfire_sim.rules.payment import (
+    has_spec,
+)
+from strategies import features as FE
+from strategies.price_context import (
+    CX_DEAD,
+    CX_DKEY,
+    CX_DLOSS,
+    CX_DOVER,
+    CX_EMPTY,
+    CX_OCC,
+    GOLD,
+    NO_RT,
+    YELLOW,
+)
+from strategies.price_stock import discard_loss
+from strategies.weights import W_DISCARD, W_FATE_COST, W_FATE_GEO, W_FATE_LOW
+
+
+@njit(cache=True)
+def dead_cells(s, p, pb, r, c, o, occ=-1):
+    """Empty area cells that no 1x3 tile could cover after placing a tile at (r, c, o).
+
+    ``occ``: the covered-cell mask of the area before placing (-1: read it from s).
+    """
+    if occ < 0:
+        occ = FM.occupied(s, p, pb)
+    cols = p[T.FATE_COLS]
+    for i in range(3):
+        rr, cc = F.tile_cell(r, c, o, i)
+        if F.in_area(p, rr, cc):
+            occ |= 1 << (rr * cols + cc)
+    cover = 0
+    for k in range(FM.n_lines(p)):
+        line = FM.line_mask(p, k)
+        if (line & occ) == 0:
+            cover |= line
+    free = ~occ & FM.full(p)
+    return FM.popcount(free & ~cover), FM.popcount(free)
+
+
+@njit(**NO_RT)
+def free_lines(p, occ, fl):
+    """Store in fl[1:] the straight triples of the area that no covered cell blocks
+    (``occ``: the covered-cell mask), their number in fl[0]."""
+    rows, cols = p[T.FATE_ROWS], p[T.FATE_COLS]
+    m = 0
+    for r in range(rows):
+        for c in range(cols - 2):
+            line = 7 << (r * cols + c)
+            if (line & occ) == 0:
+                m += 1
+                fl[m] = line
+    col = 1 | (1 << cols) | (1 << (2 * cols))
+    for c in range(cols):
+        for r in range(rows - 2):
+            line = col << (r * cols + c)
+            if (line & occ) == 0:
+                m += 1
+                fl[m] = line
+    fl[0] = m
+
+
+@njit(cache=True)
+def dead_cells_free(p, occ, pm, fl):
+    """``dead_cells`` of a placement covering the area cells ``pm``, from the free lines
+    ``fl`` of the area before it (``free_lines``): a line stays free unless pm blocks it."""
+    occ |= pm
+    cover = 0
+    for k in range(1, fl[0] + 1):
+        line = fl[k]
+        if (line & pm) == 0:
+            cover |= line
+    free = ~occ & FM.full(p)
+    return FM.popcount(free & ~cover), FM.popcount(free)
+
+
+@njit(cache=True)
+def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size, fl):
+    """Value of option I / the council's fate bonus: gains from the area sizes, no apply.
+
+    ``lab``/``size``: the area labelling (``features.fate_labels``); ``fl``: the free lines
+    of the area (``free_lines``), both made once per decision.
+    """
+    lo = s[pb + L.P_FATE_LO]
+    tile = s[pb + L.P_FATE_SUP + lo] if end == 0 else s[pb + L.P_FATE_SUP + s[pb + L.P_FATE_HI] - 1]
+    mult = 2 if has_spec(s, pb, 16) else 1
+    cols = p[T.FATE_COLS]
+    pm = 0  # the area cells the tile covers
+    v = -w[W_FATE_COST]
+    for i in range(3):
+        rr, cc = F.tile_cell(r, c, o, i)
+        sym = p[T.FATE_TILE + tile * 3 + i]
+        a = FE.placed_area(s, pb, lab, size, rr, cc, sym)
+        v += a * tv[sym] + nd[FE.N_FATESYM + sym] * min(a - 1, 3) / 3.0
+        if s[pb + L.P_TILES + sym] == 0:
+            v += nd[FE.N_TILE + sym]  # Y15-Y17: a type the supply lacks
+        if F.in_area(p, rr, cc):
+            pm |= 1 << (rr * cols + cc)
+            cell = F.grid_index(rr, cc)
+            obj = p[T.FATE_PRINT + cell]
+            if obj == 1:
+                v += mult * rv[GOLD]
+            elif obj == 2:
+                v += mult * tv[YELLOW]
+            for j in range(3):
+                if p[T.FATE_SET + j * F.NCELL + cell] == 1:
+                    v += nd[FE.N_FATECELL + j] / 3.0
+    if w[W_FATE_GEO] > 0.0:
+        # keep room for the tiles still in the column (each placement is ~4-5 tiles)
+        key = (r + 2) * 1000 + (c + 2) * 10 + o
+        if cx[CX_DKEY] != key:
+            dd, ee = dead_cells_free(p, np.int64(cx[CX_OCC]), pm, fl)
+            cx[CX_DEAD] = dd
+            cx[CX_EMPTY] = ee
+            cx[CX_DKEY] = key
+        dead = np.int64(cx[CX_DEAD])
+        empty = np.int64(cx[CX_EMPTY])
+        left = s[pb + L.P_FATE_HI] - s[pb + L.P_FATE_LO] - 1
+        slack = empty - 3 * left
+        if dead > slack:
+            v -= w[W_FATE_GEO] * (dead - slack)
+    if discard:
+        over = cx[CX_DOVER]  # the same for every placement: known after the first
+        if over < 0.0:
+            held = 0
+            for k in range(7):
+                held += s[pb + L.P_TILES + k]
+            limit = 3 if has_spec(s, pb, 14) else p[T.TILE_LIMIT]
+            over = 1.0 if held > limit else 0.0
+            if held > limit:
+                cx[CX_DLOSS] = discard_loss(s, pb, held - limit, tv)
+            cx[CX_DOVER] = over
+        if over > 0.0:
+            v -= w[W_DISCARD] * cx[CX_DLOSS]
+        else:
+            v += w[W_FATE_LOW]
+    return v
