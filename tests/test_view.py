@@ -163,8 +163,16 @@ def test_standings_end_in_the_final_scores_and_never_fall(runs):
     assert (fin["score_x"] == fin["score_y"]).all()
     assert (fin["bonfires"] == fin["n_bonfires"]).all()
     during = st[~st["final"]].sort_values(["game_id", "seat", "round"])
-    steps = during.groupby(["game_id", "seat"])["score"].diff().dropna()
-    assert (steps >= 0).all(), "points are never lost during play"
+    assert (during["score"] == during[["ingame", "bonfire_pts", "fate_pts",
+                                       "leftover_pts"]].sum(axis=1)).all()
+    kept = during.assign(kept=during["ingame"] + during["bonfire_pts"])
+    steps = kept.groupby(["game_id", "seat"])["kept"].diff().dropna()
+    assert (steps >= 0).all(), "in-game and bonfire points are never lost during play"
+    # after the last round the parts that the final scoring repeats are its own lines
+    last = during[during["round"] == during["n_rounds"]].merge(
+        data.players, on=["game_id", "seat"])
+    assert (last["fate_pts"] == last["score_fate_supply"]).all()
+    assert (last["ingame"] == last["score_ingame"]).all()
     # a game has one row per seat for rounds 1..n_rounds and the final
     per_game = st.groupby("game_id").size()
     g = data.games.set_index("game_id")

@@ -3,12 +3,14 @@
 Works from a run's turn log (``run --turn-log all``) and its players table; solo games
 are left out (the question is about seats racing each other).
 
-The turn log holds each seat's in-game points but not its final-scoring lines, and most
-of a Bonfire score comes from the final scoring.  The standing after round r is therefore
-a **running score**: in-game points (council, fire, elders, passing) plus the printed
-points of the bonfires lit by the end of round r (the players table records the turn each
-bonfire was lit).  It leaves out guardian, portal, path and common-task points and the
-leftovers, which the final scoring adds; the row ``final`` uses the final score.
+The turn log holds each seat's in-game points and stock but not its final-scoring
+lines.  The standing after round r is a **running score**, the part of "the final
+scoring if the game ended now" that the logs determine: in-game points (council, fire,
+elders, passing) + the printed points of the bonfires lit by the end of round r (the
+players table records the turn each bonfire was lit) + the fate-supply points of the fate
+tiles still to place + the leftover points of the resources and tiles held.  It leaves
+out guardian, portal, path and common-task points, which the final scoring adds; the
+row ``final`` uses the final score.
 
 Leader: the highest running score, ties broken by more bonfires as the rulebook breaks a
 final tie ("the player with more Bonfires wins the tie"); seats still level share the
@@ -52,8 +54,9 @@ def _run(run: str | Path | RunData) -> RunData:
     return run
 
 
-def _task_points(config: dict[str, Any]) -> dict[str, int]:
-    """Printed points of each task id under the run's overrides and variants."""
+def _points_table(config: dict[str, Any]) -> tuple[dict[str, int], int, int]:
+    """Printed points of each task id, points per fate tile left and the leftover
+    divisor, under the run's overrides and variants."""
     from bonfire_sim.rules import components as C
     from bonfire_sim.rules import tables as T
 
@@ -61,52 +64,62 @@ def _task_points(config: dict[str, Any]) -> dict[str, int]:
         p = T.build_params(config.get("overrides") or None, config.get("variants") or None)
     except (KeyError, ValueError, TypeError) as error:
         raise DataError(f"the run's overrides or variants are unusable ({error})") from None
-    return {t.id: int(p[T.T_POINTS + i]) for i, t in enumerate(C.TASKS)}
+    tasks = {t.id: int(p[T.T_POINTS + i]) for i, t in enumerate(C.TASKS)}
+    return tasks, int(p[T.FATE_SUP_PTS]), int(p[T.LEFT_DIV])
 
 
 def standings(run: str | Path | RunData) -> pd.DataFrame:
     """One row per multiplayer game, round and seat: the running score after the round.
 
-    Columns ``game_id, n_players, n_rounds, round, seat, score, bonfires, won, final``;
-    ``final`` rows (``round = n_rounds + 1``) hold the final score and bonfires.
+    Columns ``game_id, n_players, n_rounds, round, seat, score, ingame, bonfire_pts,
+    fate_pts, leftover_pts, bonfires, won, final``: ``score`` is the sum of the four
+    parts (see the module doc); ``final`` rows (``round = n_rounds + 1``) hold the final
+    score and bonfires.
     """
     data = _run(run)
+    cols = ["game_id", "n_players", "n_rounds", "round", "seat", "score", "ingame",
+            "bonfire_pts", "fate_pts", "leftover_pts", "bonfires", "won", "final"]
     games = data.games[["game_id", "n_players", "n_rounds", "solo"]]
     games = games[~games["solo"].astype(bool)].drop(columns="solo")
     if games.empty:
-        return pd.DataFrame(columns=["game_id", "n_players", "n_rounds", "round", "seat",
-                                     "score", "bonfires", "won", "final"])
+        return pd.DataFrame(columns=cols)
+    task_pts, fate_pts, left_div = _points_table(data.config)
     pl = data.players.merge(games, on="game_id")
     turns = data.turns.merge(games[["game_id"]], on="game_id")
-    # In-game points after round r = before the seat's first decision of a later round,
-    # else (it decided nothing more) its final in-game points.
+    turns = turns.assign(stock=turns["resources"] + turns["tiles"])
+    # The state after round r = before the seat's first decision of a later round, else
+    # (it decided nothing more) the end of the game.
     first = (turns.sort_values("turn").groupby(["game_id", "seat", "round"], sort=False)
-             ["score_ingame"].first())
-    grid = pl[["game_id", "seat", "n_players", "n_rounds", "score_ingame"]].copy()
-    grid["r"] = grid["n_rounds"].map(lambda n: np.arange(1, int(n) + 2))
-    grid = grid.explode("r").rename(columns={"r": "round"})
+             [["score_ingame", "fate_left", "stock"]].first().reset_index())
+    first["round"] -= 1  # the value before round r+1 is the standing after round r
+    grid = pl[["game_id", "seat", "n_players", "n_rounds", "score_ingame",
+               "score_fate_supply", "score_leftovers"]].rename(
+        columns={"score_ingame": "end_ingame"})
+    grid["round"] = grid["n_rounds"].map(lambda n: np.arange(1, int(n) + 2))
+    grid = grid.explode("round")
     grid["round"] = grid["round"].astype(np.int64)
-    nxt = first.rename("next").reset_index()
-    nxt["round"] -= 1  # the value before round r+1 is the standing after round r
-    grid = grid.merge(nxt, on=["game_id", "seat", "round"], how="left")
-    grid = grid.sort_values(["game_id", "seat", "round"])
-    grid["next"] = grid.groupby(["game_id", "seat"])["next"].bfill()
-    ingame = grid["next"].fillna(grid["score_ingame"]).astype(np.int64)
+    grid = grid.merge(first, on=["game_id", "seat", "round"], how="left")
+    grid = grid.sort_values(["game_id", "seat", "round"]).reset_index(drop=True)
+    later = grid.groupby(["game_id", "seat"])[["score_ingame", "fate_left", "stock"]].bfill()
+    out = grid[["game_id", "n_players", "n_rounds", "round", "seat"]].copy()
+    out["ingame"] = later["score_ingame"].fillna(grid["end_ingame"]).astype(np.int64)
+    out["fate_pts"] = (later["fate_left"] * fate_pts).fillna(
+        grid["score_fate_supply"]).astype(np.int64)
+    left = later["stock"] // left_div if left_div > 0 else later["stock"] * 0
+    out["leftover_pts"] = left.fillna(grid["score_leftovers"]).astype(np.int64)
     # Bonfires lit by the end of round r (last turn r * players) and their printed points.
-    pts = _task_points(data.config)
     lit = pl[["game_id", "seat", "bonfire_task_ids", "bonfire_lit_turns"]].explode(
         ["bonfire_task_ids", "bonfire_lit_turns"]).dropna()
-    lit["points"] = lit["bonfire_task_ids"].map(pts).astype(np.int64)
+    lit["points"] = lit["bonfire_task_ids"].map(task_pts).astype(np.int64)
     lit["turn"] = lit["bonfire_lit_turns"].astype(np.int64)
-    out = grid[["game_id", "n_players", "n_rounds", "round", "seat"]].copy()
-    out["score"] = ingame.to_numpy()
-    end = out.merge(lit[["game_id", "seat", "turn", "points"]], on=["game_id", "seat"])
-    end = end[end["turn"] <= end["round"] * end["n_players"]]
-    agg = end.groupby(["game_id", "seat", "round"])["points"].agg(["sum", "size"])
+    done = out[["game_id", "seat", "round", "n_players"]].merge(
+        lit[["game_id", "seat", "turn", "points"]], on=["game_id", "seat"])
+    done = done[done["turn"] <= done["round"] * done["n_players"]]
+    agg = done.groupby(["game_id", "seat", "round"])["points"].agg(["sum", "size"])
     out = out.merge(agg.reset_index(), on=["game_id", "seat", "round"], how="left")
-    out["score"] += out["sum"].fillna(0).astype(np.int64)
+    out["bonfire_pts"] = out["sum"].fillna(0).astype(np.int64)
     out["bonfires"] = out["size"].fillna(0).astype(np.int64)
-    out = out.drop(columns=["sum", "size"])
+    out["score"] = out[["ingame", "bonfire_pts", "fate_pts", "leftover_pts"]].sum(axis=1)
     out["final"] = out["round"] > out["n_rounds"]
     fin = pl.set_index(["game_id", "seat"])
     idx = pd.MultiIndex.from_frame(out.loc[out["final"], ["game_id", "seat"]])
@@ -114,7 +127,7 @@ def standings(run: str | Path | RunData) -> pd.DataFrame:
     out.loc[out["final"], "bonfires"] = fin.loc[idx, "n_bonfires"].to_numpy()
     won = fin["won"].astype(bool)
     out["won"] = won.loc[pd.MultiIndex.from_frame(out[["game_id", "seat"]])].to_numpy()
-    return out.reset_index(drop=True)
+    return out[cols].reset_index(drop=True)
 
 
 def leader_credit(st: pd.DataFrame) -> pd.DataFrame:

@@ -67,7 +67,8 @@ def decided_figure(lw: pd.DataFrame, dr: pd.DataFrame, tr: pd.DataFrame, n: int,
         right.plot(x, g["q50"], color=col, lw=1.6, label=f"seat {int(seat)}")
     right.set_xlabel("after round")
     right.set_ylabel("running score (median, 10-90%)")
-    right.set_title("In-game points + lit bonfires' printed points", fontsize=10)
+    right.set_title("Running score: in play + lit bonfires + fate supply + leftovers",
+                    fontsize=9)
     right.legend(fontsize=7, loc="upper left")
     return left
 
@@ -112,10 +113,11 @@ def section_decided(runs: Sequence[Any]) -> dict[str, Any]:
                 "absent": "No multiplayer run with a turn log: run with `--turn-log all` "
                           "to see when games are decided."}
     intro = H.text_block(
-        "Leader after a round: the highest running score, which is the in-game points "
-        "plus the printed points of the bonfires lit so far (the final scoring adds "
-        "guardians, portals, paths, common tasks, fate supply and leftovers, which the "
-        "turn log does not hold), ties broken by more bonfires as in the rules; the "
+        "Leader after a round: the highest running score, which is the part of 'the "
+        "final scoring if the game ended now' the turn log determines: in-game points + "
+        "printed points of the bonfires lit so far + fate-supply points + leftovers "
+        "(guardian, portal, path and common-task points are not in the log), ties "
+        "broken by more bonfires as in the rules; the "
         "final row uses the final scores, where the leader is the winner by definition. "
         "'Winner leads from here to the end': the share of games in which the eventual "
         "winner leads after this round and every later one. Rounds that fewer than "

@@ -95,7 +95,11 @@ def _line(record: GameRecord, ev: Mapping[str, Any]) -> str:
     if kind == "auto_pass":
         return f"{who} passes (countdown) [{ev['points']:+d} points]."
     if kind == "end":
-        return f"Game over: {ev['reason']}."
+        won = [_who(record, k) for k, w in enumerate(record.won) if w]
+        who = (" and ".join(won) + f" win{'s' if len(won) == 1 else ''} with "
+               f"{record.scores[record.won.index(True)]} points") if won else \
+            "no winner (a solo tie wins for nobody)"
+        return f"Game over ({ev['reason']}): {who}."
     return ""
 
 
