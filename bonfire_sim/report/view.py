@@ -170,9 +170,9 @@ def view_data(game: ViewGame) -> dict[str, Any]:
 
 # ---- the page ---------------------------------------------------------------------------
 def _script_json(data: Any) -> str:
-    """JSON safe inside a <script> element (no '</' can close it early)."""
-    text = json.dumps(data, separators=(",", ":"))
-    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+    """JSON safe inside a <script> element: every '<' escaped, so no text in it can
+    close the element or open a comment."""
+    return json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
 
 
 def render_view(game: ViewGame) -> str:
