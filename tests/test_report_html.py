@@ -15,7 +15,7 @@ from bonfire_sim.cli.main import main
 from bonfire_sim.report.build import build_report
 from bonfire_sim.sim.runner import RunConfig, run
 
-SECTIONS = ("overview", "seats", "tasks", "gnomes", "tom", "method")
+SECTIONS = ("overview", "seats", "tasks", "gnomes", "tom", "decided", "method")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 # Appended to a test copy of the page: records every image's load state and any error
@@ -62,6 +62,9 @@ def test_the_report_is_one_self_contained_file_with_every_section(page):
     assert "<link" not in html and "http://" not in html and "https://" not in html
     assert re.search(r'<img src="data:image/png;base64,', html)
     assert "No solo run" not in html
+    # example game ids link to view pages written beside the report
+    links = re.findall(r'<a href="(views/[^"]+\.html)">\d+</a>', html)
+    assert links and all((page.parent / link).is_file() for link in links)
 
 
 def test_a_report_without_solo_games_says_so_instead_of_failing(runs, tmp_path):

@@ -19,6 +19,7 @@ from __future__ import annotations
 COMMANDS: dict[str, str] = {
     "cards": "bonfire_sim.cli.cards:cards",
     "replay": "bonfire_sim.cli.replay:replay",
+    "view": "bonfire_sim.cli.view:view",
     "strategies": "bonfire_sim.cli.strategies_cmd:strategies",
     "ladder": "bonfire_sim.cli.ladder:ladder",
     "run": "bonfire_sim.cli.run:run",

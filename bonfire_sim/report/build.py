@@ -19,6 +19,7 @@ from bonfire_sim import __version__, fileio
 from bonfire_sim import analysis as A
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.report import decided as DC
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import html as H
 from bonfire_sim.report import stats as S
@@ -561,6 +562,7 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
     for step in steps:
         sections.append(step())
         tick()
+    sections.append(DC.section_decided(aruns))
     warnings = [b["warning"] for s in sections for b in s["blocks"]
                 if b["kind"] == "figure" and b.get("warning")]
     sections.append(section_method(games, warnings, provenance(aruns, command, probes),
@@ -592,12 +594,13 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
                  command: str | None = None, jobs: int = 1,
                  sensitivity: str | Path | None = None,
                  progress: Callable[[int, int], None] | None = None,
-                 quiet: bool = True) -> Path:
+                 quiet: bool = True, views: bool = True) -> Path:
     """Write one self-contained HTML report for the runs; returns its path.
 
     ``probes``: games per run to fork for the task and gnome values (None = all), or
     ``ProbeSettings``; ``margin``: the practical margin of the flags, in points;
-    ``progress(done, STEPS)`` after loading, after each section and after writing.
+    ``progress(done, STEPS)`` after loading, after each section and after writing;
+    ``views``: write view pages of the example games into ``views/`` beside the page.
     """
     fileio.check_output_file(out)
     done = 0
@@ -617,6 +620,8 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
     total = sum(len(r.games) for _, r in runs)
     subtitle = (f"{total:,} games from {len(runs)} run(s): {', '.join(lab for lab, _ in runs)}"
                 f" — bonfire_sim {__version__}, built {time.strftime('%Y-%m-%d %H:%M')}")
+    if views:
+        DC.link_example_games(sections, runs, run_dirs, out)
     path = H.write(out, H.render(title, subtitle, sections))
     tick()
     return path
