@@ -99,7 +99,7 @@ def sequential(ctx: click.Context, config_a: str, config_b: str, metric: str, se
     if h1 is None:
         h1 = h0 + (1.0 if metric == "score" else 0.02)
     if h1 == h0:
-        raise ConfigError("--h1 must differ from --h0 (the difference the test should detect)")
+        raise ConfigError(f"h1 must differ from h0 (--h1 and --h0 are both {h0:g})")
     a, _ = load_experiment(config_a)
     b, _ = load_experiment(config_b)
     if trace_out:
