@@ -201,3 +201,31 @@ budget = 50
     assert b.config.strategies == ("steady",) and not b.config.seat_rotation
     with pytest.raises(ConfigError, match="must be below max"):
         _plan(tmp_path, GOOD.replace("max = 0.2", "max = 0.1"))
+
+
+@pytest.mark.parametrize("path", sorted(CHECKS.glob("*.toml")), ids=lambda p: p.name)
+def test_every_shipped_check_file_is_valid(path):
+    plan = CK.load_checks(path)
+    assert plan.assertions and all(a.name for a in plan.assertions)
+
+
+def test_the_verdicts_do_not_depend_on_the_workers():
+    plan = CK.load_checks(CHECKS / "fails.toml")
+    one = CK.run_checks(plan, jobs=1)
+    two = CK.run_checks(plan, jobs=2)
+    strip = [{k: v for k, v in r.to_json().items() if k != "seconds"} for r in one.results]
+    assert strip == [{k: v for k, v in r.to_json().items() if k != "seconds"}
+                     for r in two.results]
+
+
+def test_players_default_to_four_or_to_solo(tmp_path):
+    plan = _plan(tmp_path, """
+[[assert]]
+measure = "task_surplus"
+task = "Y14"
+min = -1
+[[assert]]
+measure = "solo_margin"
+min = -5
+""")
+    assert [a.config.players for a in plan.assertions] == [4, 1]

@@ -289,7 +289,7 @@ def _assertion(t: Any, defaults: Mapping[str, Any], where: str, index: int) -> A
         raise ConfigError(f"{where}: name must be a non-empty string, got {name!r}")
     where = f"{where} ({name})"
     s = {**DEFAULTS, **defaults, **{k: t[k] for k in DEFAULTS if k in t}}
-    players = t.get("players", m.players[0])
+    players = t.get("players", 4 if 4 in m.players else 1)  # as a run: 4 unless solo
     if players not in m.players or isinstance(players, bool):
         raise ConfigError(f"{where}: {measure} needs players among "
                           f"{', '.join(map(str, m.players))}, got {players!r}")
