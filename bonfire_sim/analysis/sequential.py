@@ -83,8 +83,8 @@ class SequentialResult:
         return f"decided H0: B - A is {self.h0:+g}, not {alt}"
 
     def summary(self) -> str:
-        llr = (f"LLR {self.llr:.2f}" if not self.two_sided else
-               f"LLR {self.llr:.2f} (+) / {self.llr_minus:.2f} (-)")
+        llr = (f"LLR {_llr(self.llr)}" if not self.two_sided else
+               f"LLR {_llr(self.llr)} (+) / {_llr(self.llr_minus)} (-)")
         return (f"{self.verdict()} after {self.games} games per configuration ({self.deals} "
                 f"deals); B - A = {self.diff:+.3f} ({self.lo:+.3f} to {self.hi:+.3f}), "
                 f"{llr} in [{self.lower:.2f}, {self.upper:.2f}]")
@@ -98,6 +98,11 @@ def llr_normal(d: np.ndarray, h0: float, h1: float) -> float:
         return 0.0
     var = max(float(np.var(d, ddof=1)), VAR_FLOOR)
     return n * (h1 - h0) * (float(np.mean(d)) - (h0 + h1) / 2.0) / var
+
+
+def _llr(v: float) -> str:
+    """An LLR for the summary: identical outcomes (the variance floor) give huge ones."""
+    return f"{v:.2f}" if abs(v) < 1e4 else f"{v:.1e}"
 
 
 def wald_bounds(alpha: float, beta: float) -> tuple[float, float]:
