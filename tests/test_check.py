@@ -154,7 +154,7 @@ def test_a_bad_assertion_exits_2_in_one_line_before_any_game(tmp_path, monkeypat
     assert res.exit_code == 2, res.output
     lines = res.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0]
-    assert "#2" in lines[0]  # names the assertion
+    assert lines[0].count("[[assert]] #2") == 1  # names the assertion, once
     assert not played  # the good first assertion was not played either
 
 

@@ -306,32 +306,21 @@ def _assertion(t: Any, defaults: Mapping[str, Any], where: str, index: int) -> A
     except ConfigError as e:
         raise ConfigError(f"{where}: {e}") from None
     lo, hi, r = _interval(where, t, m.unit)
-    strategies = t.get("strategies", ())
-    if isinstance(strategies, str):
-        strategies = [strategies]
-    try:
-        config = RunConfig(games=budget, players=players, strategies=tuple(strategies),
-                           seat_rotation=rotation, seed=check_seed(s["seed"]),
-                           chunk_size=min(chunk, budget),
-                           overrides=_table(where, "overrides", t.get("overrides", {}),
-                                            tuple(_override_keys())),
-                           variants=_table(where, "variants", t.get("variants", {}),
-                                           C.FACTS))
-        base = None
-        if "baseline" in t:
-            b = _table(where, "baseline", t["baseline"], BASELINE_KEYS)
-            base = replace(config, overrides=_table(where, "baseline.overrides",
-                                                    b.get("overrides", {}),
-                                                    tuple(_override_keys())),
-                           variants=_table(where, "baseline.variants",
-                                           b.get("variants", {}), C.FACTS))
-    except (ConfigError, ValueError, TypeError) as e:
-        raise ConfigError(f"{where}: {e}") from None
+    config, base = _configs(where, t, budget, players, rotation, s["seed"],
+                            min(chunk, budget))
+    kw = _measure_keys(where, t, measure, config)
+    return Assertion(name, measure, config, base, lo, hi, r, alpha, beta, **kw)
+
+
+def _measure_keys(where: str, t: Mapping[str, Any], measure: str, config: RunConfig,
+                  ) -> dict[str, Any]:
+    """The measure's own keys (seat, strategy, handicap, task or gnome), validated."""
+    m = MEASURES[measure]
     kw: dict[str, Any] = {}
     if "seat" in m.keys:
         seat = t.get("seat", 0)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise ConfigError(f"{where}: seat must be 0..{players - 1}, got {seat!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players:
+            raise ConfigError(f"{where}: seat must be 0..{config.players - 1}, got {seat!r}")
         kw["seat"] = seat
     if "strategy" in m.keys:
         strategy = t.get("strategy")
@@ -357,13 +346,36 @@ def _assertion(t: Any, defaults: Mapping[str, Any], where: str, index: int) -> A
             if not player.compiled:
                 raise ConfigError(f"{where}: {measure} forks the engine, which plays only "
                                   f"compiled players; {spec!r} is a Python plug-in")
-    return Assertion(name, measure, config, base, lo, hi, r, alpha, beta, **kw)
+    return kw
 
 
-def _override_keys() -> list[str]:
+def _configs(where: str, t: Mapping[str, Any], games: int, players: int, rotation: bool,
+             seed: Any, chunk: int) -> tuple[RunConfig, RunConfig | None]:
+    """The configuration under test and the baseline's (same deals), validated."""
+    overrides = _table(where, "overrides", t.get("overrides", {}), _override_keys())
+    variants = _table(where, "variants", t.get("variants", {}), C.FACTS)
+    b = _table(where, "baseline", t.get("baseline", {}), BASELINE_KEYS)
+    base_overrides = _table(where, "baseline.overrides", b.get("overrides", {}),
+                            _override_keys())
+    base_variants = _table(where, "baseline.variants", b.get("variants", {}), C.FACTS)
+    strategies = t.get("strategies", ())
+    if isinstance(strategies, str):
+        strategies = [strategies]
+    try:
+        config = RunConfig(games=games, players=players, strategies=tuple(strategies),
+                           seat_rotation=rotation, seed=check_seed(seed), chunk_size=chunk,
+                           overrides=overrides, variants=variants)
+        base = (replace(config, overrides=base_overrides, variants=base_variants)
+                if "baseline" in t else None)
+    except (ConfigError, ValueError, TypeError) as e:
+        raise ConfigError(f"{where}: {e}") from None
+    return config, base
+
+
+def _override_keys() -> tuple[str, ...]:
     from bonfire_sim.config import OVERRIDE_FIELDS
 
-    return list(OVERRIDE_FIELDS)
+    return tuple(OVERRIDE_FIELDS)
 
 
 def load_checks(path: str | Path) -> CheckPlan:
