@@ -229,3 +229,40 @@ measure = "solo_margin"
 min = -5
 """)
     assert [a.config.players for a in plan.assertions] == [4, 1]
+
+
+def _normal_stream(rng, mean: float, looks: int = 100, per_look: int = 20):
+    for i in range(looks):
+        yield (i + 1) * per_look, rng.normal(mean, 1.0, per_look)
+
+
+def test_the_error_rates_are_near_alpha_and_beta():
+    """Synthetic observations (sd 1) against the interval 0 .. 1 with resolution 0.25:
+    a truth 0.25 below min passes in at most about alpha of the runs, a truth at the
+    centre (0.25 inside both bounds) fails in at most about alpha + beta; far outside
+    always fails, and everything is decided well within the 2,000 observations."""
+    import numpy as np
+
+    tests = [("min", 0.0, -0.25, 0.25), ("max", 1.0, 1.25, 0.75)]
+    rng = np.random.default_rng(2026)
+
+    def verdicts(mean: float, n: int = 300) -> dict[str, float]:
+        v = [CK.decide_interval(_normal_stream(rng, mean), tests, 0.05, 0.05).verdict
+             for _ in range(n)]
+        return {k: v.count(k) / n for k in CK.VERDICTS}
+
+    outside = verdicts(-0.25)
+    assert outside["holds"] <= 0.08 and outside["undecided"] <= 0.02
+    centre = verdicts(0.5)
+    assert centre["fails"] <= 0.12 and centre["holds"] >= 0.85
+    assert verdicts(3.0, 50)["fails"] == 1.0
+    at_bound = verdicts(0.0, 200)  # exactly on min: a coin toss, as documented
+    assert 0.35 <= at_bound["holds"] <= 0.65
+
+
+def test_few_observations_decide_nothing():
+    tests = [("min", 0.0, -0.25, 0.25)]
+    r = CK.decide_interval(iter([(1, [5.0, 5.0]), (2, [5.0, 5.0])]), tests, 0.05, 0.05)
+    assert r.verdict == "undecided" and len(r.observations) == 4  # below MIN_OBSERVATIONS
+    r = CK.decide_interval(iter([(1, [5.0] * 5)]), tests, 0.05, 0.05)
+    assert r.verdict == "holds" and r.decided == {"min": "inside"}

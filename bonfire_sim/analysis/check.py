@@ -35,7 +35,7 @@ import shutil
 import tempfile
 import time
 import tomllib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -487,25 +487,35 @@ def _batch_stream(a: Assertion, jobs: int) -> Iterator[tuple[int, np.ndarray]]:
             yield played, np.array([v]) if math.isfinite(v) else np.zeros(0)
 
 
-def run_assertion(a: Assertion, jobs: int = 1,
-                  progress: Callable[[int], None] | None = None) -> AssertionResult:
-    """Play ``a`` until every bound is decided or its budget is spent.  ``progress(n)``
-    hears about ``n`` newly played games (both arms counted)."""
-    t0 = time.perf_counter()
-    lower, upper = wald_bounds(a.alpha, a.beta)
-    tests = a.tests()
+@dataclass(frozen=True)
+class IntervalDecision:
+    """What ``decide_interval`` saw: the verdict, each bound's decision and LLR, the
+    observations used and the games that gave them."""
+
+    verdict: str  # holds / fails / undecided
+    decided: dict[str, str]  # bound name -> inside / outside / undecided
+    llrs: dict[str, float]
+    observations: np.ndarray
+    games: int
+
+
+def decide_interval(stream: Iterable[tuple[int, np.ndarray]],
+                    tests: Sequence[tuple[str, float, float, float]], alpha: float,
+                    beta: float, on_games: Callable[[int], None] | None = None,
+                    ) -> IntervalDecision:
+    """Run one SPRT per bound (``Assertion.tests``) over the observations ``stream``
+    yields as (games so far, new observations), until one bound is decided outside,
+    all inside, or the stream ends.  Pure: it plays nothing itself."""
+    lower, upper = wald_bounds(alpha, beta)
     decided = {name: "undecided" for name, *_ in tests}
     llrs = {name: 0.0 for name, *_ in tests}
-    stream = _deal_stream if MEASURES[a.measure].per == "deal" else _batch_stream
-    arms = 2 if a.baseline else 1
     obs: list[np.ndarray] = []
     d = np.zeros(0)
     games = 0
-    for games_now, new in stream(a, max(1, jobs)):
-        if progress is not None:
-            progress(arms * (games_now - games))
-        games = games_now
-        obs.append(new)
+    for games, new in stream:
+        if on_games is not None:
+            on_games(games)
+        obs.append(np.asarray(new, float))
         d = np.concatenate(obs)
         if len(d) < MIN_OBSERVATIONS:
             continue
@@ -515,14 +525,32 @@ def run_assertion(a: Assertion, jobs: int = 1,
                 decided[name] = {"H1": "inside", "H0": "outside"}.get(verdict, "undecided")
         if "outside" in decided.values() or all(v == "inside" for v in decided.values()):
             break
-    if progress is not None and games < a.config.games:
-        progress(arms * (a.config.games - games))  # the rest of the budget is not needed
     verdict = ("fails" if "outside" in decided.values() else
                "holds" if all(v == "inside" for v in decided.values()) else "undecided")
-    m, lo, hi = mean_ci(d)
-    bounds = tuple({"bound": name, "value": value, "llr": float(llrs[name]),
-                    "decision": decided[name]} for name, value, *_ in tests)
-    return AssertionResult(a, verdict, games, len(d), m, lo, hi, bounds,
+    return IntervalDecision(verdict, decided, llrs, d, games)
+
+
+def run_assertion(a: Assertion, jobs: int = 1,
+                  progress: Callable[[int], None] | None = None) -> AssertionResult:
+    """Play ``a`` until every bound is decided or its budget is spent.  ``progress(n)``
+    hears about ``n`` newly played games (both arms counted)."""
+    t0 = time.perf_counter()
+    stream = _deal_stream if MEASURES[a.measure].per == "deal" else _batch_stream
+    arms = 2 if a.baseline else 1
+    seen = [0]
+
+    def on_games(games: int) -> None:
+        if progress is not None:
+            progress(arms * (games - seen[0]))
+        seen[0] = games
+
+    r = decide_interval(stream(a, max(1, jobs)), a.tests(), a.alpha, a.beta, on_games)
+    if progress is not None and r.games < a.config.games:
+        progress(arms * (a.config.games - r.games))  # the rest of the budget is not needed
+    m, lo, hi = mean_ci(r.observations)
+    bounds = tuple({"bound": name, "value": value, "llr": float(r.llrs[name]),
+                    "decision": r.decided[name]} for name, value, *_ in a.tests())
+    return AssertionResult(a, r.verdict, r.games, len(r.observations), m, lo, hi, bounds,
                            time.perf_counter() - t0)
 
 
