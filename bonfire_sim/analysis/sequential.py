@@ -17,7 +17,9 @@ in order, so the decision and the games used never depend on the number of worke
 Two-sided (``two_sided=True``): two such tests run side by side, H0 ``h0`` against
 ``h0 + delta`` and against ``h0 - delta`` (``delta = |h1 - h0|``); H1 is decided as soon
 as either accepts its alternative (the result's ``direction`` says which), H0 once both
-have accepted H0.  Use it when the sign of the effect is not known in advance: a
+have accepted H0.  Each side runs at ``alpha``, so under H0 either side may decide H1:
+the chance is up to ``2 alpha`` (halve alpha for a two-sided alpha).  Use it when the
+sign of the effect is not known in advance: a
 one-sided test against ``+delta`` of an effect of ``-8`` accepts H0, which is right for
 that test and misleading to read.
 """
@@ -41,7 +43,6 @@ from bonfire_sim.sim.warm import ensure_warm
 
 METRICS = ("score", "win")
 VAR_FLOOR = 1e-12  # identical outcomes: any difference from h0/h1 decides at once
-DECISIONS = ("H0", "H1", "undecided")
 
 
 @dataclass(frozen=True)
