@@ -12,7 +12,7 @@ series is the same seeded games read with the handicap arithmetic.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,13 +49,15 @@ class HandicapSeries:
 def play_solo(strategy: str, games: int, seed: int = 0, jobs: int = 1,
               chunk_size: int = 250,
               progress: Callable[[int, int], None] | None = None,
-              status: Callable[[str], None] | None = None) -> SoloGames:
-    """Play ``games`` seeded solo games of ``strategy`` against Tom.
+              status: Callable[[str], None] | None = None,
+              variants: Mapping[str, str] | None = None) -> SoloGames:
+    """Play ``games`` seeded solo games of ``strategy`` against Tom, under the named
+    ``variants`` of uncertain facts (``{"tom_deck": "gnome"}``; default: none).
 
     ``progress(done, total)`` after every chunk; ``status(line)`` hears about compiling.
     """
     cfg = RunConfig(games=games, players=1, strategies=(strategy,), seed=seed,
-                    chunk_size=chunk_size)
+                    chunk_size=chunk_size, variants=dict(variants or {}))
     human = np.zeros(games, np.int64)
     tom = np.zeros(games, np.int64)
     n_jobs = min(resolve_jobs(jobs), cfg.n_chunks)

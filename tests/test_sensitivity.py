@@ -139,3 +139,27 @@ def test_the_experiment_file_loads():
     plan, settings = SE.load_plan("experiments/sensitivity.toml")
     assert set(plan.variants) == set(SE.all_variants())
     assert settings["json"].endswith(".json") and settings["jobs"] == 2
+
+
+def test_each_cell_shows_the_variant_s_value_next_to_the_difference(study):
+    tmp, out = study
+    doc = json.loads((tmp / "s.json").read_text())
+    long = pd.DataFrame(doc["rows"]).set_index(["figure", "variant"])
+    checked = 0
+    for w in doc["wide"]:
+        for arm in ARMS:
+            r = long.loc[(w["figure"], arm)]
+            if pd.isna(r["value"]) or pd.isna(r["diff"]):
+                continue
+            value, diff = SE._fmt(r["unit"], r["value"]), SE._fmt(r["unit"], r["diff"], True)
+            assert w[arm].startswith(f"{value} ({diff} ["), (w["figure"], arm, w[arm])
+            checked += 1
+    assert checked >= 20
+    # Under Tom's gnome deck a solo row's value is the variant's, not the default's.
+    row = long.loc[("Tom's mean score (all styles)", "tom_deck=gnome")]
+    cell = next(w for w in doc["wide"] if w["figure"] == "Tom's mean score (all styles)")
+    assert row["value"] != row["default"] and cell["tom_deck=gnome"].startswith(
+        f"{row['value']:.2f} (")
+    assert cell["default"] == f"{row['default']:.2f}"
+    for style in ("steady", "tuned"):  # the recommended solo players are in the table
+        assert f"solo win rate, {style}" in out

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 from bonfire_sim.analysis.sequential import llr_normal, sequential_compare
+from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.sim.runner import RunConfig
 
@@ -70,3 +74,87 @@ def test_bad_test_settings_are_refused():
                dict(strategy="nobody", seat=None)):
         with pytest.raises(ConfigError):
             sequential_compare(BASE, BASE, **kw)
+
+
+# ---- sign, exit codes and non-finite settings ---------------------------------------------
+def test_a_planted_negative_effect_is_h1_below_when_two_sided():
+    """B takes seat 0's 4-point head start away: B - A is exactly -4 at seat 0.  The
+    two-sided test decides H1 on the lower side; a one-sided test against +1 can only say
+    H0 (right for that test, which is why it is no longer the default)."""
+    a = _with(seat_points=[4, 0])
+    two = sequential_compare(a, BASE, metric="score", seat=0, h1=1.0, two_sided=True)
+    assert two.decision == "H1" and two.direction == -1 and two.h1 == -1.0
+    assert two.diff == pytest.approx(-4.0)
+    assert "-1 or less" in two.summary() and "+0 (H0)" not in two.summary()
+    one = sequential_compare(a, BASE, metric="score", seat=0, h1=1.0)
+    assert one.decision == "H0" and one.direction == 0
+    assert "not +1" in one.summary()
+
+
+def test_two_sided_h0_needs_both_sides():
+    same = sequential_compare(BASE, _with(task_points={"B13": 3}), metric="score", seat=0,
+                              h1=1.0, two_sided=True)
+    assert same.decision == "H0" and "+1 or -1" in same.summary()
+
+
+@pytest.mark.parametrize("kw", [dict(h0=math.inf), dict(h1=math.nan), dict(h0=-math.inf),
+                                dict(alpha=math.nan)])
+def test_non_finite_settings_are_refused(kw):
+    with pytest.raises(ConfigError, match="finite|alpha"):
+        sequential_compare(BASE, BASE, **kw)
+
+
+def _toml(path, overrides: str = "") -> str:
+    path.write_text("[run]\ngames = 400\nplayers = 2\nseat_rotation = true\nseed = 41\n"
+                    "chunk_size = 100\n" + (f"[overrides]\n{overrides}\n" if overrides else ""))
+    return str(path)
+
+
+@pytest.fixture()
+def head_start(tmp_path):
+    """(A, B): A gives seat 0 four starting points, B is the printed game."""
+    return (_toml(tmp_path / "a.toml", "seat_points = [4, 0]"), _toml(tmp_path / "b.toml"))
+
+
+@pytest.mark.parametrize("args, code, words", [
+    ([], 0, "decided H1: B - A is -1 or less"),  # two-sided default, --expect h1
+    (["--expect", "h0"], 1, "decided H1"),
+    (["--h1", "1"], 1, "decided H0: B - A is +0, not +1"),  # one-sided, wrong sign
+    (["--h1", "1", "--expect", "h0"], 0, "decided H0"),
+    (["--h1", "-1"], 0, "decided H1"),
+])
+def test_the_cli_exit_code_says_whether_the_expected_hypothesis_was_decided(
+        head_start, args, code, words):
+    a, b = head_start
+    res = CliRunner().invoke(main, ["sequential", a, b, "--quiet", *args])
+    assert res.exit_code == code, res.output
+    assert words in res.output
+
+
+def test_the_cli_exits_3_when_the_budget_runs_out(tmp_path):
+    a = _toml(tmp_path / "a.toml")
+    b = _toml(tmp_path / "b.toml", "task_points = { B13 = 4 }")
+    res = CliRunner().invoke(main, ["sequential", a, b, "--h1", "0.5", "--alpha", "0.001",
+                                    "--beta", "0.001", "--budget", "100", "--quiet"])
+    assert res.exit_code == 3, res.output
+    assert res.output.startswith("undecided")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--h0", "inf"], "not a finite number"),
+    (["--h1", "nan"], "not a finite number"),
+    (["--h1", "-inf"], "not a finite number"),
+    (["--alpha", "inf"], "not a finite number"),
+    (["--h0", "0.5", "--h1", "0.5"], "must differ"),
+    (["--beta", "0.6"], "alpha and beta"),
+])
+def test_the_cli_refuses_non_finite_or_degenerate_settings_before_any_game(
+        head_start, monkeypatch, args, message):
+    from bonfire_sim.analysis import sequential as SQ
+
+    monkeypatch.setattr(SQ, "play_chunks", lambda *a, **k: pytest.fail("a game was played"))
+    a, b = head_start
+    res = CliRunner().invoke(main, ["sequential", a, b, "--quiet", *args])
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and message in lines[0]

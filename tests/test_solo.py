@@ -60,3 +60,25 @@ def test_cli_solo_reports_rates_and_the_settling_handicap(tmp_path):
 def test_cli_solo_rejects_an_unknown_strategy_in_one_line():
     res = CliRunner().invoke(main, ["solo", "--strategy", "nope", "--games", "5"])
     assert res.exit_code != 0 and "unknown strategy 'nope'" in res.output
+
+
+def test_solo_variant_plays_the_named_tom_deck(tmp_path):
+    """--variant tom_deck=gnome plays the same deals with Tom's other deck: Tom's scores
+    change, and the printed means are those of play_solo under that variant."""
+    default = play_solo("steady", 40, seed=3)
+    gnome = play_solo("steady", 40, seed=3, variants={"tom_deck": "gnome"})
+    assert not np.array_equal(default.tom, gnome.tom)
+    res = CliRunner().invoke(main, ["solo", "--strategy", "steady", "--games", "40",
+                                    "--seed", "3", "--variant", "tom_deck=gnome", "-q"])
+    assert res.exit_code == 0, res.output
+    assert "steady vs Tom (seed 3, tom_deck=gnome)" in res.output
+    assert (f"mean score: steady {gnome.human.mean():.1f}, Tom {gnome.tom.mean():.1f}"
+            in res.output)
+
+
+def test_solo_refuses_an_unknown_variant_in_one_line():
+    for bad in ("tom_deck=nope", "tomdeck=gnome", "tom_deck"):
+        res = CliRunner().invoke(main, ["solo", "--games", "5", "--variant", bad])
+        assert res.exit_code == 2, res.output
+        lines = res.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("Error:")

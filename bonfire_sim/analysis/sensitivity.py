@@ -33,7 +33,10 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import tables as T
 from bonfire_sim.sim.runner import RunConfig, run
 
-SOLO_STYLES = ("portal", "planner", "greedy", "guardian", "gnome_engine", "tempo")
+# The recommended solo players first (steady is the strongest against Tom, tuned the
+# strongest in multiplayer), then the fast styles.
+SOLO_STYLES = ("steady", "tuned", "portal", "planner", "greedy", "guardian", "gnome_engine",
+               "tempo")
 DEFAULT_ARM = "default"
 Arm = tuple[str, str]  # (fact, variant name); the default arm is ("", "default")
 
@@ -310,16 +313,17 @@ def _fmt(unit: str, v: float, signed: bool = False) -> str:
 
 
 def wide_table(long: pd.DataFrame) -> pd.DataFrame:
-    """One row per figure: the default's value, then per variant its paired difference
-    with the 95% interval (rates in percentage points, scores in points)."""
+    """One row per figure: the default's value, then per variant its own value and, in
+    brackets, the paired difference from the default with the 95% interval (rates in
+    percent and percentage points, scores in points): ``53.3% (+37.1 [+33.0, +41.2])``."""
     out = []
     for figure, g in long.groupby("figure", sort=False):
         unit = g["unit"].iloc[0]
         row = {"figure": figure, "default": _fmt(unit, g["default"].iloc[0])}
         notes = []
         for r in g.to_dict("records"):
-            row[r["variant"]] = (f"{_fmt(unit, r['diff'], True)} "
-                                 f"[{_fmt(unit, r['lo'], True)}, {_fmt(unit, r['hi'], True)}]")
+            row[r["variant"]] = (f"{_fmt(unit, r['value'])} ({_fmt(unit, r['diff'], True)} "
+                                 f"[{_fmt(unit, r['lo'], True)}, {_fmt(unit, r['hi'], True)}])")
             if "under the variant" in r["note"]:
                 notes.append(f"{r['variant']}: {r['note'].split('under the variant ')[1]}")
         first = g["note"].iloc[0].split(";")[0]
@@ -365,10 +369,11 @@ def html_sections(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
                  f"Each variant replays the default's deals (seed {doc['seed']}): "
                  f"{doc['games']:,} seat-rotated games per player count "
                  f"({', '.join(str(n) for n in doc['players'] if n > 1) or 'none'}) and "
-                 f"{doc['solo_games']:,} solo games per style. Cells: the paired difference "
-                 "variant - default with its 95% interval (rates in percentage points, "
-                 "scores in points); task and gnome rows use independent-samples intervals "
-                 "of regression estimates. Columns: " + ", ".join(arms) + "."),
+                 f"{doc['solo_games']:,} solo games per style. Cells: the variant's own "
+                 "value, then in brackets the paired difference variant - default with its "
+                 "95% interval (rates in percent and percentage points, scores in points); "
+                 "task and gnome rows use independent-samples intervals of regression "
+                 "estimates. Columns: " + ", ".join(arms) + "."),
              H.table_block(wide, cols, caption="How each headline figure moves under each "
                                                "variant")]},
         {"id": "sensitivity-variants", "title": "The variants compared", "absent": None,

@@ -13,6 +13,15 @@ the sequential probability ratio test for a normal mean with estimated variance 
 checked after every chunk against Wald's bounds ``log(beta / (1 - alpha))`` (accept H0) and
 ``log((1 - beta) / alpha)`` (accept H1).  Chunks are played ``jobs`` at a time but checked
 in order, so the decision and the games used never depend on the number of workers.
+
+Two-sided (``two_sided=True``): two such tests run side by side, H0 ``h0`` against
+``h0 + delta`` and against ``h0 - delta`` (``delta = |h1 - h0|``); H1 is decided as soon
+as either accepts its alternative (the result's ``direction`` says which), H0 once both
+have accepted H0.  Each side runs at ``alpha``, so under H0 either side may decide H1:
+the chance is up to ``2 alpha`` (halve alpha for a two-sided alpha).  Use it when the
+sign of the effect is not known in advance: a
+one-sided test against ``+delta`` of an effect of ``-8`` accepts H0, which is right for
+that test and misleading to read.
 """
 
 from __future__ import annotations
@@ -40,7 +49,7 @@ VAR_FLOOR = 1e-12  # identical outcomes: any difference from h0/h1 decides at on
 class SequentialResult:
     """The outcome of a sequential comparison."""
 
-    decision: str  # "H1" (the difference is h1 or more), "H0", or "undecided"
+    decision: str  # "H1" (the difference is h1 or beyond), "H0", or "undecided"
     games: int  # games played per configuration
     deals: int
     diff: float  # mean B - A per deal, with a 95% t interval
@@ -50,16 +59,36 @@ class SequentialResult:
     lower: float  # accept-H0 bound
     upper: float  # accept-H1 bound
     h0: float
-    h1: float
+    h1: float  # the alternative decided (two-sided: the one on the side decided, else +)
     trace: pd.DataFrame = field(repr=False)  # games, deals, diff, llr after each chunk
+    two_sided: bool = False
+    llr_minus: float = math.nan  # two-sided: the LLR of the test against h0 - delta
+
+    @property
+    def direction(self) -> int:
+        """+1 / -1: H1 was decided on the side above / below h0; 0 otherwise."""
+        if self.decision != "H1":
+            return 0
+        return 1 if self.h1 > self.h0 else -1
+
+    def verdict(self) -> str:
+        """The decision in words, with the alternative(s) it was weighed against."""
+        if self.decision == "undecided":
+            return "undecided: the budget ran out"
+        delta = abs(self.h1 - self.h0)
+        if self.decision == "H1":
+            beyond = "or more" if self.h1 > self.h0 else "or less"
+            return f"decided H1: B - A is {self.h1:+g} {beyond}, not {self.h0:+g}"
+        alt = f"{self.h0 + delta:+g} or {self.h0 - delta:+g}" if self.two_sided else (
+            f"{self.h1:+g}")
+        return f"decided H0: B - A is {self.h0:+g}, not {alt}"
 
     def summary(self) -> str:
-        verdict = {"H1": f"decided: the difference is {self.h1:+g} (H1)",
-                   "H0": f"decided: the difference is {self.h0:+g} (H0)",
-                   "undecided": "undecided: the budget ran out"}[self.decision]
-        return (f"{verdict} after {self.games} games per configuration ({self.deals} "
+        llr = (f"LLR {_llr(self.llr)}" if not self.two_sided else
+               f"LLR {_llr(self.llr)} (+) / {_llr(self.llr_minus)} (-)")
+        return (f"{self.verdict()} after {self.games} games per configuration ({self.deals} "
                 f"deals); B - A = {self.diff:+.3f} ({self.lo:+.3f} to {self.hi:+.3f}), "
-                f"LLR {self.llr:.2f} in [{self.lower:.2f}, {self.upper:.2f}]")
+                f"{llr} in [{self.lower:.2f}, {self.upper:.2f}]")
 
 
 def llr_normal(d: np.ndarray, h0: float, h1: float) -> float:
@@ -72,7 +101,33 @@ def llr_normal(d: np.ndarray, h0: float, h1: float) -> float:
     return n * (h1 - h0) * (float(np.mean(d)) - (h0 + h1) / 2.0) / var
 
 
-def _per_game(players: Any, metric: str, seat: int | None, strategy: str | None,
+def _llr(v: float) -> str:
+    """An LLR for the summary: identical outcomes (the variance floor) give huge ones."""
+    return f"{v:.2f}" if abs(v) < 1e4 else f"{v:.1e}"
+
+
+def wald_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """(accept-H0, accept-H1) bounds of the LLR; ConfigError unless 0 < alpha, beta < 0.5."""
+    if not (0 < alpha < 0.5 and 0 < beta < 0.5):  # NaN fails both comparisons
+        raise ConfigError("alpha and beta must be in (0, 0.5)")
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def sprt_decision(d: np.ndarray, h0: float, h1: float, lower: float, upper: float,
+                  ) -> tuple[str, float]:
+    """("H0" | "H1" | "undecided", LLR) of one SPRT on the observations ``d``."""
+    llr = llr_normal(d, h0, h1)
+    return ("H1" if llr >= upper else "H0" if llr <= lower else "undecided"), llr
+
+
+def check_finite(**values: float) -> None:
+    """ConfigError naming the first value that is not a finite number."""
+    for name, v in values.items():
+        if not isinstance(v, int | float) or isinstance(v, bool) or not math.isfinite(v):
+            raise ConfigError(f"{name} must be a finite number, got {v!r}")
+
+
+def per_game_values(players: Any, metric: str, seat: int | None, strategy: str | None,
               ) -> pd.Series:
     """The tracked value per game id: the seat's (or the strategy's mean) score or win
     share (a shared win split)."""
@@ -86,19 +141,21 @@ def _per_game(players: Any, metric: str, seat: int | None, strategy: str | None,
 def sequential_compare(a: RunConfig, b: RunConfig, *, metric: str = "score",
                        seat: int | None = 0, strategy: str | None = None, h0: float = 0.0,
                        h1: float = 1.0, alpha: float = 0.05, beta: float = 0.05,
-                       budget: int | None = None, jobs: int = 1,
+                       budget: int | None = None, jobs: int = 1, two_sided: bool = False,
                        on_chunk: Callable[[int], None] | None = None,
                        status: Callable[[str], None] | None = None) -> SequentialResult:
     """Play chunks of A and B (same deals) until the SPRT decides or ``budget`` games
-    (default: A's ``games``) per configuration are played.  ``on_chunk(games)`` is called
-    as chunks finish (progress); ``status(line)`` hears about compiling."""
+    (default: A's ``games``) per configuration are played.  ``two_sided``: H1 is a
+    difference of ``|h1 - h0|`` in either direction (see the module docstring).
+    ``on_chunk(games)`` is called as chunks finish (progress); ``status(line)`` hears
+    about compiling."""
     check_shared_deals(a, b)
     if metric not in METRICS:
         raise ConfigError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+    check_finite(h0=h0, h1=h1, alpha=alpha, beta=beta)
     if h1 == h0:
         raise ConfigError("h1 must differ from h0 (the difference the test should detect)")
-    if not (0 < alpha < 0.5 and 0 < beta < 0.5):
-        raise ConfigError("alpha and beta must be in (0, 0.5)")
+    lower, upper = wald_bounds(alpha, beta)
     if strategy is None and (seat is None or not 0 <= seat < max(a.players, 1)):
         raise ConfigError(f"seat must be 0..{a.players - 1} (or give a strategy)")
     if strategy is not None and strategy not in a.strategies:
@@ -109,7 +166,9 @@ def sequential_compare(a: RunConfig, b: RunConfig, *, metric: str = "score",
         raise ConfigError("the budget must be at least 2 games")
     a = replace(a, games=budget)
     b = replace(b, games=budget, chunk_size=a.chunk_size)
-    lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+    # One-sided: one test against h1.  Two-sided: against h0 + delta and h0 - delta.
+    delta = abs(h1 - h0)
+    alts = (h0 + delta, h0 - delta) if two_sided else (h1,)
     players_a, players_b = resolve_players(a), resolve_players(b)
     ensure_warm(status)  # compile once, here, before any worker starts
     n_chunks = -(-budget // a.chunk_size)
@@ -117,35 +176,48 @@ def sequential_compare(a: RunConfig, b: RunConfig, *, metric: str = "score",
     vb: list[pd.Series] = []
     trace = []
     decision, d = "undecided", np.zeros(0)
+    verdicts = ["undecided"] * len(alts)
+    llrs = [0.0] * len(alts)
     games = 0
     for start in range(0, n_chunks, max(1, jobs)):
         idx = list(range(start, min(start + max(1, jobs), n_chunks)))
         jobs_ab = [ChunkJob(a, i, players_a) for i in idx] + [ChunkJob(b, i, players_b)
                                                               for i in idx]
-        done = _play(jobs_ab, jobs)
+        done = play_chunks(jobs_ab, jobs)
         for k, i in enumerate(idx):  # checked in chunk order: independent of jobs
             ca, cb = done[k], done[len(idx) + k]
-            va.append(_per_game(ca.players, metric, seat, strategy))
-            vb.append(_per_game(cb.players, metric, seat, strategy))
+            va.append(per_game_values(ca.players, metric, seat, strategy))
+            vb.append(per_game_values(cb.players, metric, seat, strategy))
             games = min((i + 1) * a.chunk_size, budget)
             diff = pd.concat(vb) - pd.concat(va)
             d = diff.groupby(diff.index // a.rotations).mean().to_numpy()
-            llr = llr_normal(d, h0, h1)
-            trace.append({"games": games, "deals": len(d), "diff": float(np.mean(d)),
-                          "llr": llr})
+            for j, alt in enumerate(alts):  # a side that has accepted H0 stays decided
+                if verdicts[j] == "undecided":
+                    verdicts[j], llrs[j] = sprt_decision(d, h0, alt, lower, upper)
+            row = {"games": games, "deals": len(d), "diff": float(np.mean(d)),
+                   "llr": llrs[0]}
+            if two_sided:
+                row["llr_minus"] = llrs[1]
+            trace.append(row)
             if on_chunk is not None:
                 on_chunk(games)
-            if llr >= upper or llr <= lower:
-                decision = "H1" if llr >= upper else "H0"
+            if "H1" in verdicts:
+                decision, h1 = "H1", alts[verdicts.index("H1")]
+            elif all(v == "H0" for v in verdicts):
+                decision, h1 = "H0", alts[0]
+            if decision != "undecided":
                 break
         if decision != "undecided":
             break
+    if decision == "undecided":
+        h1 = alts[0] if not two_sided or np.mean(d) >= h0 else alts[1]
     m, lo, hi = mean_ci(d) if len(d) > 1 else (float(np.mean(d)), np.nan, np.nan)
     return SequentialResult(decision, games, len(d), float(m), float(lo), float(hi),
-                            trace[-1]["llr"], lower, upper, h0, h1, pd.DataFrame(trace))
+                            llrs[0], lower, upper, h0, h1, pd.DataFrame(trace), two_sided,
+                            llrs[1] if two_sided else math.nan)
 
 
-def _play(jobs_ab: list[ChunkJob], jobs: int) -> list[Any]:
+def play_chunks(jobs_ab: list[ChunkJob], jobs: int) -> list[Any]:
     """The chunks' tables, in the order of ``jobs_ab``."""
     if jobs <= 1 or len(jobs_ab) <= 1:
         return [run_one(j) for j in jobs_ab]

@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "experiment": "bonfire_sim.cli.experiment:experiment",
     "compare": "bonfire_sim.cli.compare:compare",
     "sequential": "bonfire_sim.cli.sequential:sequential",
+    "check": "bonfire_sim.cli.check:check",
     "sensitivity": "bonfire_sim.cli.sensitivity:sensitivity",
     "tune": "bonfire_sim.cli.tune:tune",
 }

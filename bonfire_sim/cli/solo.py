@@ -6,13 +6,14 @@ from typing import Any
 
 import click
 
-from bonfire_sim.cli.options import progress_callback, quiet_option
+from bonfire_sim.cli.options import progress_callback, quiet_option, variant_option
 
 
 @click.command()
 @click.option("--strategy", "--strategies", "strategy", default=None, metavar="A,B,...",
-              help="The human's player spec (default: portal, the best fast style against "
-                   "Tom); several (comma-separated) are each played on the same deals.")
+              help="The human's player spec (default: portal; steady is the strongest "
+                   "against Tom); several (comma-separated) are each played on the same "
+                   "deals.")
 @click.option("--games", type=int, default=1000, show_default=True, help="Solo games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
 @click.option("--handicap", type=click.IntRange(-1000, 1000), default=0, show_default=True,
@@ -21,14 +22,16 @@ from bonfire_sim.cli.options import progress_callback, quiet_option
               help="Worker processes (-1 = every core).")
 @click.option("--path-csv", default=None, metavar="FILE",
               help="Write the simulated handicap path (game, handicap, outcome).")
+@variant_option
 @quiet_option
 def solo(strategy: str | None, games: int, seed: int, handicap: int, jobs: int,
-         path_csv: str | None, quiet: bool) -> None:
+         path_csv: str | None, variants: dict[str, str], quiet: bool) -> None:
     """Play solo games against Tom and simulate the handicap challenge.
 
     Prints the win/tie/loss rates at --handicap, both players' mean scores, the challenge
     path from -10 (+5 per win, -2 per loss) and the handicap where it settles (the
-    strategy's win rate is 2/7 there), with a 95% bootstrap interval.
+    strategy's win rate is 2/7 there), with a 95% bootstrap interval.  --variant plays
+    a named reading of an uncertain fact, as `run` does (e.g. tom_deck=gnome).
 
     Example:
 
@@ -37,6 +40,9 @@ def solo(strategy: str | None, games: int, seed: int, handicap: int, jobs: int,
 
     \b
         bonfire-sim solo --strategies tuned,portal,search:16 --games 40 --seed 1
+
+    \b
+        bonfire-sim solo --strategy steady --variant tom_deck=gnome --games 500
     """
     from bonfire_sim import fileio
     from bonfire_sim.config import check_count, check_seed
@@ -57,7 +63,7 @@ def solo(strategy: str | None, games: int, seed: int, handicap: int, jobs: int,
     report: list[str] = []
     csv_rows: list[tuple[Any, ...]] = []
     for spec in specs:
-        text, rows = _one(spec, games, seed, handicap, jobs, quiet)
+        text, rows = _one(spec, games, seed, handicap, jobs, quiet, variants)
         report += text
         csv_rows += rows
     if path_csv:  # before printing: a failed write leaves one error line
@@ -68,8 +74,8 @@ def solo(strategy: str | None, games: int, seed: int, handicap: int, jobs: int,
     click.echo("\n".join(report))
 
 
-def _one(strategy: str, games: int, seed: int, handicap: int, jobs: int,
-         quiet: bool) -> tuple[list[str], list[tuple[Any, ...]]]:
+def _one(strategy: str, games: int, seed: int, handicap: int, jobs: int, quiet: bool,
+         variants: dict[str, str]) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Play one player's solo series: its printed summary and its handicap path rows."""
     import numpy as np
 
@@ -78,12 +84,13 @@ def _one(strategy: str, games: int, seed: int, handicap: int, jobs: int,
 
     with Progress(games, f"solo games ({strategy})", "game", quiet=quiet) as bar:
         g = play_solo(strategy, games, seed, jobs, progress=progress_callback(bar),
-                      status=bar.write)
+                      status=bar.write, variants=variants)
     out = outcomes_at(g.margin, handicap)
     series = handicap_series(g, seed=seed)
     lo, hi = series.equilibrium_ci
+    chosen = "".join(f", {fact}={name}" for fact, name in variants.items())
     text = [
-        f"{games} solo games, {strategy} vs Tom (seed {seed})",
+        f"{games} solo games, {strategy} vs Tom (seed {seed}{chosen})",
         f"  mean score: {strategy} {g.human.mean():.1f}, Tom {g.tom.mean():.1f}",
         f"  at handicap {handicap:+d}: win {np.mean(out > 0):.1%}, "
         f"tie {np.mean(out == 0):.1%}, loss {np.mean(out < 0):.1%}",
