@@ -96,6 +96,10 @@ REPORT_FIELDS: dict[str, Field] = {
     "out": Field("path", "HTML file to write"),
     "title": Field("str", "page title"),
     "runs": Field("paths", "extra finished run directories to include", default=()),
+    "probe_games": Field("int", "games per run whose decisions are forked for the task and "
+                         "gnome values", 1, MAX_GAMES, 2000),
+    "jobs": Field("int", "worker processes for the forks (-1 = every core; default: the "
+                  "[run] jobs)", -1, MAX_JOBS, 1, check=_jobs_not_zero),
 }
 
 def _variant_fields() -> dict[str, Field]:
