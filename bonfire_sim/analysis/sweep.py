@@ -31,17 +31,17 @@ from bonfire_sim.analysis.runs import Run
 from bonfire_sim.analysis.values import player_rows, task_values
 
 TASK_AXIS = "task_points."  # a swept task's axis name: "task_points.Y14"
-MEASURES: dict[str, tuple[str, str]] = {  # measure -> (axis label, what it is)
-    "start_advantage": ("seat 0 win share - 1/n",
+MEASURES: dict[str, tuple[str, str, str]] = {  # measure -> (title, axis label, what it is)
+    "start_advantage": ("Start-player advantage", "seat 0 win share - 1/n",
                         "Start-player advantage: seat 0's share of the wins minus the fair "
                         "1/n (Wilson interval)"),
-    "winning_score": ("winner's final score",
+    "winning_score": ("Mean winning score", "winner's final score",
                       "Mean winning score: the winner's final score (t interval)"),
-    "surplus": ("points over the best other move",
+    "surplus": ("Surplus", "points over the best other move",
                 "Surplus of receiving the task: its receiver's final score minus the best "
                 "other move at the same decision, engine forks (t interval); where it "
                 "crosses 0 the printed value is the task's price"),
-    "tom_win_rate": ("win rate against Tom",
+    "tom_win_rate": ("Win rate against Tom", "win rate against Tom",
                      "Solo: the player's win rate against Tom (Wilson interval)"),
 }
 COLUMNS = ["measure", "players", "value", "lo", "hi", "n", "ref"]

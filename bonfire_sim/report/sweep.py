@@ -59,11 +59,11 @@ def response_figure(resp: pd.DataFrame, measure: str, x: str,
     elif len(levels) <= 12:
         ax.set_xticks([pos[v] for v in levels], [str(v) for v in levels])
     family = measure_name(measure)
-    ylabel, _ = MEASURES[family]
+    title, ylabel, _ = MEASURES[family]
     item = measure.partition(":")[2]
     ax.set_ylabel(f"{item} {ylabel}".strip())
     ax.set_xlabel(_axis_text(x))
-    ax.set_title(f"{item + ' ' if item else ''}{family.replace('_', ' ')} against {x}")
+    ax.set_title(f"{title}{' of ' + item if item else ''} against {x}")
     if len(groups) > 1 or group_by:
         ax.legend(fontsize=8)
     return ax
@@ -76,7 +76,7 @@ def _axis_text(axis: str) -> str:
 
 
 def _caption(measure: str, x: str) -> str:
-    _, what = MEASURES[measure_name(measure)]
+    _, _, what = MEASURES[measure_name(measure)]
     item = measure.partition(":")[2]
     return (f"{what}{' (task ' + item + ')' if item else ''}, against {x}: one point per "
             f"sweep point and player count, each from that point's own games; dashed: the "
