@@ -18,7 +18,7 @@ from bonfire_sim.experiment import plan_experiment
 
 # The Y14 x players sweep of experiments/y14_sweep.toml at a size a test can afford.
 TINY = """[run]
-games = 8
+games = 12
 players = [2, 4]
 seat_rotation = true
 chunk_size = 4
@@ -42,7 +42,7 @@ def _write(folder: Path, text: str, name: str = "e.toml") -> Path:
 def test_a_y14_by_players_sweep_reports_each_measure_per_point_never_pooled(
         tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    _write(tmp_path, TINY.format(report="probe_games = 4"))
+    _write(tmp_path, TINY.format(report="probe_games = 8"))
     res = CliRunner().invoke(main, ["experiment", "e.toml"])
     assert res.exit_code == 0, res.output
     for step in ("point 1/4 (players=2,task_points.Y14=5): games",
@@ -66,11 +66,20 @@ def test_a_y14_by_players_sweep_reports_each_measure_per_point_never_pooled(
         lo, _ = wilson(share, len(seat0))
         assert row["value"].item() == pytest.approx(share / len(seat0) - 1 / n)
         assert row["lo"].item() == pytest.approx(float(lo) - 1 / n)
-        assert row["n"].item() == len(seat0) == 8
-    # [report] probe_games reached the forks: 4 of the 8 games probed at each point.
+        assert row["n"].item() == len(seat0) == 12
+    # [report] probe_games reached the forks: 8 of the 12 games probed at each point, and
+    # each surplus is the mean take-fork difference of that point's own forks.
+    surplus = resp[resp["measure"] == "surplus:Y14"].set_index(["players", "task_points.Y14"])
     for n, v in POINTS:
         meta = next((top / f"players={n},task_points.Y14={v}" / "analysis").glob("*.json"))
-        assert json.loads(meta.read_text())["games"] == 4
+        assert json.loads(meta.read_text())["games"] == 8
+        forks = pd.read_parquet(meta.with_suffix(".parquet"))
+        take = forks[(forks["kind"] == "take") & (forks["item"] == "Y14")]
+        assert set(forks["item"]) <= {"Y14"} and surplus.loc[(n, v), "n"] == len(take)
+        if len(take):
+            assert surplus.loc[(n, v), "value"] == pytest.approx(
+                (take["score_a"] - take["score_b"]).mean())
+    assert (surplus["n"] > 0).sum() >= 2  # this seed forks Y14 at several points
     page = (tmp_path / "y14.html").read_text()
     assert page.count("data:image/png;base64,") == 3  # one response figure per measure
     assert "surplus" in page and "task_points.Y14" in page
@@ -86,8 +95,8 @@ def _refuse_play(*args, **kwargs):
 
 
 @pytest.mark.parametrize("change, message", [
-    (("players = [2, 4]", "players = [2, 3]"),
-     "point players=3,task_points.Y14=5.*games must be a multiple of 3"),
+    (("games = 12", "games = 14"),  # fine at 2 players, not at 4
+     "point players=4,task_points.Y14=5.*games must be a multiple of 4"),
     (("Y14 = [5, 7]", "Y14 = [5, 7000]"), "overrides.task_points.Y14 must be 0..1000, got 7000"),
     (("seat_rotation = true", 'seat_rotation = true\nstrategies = ["greedy", "planner"]'),
      "point players=4,task_points.Y14=5.*2 strategies for 4 seats"),
