@@ -75,12 +75,10 @@ def _axis_text(axis: str) -> str:
     return f"{axis} (printed points of {item})" if key == "task_points" and item else axis
 
 
-def _caption(measure: str, x: str) -> str:
+def _caption(measure: str, x: str, balanced: bool) -> str:
     _, _, what = MEASURES[measure_name(measure)]
-    item = measure.partition(":")[2]
-    return (f"{what}{' (task ' + item + ')' if item else ''}, against {x}: one point per "
-            f"sweep point and player count, each from that point's own games; dashed: the "
-            f"balanced value.")
+    return (f"{what}, against {x}: one point per sweep point and player count, each from "
+            f"that point's own games" + ("; dashed: the balanced value." if balanced else "."))
 
 
 def sweep_sections(resp: pd.DataFrame, axes: Sequence[str], index: pd.DataFrame,
@@ -98,8 +96,9 @@ def sweep_sections(resp: pd.DataFrame, axes: Sequence[str], index: pd.DataFrame,
         "swept setting, one line per player count, with 95% intervals.")]
     blocks += [H.text_block(n) for n in notes]
     for i, m in enumerate(measures):
+        balanced = bool(resp.loc[resp["measure"] == m, "ref"].notna().any())
         blocks.append(H.figure_block(F.to_png_base64(response_figure(resp, m, x)),
-                                     _caption(m, x)))
+                                     _caption(m, x, balanced)))
         if progress:
             progress(i + 1, len(measures))
     if not measures:
