@@ -66,7 +66,8 @@ def _task_ids() -> Sequence[str]:
 
 RUN_FIELDS: dict[str, Field] = {
     "games": Field("int", "games to play", 1, MAX_GAMES, 1000),
-    "players": Field("int", "human seats (1 = solo against Tom)", 1, 4, 4),
+    "players": Field("int", "human seats (1 = solo against Tom; in an experiment file a "
+                     "list such as [2, 3, 4] is a sweep)", 1, 4, 4),
     "strategies": Field("strs", "strategy per seat (one name = every seat)", default=()),
     "seat_rotation": Field("bool", "play every deal in each cyclic seat rotation", default=False),
     "seed": Field("int", "master seed", 0, MAX_SEED, 0),

@@ -73,22 +73,23 @@ class Progress:
         elif not self._quiet:
             self._maybe_log()
 
-    def _maybe_log(self) -> None:
+    def _maybe_log(self, slack: float = 0.0) -> None:
         with self._lock:
             now = time.monotonic()
-            if not self._quiet and now - self._last_log >= self._every:
+            if not self._quiet and now - self._last_log >= self._every - slack:
                 self._last_log = now
                 self._logged = True
                 self._log(now)
 
     def _heartbeat(self) -> None:
-        # Wakes at a fraction of the interval so a line is never more than ``every`` late.
-        while not self._stop.wait(min(self._every / 4, 1.0)):
+        # Wakes often and logs one wake early, so lines are never more than ``every`` apart.
+        wake = min(self._every / 10, 0.25)
+        while not self._stop.wait(wake):
             bar = self._bar
             if bar is not None:
                 bar.refresh()  # tqdm redraws its elapsed time only when asked
             else:
-                self._maybe_log()
+                self._maybe_log(slack=wake)
 
     def set_total(self, total: int) -> None:
         """Change the target (e.g. once the number of chunks is known)."""

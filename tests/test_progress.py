@@ -62,3 +62,13 @@ def test_steps_show_one_step_at_a_time_and_name_each():
     with Steps(quiet=True, stream=quiet) as steps:
         steps.start("games", 1).update(1)
     assert quiet.getvalue() == ""
+
+
+def test_heartbeat_lines_keep_to_the_interval():
+    import time
+
+    out = io.StringIO()
+    with Progress(total=1, desc="forks", every=0.2, stream=out, heartbeat=True):
+        time.sleep(1.1)
+    lines = [ln for ln in out.getvalue().splitlines() if ln.startswith("forks: 0/1")]
+    assert len(lines) >= 4  # 1.1 s at one line per 0.2 s (a loaded machine may lose one)
