@@ -183,3 +183,26 @@ def test_the_example_sweep_file_is_a_real_study():
     assert plan.axes == ("players", "task_points.Y14")
     assert {(p.config.players, p.values["task_points.Y14"]) for p in plan.points} >= POINTS
     assert min(p.config.games for p in plan.points) >= 4000 and plan.probe_games >= 1000
+
+
+def test_a_players_only_sweep_draws_against_the_player_count_with_solo_against_tom(
+        tmp_path, monkeypatch):
+    from bonfire_sim.experiment import run_experiment
+
+    monkeypatch.chdir(tmp_path)
+    f = _write(tmp_path, "[run]\ngames = 6\nplayers = [1, 2]\nchunk_size = 3\nseed = 2\n"
+                         "out = 'runs/p'\n[report]\nout = 'p.html'\n")
+    steps = []
+    top, page = run_experiment(f, step=lambda d, t, u: steps.append(d) or (lambda a, b: None))
+    assert steps == ["point 1/2 (players=1): games", "point 2/2 (players=2): games",
+                     "sweep: figures"]  # no task swept: no forks
+    resp = pd.read_csv(top / "response.csv")
+    assert sorted(zip(resp["players"], resp["measure"], strict=True)) == [
+        (1, "tom_win_rate"), (2, "start_advantage"), (2, "winning_score")]
+    solo = pd.read_parquet(top / "players=1" / "players.parquet")
+    human = solo[solo["strategy"] != "tom"]
+    assert resp.loc[resp["measure"] == "tom_win_rate", "value"].item() == pytest.approx(
+        human["won"].mean())
+    text = page.read_text()
+    assert text.count("data:image/png;base64,") == 3 and "against players" in text
+    assert "No task&#39;s printed points are swept" in text
