@@ -66,7 +66,8 @@ def _task_ids() -> Sequence[str]:
 
 RUN_FIELDS: dict[str, Field] = {
     "games": Field("int", "games to play", 1, MAX_GAMES, 1000),
-    "players": Field("int", "human seats (1 = solo against Tom)", 1, 4, 4),
+    "players": Field("int", "human seats (1 = solo against Tom; in an experiment file a "
+                     "list such as [2, 3, 4] is a sweep)", 1, 4, 4),
     "strategies": Field("strs", "strategy per seat (one name = every seat)", default=()),
     "seat_rotation": Field("bool", "play every deal in each cyclic seat rotation", default=False),
     "seed": Field("int", "master seed", 0, MAX_SEED, 0),
@@ -96,6 +97,10 @@ REPORT_FIELDS: dict[str, Field] = {
     "out": Field("path", "HTML file to write"),
     "title": Field("str", "page title"),
     "runs": Field("paths", "extra finished run directories to include", default=()),
+    "probe_games": Field("int", "games per run whose decisions are forked for the task and "
+                         "gnome values", 1, MAX_GAMES, 2000),
+    "jobs": Field("int", "worker processes for the forks (-1 = every core; default: the "
+                  "[run] jobs)", -1, MAX_JOBS, 1, check=_jobs_not_zero),
 }
 
 def _variant_fields() -> dict[str, Field]:

@@ -8,7 +8,9 @@ a command's own output can still be piped.
 
 from __future__ import annotations
 
+import math
 import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from types import TracebackType
@@ -22,7 +24,9 @@ LOG_EVERY = 5.0  # seconds between log lines when stderr is not a terminal
 class Progress:
     """A counter towards ``total`` (or open-ended) shown as a bar or as log lines.
 
-    Use as a context manager; ``update(n)`` adds finished units.
+    Use as a context manager; ``update(n)`` adds finished units.  With ``heartbeat=True``
+    a background thread keeps a log alive between updates (a line at least every
+    ``every`` seconds even while one long unit runs) and keeps a bar's clock ticking.
     """
 
     def __init__(
@@ -34,6 +38,7 @@ class Progress:
         quiet: bool = False,
         every: float | None = None,
         stream: TextIO | None = None,
+        heartbeat: bool = False,
     ) -> None:
         self.total = total
         self.desc = desc
@@ -53,6 +58,12 @@ class Progress:
                 total=total, desc=desc, unit=unit, file=self._stream, smoothing=0.1,
                 dynamic_ncols=True,
             )
+        self._lock = threading.Lock()  # the heartbeat thread and update() both print
+        self._stop = threading.Event()
+        self._beat: threading.Thread | None = None
+        if heartbeat and not quiet and 0 < self._every < math.inf:
+            self._beat = threading.Thread(target=self._heartbeat, daemon=True)
+            self._beat.start()
 
     def update(self, n: int = 1) -> None:
         """Count ``n`` more finished units."""
@@ -60,11 +71,25 @@ class Progress:
         if self._bar is not None:
             self._bar.update(n)
         elif not self._quiet:
+            self._maybe_log()
+
+    def _maybe_log(self, slack: float = 0.0) -> None:
+        with self._lock:
             now = time.monotonic()
-            if now - self._last_log >= self._every:
+            if not self._quiet and now - self._last_log >= self._every - slack:
                 self._last_log = now
                 self._logged = True
                 self._log(now)
+
+    def _heartbeat(self) -> None:
+        # Wakes often and logs one wake early, so lines are never more than ``every`` apart.
+        wake = min(self._every / 10, 0.25)
+        while not self._stop.wait(wake):
+            bar = self._bar
+            if bar is not None:
+                bar.refresh()  # tqdm redraws its elapsed time only when asked
+            else:
+                self._maybe_log(slack=wake)
 
     def set_total(self, total: int) -> None:
         """Change the target (e.g. once the number of chunks is known)."""
@@ -85,6 +110,10 @@ class Progress:
     def close(self) -> None:
         """Finish the display; in log mode a final line with the total time follows the
         periodic ones (a job shorter than one log interval prints nothing at all)."""
+        self._stop.set()
+        if self._beat is not None:
+            self._beat.join()
+            self._beat = None
         if self._bar is not None:
             self._bar.close()
             self._bar = None
@@ -114,6 +143,50 @@ class Progress:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        self.close()
+
+
+class Steps:
+    """One display at a time for a job made of steps (a sweep: each point's games, then its
+    forks, then the figures): ``start(desc, total, unit)`` closes the previous step's
+    display, names the new step in a status line and returns its ``Progress`` (with a
+    heartbeat, so a log shows the job alive even inside one long unit).  The status line
+    is a log line: a log set never to print (``every`` = inf) prints none."""
+
+    def __init__(self, *, quiet: bool = False, every: float | None = None,
+                 stream: TextIO | None = None) -> None:
+        self._quiet = quiet
+        self._every = every
+        self._stream = stream
+        self.current: Progress | None = None
+
+    def start(self, desc: str, total: int | None = None, unit: str = "it") -> Progress:
+        """Close the running step and begin ``desc``."""
+        self.close()
+        every = LOG_EVERY if self._every is None else self._every
+        if math.isfinite(every):
+            self.write(f"{desc} ...")
+        self.current = Progress(total, desc, unit, quiet=self._quiet, every=self._every,
+                                stream=self._stream, heartbeat=True)
+        return self.current
+
+    def write(self, message: str) -> None:
+        """A status line (through the running bar, if any)."""
+        if self.current is not None:
+            self.current.write(message)
+        elif not self._quiet:
+            print(message, file=self._stream or sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.current is not None:
+            self.current.close()
+            self.current = None
+
+    def __enter__(self) -> Steps:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         self.close()
 
 

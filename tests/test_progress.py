@@ -34,3 +34,41 @@ def test_progress_is_silent_when_quiet():
 
 def test_track_yields_every_item_in_order():
     assert list(track(range(5), desc="x", quiet=True)) == [0, 1, 2, 3, 4]
+
+
+def test_a_heartbeat_logs_while_one_long_unit_runs():
+    import time
+
+    out = io.StringIO()
+    with Progress(total=2, desc="point 1/2: forks", unit="game", every=0.05, stream=out,
+                  heartbeat=True):
+        time.sleep(0.3)  # no update at all: only the heartbeat can print
+    lines = out.getvalue().splitlines()
+    assert len(lines) >= 3 and lines[0].startswith("point 1/2: forks: 0/2 game (0%)")
+    assert lines[-1].endswith("done")
+
+
+def test_steps_show_one_step_at_a_time_and_name_each():
+    from bonfire_sim.progress import Steps
+
+    out = io.StringIO()
+    with Steps(every=0.0, stream=out) as steps:
+        steps.start("point 1/2: games", 4, "game").update(4)
+        steps.start("point 2/2: games", 4, "game").update(4)
+    text = out.getvalue()
+    assert text.index("point 1/2: games ...") < text.index("point 1/2: games: 4/4")
+    assert text.index("point 1/2: games: 4/4") < text.index("point 2/2: games ...")
+    quiet = io.StringIO()
+    with Steps(quiet=True, stream=quiet) as steps:
+        steps.start("games", 1).update(1)
+    assert quiet.getvalue() == ""
+
+
+def test_heartbeat_lines_keep_to_the_interval():
+    import time
+
+    out = io.StringIO()
+    with Progress(total=1, desc="forks", every=0.2, stream=out, heartbeat=True):
+        time.sleep(1.1)
+    lines = [ln for ln in out.getvalue().splitlines() if ln.startswith("forks: 0/1")]
+    assert len(lines) >= 4  # 1.1 s at one line per 0.2 s (a loaded machine may lose one)

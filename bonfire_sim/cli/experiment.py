@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
 from bonfire_sim.cli.options import progress_callback, quiet_option
@@ -9,41 +11,39 @@ from bonfire_sim.cli.options import progress_callback, quiet_option
 
 @click.command()
 @click.argument("file", metavar="FILE.toml")
-@click.option("--jobs", type=int, default=None, help="Worker processes (default: the file's "
-              "[run] jobs, else 1).")
+@click.option("--jobs", type=int, default=None, help="Worker processes for games and forks "
+              "(default: the file's [run] jobs for games, [report] jobs for forks, else 1).")
+@click.option("--probe-games", type=click.IntRange(min=1), default=None,
+              help="Games per run whose decisions are forked for the report (default: the "
+              "file's [report] probe_games, else 2000).")
 @click.option("--no-report", is_flag=True, help="Only run (or resume) the games.")
 @quiet_option
-def experiment(file: str, jobs: int | None, no_report: bool, quiet: bool) -> None:
+def experiment(file: str, jobs: int | None, probe_games: int | None, no_report: bool,
+               quiet: bool) -> None:
     """Run a declarative experiment (TOML) end to end: games, then the HTML report.
 
     The [run] table configures the games (its out directory is reused: a finished run is
     not replayed, an interrupted one resumes); [overrides] changes component data or rule
-    parameters; [report] sets the page (out, title, and extra run directories to include,
-    runs = [...]).
+    parameters; [report] sets the page (out, title, probe_games, jobs, and extra run
+    directories to include, runs = [...]).  List values sweep: players = [2, 4] or
+    task_points = { Y14 = [5, 7] } run every combination as its own point, and the report
+    is the sweep page (each headline measure against the swept value, per player count).
+    Everything is checked before the first game; progress names the point and the step.
 
     Example:
 
     \b
         bonfire-sim experiment experiments/start_player.toml --jobs 2
+        bonfire-sim experiment experiments/y14_sweep.toml --probe-games 500
     """
     from bonfire_sim.experiment import run_experiment
-    from bonfire_sim.progress import Progress
+    from bonfire_sim.progress import Steps
 
-    bar = Progress(None, "games", "game", quiet=quiet)
-    report_bar: list[Progress] = []
+    with Steps(quiet=quiet) as steps:
+        def step(desc: str, total: int | None, unit: str) -> Callable[[int, int], None]:
+            return progress_callback(steps.start(desc, total, unit))
 
-    def report_step(done: int, total: int) -> None:
-        if not report_bar:  # the games are done: one display at a time
-            bar.close()
-            report_bar.append(Progress(total, "report", "step", quiet=quiet))
-        progress_callback(report_bar[0])(done, total)
-
-    try:
-        run_dir, page = run_experiment(
-            file, jobs=jobs, report=not no_report, progress=progress_callback(bar),
-            status=bar.write, report_progress=report_step)
-    finally:
-        bar.close()
-        for b in report_bar:
-            b.close()
+        run_dir, page = run_experiment(file, jobs=jobs, report=not no_report,
+                                       probe_games=probe_games, step=step,
+                                       status=steps.write)
     click.echo(f"games in {run_dir}" + (f"; report {page}" if page else ""))

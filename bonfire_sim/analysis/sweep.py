@@ -1,0 +1,126 @@
+"""The response of a sweep: each headline measure at each point, never pooled across points.
+
+A sweep runs one configuration per point (a swept override value, a player count, or both);
+``point_measures`` turns one point's run into tidy rows, one per measure, each with its own
+95% interval from that run's games alone:
+
+* ``start_advantage`` (2+ players): seat 0's win share minus the fair 1/n (shared wins
+  split), Wilson interval;
+* ``winning_score`` (2+ players): the mean final score of the game's winner, t interval;
+* ``surplus:<task>`` (2+ players, where a task's points are swept): what receiving the task
+  adds to its receiver's final score over the best other move at that decision (engine
+  forks, t interval).  It grows with the task's printed points; where it crosses zero,
+  taking the task is neutral: that printed value is the task's price under this play;
+* ``tom_win_rate`` (solo): the player's win rate against Tom, Wilson interval.
+
+Rows carry ``players``, the point's swept values (one column per axis) and ``ref`` (the
+value at which the design is balanced: 0 for advantage and surplus).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bonfire_sim.analysis.intervals import mean_ci, wilson
+from bonfire_sim.analysis.probes import TASK_IDS, ProbeSettings
+from bonfire_sim.analysis.runs import Run
+from bonfire_sim.analysis.values import player_rows, task_values
+
+TASK_AXIS = "task_points."  # a swept task's axis name: "task_points.Y14"
+MEASURES: dict[str, tuple[str, str, str]] = {  # measure -> (title, axis label, what it is)
+    "start_advantage": ("Start-player advantage", "seat 0 win share - 1/n",
+                        "Start-player advantage: seat 0's share of the wins minus the fair "
+                        "1/n (Wilson interval)"),
+    "winning_score": ("Mean winning score", "winner's final score",
+                      "Mean winning score: the winner's final score (t interval)"),
+    "surplus": ("Surplus", "points over the best other move",
+                "Surplus of receiving the task: its receiver's final score minus the best "
+                "other move at the same decision, engine forks (t interval); where it "
+                "crosses 0 the printed value is the task's price"),
+    "tom_win_rate": ("Win rate against Tom", "win rate against Tom",
+                     "Solo: the player's win rate against Tom (Wilson interval)"),
+}
+COLUMNS = ["measure", "players", "value", "lo", "hi", "n", "ref"]
+
+
+def swept_tasks(axes: Sequence[str]) -> tuple[str, ...]:
+    """The task ids whose printed points a sweep varies (``task_points.Y14`` -> ``Y14``)."""
+    return tuple(a[len(TASK_AXIS):] for a in axes if a.startswith(TASK_AXIS)
+                 and a[len(TASK_AXIS):] in TASK_IDS)
+
+
+def measure_name(measure: str) -> str:
+    """The family of a measure (``surplus:Y14`` -> ``surplus``)."""
+    return measure.split(":", 1)[0]
+
+
+def _row(measure: str, n_players: int, value: float, lo: float, hi: float, n: int,
+         ref: float = np.nan) -> dict[str, Any]:
+    return {"measure": measure, "players": n_players, "value": value, "lo": lo, "hi": hi,
+            "n": n, "ref": ref}
+
+
+def game_measures(run: Run) -> list[dict[str, Any]]:
+    """The measures that need only the run's recorded games (no forks)."""
+    n_players = run.config.players
+    p = player_rows([run])
+    if p.empty:
+        return []
+    if n_players == 1:
+        k = float(p["won"].sum())
+        lo, hi = wilson(k, len(p))
+        return [_row("tom_win_rate", 1, k / len(p), float(lo), float(hi), len(p))]
+    rows = []
+    seat0 = p[p["seat"] == 0]
+    k, fair = float(seat0["win_share"].sum()), 1.0 / n_players
+    lo, hi = wilson(k, len(seat0))
+    rows.append(_row("start_advantage", n_players, k / len(seat0) - fair, float(lo) - fair,
+                     float(hi) - fair, len(seat0), 0.0))
+    # A tie shares the win; its winners hold the same score, so the max is the winner's.
+    winners = p[p["won"].astype(bool)].groupby("game_id")["score"].max()
+    m, mlo, mhi = mean_ci(winners.to_numpy(float))
+    rows.append(_row("winning_score", n_players, m, mlo, mhi, len(winners)))
+    return rows
+
+
+def surplus_measures(run: Run, tasks: Sequence[str], probes: ProbeSettings,
+                     jobs: int = 1) -> list[dict[str, Any]]:
+    """``surplus:<task>`` rows of one run from its (cached) take forks; none for solo."""
+    if run.config.players < 2 or not tasks:
+        return []
+    tv = task_values([run], probes=probes, jobs=jobs)
+    rows = []
+    for task in tasks:
+        r = tv[(tv["task"] == task) & (tv["players"] == run.config.players)].iloc[0]
+        rows.append(_row(f"surplus:{task}", run.config.players, float(r["take_value"]),
+                         float(r["take_lo"]), float(r["take_hi"]), int(r["take_n"]), 0.0))
+    return rows
+
+
+def probe_settings(tasks: Sequence[str], games: int) -> ProbeSettings:
+    """Only the take forks of the swept tasks: the surplus needs nothing else."""
+    return ProbeSettings(games=games, kinds=("take",), tasks=tuple(tasks))
+
+
+def response_table(points: Sequence[tuple[Mapping[str, Any], Sequence[dict[str, Any]]]]
+                   ) -> pd.DataFrame:
+    """Tidy response: one row per (point, measure); ``points`` pairs each point's swept
+    values with its measure rows.  Columns: ``point`` (index in the sweep), the axes,
+    then ``COLUMNS``."""
+    axes: list[str] = []
+    for point, _ in points:
+        axes += [a for a in point if a not in axes and a != "players"]
+    rows = []
+    for i, (point, measures) in enumerate(points):
+        for m in measures:
+            rows.append({"point": i, **{a: _cell(point.get(a)) for a in axes}, **m})
+    return pd.DataFrame(rows, columns=["point", *axes, *COLUMNS])
+
+
+def _cell(v: Any) -> Any:
+    # A swept list (seat_points = [[0, 1], [0, 2]]) becomes one readable cell.
+    return "-".join(map(str, v)) if isinstance(v, list | tuple) else v

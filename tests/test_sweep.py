@@ -1,0 +1,208 @@
+"""Sweep experiments: every point checked before any game, progress naming the point and
+the step, and a response figure per headline measure from each point's own games."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from bonfire_sim.analysis.intervals import wilson
+from bonfire_sim.cli.main import main
+from bonfire_sim.experiment import plan_experiment
+
+# The Y14 x players sweep of experiments/y14_sweep.toml at a size a test can afford.
+TINY = """[run]
+games = 12
+players = [2, 4]
+seat_rotation = true
+chunk_size = 4
+seed = 5
+out = "runs/y14"
+[overrides]
+task_points = {{ Y14 = [5, 7] }}
+[report]
+out = "y14.html"
+{report}
+"""
+POINTS = {(2, 5), (2, 7), (4, 5), (4, 7)}
+
+
+def _write(folder: Path, text: str, name: str = "e.toml") -> Path:
+    f = folder / name
+    f.write_text(text)
+    return f
+
+
+def test_a_y14_by_players_sweep_reports_each_measure_per_point_never_pooled(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path, TINY.format(report="probe_games = 8"))
+    res = CliRunner().invoke(main, ["experiment", "e.toml"])
+    assert res.exit_code == 0, res.output
+    for step in ("point 1/4 (players=2,task_points.Y14=5): games",
+                 "point 4/4 (players=4,task_points.Y14=7): games",
+                 "point 3/4 (players=4,task_points.Y14=5): forks (Y14)",
+                 "sweep: figures"):
+        assert step in res.stderr
+    top = tmp_path / "runs" / "y14"
+    resp = pd.read_csv(top / "response.csv")
+    assert set(resp["measure"]) == {"start_advantage", "winning_score", "surplus:Y14"}
+    for _, m in resp.groupby("measure"):
+        pairs = list(zip(m["players"], m["task_points.Y14"], strict=True))
+        assert len(pairs) == len(set(pairs)) and set(pairs) == POINTS  # one per point
+    # Each value is its own point's: recomputed here from that run's players table alone.
+    for (n, v), row in resp[resp["measure"] == "start_advantage"].groupby(
+            ["players", "task_points.Y14"]):
+        p = pd.read_parquet(top / f"players={n},task_points.Y14={v}" / "players.parquet")
+        seat0 = p[p["seat"] == 0]
+        winners = p.groupby("game_id")["won"].transform("sum")
+        share = float((seat0["won"] / winners[seat0.index].clip(lower=1)).sum())
+        lo, _ = wilson(share, len(seat0))
+        assert row["value"].item() == pytest.approx(share / len(seat0) - 1 / n)
+        assert row["lo"].item() == pytest.approx(float(lo) - 1 / n)
+        assert row["n"].item() == len(seat0) == 12
+    # [report] probe_games reached the forks: 8 of the 12 games probed at each point, and
+    # each surplus is the mean take-fork difference of that point's own forks.
+    surplus = resp[resp["measure"] == "surplus:Y14"].set_index(["players", "task_points.Y14"])
+    for n, v in POINTS:
+        meta = next((top / f"players={n},task_points.Y14={v}" / "analysis").glob("*.json"))
+        assert json.loads(meta.read_text())["games"] == 8
+        forks = pd.read_parquet(meta.with_suffix(".parquet"))
+        take = forks[(forks["kind"] == "take") & (forks["item"] == "Y14")]
+        assert set(forks["item"]) <= {"Y14"} and surplus.loc[(n, v), "n"] == len(take)
+        if len(take):
+            assert surplus.loc[(n, v), "value"] == pytest.approx(
+                (take["score_a"] - take["score_b"]).mean())
+    assert (surplus["n"] > 0).sum() >= 2  # this seed forks Y14 at several points
+    page = (tmp_path / "y14.html").read_text()
+    assert page.count("data:image/png;base64,") == 3  # one response figure per measure
+    assert "surplus" in page and "task_points.Y14" in page
+    # Again, quietly: the runs are reused, nothing is printed, the page is rebuilt.
+    mtime = (top / "players=4,task_points.Y14=7" / "games.parquet").stat().st_mtime_ns
+    quiet = CliRunner().invoke(main, ["experiment", "e.toml", "--quiet"])
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    assert (top / "players=4,task_points.Y14=7" / "games.parquet").stat().st_mtime_ns == mtime
+
+
+def _refuse_play(*args, **kwargs):
+    raise AssertionError("a game or fork ran before the experiment was checked")
+
+
+@pytest.mark.parametrize("change, message", [
+    (("games = 12", "games = 14"),  # fine at 2 players, not at 4
+     "point players=4,task_points.Y14=5.*games must be a multiple of 4"),
+    (("Y14 = [5, 7]", "Y14 = [5, 7000]"), "overrides.task_points.Y14 must be 0..1000, got 7000"),
+    (("seat_rotation = true", 'seat_rotation = true\nstrategies = ["greedy", "planner"]'),
+     "point players=4,task_points.Y14=5.*2 strategies for 4 seats"),
+    (("Y14 = [5, 7]", "Y14 = [5, 5]"), "holds the point players=2,task_points.Y14=5 twice"),
+    (("players = [2, 4]", "players = [2, 5]"), "run.players\\[1\\] must be 1..4"),
+    (("players = [2, 4]", "players = []"), "run.players: a sweep needs at least one value"),
+    (('out = "y14.html"', 'out = "y14.html"\nruns = ["runs/other"]'),
+     "\\[report\\] runs cannot join a sweep"),
+    (('out = "y14.html"', 'out = "adir"'), "cannot write adir: it is a directory"),
+    (("[report]", "[report]\nprobe_games = 0"), "probe_games must be 1..10000000"),
+    (("[report]", "[report]\njobs = 0"), "jobs must be 1..256 or -1"),
+])
+def test_a_bad_point_or_output_is_refused_before_any_game(tmp_path, monkeypatch, change,
+                                                          message):
+    import bonfire_sim.analysis.probes as P
+    import bonfire_sim.sim.runner as R
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(R, "run", _refuse_play)
+    monkeypatch.setattr(P, "probe_values", _refuse_play)
+    (tmp_path / "adir").mkdir()
+    _write(tmp_path, TINY.format(report="").replace(*change))
+    res = CliRunner().invoke(main, ["experiment", "e.toml"])
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ")
+    assert re.search(message, lines[0]), lines[0]
+    assert not (tmp_path / "runs").exists()  # nothing created for any point
+
+
+def test_checking_a_whole_sweep_takes_well_under_a_second(tmp_path):
+    f = _write(tmp_path, TINY.format(report="").replace('"runs/y14"', f'"{tmp_path / "r"}"')
+               .replace("Y14 = [5, 7]", "Y14 = [3, 4, 5, 6, 7]"))
+    plan_experiment(f)  # imports and engine fingerprint warm
+    start = time.perf_counter()
+    plan = plan_experiment(f)
+    assert time.perf_counter() - start < 0.5
+    assert len(plan.points) == 10 and plan.axes == ("players", "task_points.Y14")
+
+
+def test_report_probe_games_and_jobs_come_from_the_file_and_the_cli_overrides(tmp_path):
+    f = _write(tmp_path, "[run]\ngames = 8\nplayers = 2\njobs = 1\nout = 'r'\n"
+                         "[report]\nprobe_games = 7\njobs = 2\n")
+    plan = plan_experiment(f)
+    assert (plan.probe_games, plan.report_jobs, plan.run_jobs) == (7, 2, 1)
+    plan = plan_experiment(f, probe_games=3, jobs=1)
+    assert (plan.probe_games, plan.report_jobs, plan.run_jobs) == (3, 1, 1)
+    bare = _write(tmp_path, "[run]\ngames = 8\nplayers = 2\njobs = 2\nout = 'r'\n", "b.toml")
+    plan = plan_experiment(bare)
+    assert (plan.probe_games, plan.report_jobs, plan.run_jobs) == (2000, 2, 2)
+
+
+def test_the_cli_passes_probe_games_and_jobs_to_the_report(tmp_path, monkeypatch):
+    import bonfire_sim.report.build as B
+    import bonfire_sim.sim.runner as R
+
+    seen = {}
+
+    def fake_run(config, out, **kw):
+        seen["run_jobs"] = kw["jobs"]
+        return Path(out)
+
+    def fake_report(run_dirs, out, **kw):
+        seen.update(probes=kw["probes"], jobs=kw["jobs"])
+        return Path(out)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(R, "run", fake_run)
+    monkeypatch.setattr(B, "build_report", fake_report)
+    _write(tmp_path, "[run]\ngames = 8\nplayers = 2\nout = 'r'\n"
+                     "[report]\nprobe_games = 7\njobs = 2\n")
+    res = CliRunner().invoke(main, ["experiment", "e.toml", "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert seen == {"run_jobs": 1, "probes": 7, "jobs": 2}
+    res = CliRunner().invoke(main, ["experiment", "e.toml", "--probe-games", "5",
+                                    "--jobs", "1", "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert seen == {"run_jobs": 1, "probes": 5, "jobs": 1}
+
+
+def test_the_example_sweep_file_is_a_real_study():
+    root = Path(__file__).resolve().parents[1]
+    plan = plan_experiment(root / "experiments" / "y14_sweep.toml", report=True)
+    assert plan.axes == ("players", "task_points.Y14")
+    assert {(p.config.players, p.values["task_points.Y14"]) for p in plan.points} >= POINTS
+    assert min(p.config.games for p in plan.points) >= 4000 and plan.probe_games >= 1000
+
+
+def test_a_players_only_sweep_draws_against_the_player_count_with_solo_against_tom(
+        tmp_path, monkeypatch):
+    from bonfire_sim.experiment import run_experiment
+
+    monkeypatch.chdir(tmp_path)
+    f = _write(tmp_path, "[run]\ngames = 6\nplayers = [1, 2]\nchunk_size = 3\nseed = 2\n"
+                         "out = 'runs/p'\n[report]\nout = 'p.html'\n")
+    steps = []
+    top, page = run_experiment(f, step=lambda d, t, u: steps.append(d) or (lambda a, b: None))
+    assert steps == ["point 1/2 (players=1): games", "point 2/2 (players=2): games",
+                     "sweep: figures"]  # no task swept: no forks
+    resp = pd.read_csv(top / "response.csv")
+    assert sorted(zip(resp["players"], resp["measure"], strict=True)) == [
+        (1, "tom_win_rate"), (2, "start_advantage"), (2, "winning_score")]
+    solo = pd.read_parquet(top / "players=1" / "players.parquet")
+    human = solo[solo["strategy"] != "tom"]
+    assert resp.loc[resp["measure"] == "tom_win_rate", "value"].item() == pytest.approx(
+        human["won"].mean())
+    text = page.read_text()
+    assert text.count("data:image/png;base64,") == 3 and "against players" in text
+    assert "No task&#39;s printed points are swept" in text
