@@ -11,7 +11,7 @@ from bonfire_sim.cli.options import progress_callback, quiet_option
 
 @click.command()
 @click.option("--strategy", "--strategies", "strategy", default=None, metavar="A,B,...",
-              help="The human's player spec (default: portal, the best fast style against "
+              help="The player spec (default: portal; steady: the strongest fast one against "
                    "Tom); several (comma-separated) are each played on the same deals.")
 @click.option("--games", type=int, default=1000, show_default=True, help="Solo games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
