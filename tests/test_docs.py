@@ -160,3 +160,17 @@ def test_the_plugin_howto_runs_as_written(tmp_path: Path) -> None:
                              cwd=tmp_path, env=env, capture_output=True, text=True)
         assert res.returncode == 0, res.stderr
     assert (tmp_path / "runs" / "mine" / "manifest.json").is_file()
+
+
+def test_the_experiment_files_the_docs_show_are_valid(tmp_path: Path) -> None:
+    """Every TOML block in the how-to and reference pages passes the experiment schema."""
+    from bonfire_sim.experiment import load_sweep
+
+    pages = [p.relative_to(ROOT / "docs").as_posix()
+             for p in sorted((ROOT / "docs").glob("*/*.md"))]
+    blocks = [b for page in pages for b in _blocks(page, "toml") if "[run]" in b]
+    assert len(blocks) >= 3
+    for i, block in enumerate(blocks):
+        path = tmp_path / f"block{i}.toml"
+        path.write_text(block, encoding="utf-8")
+        assert load_sweep(path), block
