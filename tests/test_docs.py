@@ -174,3 +174,49 @@ def test_the_experiment_files_the_docs_show_are_valid(tmp_path: Path) -> None:
         path = tmp_path / f"block{i}.toml"
         path.write_text(block, encoding="utf-8")
         assert load_sweep(path), block
+
+
+def test_the_readmes_answers_are_the_notebooks_stored_outputs() -> None:
+    """Every number in a question's example answer appears in that question's notebook."""
+    notebooks = {1: "start_player_advantage", 2: "y14_worth_5", 3: "s15_strength",
+                 4: "tom_difficulty"}
+    for number, stem in notebooks.items():
+        section = re.search(rf"^### {number}\. (.*?)(?=^##)", README, flags=re.M | re.S)
+        assert section, f"question {number} moved"
+        blocks = re.findall(r"^```(\w*)\n(.*?)^```", section.group(1), flags=re.M | re.S)
+        shown = [body for lang, body in blocks if not lang]
+        assert len(shown) == 1, f"question {number} shows {len(shown)} answers"
+        nb = json.loads((ROOT / "examples" / f"{stem}.ipynb").read_text(encoding="utf-8"))
+        stored = " ".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get(
+            "text/plain", "")) for c in nb["cells"] for o in c.get("outputs", []))
+        for value in re.findall(r"-?\d+\.\d+", shown[0]):
+            assert value in stored, f"question {number}: {value} is not in {stem}.ipynb"
+
+
+def _command_lines(text: str) -> list[str]:
+    """The ``bonfire-sim ...`` command lines of a page's ``sh`` blocks, continuations joined,
+    comments, pipes and shell loops cut off."""
+    lines = []
+    for block in re.findall(r"^```sh\n(.*?)^```", text, flags=re.M | re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            found = re.search(r"bonfire-sim (.*)", line.split(" # ")[0])
+            if found and "$" not in found.group(1):
+                lines.append(re.split(r"[|;]", found.group(1))[0].strip())
+    return lines
+
+
+def test_every_command_line_in_the_readme_and_docs_parses() -> None:
+    import shlex
+
+    docs = sorted((ROOT / "docs").rglob("*.md"))
+    pages = [README] + [p.read_text(encoding="utf-8") for p in docs]
+    checked = 0
+    for line in (cmd for page in pages for cmd in _command_lines(page)):
+        name, *args = shlex.split(line)
+        if name not in COMMANDS:  # a command of another branch, until it lands here
+            assert name in ("check", "view"), f"unknown command in the docs: {line}"
+            continue
+        command = load_command(COMMANDS[name])
+        command.make_context(name, args)  # raises on a bad option or value
+        checked += 1
+    assert checked >= 20
