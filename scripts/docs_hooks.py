@@ -30,15 +30,13 @@ def cli_pages() -> dict[str, str]:
     for name, target in sorted(COMMANDS.items()):
         module, attr = target.split(":")
         pages[f"reference/cli/{name}.md"] = (
-            f"# bonfire-sim {name}\n\n"
-            "Generated from the command's own help (`bonfire-sim "
-            f"{name} --help` prints the same).\n\n"
             "::: mkdocs-click\n"
             f"    :module: {module}\n"
             f"    :command: {attr}\n"
             f"    :prog_name: bonfire-sim {name}\n"
-            "    :depth: 1\n"
-            "    :style: table\n")
+            "    :style: table\n\n"
+            f"*Generated from the command itself: `bonfire-sim {name} --help` prints the "
+            "same.*\n")
     return pages
 
 
