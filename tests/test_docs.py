@@ -220,3 +220,20 @@ def test_every_command_line_in_the_readme_and_docs_parses() -> None:
         command.make_context(name, args)  # raises on a bad option or value
         checked += 1
     assert checked >= 20
+
+
+def test_the_python_api_page_names_real_parameters() -> None:
+    """Each ``bonfire_sim...name(args)`` row of the API page matches the function's signature."""
+    import importlib
+    import inspect
+
+    page = (ROOT / "docs" / "reference" / "python-api.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(bonfire_sim[\w.]*)\.(\w+)\(([^)]*)\)`", page, flags=re.M)
+    assert len(rows) >= 8
+    for module, name, args in rows:
+        target = getattr(importlib.import_module(module), name)
+        params = inspect.signature(target).parameters
+        for arg in (a.strip() for a in args.split(",")):
+            arg = arg.split("=")[0].lstrip("*")
+            if arg:
+                assert arg in params, f"{module}.{name} has no parameter {arg!r}"
