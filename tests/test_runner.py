@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.sim.load import load
-from bonfire_sim.sim.runner import RunConfig, default_mix, run
+from bonfire_sim.sim.runner import RunConfig, default_mix, read_manifest, run
 
 CFG = RunConfig(games=60, players=4, seed=5, chunk_size=16, turn_log="sample:0.5")
 
@@ -45,7 +45,7 @@ def test_an_interrupted_run_resumes_to_byte_identical_tables(reference, tmp_path
 
     with pytest.raises(KeyboardInterrupt):
         run(CFG, out, progress=stop_after_two_chunks)
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = read_manifest(out)  # the manifest with the chunk log folded in
     assert len(manifest["chunks"]) == 2 and not manifest["complete"]
     finished = {f: (out / "chunks" / f).stat().st_mtime_ns
                 for f in ("games-00000.parquet", "games-00001.parquet")}

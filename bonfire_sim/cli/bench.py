@@ -22,13 +22,16 @@ from bonfire_sim.cli.options import quiet_option
                    "pip install 'bonfire-sim[bench]').")
 @click.option("--catanatron-games", type=int, default=200, show_default=True,
               help="Catanatron games to time with --versus-catanatron.")
+@click.option("--manifest", "manifest_", is_flag=True,
+              help="Time one manifest update per chunk at 100, 1,000 and 20,000 chunks "
+                   "(the append-only chunk log against a full rewrite).")
 @click.option("--rounds", type=int, default=5, show_default=True,
               help="--versus-catanatron: interleave the three measurements in this many "
                    "rounds (a slice of each per round), so a change of machine speed "
                    "during the run affects both engines alike.")
 @quiet_option
 def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanatron: bool,
-          catanatron_games: int, rounds: int, quiet: bool) -> None:
+          catanatron_games: int, rounds: int, manifest_: bool, quiet: bool) -> None:
     """Measure engine speed on fixed scenarios (after a warm-up, compile time excluded).
 
     Scenarios: random and the default strategy mix, 2 and 4 players, turn log off and on.
@@ -42,6 +45,7 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
         bonfire-sim bench --games 3000 --jobs 2
         bonfire-sim bench --per-strategy --games 2000
         bonfire-sim bench --versus-catanatron --games 2000 --catanatron-games 200
+        bonfire-sim bench --manifest
     """
     import os
     import platform
@@ -63,6 +67,17 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
     check_count("--catanatron-games", catanatron_games, lo=1, hi=1_000_000)
     check_count("--rounds", rounds, lo=1, hi=1000)
     jobs = resolve_jobs(jobs)
+    if manifest_:
+        from bonfire_sim.sim.bench import time_manifest_updates
+
+        header = f"{'chunks in run':>14} {'log append (ms)':>16} {'full rewrite (ms)':>18}"
+        click.echo(header)
+        click.echo("-" * len(header))
+        for m in time_manifest_updates():
+            click.echo(f"{m.chunks:14,} {m.append_ms:16.3f} {m.rewrite_ms:18.3f}")
+        click.echo("the runner appends one log line per chunk (flat); the full rewrite is "
+                   "what one update cost before, growing with the run")
+        return
     if versus_catanatron:
         from bonfire_sim.sim.versus import catanatron_version
 

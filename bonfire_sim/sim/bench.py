@@ -117,3 +117,55 @@ def time_runner(sc: Scenario, games: int, jobs: int, seed: int = 12345) -> float
         t0 = time.perf_counter()
         run(cfg, os.path.join(tmp, "run"), jobs=jobs)
         return games / (time.perf_counter() - t0)
+
+
+@dataclass(frozen=True)
+class ManifestTiming:
+    chunks: int
+    append_ms: float  # one chunk's log append (what the runner does per chunk)
+    rewrite_ms: float  # rewriting the whole manifest (what it did before the chunk log)
+
+
+def _fake_entry(index: int) -> dict[str, object]:
+    """A chunk entry shaped like the runner's (three files with rows and checksums)."""
+    def f(name: str) -> dict[str, object]:
+        return {"file": name, "rows": 500, "sha256": f"{index:064x}"}
+    return {"index": index, "games": f(f"chunks/games-{index:05d}.parquet"),
+            "players": f(f"chunks/players-{index:05d}.parquet"),
+            "turns": f(f"turns/chunk-{index:05d}.parquet")}
+
+
+def time_manifest_updates(sizes: tuple[int, ...] = (100, 1_000, 20_000),
+                          sample: int = 200) -> list[ManifestTiming]:
+    """Wall-clock time of one manifest update when a run already holds N chunks.
+
+    Appends N chunk entries to a chunk log in a scratch directory and times the last
+    ``sample`` appends; then times ``sample`` full rewrites of a manifest listing N
+    entries (the old per-chunk update) for comparison.  Both fsync, as the runner does.
+    """
+    from bonfire_sim import fileio
+    from bonfire_sim.sim import chunklog
+
+    out = []
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = os.path.join(tmp, "run")
+            os.mkdir(folder)
+            from pathlib import Path
+
+            path = Path(folder)
+            k = min(sample, n)
+            for i in range(n - k):
+                chunklog.append(path, _fake_entry(i))
+            t0 = time.perf_counter()
+            for i in range(n - k, n):
+                chunklog.append(path, _fake_entry(i))
+            append = (time.perf_counter() - t0) / k
+            manifest = {"chunks": chunklog.read(path), "complete": False}
+            reps = max(1, min(k, 20))
+            t0 = time.perf_counter()
+            for _ in range(reps):
+                fileio.write_json(path / "manifest.json", manifest)
+            rewrite = (time.perf_counter() - t0) / reps
+        out.append(ManifestTiming(n, 1000 * append, 1000 * rewrite))
+    return out

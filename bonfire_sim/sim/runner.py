@@ -39,6 +39,7 @@ from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.rng import game_seed, seed_words
 from bonfire_sim.rules.state import blank_state
+from bonfire_sim.sim import chunklog
 from bonfire_sim.sim.batch import (
     GAME_COLS,
     MAX_TURN_ROWS_PER_GAME,
@@ -323,7 +324,7 @@ def _final_ok(out: Path, manifest: Mapping[str, Any]) -> bool:
 def _expected_name(config: RunConfig, rel: str) -> bool:
     """Whether ``rel`` is a file name a run of ``config`` writes (without listing them all:
     a run may have millions of chunks)."""
-    top = {MANIFEST, *(f"{t}.parquet" for t in FINAL_TABLES)}
+    top = {MANIFEST, chunklog.LOG, *(f"{t}.parquet" for t in FINAL_TABLES)}
     if rel in top:
         return True
     m = _CHUNK_NAME.fullmatch(rel)
@@ -467,6 +468,10 @@ def read_manifest(out: Path) -> dict[str, Any]:
     if manifest.get("schema_version") != SCHEMA_VERSION:
         raise DataError(f"{mpath} has schema version {manifest.get('schema_version')}; this "
                         f"bonfire_sim reads version {SCHEMA_VERSION}")
+    if not manifest.get("complete"):
+        # an unfinished run's chunks are in the append-only log (see ``chunklog``); a
+        # finished run's manifest lists them all and a leftover log is ignored
+        manifest["chunks"] = {**manifest.get("chunks", {}), **chunklog.read(Path(out))}
     return manifest
 
 
@@ -558,13 +563,15 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     if progress:
         progress(games_done, config.games)
     if manifest.get("complete") and not n_todo and _final_ok(out, manifest):
+        chunklog.remove(out)  # left only by a crash between the final write and its removal
         return out
     manifest["complete"] = False
     if n_todo:
         ensure_warm(status)
     for data in _execute(todo, min(n_jobs, max(1, n_todo)), backend, scheduler):
-        manifest["chunks"][str(data.index)] = write_chunk(out, data, config, fingerprint)
-        _write_json_atomic(manifest, out / MANIFEST)
+        entry = write_chunk(out, data, config, fingerprint)
+        manifest["chunks"][str(data.index)] = entry
+        chunklog.append(out, entry)  # O(1) per chunk; the manifest is rewritten at the end
         games_done += data.games.num_rows
         if progress:
             progress(games_done, config.games)
@@ -614,5 +621,7 @@ def _merge(out: Path, manifest: dict[str, Any]) -> None:
                     writer.close()
         manifest[key] = {"file": final.name, "sha256": _sha256(final),
                          "rows": sum(manifest["chunks"][k][key]["rows"] for k in order)}
+    manifest["chunks"] = {k: manifest["chunks"][k] for k in order}
     manifest["complete"] = True
     _write_json_atomic(manifest, out / MANIFEST)
+    chunklog.remove(out)  # after the manifest: a crash in between leaves a log it ignores
