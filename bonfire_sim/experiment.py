@@ -34,7 +34,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from bonfire_sim import fileio
+from bonfire_sim import fileio, ownership
 from bonfire_sim.config import check_document, expand_sweep, point_label
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.sim.runner import RunConfig, check_run_dir, resolve_jobs
@@ -119,10 +119,23 @@ def write_sweep_index(path: Path, points: list[dict[str, Any]], run_dirs: list[P
     buf = io.StringIO()
     axes = list(points[0])
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["point", *axes, "run"])
+    writer.writerow(_sweep_header(points))
     for i, (point, run_dir) in enumerate(zip(points, run_dirs, strict=True)):
         writer.writerow([i, *(point[a] for a in axes), run_dir.name])
     return fileio.write_text(path, buf.getvalue())
+
+
+def _sweep_header(points: list[dict[str, Any]]) -> list[str]:
+    return ["point", *points[0], "run"]
+
+
+def _is_sweep_index(path: Path, points: list[dict[str, Any]]) -> bool:
+    """Whether ``path`` is the ``sweep.csv`` an earlier run of this sweep wrote (its header)."""
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            return next(csv.reader(f), None) == _sweep_header(points)
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return False
 
 
 def run_experiment(path: str | Path, jobs: int | None = None, report: bool = True,
@@ -151,6 +164,11 @@ def run_experiment(path: str | Path, jobs: int | None = None, report: bool = Tru
     outs = [Path(e.get("out", f"runs/{path.stem}")) for _, _, e in points]
     for (_, config, _), out in zip(points, outs, strict=True):
         check_run_dir(out, config, resume=True)  # every point, before any game is played
+    if len(points) > 1:  # the index's name is ours to pick, not the user's: replace only ours
+        index = outs[0].parent / SWEEP_INDEX
+        swept = [point for point, _, _ in points]
+        ownership.check_may_write(index)
+        ownership.check_may_replace(index, lambda f: _is_sweep_index(f, swept))
     run_dirs = [run(config, out, jobs=n_jobs, resume=True, progress=progress,
                     status=status)
                 for (_, config, _), out in zip(points, outs, strict=True)]

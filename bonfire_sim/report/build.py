@@ -18,6 +18,7 @@ import pandas as pd
 from bonfire_sim import __version__, fileio
 from bonfire_sim import analysis as A
 from bonfire_sim.analysis import flags as FL
+from bonfire_sim.config import MAX_POINTS, check_float
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import html as H
@@ -600,6 +601,7 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
     ``progress(done, STEPS)`` after loading, after each section and after writing.
     """
     fileio.check_output_file(out)
+    margin = check_float("margin", margin, 0, MAX_POINTS)
     done = 0
 
     def tick() -> None:
