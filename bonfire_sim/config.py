@@ -161,10 +161,12 @@ def check_float(name: str, value: Any, lo: float | None = None, hi: float | None
     prefix = f"{name} must be" if name else "must be"
     ok = (isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
           and math.isfinite(value))
-    if ok and not ((lo is not None and (value <= lo if lo_open else value < lo))
-                   or (hi is not None and value > hi)):
-        return float(value)
-    raise ConfigError(f"{prefix} a finite number{_span(lo, hi, lo_open)}, got {value!r}")
+    if not ok:
+        raise ConfigError(f"{prefix} a finite number{_span(lo, hi, lo_open)}, got {value!r}")
+    if (lo is not None and (value <= lo if lo_open else value < lo)) or (
+            hi is not None and value > hi):
+        raise ConfigError(f"{prefix}{_span(lo, hi, lo_open)}, got {value!r}")
+    return float(value)
 
 
 def check_value(name: str, value: Any, f: Field) -> Any:

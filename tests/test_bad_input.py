@@ -260,7 +260,7 @@ EXPECT = {
     "ladder-weights-file-nan": "horizon must be a finite number",
     "tune-start-weights-nan": "horizon must be a finite number",
     "tune-sigma-nan": "'--sigma': must be a finite number > 0",
-    "tune-sigma-0": "'--sigma': must be a finite number > 0",
+    "tune-sigma-0": "'--sigma': must be > 0 and <= 100, got 0.0",
     "tune-w-score-inf": "'--w-score': must be a finite number",
     "tune-w-stalled-overflow": "'--w-stalled': must be a finite number",
     "tune-bonfires-min-nan": "'--bonfires-min': must be a finite number",
