@@ -204,6 +204,31 @@ def test_a_locked_study_is_refused_before_any_game(box):
         proc.wait()
 
 
+def _second_writer_refused(folder: Path) -> None:
+    assert ownership.lock_holder(folder) == f"process {os.getpid()}"
+    with pytest.raises(OutputError, match=f"in use by process {os.getpid()}"):
+        with ownership.locked(folder):
+            pass
+
+
+def test_run_and_tune_hold_their_lock_while_they_write(tmp_path):
+    seen: list[int] = []
+
+    def during_run(done: int, total: int) -> None:
+        _second_writer_refused(tmp_path / "r")
+        seen.append(done)
+
+    run(RunConfig(games=4, players=2, chunk_size=2), tmp_path / "r", progress=during_run)
+    assert seen == [0, 2, 4] and not (tmp_path / "r" / ownership.LOCK).exists()
+    from bonfire_sim.tune import TuneConfig, tune
+
+    studies = []
+    tune(TuneConfig(deals2=1, games4=0, popsize=2, generations=1), tmp_path / "t",
+         progress=lambda study: (_second_writer_refused(tmp_path / "t"),
+                                 studies.append(study.generation)))
+    assert studies == [1] and not (tmp_path / "t" / ownership.LOCK).exists()
+
+
 def test_a_stale_lock_file_in_a_run_does_not_stop_it_loading(box):
     (box / "run" / ownership.LOCK).write_text("999999 somewhere\n")
     assert len(load(box / "run").games) == 4
