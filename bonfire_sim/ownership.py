@@ -10,7 +10,9 @@ replaced only if the command wrote it (``check_may_replace``).
 ``locked`` is the lock a writer holds on its run or study: ``LOCK`` in the folder holds
 the writer's pid and host, and an advisory ``flock`` on it says whether that writer is
 alive.  The kernel drops the ``flock`` when its process dies however it dies, so a lock
-file a killed process left behind is recovered without anyone deleting it.
+file a killed process left behind is recovered without anyone deleting it.  The lock
+file is the one file not written through ``fileio``'s atomic writer: a lock must be
+taken in place, and it holds no data (only a note of who holds it).
 
 This module sits beside ``fileio`` (below every layer): it knows the marker files of a
 run and a study by name, not the modules that write them.

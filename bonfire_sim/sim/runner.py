@@ -55,8 +55,8 @@ from strategies.specs import Player, parse_player
 MANIFEST = ownership.MANIFEST
 CHUNKS = "chunks"
 TURNS = "turns"
-# Derived tables cached beside a run by bonfire_sim.analysis (engine forks, keyed by the
-# engine's source hash and the run's configuration): not part of the run's own files.
+# Where older versions cached fork tables inside a run (now in the user cache directory,
+# analysis.probes.fork_cache_dir): ignored, so such runs still load.
 DERIVED = "analysis"
 SEED_MASK = (1 << 63) - 1
 FINAL_TABLES = ("games", "players")
