@@ -223,6 +223,8 @@ CASES += [
     ("compare-margin-nan", ["compare", "{run}", "{run_b}", "--margin", "nan"]),
     ("compare-margin-inf", ["compare", "{run}", "{run_b}", "--margin", "inf"]),
     ("report-margin-nan", ["report", "{run}", "--margin", "nan"]),
+    ("sensitivity-config-games-nan", ["sensitivity", "--config", "{sens_games_nan}"]),
+    ("sensitivity-config-players-nan", ["sensitivity", "--config", "{sens_players_nan}"]),
 ]
 
 FULL_DISK_CASES: list[tuple[str, list[str]]] = [
@@ -271,6 +273,8 @@ EXPECT = {
     "compare-margin-nan": "'--margin': must be a finite number 0..1000, got nan",
     "compare-margin-inf": "'--margin': must be a finite number",
     "report-margin-nan": "'--margin': must be a finite number",
+    "sensitivity-config-games-nan": "games must be an integer, got nan",
+    "sensitivity-config-players-nan": "players must be an integer, got nan",
     "unknown-command": "No such command", "unknown-global-option": "No such option",
     "cards-kind": "unknown card kind", "cards-format": "unknown format",
     "cards-unknown-option": "No such option", "cards-extra-arg": "unexpected extra argument",
@@ -402,6 +406,8 @@ def world(tmp_path_factory) -> Path:
     _toml(root, "exp_seat_inf", GOOD_EXP + '[overrides]\nseat_points = [0, inf]\n')
     _toml(root, "w_nan", "[weights]\nhorizon = nan\n")
     (root / "w_inf.json").write_text('{"horizon": Infinity}')
+    _toml(root, "sens_games_nan", "[sensitivity]\ngames = nan\n")
+    _toml(root, "sens_players_nan", "[sensitivity]\nplayers = [2, nan]\n")
     _toml(root, "exp_good", GOOD_EXP)
     _toml(root, "exp_full", '[run]\ngames = 4\nplayers = 2\nseed = 2\nchunk_size = 2\n'
                             'out = "run_b"\n[report]\nout = "full/page.html"\n')

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim import fileio, ownership
+from bonfire_sim.config import check_count
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.report import stats as ST
 from bonfire_sim.rules import components as C
@@ -427,7 +428,9 @@ def load_plan(path: str | Path) -> tuple[SensitivityPlan, dict[str, Any]]:
                           f"{', '.join(sorted(plan_keys | out_keys))}")
     kw: dict[str, Any] = {k: t[k] for k in ("games", "solo_games", "seed") if k in t}
     if "players" in t:
-        kw["players"] = tuple(int(n) for n in t["players"])
+        if not isinstance(t["players"], list):
+            raise ConfigError(f"{path}: players must be a list of counts 1..4")
+        kw["players"] = tuple(check_count(f"{path}: players", n, 1, 4) for n in t["players"])
     if "styles" in t:
         kw["styles"] = tuple(str(s) for s in t["styles"])
     if "variants" in t:
