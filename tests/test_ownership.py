@@ -21,6 +21,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -193,6 +194,37 @@ def test_a_second_writer_is_refused_and_a_dead_writers_lock_is_recovered(box):
     assert res.exit_code == 0, res.output
     assert not (box / "run" / ownership.LOCK).exists()
     assert len(load(box / "run").games) == 4
+
+
+def test_two_concurrent_resumes_of_one_run_the_second_is_refused(tmp_path, monkeypatch):
+    """The issue's case with two real ``run --resume`` processes; then the first is
+    killed and its lock file, left behind, does not stop a third."""
+    monkeypatch.chdir(tmp_path)
+    args = ["run", "--games", "300", "--players", "2", "--chunk-size", "1", "--out", "big",
+            "-q"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    first = subprocess.Popen([sys.executable, "-m", "bonfire_sim", *args, "--resume"],
+                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        lock = tmp_path / "big" / ownership.LOCK
+        deadline = time.monotonic() + 120
+        while not (lock.is_file() and lock.read_text().strip()):
+            assert first.poll() is None and time.monotonic() < deadline, "no lock taken"
+            time.sleep(0.05)
+        first.send_signal(signal.SIGSTOP)  # mid-run, however fast the machine
+        second = subprocess.run([sys.executable, "-m", "bonfire_sim", *args, "--resume"],
+                                env=env, capture_output=True, text=True)
+        lines = second.stderr.splitlines()
+        assert second.returncode == 2 and len(lines) == 1, second.stderr
+        assert lines[0] == (f"Error: big is in use by process {first.pid} (lock file "
+                            f"bonfire.lock); wait for it to finish, or stop it")
+    finally:
+        first.kill()
+        first.wait()
+    assert lock.is_file()  # SIGKILL: no clean-up, a stale lock
+    res = CliRunner().invoke(main, [*args, "--resume"])
+    assert res.exit_code == 0, res.output
+    assert len(load(tmp_path / "big").games) == 300 and not lock.exists()
 
 
 def test_a_locked_study_is_refused_before_any_game(box):
