@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bonfire_sim import fileio
+from bonfire_sim import fileio, ownership
 from bonfire_sim.config import (
     REPORT_FIELDS,
     RUN_FIELDS,
@@ -234,9 +234,16 @@ def plan_experiment(path: str | Path, *, jobs: int | None = None,
         check_run_dir(p.out, p.config, resume=True)
     page = Path(settings.get("out", f"reports/{path.stem}.html")) if report else None
     if sweep:
-        fileio.check_output_file(top / SWEEP_INDEX)
+        # the index's and response's names are ours to pick, not the user's: replace
+        # only files an earlier run of this sweep wrote
+        index = top / SWEEP_INDEX
+        axes_values = [p.values for p in points]
+        fileio.check_output_file(index)
+        ownership.check_may_replace(index, lambda f: _is_sweep_index(f, axes_values))
         if report:
             fileio.check_output_file(top / RESPONSE)
+            if (top / RESPONSE).exists() and not _is_sweep_index(index, axes_values):
+                ownership.check_may_replace(top / RESPONSE, lambda f: False)
     if page is not None:
         fileio.check_output_file(page)
         _check_extra_runs(extra_runs)
@@ -281,10 +288,23 @@ def write_sweep_index(path: Path, points: list[dict[str, Any]], run_dirs: list[P
     buf = io.StringIO()
     axes = list(points[0])
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["point", *axes, "run"])
+    writer.writerow(_sweep_header(points))
     for i, (point, run_dir) in enumerate(zip(points, run_dirs, strict=True)):
         writer.writerow([i, *(point[a] for a in axes), run_dir.name])
     return fileio.write_text(path, buf.getvalue())
+
+
+def _sweep_header(points: list[dict[str, Any]]) -> list[str]:
+    return ["point", *points[0], "run"]
+
+
+def _is_sweep_index(path: Path, points: list[dict[str, Any]]) -> bool:
+    """Whether ``path`` is the ``sweep.csv`` an earlier run of this sweep wrote (its header)."""
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            return next(csv.reader(f), None) == _sweep_header(points)
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return False
 
 
 def _no_step(desc: str, total: int | None, unit: str) -> Callable[[int, int], None]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -47,6 +46,36 @@ def players_option(fn: F) -> F:
     )(fn)
 
 
+class FiniteFloat(click.ParamType):
+    """A real-valued option: finite and within ``lo``..``hi`` (``lo`` excluded with
+    ``lo_open``), checked by ``config.check_float`` like every other number the program
+    takes; NaN, infinity or text is one ``Error:`` line and exit code 2."""
+
+    name = "number"
+
+    def __init__(self, lo: float | None = None, hi: float | None = None,
+                 lo_open: bool = False) -> None:
+        self.lo, self.hi, self.lo_open = lo, hi, lo_open
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        from bonfire_sim.config import check_float
+
+        number = value
+        if isinstance(value, str):
+            try:
+                number = float(value)
+            except ValueError:
+                number = value  # check_float names it as given
+        try:
+            return check_float("", number, self.lo, self.hi, lo_open=self.lo_open)
+        except ConfigError as e:
+            self.fail(str(e), param, ctx)
+
+    def __repr__(self) -> str:
+        return f"FiniteFloat({self.lo}, {self.hi})"
+
+
 def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
@@ -85,7 +114,9 @@ def format_csv(rows: Sequence[dict]) -> str:
 
 def format_json(rows: Sequence[dict]) -> str:
     """Rows as a JSON list of objects."""
-    return json.dumps(list(rows), indent=2)
+    from bonfire_sim.fileio import dumps_json
+
+    return dumps_json(list(rows), "JSON rows", indent=2)
 
 
 FORMATTERS: dict[str, Callable[[Sequence[dict]], str]] = {

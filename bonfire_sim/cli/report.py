@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from bonfire_sim.cli.options import progress_callback, quiet_option
+from bonfire_sim.cli.options import FiniteFloat, progress_callback, quiet_option
+from bonfire_sim.config import MAX_POINTS
 
 
 @click.command()
@@ -19,8 +20,9 @@ from bonfire_sim.cli.options import progress_callback, quiet_option
               help="Show this `bonfire-sim sensitivity --json` table in the method section.")
 @click.option("--probe-games", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Games per run whose decisions are forked for the task and gnome values "
-              "(cached in the run directory).")
-@click.option("--margin", type=click.FloatRange(min=0), default=1.0, show_default=True,
+              "(cached in the user cache directory, never in the run).")
+@click.option("--margin", type=FiniteFloat(0, MAX_POINTS), default=1.0,
+              show_default=True,
               help="Practical margin in points: smaller differences are never flagged.")
 @click.option("--jobs", type=int, default=1, show_default=True,
               help="Worker processes for the forks (-1 = every core).")

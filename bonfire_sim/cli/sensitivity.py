@@ -96,8 +96,6 @@ def sensitivity(games: int | None, solo_games: int | None, players: str | None,
     if csv_out:
         click.echo(f"wrote {write_atomic(csv_out, long.to_csv(index=False))}")
     if json_out:
-        import json
-
-        click.echo(f"wrote {write_atomic(json_out, json.dumps(doc, indent=1))}")
+        click.echo(f"wrote {write_atomic(json_out, fileio.dumps_json(doc, json_out, indent=1))}")
     if html_out:
         click.echo(f"wrote {write_html(html_out, doc)}")

@@ -18,6 +18,7 @@ import pandas as pd
 from bonfire_sim import __version__, fileio
 from bonfire_sim import analysis as A
 from bonfire_sim.analysis import flags as FL
+from bonfire_sim.config import MAX_POINTS, check_float
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.report import decided as DC
 from bonfire_sim.report import figures as F
@@ -603,6 +604,7 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
     ``views``: write view pages of the example games into ``views/`` beside the page.
     """
     fileio.check_output_file(out)
+    margin = check_float("margin", margin, 0, MAX_POINTS)
     done = 0
 
     def tick() -> None:

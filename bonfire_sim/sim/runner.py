@@ -30,7 +30,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import strategies as S
-from bonfire_sim import __version__, fileio
+from bonfire_sim import __version__, fileio, ownership
 from bonfire_sim.config import MAX_JOBS, RUN_FIELDS, check_overrides, check_value
 from bonfire_sim.errors import ConfigError, DataError, EngineMismatchError, OutputError
 from bonfire_sim.fingerprint import describe_difference, engine_fingerprint
@@ -53,11 +53,11 @@ from bonfire_sim.sim.loop import W
 from bonfire_sim.sim.warm import ensure_warm
 from strategies.specs import Player, parse_player
 
-MANIFEST = "manifest.json"
+MANIFEST = ownership.MANIFEST
 CHUNKS = "chunks"
 TURNS = "turns"
-# Derived tables cached beside a run by bonfire_sim.analysis (engine forks, keyed by the
-# engine's source hash and the run's configuration): not part of the run's own files.
+# Where older versions cached fork tables inside a run (now in the user cache directory,
+# analysis.probes.fork_cache_dir): ignored, so such runs still load.
 DERIVED = "analysis"
 SEED_MASK = (1 << 63) - 1
 FINAL_TABLES = ("games", "players")
@@ -264,9 +264,9 @@ def _sha256(path: Path) -> str:
 
 def table_metadata(config: RunConfig, name: str, fingerprint: Mapping[str, str]) -> bytes:
     """The ``bonfire_sim`` key-value metadata of a table: what it is and what made it."""
-    return json.dumps({"table": name, "schema_version": SCHEMA_VERSION,
-                       "config": config.to_json(), "fingerprint": dict(fingerprint)},
-                      sort_keys=True).encode()
+    return fileio.dumps_json({"table": name, "schema_version": SCHEMA_VERSION,
+                              "config": config.to_json(), "fingerprint": dict(fingerprint)},
+                             f"the {name} table's metadata", sort_keys=True).encode()
 
 
 def _write_atomic(table: pa.Table, path: Path, metadata: bytes | None = None) -> dict[str, Any]:
@@ -341,6 +341,7 @@ def run_files(out: Path) -> list[str]:
     rels = ((p, p.relative_to(out).as_posix()) for p in out.rglob("*"))
     return sorted(rel for p, rel in rels
                   if rel != DERIVED and not rel.startswith(DERIVED + "/")
+                  and rel != ownership.LOCK
                   and (not p.is_dir() or rel not in (CHUNKS, TURNS)))
 
 
@@ -378,6 +379,7 @@ def check_run_dir(out: Path, config: RunConfig, resume: bool,
     fingerprint = dict(fingerprint or engine_fingerprint())
     if out.exists() and not out.is_dir():
         raise ConfigError(f"cannot create run directory {out}: it is a file")
+    ownership.check_may_write(out, own=out, own_kind="run")  # not inside another run
     mpath = out / MANIFEST
     if out.is_dir() and not os.access(out, os.W_OK):
         raise ConfigError(f"run directory {out} is not writable")
@@ -543,7 +545,8 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     missing or corrupt final tables are rebuilt from the chunks.  ``jobs=-1`` uses every
     core.  ``progress(done_games, total_games)`` is called after every finished chunk;
     ``status(line)`` hears about compiling (``warm.ensure_warm``), which happens here,
-    once, before any worker starts.
+    once, before any worker starts.  One process at a time writes a run: a second one is
+    refused with the first one's pid (``ownership.locked``).
     """
     out = Path(out)
     n_jobs = resolve_jobs(jobs)
@@ -552,6 +555,17 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     if backend == "dask" and scheduler:
         check_scheduler(scheduler)  # before anything is created
     fingerprint = engine_fingerprint()
+    check_run_dir(out, config, resume, fingerprint)  # before the lock creates the folder
+    with ownership.locked(out):
+        return _run_locked(config, out, n_jobs, resume, backend, scheduler, fingerprint,
+                           progress, status)
+
+
+def _run_locked(config: RunConfig, out: Path, n_jobs: int, resume: bool, backend: str,
+                scheduler: str | None, fingerprint: dict[str, str],
+                progress: Callable[[int, int], None] | None,
+                status: Callable[[str], None] | None) -> Path:
+    """``run`` while holding the run's lock (so ``prepare`` rechecks what it found)."""
     manifest = prepare(out, config, resume, fingerprint)
     done = {int(k): v for k, v in manifest["chunks"].items() if _chunk_ok(out, v)}
     manifest["chunks"] = {str(k): v for k, v in done.items()}
