@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from bonfire_sim import signed
+from bonfire_sim import safepaths, signed
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
@@ -295,6 +295,7 @@ def open_study(out: Path, config: TuneConfig, resume: bool) -> tuple[Study, Any]
         if not resume:
             raise ConfigError(f"{out} holds a tuning study; add --resume to continue it or "
                               f"choose another --out")
+        safepaths.refuse_links(out, "study directory")  # no write may follow a link out
         try:
             doc = json.loads(spath.read_text())
             if not isinstance(doc, dict):

@@ -16,6 +16,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -102,6 +103,21 @@ def test_a_state_signed_with_another_users_key_is_refused(tmp_path, monkeypatch)
     assert not marker.exists()
     key = signed.key_path()
     assert key.is_file() and key.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_link_in_a_study_folder_stops_a_resume_before_it_writes(tmp_path):
+    from bonfire_sim.tune import _new_optimiser
+
+    config = TuneConfig(generations=1, deals2=2, games4=1, popsize=4, seed=5)
+    out = _study(tmp_path / "s", signed.sign(pickle.dumps((_new_optimiser(config),
+                                                           np.random.get_state()))))
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    (out / "study.json.tmp").symlink_to(victim)  # the next save would write through it
+    res = _cli("tune", *TUNE_OPTS, "--generations", "2", "--out", out, "--resume")
+    assert "symbolic link" in _one_error_line(res)
+    assert victim.read_text() == "keep me\n"
+    assert json.loads((out / STUDY).read_text())["generation"] == 1
 
 
 def test_a_signing_key_others_can_read_is_refused(tmp_path):
