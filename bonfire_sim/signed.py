@@ -3,7 +3,7 @@
 Some state has no faithful data format: ``cma``'s optimiser exists only as a Python
 object, and a pickle of it is code - unpickling a crafted file runs whatever it says.  So
 such a file is written as ``MAGIC``, an HMAC-SHA256 of the payload under a secret key of
-this user, and the payload; ``unsigned`` checks the HMAC *before* the payload is handed to
+this user, and the payload; ``verified`` checks the HMAC *before* the payload is handed to
 anything, and refuses a file without one, with a foreign one or a damaged one.  A study
 folder someone else sends therefore cannot run code here; its JSON side stays readable.
 
@@ -75,7 +75,7 @@ def sign(payload: bytes) -> bytes:
     return MAGIC + hmac.new(user_key(), payload, hashlib.sha256).digest() + payload
 
 
-def unsigned(blob: bytes, path: Path, what: str, how_to_go_on: str) -> bytes:
+def verified(blob: bytes, path: Path, what: str, how_to_go_on: str) -> bytes:
     """The payload of a signed file, or one ``ConfigError`` if this user did not sign it.
 
     Nothing of ``blob`` past the signature is looked at before the check."""
@@ -89,4 +89,4 @@ def unsigned(blob: bytes, path: Path, what: str, how_to_go_on: str) -> bytes:
     return payload
 
 
-__all__ = ["key_path", "sign", "unsigned", "user_key"]
+__all__ = ["key_path", "sign", "verified", "user_key"]

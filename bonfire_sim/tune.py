@@ -331,7 +331,7 @@ def _load_optimiser(path: Path) -> tuple[Any, Any]:
         blob = path.read_bytes()
     except OSError as e:
         raise ConfigError(f"{path} is unreadable ({e.strerror or e})") from None
-    payload = signed.unsigned(
+    payload = signed.verified(
         blob, path, "a tuning state",
         f"to go on, start a new study (another --out) with --start FILE.toml holding "
         f"[weights] from 'mean_weights' in {path.parent / STUDY}")
