@@ -24,7 +24,11 @@ targets (beat the best style, score like good players, light bonfires, do not st
 The study lives in one directory: ``study.json`` (settings, per-generation history, best
 row) and ``cma.pkl`` (the optimiser with numpy's global random state, which ``cma``
 samples from).  Both are written atomically after every generation; ``resume`` reloads
-them and continues exactly as an uninterrupted study would.
+them and continues exactly as an uninterrupted study would.  ``cma`` keeps its state only
+as a Python object, so ``cma.pkl`` is a pickle - code - and is signed with this user's key
+(``bonfire_sim.signed``): a resume opens only a state this user's bonfire-sim wrote, and
+refuses any other before unpickling it (a study from someone else restarts from its
+``study.json`` mean row with ``--start``).
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from bonfire_sim import fileio, ownership
+from bonfire_sim import fileio, ownership, safepaths, signed
 from bonfire_sim.config import TUNE_FLOATS, check_float
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import layout as L
@@ -290,11 +294,12 @@ def open_study(out: Path, config: TuneConfig, resume: bool) -> tuple[Study, Any]
         if not resume:
             raise ConfigError(f"{out} holds a tuning study; add --resume to continue it or "
                               f"choose another --out")
+        safepaths.refuse_links(out, "study directory")  # no write may follow a link out
         try:
             doc = json.loads(spath.read_text())
-            with open(out / OPTIMISER, "rb") as f:
-                es, rng_state = pickle.load(f)
-        except (OSError, ValueError, pickle.UnpicklingError, EOFError) as e:
+            if not isinstance(doc, dict):
+                raise ValueError("not a study")
+        except (OSError, ValueError) as e:
             raise ConfigError(f"{out}: the study files are unreadable ({e})") from None
         # settings added later count with their defaults for studies written before them
         old = {**_defaults(), **doc.get("config", {})}
@@ -303,10 +308,12 @@ def open_study(out: Path, config: TuneConfig, resume: bool) -> tuple[Study, Any]
         if {k: v for k, v in old.items() if k not in ("generations", "budget")} != \
                 {k: v for k, v in mine.items() if k not in ("generations", "budget")}:
             raise ConfigError(f"{out} holds a study with other settings: {old}")
+        es, rng_state = _load_optimiser(out / OPTIMISER)
         np.random.set_state(rng_state)
         study = Study(config, doc["generation"], doc["games"], doc["seconds"],
                       doc["history"], doc["best"])
         return study, es
+    signed.user_key()  # the state is signed after every generation: fail before any work
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -316,9 +323,27 @@ def open_study(out: Path, config: TuneConfig, resume: bool) -> tuple[Study, Any]
     return Study(config), _new_optimiser(config)
 
 
+def _load_optimiser(path: Path) -> tuple[Any, Any]:
+    """The optimiser and numpy's random state, from a file this user's bonfire-sim signed
+    (the signature is checked before a byte is unpickled)."""
+    try:
+        blob = path.read_bytes()
+    except OSError as e:
+        raise ConfigError(f"{path} is unreadable ({e.strerror or e})") from None
+    payload = signed.verified(
+        blob, path, "a tuning state",
+        f"to go on, start a new study (another --out) with --start FILE.toml holding "
+        f"[weights] from 'mean_weights' in {path.parent / STUDY}")
+    try:
+        es, rng_state = pickle.loads(payload)  # signed by this user: their own state
+    except (ValueError, pickle.UnpicklingError, EOFError, TypeError) as e:
+        raise ConfigError(f"{path} is unreadable ({e})") from None
+    return es, rng_state
+
+
 def save_study(out: Path, study: Study, es: Any) -> None:
     """Write both study files atomically (optimiser first: study.json marks progress)."""
-    _write_atomic(out / OPTIMISER, pickle.dumps((es, np.random.get_state())))
+    _write_atomic(out / OPTIMISER, signed.sign(pickle.dumps((es, np.random.get_state()))))
     _write_atomic(out / STUDY, fileio.dumps_json(study.to_json(), out / STUDY, indent=1).encode())
 
 

@@ -136,11 +136,23 @@ class StateView:
         return {c: q for c, q in zip(C.GUARDIAN_COLOURS, pos, strict=True) if q != L.GP_NONE}
 
 
-def load_plugin(path: str) -> Strategy:
-    """Import ``module:attribute`` (a class is instantiated) and check it is a strategy."""
+def check_plugin_path(path: str) -> tuple[str, str]:
+    """``(module, attribute)`` of a plug-in path, checked by its text alone (nothing is
+    imported): a dotted module name, a colon, an attribute name."""
     module_name, sep, attr = path.partition(":")
-    if not sep or not module_name or not attr:
+    if not sep or not all(p.isidentifier() for p in module_name.split(".")) \
+            or not attr.isidentifier():
         raise ConfigError(f"plug-in {path!r}: expected 'package.module:Attribute'")
+    return module_name, attr
+
+
+def load_plugin(path: str) -> Strategy:
+    """Import ``module:attribute`` (a class is instantiated) and check it is a strategy.
+
+    Only the user names a plug-in (command line, Python, their experiment file): data
+    such as a run manifest is checked with ``check_plugin_path`` and never imported.
+    """
+    module_name, attr = check_plugin_path(path)
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:

@@ -117,12 +117,37 @@ def parse_player(spec: str) -> Player:
 
         load_plugin(spec)  # fail early on a bad path
         return Player(spec=spec, kind="plugin", sid=-1, plugin_path=spec)
+    return _builtin(spec)
+
+
+def _builtin(spec: str) -> Player:
     try:
         sid = strategy_id(spec)
     except ValueError as error:
         raise ConfigError(f"{error}; or name@weights.toml, search:N, package.module:Class") \
             from None
     return Player(spec=spec, kind="builtin", sid=sid, row=tuple(weights_for(spec)))
+
+
+def check_stored_spec(spec: str) -> str:
+    """Check a spec read from data (a run manifest) by its text alone: a built-in name, a
+    search budget, a style with a weights file, or a plug-in path - never importing the
+    plug-in nor opening the weights file, whose path belongs to the machine that made the
+    run (``SECURITY.md``: only the user names code to import)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ConfigError(f"empty player spec {spec!r}")
+    spec = spec.strip()
+    if spec == SE.NAME or spec.startswith(SE.NAME + ":"):
+        _search(spec)
+    elif "@" in spec:
+        _style_of(spec, spec.partition("@")[0].strip())
+    elif ":" in spec:
+        from strategies.plugin import check_plugin_path
+
+        check_plugin_path(spec)
+    else:
+        _builtin(spec)
+    return spec
 
 
 def _search(spec: str) -> Player:
@@ -139,10 +164,14 @@ def _search(spec: str) -> Player:
     return Player(spec=spec, kind="search", sid=SEARCH_ID, row=tuple(row), budget=budget)
 
 
-def _weights_file(spec: str, name: str, file: str) -> Player:
+def _style_of(spec: str, name: str) -> None:
     if name not in BUILTIN or name in ("random", SE.NAME):
         styles = sorted(n for n in BUILTIN if n not in ("random", SE.NAME))
         raise ConfigError(f"{spec!r}: weights apply to a style; choose from {', '.join(styles)}")
+
+
+def _weights_file(spec: str, name: str, file: str) -> Player:
+    _style_of(spec, name)
     path = Path(file)
     if not path.is_file():
         raise ConfigError(f"{spec!r}: weights file {file!r} not found")

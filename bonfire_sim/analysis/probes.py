@@ -44,6 +44,7 @@ from bonfire_sim.sim.runner import (
     resolve_players,
     seat_names,
 )
+from strategies.plugin import is_plugin_spec
 
 TASK_IDS = tuple(t.id for t in C.TASKS)
 GNOME_IDS = tuple(f"S{i}" for i in range(1, C.N_SPECIALISTS + 1)) + tuple(
@@ -109,11 +110,11 @@ def _game_inputs(config: RunConfig, ids: np.ndarray) -> dict[str, Any]:
     names = [seat_names(config, int(r)) for r in rots]
     sid = np.zeros((len(ids), L.NP), np.int64)
     wts = np.zeros((len(ids), L.NP, W), np.float64)
-    players = resolve_players(config)  # the same specs, weights and budgets as the run
-    for name, player in players.items():
-        if not player.compiled:
+    for name in config.strategies:  # refused by name: a run's plug-in is never imported
+        if is_plugin_spec(name):
             raise ConfigError(f"the engine forks only compiled players; {name!r} is a Python "
                               f"plug-in, so this run has no fork values")
+    players = resolve_players(config)  # the same specs, weights and budgets as the run
     for gi, seat_list in enumerate(names):
         for seat, name in enumerate(seat_list):
             if name == S.TOM:

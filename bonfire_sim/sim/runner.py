@@ -21,7 +21,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import InitVar, asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import strategies as S
-from bonfire_sim import __version__, fileio, ownership
+from bonfire_sim import __version__, fileio, ownership, safepaths
 from bonfire_sim.config import MAX_JOBS, RUN_FIELDS, check_overrides, check_value
 from bonfire_sim.errors import ConfigError, DataError, EngineMismatchError, OutputError
 from bonfire_sim.fingerprint import describe_difference, engine_fingerprint
@@ -51,7 +51,7 @@ from bonfire_sim.sim.batch import (
 from bonfire_sim.sim.frames import SCHEMA_VERSION, games_table, players_table, turns_table
 from bonfire_sim.sim.loop import W
 from bonfire_sim.sim.warm import ensure_warm
-from strategies.specs import Player, parse_player
+from strategies.specs import Player, check_stored_spec, parse_player
 
 MANIFEST = ownership.MANIFEST
 CHUNKS = "chunks"
@@ -84,8 +84,11 @@ class RunConfig:
     # {fact: variant name} of the uncertain component facts (components.VARIANTS); stored
     # resolved (every fact named), so the manifest says which assumptions were in force.
     variants: Mapping[str, str] = field(default_factory=dict)
+    # False for a configuration read from a manifest: its player specs are checked by
+    # their text only (no plug-in import, no weights file opened; see SECURITY.md).
+    resolve: InitVar[bool] = True
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, resolve: bool) -> None:
         for name in ("games", "players", "seed", "chunk_size", "seat_rotation"):
             object.__setattr__(self, name, check_value(name, getattr(self, name),
                                                        RUN_FIELDS[name]))
@@ -107,7 +110,7 @@ class RunConfig:
                 f"{len(names)} strategies for {self.players} seats: give one per seat or one "
                 f"for all")
         for n in names:
-            parse_player(n)  # ConfigError for an unknown player spec
+            parse_player(n) if resolve else check_stored_spec(n)  # ConfigError if unknown
         object.__setattr__(self, "strategies", tuple(names))
         try:
             object.__setattr__(self, "variants", C.resolve_variants(self.variants))
@@ -380,6 +383,9 @@ def check_run_dir(out: Path, config: RunConfig, resume: bool,
     if out.exists() and not out.is_dir():
         raise ConfigError(f"cannot create run directory {out}: it is a file")
     ownership.check_may_write(out, own=out, own_kind="run")  # not inside another run
+    if out.is_dir():
+        # A linked chunks/ or turns/ (or a linked file) would send writes out of the run.
+        safepaths.refuse_links(out, "run directory")
     mpath = out / MANIFEST
     if out.is_dir() and not os.access(out, os.W_OK):
         raise ConfigError(f"run directory {out} is not writable")
@@ -473,7 +479,18 @@ def read_manifest(out: Path) -> dict[str, Any]:
     if not manifest.get("complete"):
         # an unfinished run's chunks are in the append-only log (see ``chunklog``); a
         # finished run's manifest lists them all and a leftover log is ignored
+        safepaths.inside(Path(out), chunklog.LOG, mpath)  # a linked log reads elsewhere
         manifest["chunks"] = {**manifest.get("chunks", {}), **chunklog.read(Path(out))}
+    # Every file the manifest (and its chunk log) names stays inside the run, checked
+    # before any reader opens (or even looks up) one: the refusal says nothing about
+    # files elsewhere.
+    chunks = manifest.get("chunks")
+    entries = [manifest.get(k) for k in FINAL_TABLES] + [
+        c.get(k) for c in (chunks.values() if isinstance(chunks, dict) else ())
+        if isinstance(c, dict) for k in ("games", "players", "turns")]
+    for entry in entries:
+        if isinstance(entry, dict) and "file" in entry:
+            safepaths.inside(out, entry["file"], mpath)
     return manifest
 
 
