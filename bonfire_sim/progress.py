@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import TextIO, TypeVar
 
@@ -152,3 +152,72 @@ def _is_tty(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+class Heartbeat:
+    """The current step of a long command, named when it starts and repeated every
+    ``every`` seconds while it runs, so a log shows which step a silent stretch (a fork
+    batch, a big table) belongs to.
+
+    ``step(text)`` prints ``desc: text`` at once; in log mode (stderr not a terminal) a
+    background thread prints ``desc: text, N s in this step, M s elapsed`` every ``every``
+    seconds until the next step or ``close``.  On a terminal only the step lines are
+    printed (through ``write``, e.g. a tqdm bar's ``write``, so the bar stays intact).
+    ``quiet=True`` silences both.  Use as a context manager.
+    """
+
+    def __init__(self, desc: str = "", *, quiet: bool = False, every: float | None = None,
+                 stream: TextIO | None = None, write: Callable[[str], None] | None = None,
+                 ) -> None:
+        import threading
+
+        self.desc = desc
+        self.text = "starting"
+        self._stream = stream if stream is not None else sys.stderr
+        self._every = LOG_EVERY if every is None else every
+        self._quiet = quiet
+        self._write = write
+        self._start = self._since = time.monotonic()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = None
+        if not quiet and not _is_tty(self._stream):
+            self._thread = threading.Thread(target=self._beat, daemon=True,
+                                            name="bonfire-heartbeat")
+            self._thread.start()
+
+    def step(self, text: str) -> None:
+        """A new step starts: name it now (and in every heartbeat until the next one)."""
+        with self._lock:
+            self.text = text
+            self._since = time.monotonic()
+        self._emit(f"{self.desc}: {text}" if self.desc else text)
+
+    def _emit(self, line: str) -> None:
+        if self._quiet:
+            return
+        if self._write is not None:
+            self._write(line)
+        else:
+            print(line, file=self._stream, flush=True)
+
+    def _beat(self) -> None:
+        while not self._stop.wait(self._every):
+            now = time.monotonic()
+            with self._lock:
+                text, since = self.text, self._since
+            self._emit(f"{self.desc or 'progress'}: {text}, {now - since:.0f} s in this step, "
+                       f"{now - self._start:.0f} s elapsed")
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def __enter__(self) -> Heartbeat:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()

@@ -34,3 +34,27 @@ def test_progress_is_silent_when_quiet():
 
 def test_track_yields_every_item_in_order():
     assert list(track(range(5), desc="x", quiet=True)) == [0, 1, 2, 3, 4]
+
+
+def test_the_heartbeat_names_the_current_step_until_the_next_one():
+    import io
+    import time
+
+    from bonfire_sim.progress import Heartbeat
+
+    stream = io.StringIO()
+    with Heartbeat("report", every=0.05, stream=stream) as beat:
+        beat.step("section tasks: forks in 8 games")
+        time.sleep(0.3)
+        beat.step("writing r.html")
+        time.sleep(0.2)
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "report: section tasks: forks in 8 games"
+    beats = [line for line in lines if "s in this step" in line]
+    assert sum("section tasks" in line for line in beats) >= 2
+    assert "writing r.html" in beats[-1]
+    quiet = io.StringIO()
+    with Heartbeat("report", every=0.05, stream=quiet, quiet=True) as beat:
+        beat.step("x")
+        time.sleep(0.15)
+    assert quiet.getvalue() == ""
