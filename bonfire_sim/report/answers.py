@@ -212,8 +212,8 @@ def population_block(players: pd.DataFrame, groups: Sequence[G.Group]) -> dict[s
                 gap = REFERENCE_WIN_SCORE[0] - m
                 versus = (f" — at 4 players they win with {m:.1f} points, {abs(gap):.1f} "
                           + ("fewer than" if gap > 0 else "more than")
-                          + f" `{REFERENCE}`'s {REFERENCE_WIN_SCORE[0]}"
-                          + (f": this population is weaker than `{REFERENCE}`"
+                          + f" {REFERENCE}'s {REFERENCE_WIN_SCORE[0]}"
+                          + (f": this population is weaker than {REFERENCE}"
                              if hi < REFERENCE_WIN_SCORE[1] else ""))
         label = f" in {setting}" if setting else ""
         parts.append(f"players{label}: {who}; mean winning score " + ", ".join(wins)
@@ -222,12 +222,12 @@ def population_block(players: pd.DataFrame, groups: Sequence[G.Group]) -> dict[s
     if len(solo):
         parts.append("solo players: " + ", ".join(sorted(solo["strategy"].unique())))
     strategies = set(players["strategy"]) - {S.TOM}
-    ref = (f"`{REFERENCE}` is in this population." if REFERENCE in strategies and
+    ref = (f"{REFERENCE} is in this population." if REFERENCE in strategies and
            strategies == {REFERENCE} else
-           f"The strongest reference, `{REFERENCE}`, wins with {REFERENCE_WIN_SCORE[0]} "
+           f"The strongest reference, {REFERENCE}, wins with {REFERENCE_WIN_SCORE[0]} "
            f"({REFERENCE_WIN_SCORE[1]}-{REFERENCE_WIN_SCORE[2]}) points ({REFERENCE_SOURCE}; "
            f"not measured in these runs): a population that wins with fewer points is weaker "
-           f"than `{REFERENCE}`, and good human players are stronger still. Every number "
+           f"than {REFERENCE}, and good human players are stronger still. Every number "
            f"below describes games among these players; a stronger population may value "
            f"tasks, gnomes and the start seat differently. No ladder is part of these runs: "
            f"`bonfire-sim ladder --strategies <these players>,{REFERENCE}` measures the gap "

@@ -181,7 +181,7 @@ def precision_table(frame: pd.DataFrame, key: str, margin: float, lo: str = "lo"
                      "widest": float(b["half"].max()) if len(b) else np.nan,
                      "need": float(np.nanmedian(b["need"])) if b["need"].notna().any()
                      else np.nan,
-                     "flagged": ", ".join(map(str, flagged[key])) or "none"})
+                     "flagged": ", ".join(f"{key} {v}" for v in flagged[key]) or "none"})
     return pd.DataFrame(rows, columns=["players", "rows", "wide", "median", "widest", "need",
                                        "flagged"])
 
