@@ -46,6 +46,10 @@ window.addEventListener("load", () => {
     ";first=" + document.querySelector("section").id +
     ";folded=" + document.querySelectorAll("details.table").length +
     ";rows_in_folded=" + Array.from(document.querySelectorAll("details.table tbody tr")).length;
+  const closed = document.querySelectorAll("details.table:not([open])").length;
+  window.dispatchEvent(new Event("beforeprint"));  // what printing does first
+  out.textContent += ";closed=" + closed + ";open_in_print=" +
+    document.querySelectorAll("details.table[open]").length;
   document.body.appendChild(out);
 });
 </script>
@@ -89,6 +93,10 @@ def test_the_report_command_writes_the_page(runs, tmp_path):
                                        "--probe-games", "60"])
     assert result.exit_code == 0, result.output
     assert out.is_file() and "wrote" in result.output
+    # progress names each step: the run loaded, each section, the forks it computes
+    assert f"report: loading run {runs[0].name}" in result.output
+    assert "report: section tasks: forks in the first 60 games of each of 1 run(s)" in \
+        result.output
 
 
 def test_the_report_command_fails_cleanly_on_a_missing_run(tmp_path):
@@ -109,7 +117,8 @@ def test_every_image_loads_in_headless_chromium_without_console_errors(page, tmp
         capture_output=True, text=True, timeout=120)
     m = re.search(r'<pre id="probe">images=(\d+);loaded=(\d+);sections=([^;]*);errors=(\d+)'
                   r';answer_images=(\d+);answer_links=(\d+);groups=([^;]*);first=([^;]*)'
-                  r';folded=(\d+);rows_in_folded=(\d+)', proc.stdout)
+                  r';folded=(\d+);rows_in_folded=(\d+);closed=(\d+);open_in_print=(\d+)',
+                  proc.stdout)
     assert m, proc.stderr[-2000:]
     images, loaded, sections, errors = int(m[1]), int(m[2]), m[3].split(","), int(m[4])
     assert images >= 10 and loaded == images
@@ -120,6 +129,7 @@ def test_every_image_loads_in_headless_chromium_without_console_errors(page, tmp
     assert m[7].split("|") == ["4 players · default game", "solo greedy · default game"]
     # long tables are folded, with every row in the page (the print CSS opens them)
     assert int(m[9]) >= 1 and int(m[10]) > 25 * int(m[9])
+    assert int(m[11]) == int(m[9]) and int(m[12]) == int(m[9])  # folded on screen, open in print
     console = [line for line in proc.stderr.splitlines() if "CONSOLE" in line]
     assert not console, console
 

@@ -59,28 +59,32 @@ def task_answer(tv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, An
     if rows.empty:
         return [H.text_block(f"Task values{where}: no fair price could be measured (too few "
                              f"forks); see the details.", "answer")]
-    flagged = rows[rows["flag"] != ""].assign(gap=lambda d: d["fair_price"] - d["printed"])
-    flagged = flagged.reindex(flagged["gap"].abs().sort_values(ascending=False).index)
+    ranked = rows.assign(gap=lambda d: d["fair_price"] - d["printed"])
+    ranked = ranked.reindex(ranked["gap"].abs().sort_values(ascending=False).index)
+    flagged = ranked[ranked["flag"] != ""]
     honest = ("Measured by the current first-order fair-price method (engine forks: take "
               "value / price slope); the card-value method is being redesigned, so these are "
               "today's measurements, not final prices.")
+    # The figure shows the flagged tasks, or the largest gaps when none is flagged.
+    shown = (flagged if len(flagged) else ranked).head(SHOWN)
+    shown = shown.assign(label=shown["task"] + " " + shown["text"].map(F.wrap_label))
+    what = "Flagged tasks" if len(flagged) else "Largest gaps (none flagged)"
+    fig = _fig(F.value_intervals(shown, "task", "label", ref="printed", value="fair_price",
+                                 lo="fp_lo", hi="fp_hi", legend=F.TASK_LEGEND,
+                                 title=f"{what}: fair price (| = printed)",
+                                 xlabel="fair price (points)"),
+               f"{what}{where}: fair price with 95% intervals; "
+               + F.legend_text(F.TASK_LEGEND) + ".")
     if flagged.empty:
         return [H.text_block(f"Task values{where}: no task is flagged as mispriced (fair "
                              f"price within the margin of its printed points, FDR 5%) in "
-                             f"{len(rows)} task rows. {honest}", "answer")]
+                             f"{len(rows)} task rows; no change suggested. {honest}",
+                             "answer"), fig]
     items = "; ".join(
         f"{r.task} at {int(r.players)} players prints {int(r.printed)}, measured fair price "
         f"{r.fair_price:.1f} ({_ci(r.fp_lo, r.fp_hi, '.1f')}): {r.flag}, re-price to about "
         f"{max(round(r.fair_price), 0)}" for r in flagged.head(SHOWN).itertuples())
     more = f" and {len(flagged) - SHOWN} more" if len(flagged) > SHOWN else ""
-    shown = flagged.head(SHOWN).assign(label=lambda d: d["task"] + " " + d["text"].map(
-        F.wrap_label))
-    fig = _fig(F.value_intervals(shown, "task", "label", ref="printed", value="fair_price",
-                                 lo="fp_lo", hi="fp_hi", legend=F.TASK_LEGEND,
-                                 title="Flagged tasks: fair price (| = printed)",
-                                 xlabel="fair price (points)"),
-               f"Flagged tasks{where}: fair price with 95% intervals; "
-               + F.legend_text(F.TASK_LEGEND) + ".")
     return [H.text_block(f"Task values{where}: {len(flagged)} of {len(rows)} task rows are "
                          f"flagged as mispriced: {items}{more}. {honest}", "answer"), fig]
 
@@ -91,24 +95,27 @@ def gnome_answer(gv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, A
     if rows.empty:
         return [H.text_block(f"Gnome strength{where}: no gnome value could be measured.",
                              "answer")]
-    flagged = rows[rows["flag"] != ""].assign(rel=lambda d: d["value"] - d["typical"])
-    flagged = flagged.reindex(flagged["rel"].abs().sort_values(ascending=False).index)
+    ranked = rows.assign(rel=lambda d: d["value"] - d["typical"])
+    ranked = ranked.reindex(ranked["rel"].abs().sort_values(ascending=False).index)
+    flagged = ranked[ranked["flag"] != ""]
+    shown = (flagged if len(flagged) else ranked).head(SHOWN)
+    shown = shown.assign(label=shown["gnome"] + " " + shown["text"].map(F.wrap_label))
+    what = "Flagged gnomes" if len(flagged) else "Furthest from the typical gnome (none flagged)"
+    fig = _fig(F.value_intervals(shown, "gnome", "label", legend=F.GNOME_LEGEND,
+                                 title=f"{what}: recruit value",
+                                 xlabel="points vs the best other move"),
+               f"{what}{where}: recruit value with 95% intervals; "
+               + F.legend_text(F.GNOME_LEGEND) + ".")
     if flagged.empty:
         return [H.text_block(f"Gnome strength{where}: no gnome stands out from the typical "
                              f"gnome of its player count by more than the margin (FDR 5%) "
-                             f"in {len(rows)} gnome rows; no change suggested.", "answer")]
+                             f"in {len(rows)} gnome rows; no change suggested.", "answer"),
+                fig]
     items = "; ".join(
         f"{r.gnome} at {int(r.players)} players {r.rel:+.1f} against the typical gnome "
         f"(value {r.value:+.1f}, {_ci(r.lo, r.hi)}): {r.flag}"
         for r in flagged.head(SHOWN).itertuples())
     more = f" and {len(flagged) - SHOWN} more" if len(flagged) > SHOWN else ""
-    shown = flagged.head(SHOWN).assign(label=lambda d: d["gnome"] + " " + d["text"].map(
-        F.wrap_label))
-    fig = _fig(F.value_intervals(shown, "gnome", "label", legend=F.GNOME_LEGEND,
-                                 title="Flagged gnomes: recruit value",
-                                 xlabel="points vs the best other move"),
-               f"Flagged gnomes{where}: recruit value with 95% intervals; "
-               + F.legend_text(F.GNOME_LEGEND) + ".")
     return [H.text_block(f"Gnome strength{where}: {len(flagged)} of {len(rows)} gnome rows "
                          f"are flagged: {items}{more}. Recommended change: weaken the strong "
                          f"and strengthen the weak ones, then re-measure (fork values give "
