@@ -451,6 +451,15 @@ def _forks_text(probes: Any, runs: Sequence[Any]) -> str:
             f"({', '.join(r.label for r in runs)}; cached per run)")
 
 
+def _fork_count(data: dict[str, Any]) -> int:
+    """Forks behind a task or gnome section's rows (pooled rows left out: no double count)."""
+    frame = data.get("tasks", data.get("gnomes"))
+    if frame is None or frame.empty:
+        return 0
+    rows = frame[frame["players"] > 0]
+    return int(rows["n"].sum() + (rows["take_n"].sum() if "take_n" in rows else 0))
+
+
 def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (),
                     probes: Any = DEFAULT_PROBE_GAMES, margin: float = FL.MARGIN,
                     command: str | None = None, jobs: int = 1,
@@ -509,6 +518,7 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
                 say(f"section {sid}{where}: {_forks_text(probes, rs)}")
                 build = section_tasks if sid == "tasks" else section_gnomes
                 sec = build(rs, probes, margin, jobs, quiet)
+                say(f"section {sid}{where}: {_fork_count(sec['data']):,} forks used")
             parts.append((setting, sec))
             tick()
         sections.append(_per_setting(sid, title, parts))
