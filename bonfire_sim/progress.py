@@ -82,6 +82,12 @@ class Progress:
         else:
             print(message, file=self._stream, flush=True)
 
+    def note(self, text: str) -> None:
+        """Show ``text`` beside the bar on a terminal (e.g. the current step); nothing in
+        log mode, where ``Heartbeat`` prints steps."""
+        if self._bar is not None:
+            self._bar.set_postfix_str(text, refresh=True)
+
     def close(self) -> None:
         """Finish the display; in log mode a final line with the total time follows the
         periodic ones (a job shorter than one log interval prints nothing at all)."""
@@ -155,20 +161,21 @@ def _is_tty(stream: TextIO) -> bool:
 
 
 class Heartbeat:
-    """The current step of a long command, named when it starts and repeated every
-    ``every`` seconds while it runs, so a log shows which step a silent stretch (a fork
-    batch, a big table) belongs to.
+    """The current step of a long command, repeated every ``every`` seconds while it runs,
+    so a log shows which step a silent stretch (a fork batch, a big table) belongs to.
 
-    ``step(text)`` prints ``desc: text`` at once; in log mode (stderr not a terminal) a
-    background thread prints ``desc: text, N s in this step, M s elapsed`` every ``every``
-    seconds until the next step or ``close``.  On a terminal only the step lines are
-    printed (through ``write``, e.g. a tqdm bar's ``write``, so the bar stays intact).
-    ``quiet=True`` silences both.  Use as a context manager.
+    In log mode (stderr not a terminal) the step lines (``desc: text``) are held back
+    until the command has run ``every`` seconds, as ``Progress`` does: a short command, or
+    one refused at once with an ``Error:`` line, prints nothing else.  From then on each
+    step is printed when it starts and a background thread prints ``desc: text, N s in
+    this step, M s elapsed`` every ``every`` seconds.  On a terminal ``note(text)`` is
+    called instead (e.g. ``Progress.note``: the step beside the bar).  ``quiet=True``
+    silences both.  Use as a context manager.
     """
 
     def __init__(self, desc: str = "", *, quiet: bool = False, every: float | None = None,
                  stream: TextIO | None = None, write: Callable[[str], None] | None = None,
-                 ) -> None:
+                 note: Callable[[str], None] | None = None) -> None:
         import threading
 
         self.desc = desc
@@ -177,25 +184,34 @@ class Heartbeat:
         self._every = LOG_EVERY if every is None else every
         self._quiet = quiet
         self._write = write
+        self._note = note
         self._start = self._since = time.monotonic()
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._pending: list[str] = []  # step lines held back until the first beat
+        self._live = False
         self._thread = None
-        if not quiet and not _is_tty(self._stream):
+        self._log = not quiet and not _is_tty(self._stream)
+        if self._log:
             self._thread = threading.Thread(target=self._beat, daemon=True,
                                             name="bonfire-heartbeat")
             self._thread.start()
 
     def step(self, text: str) -> None:
-        """A new step starts: name it now (and in every heartbeat until the next one)."""
+        """A new step starts: name it (and in every heartbeat until the next one)."""
+        line = f"{self.desc}: {text}" if self.desc else text
         with self._lock:
             self.text = text
             self._since = time.monotonic()
-        self._emit(f"{self.desc}: {text}" if self.desc else text)
+            if self._log and not self._live:
+                self._pending.append(line)
+                return
+        if self._log:
+            self._emit(line)
+        elif not self._quiet and self._note is not None:
+            self._note(text)
 
     def _emit(self, line: str) -> None:
-        if self._quiet:
-            return
         if self._write is not None:
             self._write(line)
         else:
@@ -206,6 +222,9 @@ class Heartbeat:
             now = time.monotonic()
             with self._lock:
                 text, since = self.text, self._since
+                pending, self._pending, self._live = self._pending, [], True
+            for line in pending:
+                self._emit(line)
             self._emit(f"{self.desc or 'progress'}: {text}, {now - since:.0f} s in this step, "
                        f"{now - self._start:.0f} s elapsed")
 

@@ -53,6 +53,10 @@ def test_the_heartbeat_names_the_current_step_until_the_next_one():
     beats = [line for line in lines if "s in this step" in line]
     assert sum("section tasks" in line for line in beats) >= 2
     assert "writing r.html" in beats[-1]
+    short = io.StringIO()  # a command that ends (or is refused) within one interval
+    with Heartbeat("report", every=5.0, stream=short) as beat:
+        beat.step("loading run a")
+    assert short.getvalue() == ""
     quiet = io.StringIO()
     with Heartbeat("report", every=0.05, stream=quiet, quiet=True) as beat:
         beat.step("x")

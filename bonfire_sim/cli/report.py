@@ -52,7 +52,7 @@ def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | N
     # The step bar counts sections; the heartbeat names the current one (which run, which
     # section, how many forks) and repeats it every 5 s in a log.
     with Progress(STEPS, "report", "step", quiet=quiet) as bar, \
-            Heartbeat("report", quiet=quiet, write=bar.write) as beat:
+            Heartbeat("report", quiet=quiet, write=bar.write, note=bar.note) as beat:
         path = build_report(run_dirs, out, title=title, sensitivity=sensitivity,
                             probes=probe_games, margin=margin, command=command, jobs=jobs,
                             progress=progress_callback(bar), quiet=quiet, status=beat.step)

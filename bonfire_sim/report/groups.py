@@ -19,9 +19,10 @@ from typing import Any
 
 import pandas as pd
 
-from bonfire_sim.errors import ConfigError
+from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.rules import components as C
-from bonfire_sim.sim.runner import default_mix, read_manifest, stored_config
+from bonfire_sim.sim.load import finished_manifest
+from bonfire_sim.sim.runner import default_mix, stored_config
 
 # Only the solo game has Tom: his deck cannot change a multiplayer game.
 SOLO_ONLY_FACTS = ("tom_deck",)
@@ -66,6 +67,13 @@ def setting_parts(config: Mapping[str, Any], engine: str) -> dict[str, str]:
     return parts
 
 
+def _parse(manifest: Mapping[str, Any]) -> tuple[dict[str, Any], str, dict[str, str]]:
+    cfg = stored_config(dict(manifest))
+    engine = str((manifest.get("fingerprint") or {}).get("source_hash", "unrecorded"))
+    int(cfg.get("players", 0)), int(cfg.get("games", 0))  # noqa: B018 (validates)
+    return cfg, engine, setting_parts(cfg, engine)
+
+
 def _label(parts: Mapping[str, str], show_engine: bool) -> str:
     shown = [f"{k} = {v}" for k, v in parts.items() if k != "engine" or show_engine]
     return "; ".join(shown) or "default game"
@@ -80,8 +88,11 @@ def group_manifests(manifests: Sequence[tuple[str, Mapping[str, Any]]]) -> list[
     seen: dict[str, str] = {}
     rows = []
     for label, manifest in manifests:
-        cfg = stored_config(dict(manifest))
-        engine = str((manifest.get("fingerprint") or {}).get("source_hash", "unrecorded"))
+        try:
+            cfg, engine, parts = _parse(manifest)
+        except (TypeError, ValueError, AttributeError, KeyError) as e:
+            raise DataError(f"run {label}: the manifest holds no usable configuration "
+                            f"({e})") from None
         same_deals = _canon({k: cfg.get(k) for k in ("players", "strategies", "seat_rotation",
                                                       "seed", "overrides", "variants")}
                             | {"engine": engine})
@@ -90,7 +101,7 @@ def group_manifests(manifests: Sequence[tuple[str, Mapping[str, Any]]]) -> list[
                               f"configuration and seed {cfg.get('seed')}): the report would "
                               f"count those games twice; give one of them")
         seen[same_deals] = label
-        rows.append((label, cfg, setting_parts(cfg, engine)))
+        rows.append((label, cfg, parts))
     show_engine = len({p["engine"] for _, _, p in rows}) > 1
     groups: dict[tuple[str, int, str], dict[str, Any]] = {}
     for label, cfg, parts in rows:
@@ -112,7 +123,7 @@ def group_manifests(manifests: Sequence[tuple[str, Mapping[str, Any]]]) -> list[
 
 def group_dirs(run_dirs: Sequence[str | Path], labels: Sequence[str]) -> list[Group]:
     """``group_manifests`` from run directories (manifests only: fast, reads no table)."""
-    return group_manifests([(lab, read_manifest(Path(d)))
+    return group_manifests([(lab, finished_manifest(Path(d)))
                             for lab, d in zip(labels, run_dirs, strict=True)])
 
 
