@@ -159,3 +159,21 @@ def test_groups_come_from_the_manifests_alone(seat_runs):
     manifests = [(p.name, read_manifest(p)) for p in seat_runs]
     assert [g.label for g in G.group_manifests(manifests)] == [
         g.label for g in G.group_dirs(seat_runs, [p.name for p in seat_runs])]
+
+
+def test_the_analysis_refuses_mixed_task_points_before_any_fork(tmp_path, monkeypatch):
+    from bonfire_sim import analysis as A
+    from bonfire_sim.errors import DataError
+
+    a = run(RunConfig(games=4, players=2, seed=3, chunk_size=4), tmp_path / "a")
+    b = run(RunConfig(games=4, players=2, seed=4, chunk_size=4,
+                      overrides={"task_points": {"Y14": 5}}), tmp_path / "b")
+
+    def fail(*args, **kwargs):
+        raise AssertionError("forks computed before the refusal")
+
+    monkeypatch.setattr(values, "probe_table", fail)
+    with pytest.raises(DataError, match="different task points"):
+        A.task_values([a, b], probes=4)
+    # the report keeps them apart instead: two groups
+    assert len(G.group_dirs([a, b], ["a", "b"])) == 2

@@ -84,7 +84,12 @@ def test_a_report_without_solo_games_says_so_instead_of_failing(runs, tmp_path):
     html = build_report([runs[0]], tmp_path / "multi.html", probes=60).read_text()
     assert "No solo run" in html
     html = build_report([runs[1]], tmp_path / "solo.html").read_text()
-    assert html.count("No multiplayer games") == 3
+    for sid in ("seats", "tasks", "gnomes"):
+        body = re.search(rf'<section id="{sid}">(.*?)</section>', html, re.S)[1]
+        assert "No multiplayer games" in body
+    answers = re.search(r'<section id="answers">(.*?)</section>', html, re.S)[1]
+    assert answers.count("No multiplayer games") == 2  # tasks and gnomes
+    assert "Start-player advantage: no multiplayer games" in answers
 
 
 def test_the_report_command_writes_the_page(runs, tmp_path):

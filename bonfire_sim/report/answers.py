@@ -257,15 +257,15 @@ def section_answers(sections: Sequence[dict[str, Any]], players: pd.DataFrame,
                            f"({', '.join(g.label for g in groups)}); each answer is given per "
                            f"group and never pools two of them.")]
     blocks.append(population_block(players, groups))
+    none = [H.text_block("No multiplayer games in these runs.", "answer")]
     blocks.append(H.heading_block("1. Task values", "answer-tasks"))
-    for setting, data in _by_setting(by_id, "tasks"):
-        if data.get("tasks") is not None:
-            blocks += task_answer(data["tasks"], setting, many)
+    blocks += [b for setting, data in _by_setting(by_id, "tasks") if data.get("tasks") is not None
+               for b in task_answer(data["tasks"], setting, many)] or none
     blocks.append(H.links_block([("#tasks", "task details")], "Details: "))
     blocks.append(H.heading_block("2. Gnome strength", "answer-gnomes"))
-    for setting, data in _by_setting(by_id, "gnomes"):
-        if data.get("gnomes") is not None:
-            blocks += gnome_answer(data["gnomes"], setting, many)
+    blocks += [b for setting, data in _by_setting(by_id, "gnomes")
+               if data.get("gnomes") is not None
+               for b in gnome_answer(data["gnomes"], setting, many)] or none
     blocks.append(H.links_block([("#gnomes", "gnome details")], "Details: "))
     blocks.append(H.heading_block("3. Start-player advantage and its compensation",
                                   "answer-seats"))
