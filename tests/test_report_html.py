@@ -89,7 +89,7 @@ def test_a_report_without_solo_games_says_so_instead_of_failing(runs, tmp_path):
         assert "No multiplayer games" in body
     answers = re.search(r'<section id="answers">(.*?)</section>', html, re.S)[1]
     assert answers.count("No multiplayer games") == 2  # tasks and gnomes
-    assert "Start-player advantage: no multiplayer games" in answers
+    assert "Start-player advantage: no multiplayer games in these runs" in answers
 
 
 def test_the_report_command_writes_the_page(runs, tmp_path):

@@ -136,7 +136,8 @@ def seat_answer(data: Mapping[str, Any], setting: str, many: bool,
     sa = data.get("compensation")
     seats = data.get("seats")
     if sa is None or sa.empty:
-        return [H.text_block(f"Start player{where}: no multiplayer games.", "answer")]
+        return [H.text_block(f"Start-player advantage{where}: no multiplayer games in these "
+                             f"runs.", "answer")]
     parts = []
     for n, g in sa.groupby("players"):
         n = int(n)
