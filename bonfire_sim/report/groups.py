@@ -55,7 +55,7 @@ def setting_parts(config: Mapping[str, Any], engine: str) -> dict[str, str]:
     players = int(config.get("players", 0))
     parts: dict[str, str] = {}
     strategies = tuple(config.get("strategies", ()))
-    if players >= 2 and sorted(strategies) != sorted(default_mix(players)):
+    if players >= 2 and strategies and sorted(strategies) != sorted(default_mix(players)):
         parts["players"] = ", ".join(sorted(strategies))
     defaults = C.default_variants()
     for fact, name in sorted(C.resolve_variants(config.get("variants")).items()):

@@ -67,10 +67,11 @@ def section_overview(games: pd.DataFrame, players: pd.DataFrame,
 
 
 def _groups_of_frames(games: pd.DataFrame) -> list[G.Group]:
-    """Groups for frames built without them (one group per run's manifest config)."""
+    """Groups for frames built without them: from ``attrs["configs"]`` (run -> manifest
+    config) when a caller set them, else by player count alone."""
     configs = games.attrs.get("configs", {})
     return G.group_manifests([(run, {"config": configs.get(run, {
-        "players": int(g["n_players"].iloc[0]), "games": len(g)})})
+        "players": int(g["n_players"].iloc[0]), "games": len(g), "seed": run})})
         for run, g in games.groupby("run", sort=False)])
 
 
