@@ -22,7 +22,8 @@ its path and SHA-256.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,31 @@ def _builtin(spec: str) -> Player:
         raise ConfigError(f"{error}; or name@weights.toml, search:N, package.module:Class") \
             from None
     return Player(spec=spec, kind="builtin", sid=sid, row=tuple(weights_for(spec)))
+
+
+def stored_player(spec: str, records: Mapping[str, Any]) -> Player:
+    """The player ``spec`` (a style with a weights file) as a run's manifest recorded it:
+    its weights come from the record, never from the file the spec names, whose path
+    belongs to the machine that made the run (``SECURITY.md``)."""
+    rec = records.get(spec) if isinstance(records, Mapping) else None
+    style = spec.partition("@")[0].strip()
+    _style_of(spec, style)  # a known style, or ConfigError
+    if not isinstance(rec, Mapping) or not isinstance(rec.get("weights"), Mapping):
+        raise ConfigError(f"the run does not record the weights of {spec!r}, and the file "
+                          f"its manifest names is not opened; re-run it with this version")
+    weights = rec["weights"]
+    if set(weights) != set(WEIGHT_NAMES):
+        raise ConfigError(f"the run's record of {spec!r} does not hold this version's "
+                          f"{len(WEIGHT_NAMES)} weights")
+    row = []
+    for name in WEIGHT_NAMES:
+        v = weights[name]
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            raise ConfigError(f"the run's record of {spec!r} has a bad weight {name}={v!r}")
+        row.append(float(v))
+    return Player(spec=spec, kind="weights", sid=strategy_id(style), row=tuple(row),
+                  weights_file=rec.get("weights_file"),
+                  weights_sha256=rec.get("weights_sha256"))
 
 
 def check_stored_spec(spec: str) -> str:

@@ -266,3 +266,41 @@ def test_python_m_never_imports_a_module_from_the_current_folder(tmp_path):
     assert len(lines) == 1 and lines[0].startswith("Error: ") and "evilmod" in lines[0]
     assert not marker.exists()
     assert not (tmp_path / "r").exists()
+
+
+# ---- weights files named by a manifest are never opened ---------------------------------
+def test_forks_of_a_shared_run_use_the_weights_its_manifest_recorded(tmp_path):
+    from bonfire_sim.analysis.probes import ProbeSettings, probe_values
+    from bonfire_sim.analysis.runs import run_config
+    from bonfire_sim.sim.runner import read_manifest, resolve_players
+
+    weights = tmp_path / "w.toml"
+    weights.write_text("[weights]\ntile = 0.9\nignite = 7.0\n")
+    out = run(RunConfig(games=4, players=2, strategies=(f"portal@{weights}", "greedy"),
+                        seed=5, chunk_size=4), tmp_path / "run")
+    settings = ProbeSettings(games=4, chunk_size=4)
+    before = probe_values(run_config(read_manifest(out)), settings)
+    # The file the manifest names now says something else, then is gone: analysing the
+    # run must neither read it nor change its answer.
+    weights.write_text("[weights]\ntile = 3.0\nignite = 0.0\n")
+    config = run_config(read_manifest(out))
+    assert resolve_players(config)[f"portal@{weights}"].row[0] == pytest.approx(0.9)
+    weights.unlink()
+    after = probe_values(run_config(read_manifest(out)), settings)
+    assert after.equals(before)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), "1.0", None])
+def test_a_recorded_weight_that_is_not_a_finite_number_is_refused(tmp_path, bad):
+    from bonfire_sim.analysis.runs import run_config
+    from bonfire_sim.errors import ConfigError
+    from bonfire_sim.sim.runner import read_manifest, resolve_players
+
+    weights = tmp_path / "w.toml"
+    weights.write_text("[weights]\ntile = 0.9\n")
+    out = run(RunConfig(games=2, players=2, strategies=(f"portal@{weights}",), seed=5,
+                        chunk_size=2), tmp_path / "run")
+    manifest = read_manifest(out)
+    manifest["seat_players"][f"portal@{weights}"]["weights"]["tile"] = bad
+    with pytest.raises(ConfigError, match="bad weight tile"):
+        resolve_players(run_config(manifest))

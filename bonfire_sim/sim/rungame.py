@@ -45,8 +45,10 @@ def run_config(manifest: dict[str, Any], where: str | Path = "the run") -> RunCo
     names = {f.name for f in dataclasses.fields(RunConfig)}
     cfg = {k: v for k, v in raw.items() if k in names}
     cfg["strategies"] = tuple(cfg.get("strategies", ()))
+    players = manifest.get("seat_players")
     try:
-        return RunConfig(**cfg, resolve=False)
+        return RunConfig(**cfg, resolve=False,
+                         stored_players=players if isinstance(players, dict) else {})
     except (TypeError, ValueError) as e:
         raise DataError(f"{where}: the manifest holds no usable configuration ({e})") from None
 

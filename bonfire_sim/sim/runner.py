@@ -51,7 +51,7 @@ from bonfire_sim.sim.batch import (
 from bonfire_sim.sim.frames import SCHEMA_VERSION, games_table, players_table, turns_table
 from bonfire_sim.sim.loop import W
 from bonfire_sim.sim.warm import ensure_warm
-from strategies.specs import Player, check_stored_spec, parse_player
+from strategies.specs import Player, check_stored_spec, parse_player, stored_player
 
 MANIFEST = ownership.MANIFEST
 CHUNKS = "chunks"
@@ -87,6 +87,11 @@ class RunConfig:
     # False for a configuration read from a manifest: its player specs are checked by
     # their text only (no plug-in import, no weights file opened; see SECURITY.md).
     resolve: InitVar[bool] = True
+    # A configuration read from a manifest carries the manifest's ``seat_players`` records:
+    # a style played with a weights file is rebuilt from the weights the run recorded, so
+    # analysing a shared run never opens a file its manifest names.  Not part of what the
+    # configuration is (excluded from equality and from ``to_json``).
+    stored_players: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self, resolve: bool) -> None:
         for name in ("games", "players", "seed", "chunk_size", "seat_rotation"):
@@ -128,6 +133,7 @@ class RunConfig:
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
+        d.pop("stored_players")
         d["strategies"] = list(self.strategies)
         d["overrides"] = json.loads(json.dumps(dict(self.overrides), sort_keys=True))
         return d
@@ -252,7 +258,10 @@ def run_one(job: ChunkJob) -> ChunkData:
 
 def resolve_players(config: RunConfig) -> dict[str, Player]:
     """Every distinct player spec of a run, resolved (weight files read once)."""
-    return {name: parse_player(name) for name in dict.fromkeys(config.strategies)}
+    stored = config.stored_players
+    return {name: (stored_player(name, stored) if stored is not None and "@" in name
+                   else parse_player(name))
+            for name in dict.fromkeys(config.strategies)}
 
 
 def player_records(config: RunConfig) -> dict[str, Any]:
