@@ -18,7 +18,6 @@ in order, so the decision and the games used never depend on the number of worke
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -29,7 +28,7 @@ import pandas as pd
 from bonfire_sim.analysis.intervals import mean_ci
 from bonfire_sim.analysis.paired import check_shared_deals
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.sim.runner import ChunkJob, RunConfig, resolve_players, run_in_worker, run_one
+from bonfire_sim.sim.runner import ChunkJob, RunConfig, resolve_players, run_one
 from bonfire_sim.sim.warm import ensure_warm
 
 METRICS = ("score", "win")
@@ -149,8 +148,8 @@ def _play(jobs_ab: list[ChunkJob], jobs: int) -> list[Any]:
     """The chunks' tables, in the order of ``jobs_ab``."""
     if jobs <= 1 or len(jobs_ab) <= 1:
         return [run_one(j) for j in jobs_ab]
-    from joblib import Parallel, delayed
+    from joblib import delayed
 
-    parent = os.getpid()
-    return Parallel(n_jobs=min(jobs, len(jobs_ab)))(
-        delayed(run_in_worker)(j, parent) for j in jobs_ab)
+    from bonfire_sim.workers import pool
+
+    return pool(min(jobs, len(jobs_ab)))(delayed(run_one)(j) for j in jobs_ab)
