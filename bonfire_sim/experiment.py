@@ -106,6 +106,8 @@ def load_sweep(path: str | Path) -> list[tuple[dict[str, Any], RunConfig, dict[s
         extra: dict[str, Any] = {"report": doc.get("report", {})}
         if "jobs" in run:
             extra["jobs"] = run["jobs"]
+        if "move_timeout" in run:
+            extra["move_timeout"] = run["move_timeout"]
         if "out" in run or len(points) > 1:
             extra["out"] = (str(Path(base_out) / point_label(point)) if len(points) > 1
                             else base_out)
@@ -152,7 +154,7 @@ def run_experiment(path: str | Path, jobs: int | None = None, report: bool = Tru
     for (_, config, _), out in zip(points, outs, strict=True):
         check_run_dir(out, config, resume=True)  # every point, before any game is played
     run_dirs = [run(config, out, jobs=n_jobs, resume=True, progress=progress,
-                    status=status)
+                    status=status, move_timeout=extra.get("move_timeout"))
                 for (_, config, _), out in zip(points, outs, strict=True)]
     top = run_dirs[0] if len(run_dirs) == 1 else run_dirs[0].parent
     if len(points) > 1:
