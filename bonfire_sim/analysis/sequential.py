@@ -28,7 +28,13 @@ import pandas as pd
 from bonfire_sim.analysis.intervals import mean_ci
 from bonfire_sim.analysis.paired import check_shared_deals
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.sim.runner import ChunkJob, RunConfig, resolve_players, run_one
+from bonfire_sim.sim.runner import (
+    ChunkJob,
+    RunConfig,
+    check_move_timeout,
+    resolve_players,
+    run_one,
+)
 from bonfire_sim.sim.warm import ensure_warm
 
 METRICS = ("score", "win")
@@ -87,10 +93,12 @@ def sequential_compare(a: RunConfig, b: RunConfig, *, metric: str = "score",
                        h1: float = 1.0, alpha: float = 0.05, beta: float = 0.05,
                        budget: int | None = None, jobs: int = 1,
                        on_chunk: Callable[[int], None] | None = None,
-                       status: Callable[[str], None] | None = None) -> SequentialResult:
+                       status: Callable[[str], None] | None = None,
+                       move_timeout: float | None = None) -> SequentialResult:
     """Play chunks of A and B (same deals) until the SPRT decides or ``budget`` games
     (default: A's ``games``) per configuration are played.  ``on_chunk(games)`` is called
-    as chunks finish (progress); ``status(line)`` hears about compiling."""
+    as chunks finish (progress); ``status(line)`` hears about compiling; ``move_timeout``:
+    seconds a plug-in seat may take per move (None: no limit)."""
     check_shared_deals(a, b)
     if metric not in METRICS:
         raise ConfigError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
@@ -103,6 +111,7 @@ def sequential_compare(a: RunConfig, b: RunConfig, *, metric: str = "score",
     if strategy is not None and strategy not in a.strategies:
         raise ConfigError(f"strategy {strategy!r} does not play in these configurations; "
                           f"they seat {', '.join(dict.fromkeys(a.strategies))}")
+    move_timeout = check_move_timeout(move_timeout)
     budget = a.games if budget is None else int(budget)
     if budget < 2:
         raise ConfigError("the budget must be at least 2 games")
@@ -119,8 +128,8 @@ def sequential_compare(a: RunConfig, b: RunConfig, *, metric: str = "score",
     games = 0
     for start in range(0, n_chunks, max(1, jobs)):
         idx = list(range(start, min(start + max(1, jobs), n_chunks)))
-        jobs_ab = [ChunkJob(a, i, players_a) for i in idx] + [ChunkJob(b, i, players_b)
-                                                              for i in idx]
+        jobs_ab = ([ChunkJob(a, i, players_a, move_timeout) for i in idx]
+                   + [ChunkJob(b, i, players_b, move_timeout) for i in idx])
         done = _play(jobs_ab, jobs)
         for k, i in enumerate(idx):  # checked in chunk order: independent of jobs
             ca, cb = done[k], done[len(idx) + k]

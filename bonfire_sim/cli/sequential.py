@@ -53,8 +53,9 @@ def sequential(config_a: str, config_b: str, metric: str, seat: int, strategy: s
     from bonfire_sim.experiment import load_experiment
     from bonfire_sim.progress import Progress
 
-    a, _ = load_experiment(config_a)
-    b, _ = load_experiment(config_b)
+    a, extra_a = load_experiment(config_a)
+    b, extra_b = load_experiment(config_b)
+    move_timeout = extra_a.get("move_timeout", extra_b.get("move_timeout"))
     if h1 is None:
         h1 = 1.0 if metric == "score" else 0.02
     total = budget if budget is not None else a.games
@@ -68,7 +69,8 @@ def sequential(config_a: str, config_b: str, metric: str, seat: int, strategy: s
         result = sequential_compare(a, b, metric=metric, seat=None if strategy else seat,
                                     strategy=strategy, h0=h0, h1=h1, alpha=alpha, beta=beta,
                                     budget=budget, jobs=jobs, on_chunk=on_chunk,
-                                    status=bar.write)
+                                    status=bar.write,
+                                    move_timeout=move_timeout)
     if trace_out:
         fileio.write_text(trace_out, result.trace.to_csv(index=False))
     click.echo(result.summary())
