@@ -337,3 +337,43 @@ def test_sequential_takes_the_move_time_limit_from_its_experiment_files(tmp_path
                                     tmp_path, plugins))
     assert re.search(r"'bonfire_test_bots:Sleeps' .* took longer than the move time limit of "
                      r"0.3 s at seat 0, game \d+, turn \d+", line), line
+
+
+def test_the_move_clock_beats_a_plugin_that_catches_everything_and_restores_sigalrm():
+    from bonfire_sim.errors import PluginError
+    from bonfire_sim.sim.pyloop import play_mixed
+
+    class Stubborn:  # swallows every Exception: the limit must still stop it
+        def choose(self, view, moves):
+            for _ in range(200):
+                try:
+                    time.sleep(0.05)
+                except Exception:
+                    pass
+            return 0
+
+    previous = signal.getsignal(signal.SIGALRM)
+    started = time.monotonic()
+    with pytest.raises(PluginError, match=r"Stubborn.choose took longer than the move time "
+                                          r"limit of 0.2 s at seat 1, seed 3, turn"):
+        play_mixed(3, 2, ["random", Stubborn()], move_timeout=0.2)
+    assert time.monotonic() - started < 5
+    assert signal.getsignal(signal.SIGALRM) is previous
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_plugin_error_crosses_the_process_boundary_as_its_one_line():
+    import pickle
+
+    from bonfire_sim.errors import PluginError
+    from bonfire_sim.sim.pyloop import play_mixed
+
+    class Exits:
+        def choose(self, view, moves):
+            raise SystemExit(0)
+
+    with pytest.raises(PluginError) as caught:
+        play_mixed(1, 2, [Exits(), "random"])
+    again = pickle.loads(pickle.dumps(caught.value))
+    assert type(again) is PluginError and str(again) == str(caught.value)
+    assert "SystemExit: 0" in str(again) and "\n" not in str(again)
