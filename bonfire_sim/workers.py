@@ -24,14 +24,22 @@ polling thread alone.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
+import re
 import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from joblib import Parallel
+from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+from bonfire_sim.errors import WorkerError
 
 PARENT_POLL_S = 0.5
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -93,9 +101,35 @@ def pool(n_jobs: int, **kwargs: Any) -> Any:
     that runs it: loky runs ``guard`` in each new worker before its first task, so a worker
     is covered from its start (while it still imports the engine), not from its first
     result.  The same parent gives the same executor arguments, so loky keeps reusing its
-    workers across calls.
+    workers across calls.  A worker that dies (killed, out of memory, a plug-in calling
+    ``os._exit``) is a one-line ``WorkerError``, not loky's traceback.
     """
-    from joblib import Parallel
+    return _GuardedParallel(n_jobs=n_jobs, backend="loky", initializer=guard,
+                            initargs=(this_process(),), **kwargs)
 
-    return Parallel(n_jobs=n_jobs, backend="loky", initializer=guard,
-                    initargs=(this_process(),), **kwargs)
+
+class _GuardedParallel(Parallel):
+    """``Parallel`` that reports a dead worker as a ``WorkerError``."""
+
+    def __call__(self, iterable: Any) -> Any:
+        with _worker_deaths():
+            out = super().__call__(iterable)
+        return _translated(out) if self.return_generator else out
+
+
+@contextlib.contextmanager
+def _worker_deaths() -> Iterator[None]:
+    try:
+        yield
+    except TerminatedWorkerError as error:
+        codes = re.search(r"exit codes of the workers are (\{.*?\})", str(error))
+        raise WorkerError(
+            "a worker process ended unexpectedly"
+            + (f" (exit codes {codes[1]})" if codes else "")
+            + ": killed, out of memory, or a plug-in that exited or crashed its process; "
+              "work already finished is kept") from None
+
+
+def _translated(results: Iterator[Any]) -> Iterator[Any]:
+    with _worker_deaths():
+        yield from results

@@ -377,3 +377,17 @@ def test_a_plugin_error_crosses_the_process_boundary_as_its_one_line():
     again = pickle.loads(pickle.dumps(caught.value))
     assert type(again) is PluginError and str(again) == str(caught.value)
     assert "SystemExit: 0" in str(again) and "\n" not in str(again)
+
+
+def test_a_plugin_that_ends_its_worker_process_is_one_line(tmp_path):
+    plugins = _plugin_dir(tmp_path)
+    (plugins / "bonfire_test_exit.py").write_text(
+        "import os\n\nclass Dies:\n    def choose(self, view, moves):\n        os._exit(7)\n")
+    out = tmp_path / "run"
+    line = _one_error_line(_run_cli(["run", "--games", "20", "--players", "2", "--strategies",
+                                     "bonfire_test_exit:Dies,random", "--chunk-size", "5",
+                                     "--jobs", "2", "--out", str(out), "-q"],
+                                    tmp_path, plugins))
+    assert re.search(r"a worker process ended unexpectedly \(exit codes \{EXIT\(7\)"
+                     r"(, EXIT\(7\))?\}\)", line), line
+    assert not _manifest(out)["complete"]

@@ -65,13 +65,12 @@ def play_mixed(
     params: np.ndarray | Mapping[str, Any] | None = None,
     *,
     move_timeout: float | None = None,
-    game: int | None = None,
     names: Sequence[str] | None = None,
 ) -> np.ndarray:
     """Play one game; seat k uses ``seat_specs[k]`` (a built-in name, ``module:Attr`` or a
     strategy object).  Returns the final state vector.  ``move_timeout``: seconds a plug-in
-    may take per move (None: no limit).  For errors: ``game`` is the game's id in a batch
-    and ``names`` the seats' player specs (default: the specs that are strings)."""
+    may take per move (None: no limit).  ``names``: the seats' player specs, for errors
+    (default: the specs that are strings)."""
     p = T.build_params(params) if isinstance(params, Mapping) else (
         T.DEFAULT_PARAMS if params is None else params)
     seats = resolve_seats(players, seat_specs)
@@ -89,8 +88,7 @@ def play_mixed(
         else:
             spec = seat_specs[seat] if names is None else names[seat]
             i = _plugin_choice(impl, spec if isinstance(spec, str) else None, s, p, buf, n,
-                               f"seat {seat}, {'seed' if game is None else 'game'} "
-                               f"{seed if game is None else game}", move_timeout)
+                               f"seat {seat}, seed {seed}", move_timeout)
         apply_move(s, p, buf[int(i)])
     return s
 
