@@ -24,23 +24,26 @@ def run(games: int = 1000, players: int = 4, strategies: Sequence[str] | str = (
         seat_rotation: bool = False, seed: int = 0, turn_log: str = "none",
         chunk_size: int = 500, overrides: Mapping[str, Any] | None = None,
         out: str | Path | None = None, jobs: int = 1, resume: bool = False,
-        engine: str = "pandas", progress: Callable[[int, int], None] | None = None
-        ) -> RunData:
+        engine: str = "pandas", progress: Callable[[int, int], None] | None = None,
+        move_timeout: float | None = None) -> RunData:
     """Play a seeded batch and return its tables (see ``bonfire-sim run`` for the options).
 
     ``out=None`` plays in a temporary directory (the result's ``path`` is then None);
     with ``out`` the run stays on disk and an existing run of the same configuration is
-    reused (``resume=True`` completes an interrupted one).
+    reused (``resume=True`` completes an interrupted one).  ``move_timeout``: seconds a
+    plug-in seat may take per move (default: no limit).
     """
     names = (strategies,) if isinstance(strategies, str) else tuple(strategies)
     config = RunConfig(games=games, players=players, strategies=names,
                        seat_rotation=seat_rotation, seed=seed, turn_log=turn_log,
                        chunk_size=chunk_size, overrides=dict(overrides or {}))
     if out is not None:
-        path = run_games(config, out, jobs=jobs, resume=resume, progress=progress)
+        path = run_games(config, out, jobs=jobs, resume=resume, progress=progress,
+                         move_timeout=move_timeout)
         return load(path, engine=engine)
     with tempfile.TemporaryDirectory(prefix="bonfire-run-") as tmp:
-        path = run_games(config, Path(tmp) / "run", jobs=jobs, progress=progress)
+        path = run_games(config, Path(tmp) / "run", jobs=jobs, progress=progress,
+                         move_timeout=move_timeout)
         data = load(path, engine=engine)
     return RunData(data.games, data.players, data.turns, data.manifest, None)
 

@@ -34,8 +34,9 @@ MAX_NOVICES = 100
 
 @dataclass(frozen=True)
 class Field:
-    """One setting.  ``kind``: int, bool, str, path, strs (list of str), paths, ints
-    (list of int, ``length`` long), map (str key -> int; ``keys`` lists the valid keys)."""
+    """One setting.  ``kind``: int, bool, str, path, strs (list of str), paths, num (a
+    finite number), nums, ints (list of int, ``length`` long), map (str key -> int;
+    ``keys`` lists the valid keys)."""
 
     kind: str
     help: str
@@ -58,6 +59,14 @@ def _one_to_four(name: str, value: Any) -> None:
                           f"got {len(value)}")
 
 
+def _positive(name: str, value: Any) -> None:
+    if value <= 0:
+        raise ConfigError(f"{name} must be more than 0, got {value}")
+
+
+MAX_MOVE_TIMEOUT = 86_400  # seconds: a day per move is "no limit" for any real plug-in
+
+
 def _task_ids() -> Sequence[str]:
     from bonfire_sim.rules import components as C
 
@@ -76,6 +85,8 @@ RUN_FIELDS: dict[str, Field] = {
     "out": Field("path", "run directory"),
     "jobs": Field("int", "worker processes (-1 = every core)", -1, MAX_JOBS, 1,
                   check=_jobs_not_zero),
+    "move_timeout": Field("num", "seconds a plug-in seat may take per move (default: no "
+                          "limit)", 0, MAX_MOVE_TIMEOUT, check=_positive),
 }
 OVERRIDE_FIELDS: dict[str, Field] = {
     "task_points": Field("map", "points of a task, by task id", 0, MAX_POINTS, keys=_task_ids),
@@ -197,6 +208,8 @@ def check_value(name: str, value: Any, f: Field) -> Any:
         if not isinstance(value, list | tuple) or (f.length and len(value) != f.length):
             raise ConfigError(f"{name} must be a list of {f.length} integers, got {value!r}")
         out = [_bounded(f"{name}[{i}]", v, f) for i, v in enumerate(value)]
+    elif kind == "num":
+        out = _bounded_num(name, value, f)
     elif kind == "nums":
         if not isinstance(value, list | tuple):
             raise ConfigError(f"{name} must be a list of numbers, got {value!r}")

@@ -163,6 +163,8 @@ def load_sweep(path: str | Path) -> list[tuple[dict[str, Any], RunConfig, dict[s
         extra: dict[str, Any] = {"report": doc.get("report", {})}
         if "jobs" in run:
             extra["jobs"] = run["jobs"]
+        if "move_timeout" in run:
+            extra["move_timeout"] = run["move_timeout"]
         if "out" in run or len(points) > 1:
             extra["out"] = str(Path(base_out) / label) if len(points) > 1 else base_out
         where = f"{path} (point {label})" if len(points) > 1 else str(path)
@@ -197,6 +199,7 @@ class ExperimentPlan:
     report_jobs: int
     probe_games: int
     extra_runs: tuple[str, ...]
+    move_timeout: float | None = None  # seconds a plug-in seat may take per move
 
     @property
     def is_sweep(self) -> bool:
@@ -252,7 +255,8 @@ def plan_experiment(path: str | Path, *, jobs: int | None = None,
         _check_probes(points, axes, probe_games)
     return ExperimentPlan(path, points, axes, top, page,
                           settings.get("title", f"Bonfire experiment: {path.stem}"),
-                          run_jobs, report_jobs, probe_games, extra_runs)
+                          run_jobs, report_jobs, probe_games, extra_runs,
+                          extra.get("move_timeout"))
 
 
 def _check_extra_runs(runs: tuple[str, ...]) -> None:
@@ -333,7 +337,8 @@ def run_experiment(path: str | Path, jobs: int | None = None, report: bool = Tru
     for i, p in enumerate(plan.points):
         desc = f"{_where(plan, i)}games" if plan.is_sweep else "games"
         run(p.config, p.out, jobs=plan.run_jobs, resume=True,
-            progress=step(desc, p.config.games, "game"), status=status)
+            progress=step(desc, p.config.games, "game"), status=status,
+            move_timeout=plan.move_timeout)
     if plan.is_sweep:
         write_sweep_index(plan.top / SWEEP_INDEX, [p.values for p in plan.points],
                           [p.out for p in plan.points])

@@ -370,11 +370,13 @@ def tune(config: TuneConfig, out: str | Path, *, jobs: int = 1, resume: bool = F
 
 def _tune_locked(config: TuneConfig, out: Path, jobs: int, resume: bool,
                  progress: Callable[[Study], None] | None) -> Study:
-    from joblib import Parallel, delayed
+    from joblib import delayed
+
+    from bonfire_sim.workers import pool as worker_pool
 
     study, es = open_study(out, config, resume)
     space = Space.around(config.style, config.start)
-    with Parallel(n_jobs=max(1, jobs)) as pool:
+    with worker_pool(max(1, jobs)) as pool:
         while study.generation < config.generations and not (
                 config.budget and study.games >= config.budget):
             t0 = time.perf_counter()

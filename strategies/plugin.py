@@ -29,7 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from bonfire_sim.errors import ConfigError
+from bonfire_sim.errors import ConfigError, PluginError
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
@@ -156,7 +156,12 @@ def load_plugin(path: str) -> Strategy:
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
-        raise ConfigError(f"plug-in {path!r}: module {module_name!r} not found ({error})") from None
+        if error.name == module_name or module_name.startswith(f"{error.name}."):
+            raise ConfigError(f"plug-in {path!r}: module {module_name!r} not found "
+                              f"({error})") from None
+        raise _failure(path, "failed to import", error) from None
+    except BaseException as error:  # its own code ran: SystemExit and Ctrl-C are its failures
+        raise _failure(path, "failed to import", error) from None
     try:
         obj = getattr(module, attr)
     except AttributeError:
@@ -164,13 +169,19 @@ def load_plugin(path: str) -> Strategy:
     if isinstance(obj, type):
         try:
             obj = obj()
-        except TypeError as error:
-            raise ConfigError(f"plug-in {path!r}: cannot instantiate {attr}: {error}") from None
+        except BaseException as error:
+            raise _failure(path, f"failed to construct {attr}()", error) from None
     if not callable(getattr(obj, "choose", None)):
         raise ConfigError(
             f"plug-in {path!r} is not a strategy: it needs a choose(view, moves) method"
         )
     return obj
+
+
+def _failure(path: str, what: str, error: BaseException) -> PluginError:
+    """One line for a plug-in that failed before its first move (no seat or turn yet)."""
+    return PluginError(f"plug-in {path!r} {what}, before its first move: "
+                       f"{type(error).__name__}: {error}")
 
 
 def is_plugin_spec(spec: str) -> bool:

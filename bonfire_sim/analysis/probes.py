@@ -284,15 +284,16 @@ def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.nda
             results: Iterable[pd.DataFrame] = (probe_chunk(config, settings, c, fork_rules)
                                                for c in chunks)
         else:
-            from joblib import Parallel, delayed
+            from joblib import delayed
 
             from bonfire_sim.sim.warm import ensure_warm
+            from bonfire_sim.workers import pool
 
             # Compile once, here: the engine (ensure_warm) and the fork kernels (the first
             # chunk), so that the workers load the cache instead of each compiling it.
             ensure_warm(bar.write)
             first = probe_chunk(config, settings, chunks[0], fork_rules)
-            rest = Parallel(n_jobs=jobs, return_as="generator")(
+            rest = pool(jobs, return_as="generator")(
                 delayed(probe_chunk)(config, settings, c, fork_rules) for c in chunks[1:])
             results = itertools.chain([first], rest)
         done = 0

@@ -32,11 +32,15 @@ from bonfire_sim.cli.options import progress_callback, quiet_option, variant_opt
               help="joblib backend; dask spreads chunks over a cluster.")
 @click.option("--scheduler", default=None, metavar="ADDR",
               help="dask scheduler address, e.g. tcp://10.0.0.5:8786.")
+@click.option("--move-timeout", type=float, default=None, metavar="SECONDS",
+              help="Stop with an error when a plug-in seat takes longer than this per move "
+                   "(default: no limit).")
 @variant_option
 @quiet_option
 def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: int, jobs: int,
         turn_log: str, chunk_size: int, out: str, resume: bool, config_file: str | None,
-        backend: str, scheduler: str | None, variants: dict[str, str], quiet: bool) -> None:
+        backend: str, scheduler: str | None, move_timeout: float | None,
+        variants: dict[str, str], quiet: bool) -> None:
     """Play GAMES seeded games and write games/players (and turns) Parquet to --out.
 
     Game i depends only on (configuration, seed, i): any --jobs or backend gives
@@ -69,6 +73,7 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
             config = replace(config, variants={**config.variants, **variants})
         out = extra.get("out", out)
         jobs = extra.get("jobs", jobs)
+        move_timeout = extra.get("move_timeout", move_timeout)
     else:
         names = tuple(split_specs(strategies))
         config = RunConfig(games=games, players=players, strategies=names,
@@ -78,7 +83,7 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
         try:
             path = run_games(config, out, jobs=jobs, resume=resume, backend=backend,
                              scheduler=scheduler, progress=progress_callback(bar),
-                             status=bar.write)
+                             status=bar.write, move_timeout=move_timeout)
         except KeyboardInterrupt:
             raise click.ClickException(
                 f"interrupted; finished chunks are kept in {out}: add --resume to complete"

@@ -18,7 +18,6 @@ import math
 import os
 import re
 import socket
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import InitVar, asdict, dataclass, field
@@ -32,7 +31,13 @@ import pyarrow.parquet as pq
 import strategies as S
 from bonfire_sim import __version__, fileio, ownership, safepaths
 from bonfire_sim.config import MAX_JOBS, RUN_FIELDS, check_overrides, check_value
-from bonfire_sim.errors import ConfigError, DataError, EngineMismatchError, OutputError
+from bonfire_sim.errors import (
+    ConfigError,
+    DataError,
+    EngineMismatchError,
+    OutputError,
+    PluginError,
+)
 from bonfire_sim.fingerprint import describe_difference, engine_fingerprint
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
@@ -63,7 +68,6 @@ SEED_MASK = (1 << 63) - 1
 FINAL_TABLES = ("games", "players")
 META_KEY = b"bonfire_sim"  # Parquet key-value metadata: table, schema, config, fingerprint
 BACKENDS = ("loky", "dask")
-PARENT_POLL_S = 1.0
 DASK_TIMEOUT_S = 5
 _CHUNK_NAME = re.compile(rf"(?P<dir>{CHUNKS})/(?:games|players)-(?P<index>\d{{5,}})\.parquet"
                          rf"|(?P<tdir>{TURNS})/chunk-(?P<tindex>\d{{5,}})\.parquet")
@@ -114,8 +118,12 @@ class RunConfig:
             raise ConfigError(
                 f"{len(names)} strategies for {self.players} seats: give one per seat or one "
                 f"for all")
-        for n in names:
-            parse_player(n) if resolve else check_stored_spec(n)  # ConfigError if unknown
+        for seat, n in enumerate(names):
+            try:
+                # ConfigError for an unknown player spec
+                parse_player(n) if resolve else check_stored_spec(n)
+            except PluginError as e:  # a plug-in that fails to load: say which seat has it
+                raise PluginError(f"seat {seat}: {e}") from None
         object.__setattr__(self, "strategies", tuple(names))
         try:
             object.__setattr__(self, "variants", C.resolve_variants(self.variants))
@@ -167,6 +175,8 @@ class ChunkJob:
     index: int
     # resolved players (the parent resolves weight files once; empty: resolve here)
     players: Mapping[str, Player] = field(default_factory=dict, compare=False)
+    # seconds a plug-in seat may take per move (None: no limit); never changes results
+    move_timeout: float | None = field(default=None, compare=False)
 
     @property
     def game_ids(self) -> np.ndarray:
@@ -243,7 +253,8 @@ def run_one(job: ChunkJob) -> ChunkData:
 
         n_turn_rows = play_games_py(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid,
                                     wts, seat_plugins, keep, games, players, tasks, gnomes,
-                                    abilities, turns, turn_game)
+                                    abilities, turns, turn_game, seat_specs=names,
+                                    game_ids=ids, move_timeout=job.move_timeout)
     else:
         n_turn_rows = play_games(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid,
                                  wts, keep, games, players, tasks, gnomes, abilities, turns,
@@ -503,33 +514,6 @@ def read_manifest(out: Path) -> dict[str, Any]:
     return manifest
 
 
-_PARENT_WATCH: list[int] = []  # the parent pid this worker process watches, once set
-
-
-def _watch_parent(parent: int) -> None:
-    """In a worker process: exit as soon as the parent that started it is gone.
-
-    A killed parent would otherwise leave loky workers (and their memory) alive until
-    loky's idle timeout; a poll per second costs nothing.
-    """
-    if _PARENT_WATCH or os.getpid() == parent or os.getppid() != parent:
-        return  # in-process, already watching, or not our child (e.g. a dask worker)
-    _PARENT_WATCH.append(parent)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_POLL_S)
-        os._exit(3)
-
-    threading.Thread(target=watch, name="bonfire-parent-watch", daemon=True).start()
-
-
-def run_in_worker(job: ChunkJob, parent: int) -> ChunkData:
-    """``run_one`` in a worker process that dies with its parent."""
-    _watch_parent(parent)
-    return run_one(job)
-
-
 def _execute(jobs: Iterable[ChunkJob], n_jobs: int, backend: str,
              scheduler: str | None) -> Iterator[ChunkData]:
     if n_jobs == 1 and backend == "loky":
@@ -538,7 +522,8 @@ def _execute(jobs: Iterable[ChunkJob], n_jobs: int, backend: str,
         return
     from joblib import Parallel, delayed, parallel_config
 
-    parent = os.getpid()
+    from bonfire_sim.workers import pool
+
     if backend == "dask":
         try:
             from dask.distributed import Client
@@ -556,15 +541,15 @@ def _execute(jobs: Iterable[ChunkJob], n_jobs: int, backend: str,
         finally:
             client.close()
         return
-    yield from Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered",
-                        pre_dispatch="2*n_jobs")(
-        delayed(run_in_worker)(j, parent) for j in jobs)
+    yield from pool(n_jobs, return_as="generator_unordered", pre_dispatch="2*n_jobs")(
+        delayed(run_one)(j) for j in jobs)
 
 
 def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = False,
         backend: str = "loky", scheduler: str | None = None,
         progress: Callable[[int, int], None] | None = None,
-        status: Callable[[str], None] | None = None) -> Path:
+        status: Callable[[str], None] | None = None,
+        move_timeout: float | None = None) -> Path:
     """Run (or complete, or repair) ``config`` into ``out``; returns the run directory.
 
     Finished chunks are verified against their checksums and corrupt ones recomputed;
@@ -572,10 +557,13 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     core.  ``progress(done_games, total_games)`` is called after every finished chunk;
     ``status(line)`` hears about compiling (``warm.ensure_warm``), which happens here,
     once, before any worker starts.  One process at a time writes a run: a second one is
-    refused with the first one's pid (``ownership.locked``).
+    refused with the first one's pid (``ownership.locked``).  ``move_timeout``: seconds a
+    plug-in seat may take per move (None: no limit); a plug-in that fails leaves the run
+    incomplete for ``resume``.
     """
     out = Path(out)
     n_jobs = resolve_jobs(jobs)
+    move_timeout = check_move_timeout(move_timeout)
     if backend not in BACKENDS:
         raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if backend == "dask" and scheduler:
@@ -584,13 +572,14 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     check_run_dir(out, config, resume, fingerprint)  # before the lock creates the folder
     with ownership.locked(out):
         return _run_locked(config, out, n_jobs, resume, backend, scheduler, fingerprint,
-                           progress, status)
+                           progress, status, move_timeout)
 
 
 def _run_locked(config: RunConfig, out: Path, n_jobs: int, resume: bool, backend: str,
                 scheduler: str | None, fingerprint: dict[str, str],
                 progress: Callable[[int, int], None] | None,
-                status: Callable[[str], None] | None) -> Path:
+                status: Callable[[str], None] | None,
+                move_timeout: float | None = None) -> Path:
     """``run`` while holding the run's lock (so ``prepare`` rechecks what it found)."""
     manifest = prepare(out, config, resume, fingerprint)
     done = {int(k): v for k, v in manifest["chunks"].items() if _chunk_ok(out, v)}
@@ -598,7 +587,8 @@ def _run_locked(config: RunConfig, out: Path, n_jobs: int, resume: bool, backend
     n_todo = config.n_chunks - len(done)
     # A generator: a huge run never holds millions of job objects at once.
     resolved = resolve_players(config)
-    todo = (ChunkJob(config, i, resolved) for i in range(config.n_chunks) if i not in done)
+    todo = (ChunkJob(config, i, resolved, move_timeout) for i in range(config.n_chunks)
+            if i not in done)
     games_done = sum(v["games"]["rows"] for v in done.values())
     if progress:
         progress(games_done, config.games)
@@ -630,6 +620,13 @@ def check_scheduler(address: str) -> None:
     except (OSError, ValueError) as e:
         reason = getattr(e, "strerror", None) or str(e) or type(e).__name__
         raise ConfigError(f"cannot reach the dask scheduler {address}: {reason}") from None
+
+
+def check_move_timeout(seconds: float | None) -> float | None:
+    """A plug-in move time limit: None (no limit) or a finite number of seconds > 0."""
+    if seconds is None:
+        return None
+    return float(check_value("move_timeout", seconds, RUN_FIELDS["move_timeout"]))
 
 
 def resolve_jobs(jobs: int) -> int:
