@@ -43,15 +43,16 @@ from __future__ import annotations
 import csv
 import io
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bonfire_sim import fileio, ownership
+from bonfire_sim import fileio, ownership, safepaths
 from bonfire_sim.config import (
     REPORT_FIELDS,
     RUN_FIELDS,
+    TABLES,
     check_count,
     check_document,
     check_value,
@@ -89,7 +90,26 @@ def read_experiment(path: str | Path) -> dict[str, dict[str, Any]]:
     checked = check_document(doc, str(path))
     if counts is not None:
         checked["run"]["players"] = counts
+    _contain_paths(checked, str(path))
     return checked
+
+
+def _contain_paths(doc: Mapping[str, Any], where: str) -> None:
+    """Every path the file names (run and report folders, pages, weights files) stays
+    inside the folder it is run from: experiment files are shared, and one must not
+    write a report over a file elsewhere or read one from elsewhere (``SECURITY.md``)."""
+    base = Path.cwd()
+    for table, (fields, _required) in TABLES.items():
+        for name, f in fields.items():
+            value = (doc.get(table) or {}).get(name)
+            if value is None or f.kind not in ("path", "paths"):
+                continue
+            for v in (value if f.kind == "paths" else [value]):
+                safepaths.within(base, v, where, f"{table}.{name}")
+    for spec in (doc.get("run") or {}).get("strategies", ()):
+        if "@" in spec:
+            safepaths.within(base, spec.partition("@")[2].strip(), where,
+                             f"the weights file of {spec.partition('@')[0].strip()!r}")
 
 
 def _player_counts(doc: dict[str, Any], where: str) -> list[int] | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from bonfire_sim.errors import DataError
+from bonfire_sim.errors import ConfigError, DataError
 
 
 def _leads_out(base_real: str, text: str, base: Path) -> bool:
@@ -66,3 +66,19 @@ def refuse_links(base: str | Path, what: str = "directory") -> None:
 
 
 __all__ = ["inside", "refuse_links"]
+
+
+def within(base: str | Path, rel: object, where: str, what: str) -> Path:
+    """``rel`` when it is a relative path that stays inside ``base`` (a path an
+    experiment file names: relative to the folder it is run from).
+
+    The same test as ``inside``, with a message for files people write by hand: an
+    experiment file from someone else cannot send outputs (or reads) elsewhere.
+    """
+    base = Path(base)
+    if not isinstance(rel, str) or _leads_out(os.path.realpath(base), rel, base):
+        raise ConfigError(f"{where}: {what} = {str(rel)[:120]!r} leads outside the folder "
+                          f"it is run from ({base}); paths in an experiment file must be "
+                          f"relative and stay inside it (no absolute path, no '..', no "
+                          f"link leading out)")
+    return Path(rel)

@@ -155,22 +155,23 @@ def test_compare_writes_differences_of_two_runs(runs, tmp_path):
     assert "B1" in html and "task_points" in html
 
 
-def test_an_experiment_runs_then_reports_and_reuses_its_run(tmp_path):
+def test_an_experiment_runs_then_reports_and_reuses_its_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # an experiment file's paths are relative to this folder
     toml = tmp_path / "tiny.toml"
-    toml.write_text(f"""
+    toml.write_text("""
 [run]
 games = 40
 players = 4
 seat_rotation = true
 seed = 4
 chunk_size = 20
-out = "{tmp_path / 'runs' / 'tiny'}"
+out = "runs/tiny"
 
 [overrides]
-task_points = {{ B1 = 4 }}
+task_points = { B1 = 4 }
 
 [report]
-out = "{tmp_path / 'tiny.html'}"
+out = "tiny.html"
 title = "Tiny experiment"
 """)
     result = CliRunner().invoke(main, ["experiment", str(toml)])

@@ -139,12 +139,13 @@ def test_resume_refuses_a_run_made_by_another_engine(ref, tmp_path):
     assert before == {f: (out / f).read_bytes() for f in FINALS}
 
 
-def test_experiment_refuses_to_reuse_a_run_of_another_engine(ref, tmp_path):
+def test_experiment_refuses_to_reuse_a_run_of_another_engine(ref, tmp_path, monkeypatch):
     out = _copy(ref, tmp_path / "exp_run")
     _other_engine(out)
+    monkeypatch.chdir(tmp_path)  # an experiment file's paths are relative to this folder
     exp = tmp_path / "e.toml"
-    exp.write_text(f'[run]\ngames = 12\nplayers = 2\nseed = 3\nchunk_size = 5\n'
-                   f'turn_log = "all"\nout = "{out}"\n')
+    exp.write_text('[run]\ngames = 12\nplayers = 2\nseed = 3\nchunk_size = 5\n'
+                   'turn_log = "all"\nout = "exp_run"\n')
     with pytest.raises(EngineMismatchError, match="start afresh"):
         run_experiment(exp, report=False)
 

@@ -304,3 +304,47 @@ def test_a_recorded_weight_that_is_not_a_finite_number_is_refused(tmp_path, bad)
     manifest["seat_players"][f"portal@{weights}"]["weights"]["tile"] = bad
     with pytest.raises(ConfigError, match="bad weight tile"):
         resolve_players(run_config(manifest))
+
+
+# ---- paths an experiment file names stay inside the folder it is run from -----------------
+EXP = '[run]\ngames = 2\nplayers = 2\nchunk_size = 2\n{run}\n[report]\n{report}\n'
+
+
+@pytest.mark.parametrize("run_extra, report_extra, what", [
+    ('out = "{outside}/run"', 'out = "page.html"', "run.out"),
+    ('out = "../run"', 'out = "page.html"', "run.out"),
+    ('out = "link/run"', 'out = "page.html"', "run.out"),
+    ('out = "runs/e"', 'out = "{outside}/page.html"', "report.out"),
+    ('out = "runs/e"', 'out = "../../page.html"', "report.out"),
+    ('out = "runs/e"', 'out = "page.html"\nruns = ["{outside}"]', "report.runs"),
+    ('out = "runs/e"\nstrategies = ["portal@{outside}/w.toml"]', 'out = "page.html"',
+     "weights file"),
+    ('out = "runs/e"\nstrategies = ["portal@../w.toml"]', 'out = "page.html"',
+     "weights file"),
+])
+def test_an_experiment_file_cannot_name_paths_outside_the_folder_it_is_run_from(
+        tmp_path, monkeypatch, run_extra, report_extra, what):
+    here = tmp_path / "here"
+    here.mkdir()
+    outside = tmp_path / "elsewhere"
+    (here / "link").symlink_to(outside, target_is_directory=True)
+    monkeypatch.chdir(here)
+    exp = here / "e.toml"
+    exp.write_text(EXP.format(run=run_extra, report=report_extra).replace(
+        "{outside}", str(outside)))
+
+    def attempt() -> str:
+        res = CliRunner().invoke(main, ["experiment", str(exp), "--quiet"])
+        assert res.exit_code == 2, res.output
+        return _one_error_line(res)
+
+    # the same line whether or not anything exists outside, and nothing is written there
+    absent = attempt()
+    outside.mkdir()
+    (outside / "w.toml").write_text("[weights]\nignite = 1.0\n")
+    (outside / "page.html").write_text("mine")
+    present = attempt()
+    assert absent == present and what in absent and "leads outside" in absent
+    assert sorted(p.name for p in outside.iterdir()) == ["page.html", "w.toml"]
+    assert (outside / "page.html").read_text() == "mine"
+    assert sorted(p.name for p in here.iterdir()) == ["e.toml", "link"]

@@ -109,9 +109,12 @@ def _kill_leaves_no_worker(cmd: list[str], cwd: Path, workers: int = 2) -> None:
 
 
 def _experiment(path: Path, out: Path, games: int = 20000, chunk: int = 20,
-                strategies: str = '["random"]', extra: str = "") -> Path:
+                strategies: str = '["random"]', extra: str = "",
+                cwd: Path | None = None) -> Path:
+    # an experiment file's paths are relative to (and inside) the folder it is run from
+    rel = os.path.relpath(out, cwd or path.parent)
     path.write_text(f"[run]\ngames = {games}\nplayers = 2\nstrategies = {strategies}\n"
-                    f"seed = 7\nchunk_size = {chunk}\nout = \"{out}\"\n{extra}\n")
+                    f"seed = 7\nchunk_size = {chunk}\nout = \"{rel}\"\n{extra}\n")
     return path
 
 
@@ -311,9 +314,11 @@ def test_a_ladder_plugin_past_the_move_time_limit_is_one_line(tmp_path):
 
 def test_the_move_time_limit_comes_from_an_experiment_file_and_is_checked(tmp_path):
     plugins = _plugin_dir(tmp_path)
-    exp = _experiment(tmp_path / "e.toml", tmp_path / "e", games=4, chunk=2,
+    work = tmp_path / "cwd"
+    work.mkdir(exist_ok=True)
+    exp = _experiment(tmp_path / "e.toml", work / "e", games=4, chunk=2,
                       strategies='["bonfire_test_bots:Sleeps", "random"]',
-                      extra="move_timeout = 0.4")
+                      extra="move_timeout = 0.4", cwd=work)
     line = _one_error_line(_run_cli(["experiment", str(exp), "--no-report", "-q"], tmp_path,
                                     plugins))
     assert "took longer than the move time limit of 0.4 s" in line
@@ -329,10 +334,12 @@ def test_the_move_time_limit_comes_from_an_experiment_file_and_is_checked(tmp_pa
 def test_sequential_takes_the_move_time_limit_from_its_experiment_files(tmp_path):
     plugins = _plugin_dir(tmp_path)
     spec = '["bonfire_test_bots:Sleeps", "random"]'
-    a = _experiment(tmp_path / "a.toml", tmp_path / "a", games=4, chunk=2, strategies=spec,
-                    extra="move_timeout = 0.3")
-    b = _experiment(tmp_path / "b.toml", tmp_path / "b", games=4, chunk=2, strategies=spec,
-                    extra="[overrides]\nportal_points = 7")
+    work = tmp_path / "cwd"
+    work.mkdir(exist_ok=True)
+    a = _experiment(tmp_path / "a.toml", work / "a", games=4, chunk=2, strategies=spec,
+                    extra="move_timeout = 0.3", cwd=work)
+    b = _experiment(tmp_path / "b.toml", work / "b", games=4, chunk=2, strategies=spec,
+                    extra="[overrides]\nportal_points = 7", cwd=work)
     line = _one_error_line(_run_cli(["sequential", str(a), str(b), "--jobs", "2", "-q"],
                                     tmp_path, plugins))
     assert re.search(r"'bonfire_test_bots:Sleeps' .* took longer than the move time limit of "
