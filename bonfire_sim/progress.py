@@ -265,7 +265,7 @@ class Heartbeat:
         self._live = False
         self._thread = None
         self._log = not quiet and not _is_tty(self._stream)
-        if self._log:
+        if self._log and 0 < self._every < math.inf:  # every=inf (tests): no beats at all
             self._thread = threading.Thread(target=self._beat, daemon=True,
                                             name="bonfire-heartbeat")
             self._thread.start()

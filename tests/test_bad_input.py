@@ -226,6 +226,15 @@ CASES += [
     ("sensitivity-config-games-nan", ["sensitivity", "--config", "{sens_games_nan}"]),
     ("sensitivity-config-players-nan", ["sensitivity", "--config", "{sens_players_nan}"]),
 ]
+# The balance check and the game viewer.
+CASES += [
+    ("check-missing", ["check", "{dir}/nope.toml"]),
+    ("check-bad-players", ["check", "{check_bad_players}"]),
+    ("view-players-7", ["view", "--seed", "1", "--players", "7", "--out", "{dir}/v.html"]),
+    ("view-game-missing", ["view", "--run", "{run}", "--game", "99999",
+                           "--out", "{dir}/v.html"]),
+    ("view-out-dir", ["view", "--seed", "1", "--players", "2", "--out", "{dir}"]),
+]
 
 FULL_DISK_CASES: list[tuple[str, list[str]]] = [
     ("run", ["run", "--games", "4", "--players", "2", "--out", "{full}/newrun"]),
@@ -275,6 +284,9 @@ EXPECT = {
     "report-margin-nan": "'--margin': must be a finite number",
     "sensitivity-config-games-nan": "games must be an integer, got nan",
     "sensitivity-config-players-nan": "players must be an integer, got nan",
+    "check-missing": "not found", "check-bad-players": "seat_win needs players among",
+    "view-players-7": "players must be 1..4", "view-game-missing": "game 99999 is not in",
+    "view-out-dir": "is a directory",
     "unknown-command": "No such command", "unknown-global-option": "No such option",
     "cards-kind": "unknown card kind", "cards-format": "unknown format",
     "cards-unknown-option": "No such option", "cards-extra-arg": "unexpected extra argument",
@@ -409,6 +421,7 @@ def world(tmp_path_factory) -> Path:
     _toml(root, "sens_games_nan", "[sensitivity]\ngames = nan\n")
     _toml(root, "sens_players_nan", "[sensitivity]\nplayers = [2, nan]\n")
     _toml(root, "exp_good", GOOD_EXP)
+    _toml(root, "check_bad_players", '[[assert]]\nmeasure = "seat_win"\nplayers = 9\n')
     _toml(root, "exp_full", '[run]\ngames = 4\nplayers = 2\nseed = 2\nchunk_size = 2\n'
                             'out = "run_b"\n[report]\nout = "full/page.html"\n')
     _toml(root, "exp_empty_sweep", GOOD_EXP + '[overrides]\nportal_points = []\n')

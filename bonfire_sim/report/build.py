@@ -585,10 +585,11 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
     subtitle = (f"{n_games:,} games from {len(runs)} run(s) in {len(groups)} group(s): "
                 f"{', '.join(lab for lab, _ in runs)} — bonfire_sim {__version__}, built "
                 f"{time.strftime('%Y-%m-%d %H:%M')}")
-    if views:
-        say("view pages of the example games")
-        DC.link_example_games(sections, runs, run_dirs, out)
+    write_views = DC.link_example_games(sections, runs, run_dirs, out) if views else None
     say(f"writing {out}")
     path = H.write(out, H.render(title, subtitle, sections))
+    if write_views is not None:  # after the page: a page that fails leaves no views/ behind
+        say("view pages of the example games")
+        write_views()
     tick()
     return path
