@@ -223,14 +223,15 @@ def population_block(players: pd.DataFrame, groups: Sequence[G.Group]) -> dict[s
                           + f" {REFERENCE}'s {REFERENCE_WIN_SCORE[0]}"
                           + (f": this population is weaker than {REFERENCE}"
                              if hi < REFERENCE_WIN_SCORE[1] else ""))
-        label = f" in {setting}" if setting else ""
-        parts.append(f"players{label}: {who}; mean winning score " + ", ".join(wins)
-                     + versus)
+        parts.append((f"{setting}: " if setting else "") + f"{who}; mean winning score "
+                     + ", ".join(wins) + versus)
     solo = players[players["solo"].astype(bool) & (players["strategy"] != S.TOM)]
     if len(solo):
         parts.append("solo players: " + ", ".join(sorted(solo["strategy"].unique())))
-    strategies = set(players["strategy"]) - {S.TOM}
-    ref = (f"{REFERENCE} is in this population." if REFERENCE in strategies and
+    strategies = set(multi["strategy"])  # the reference is a multiplayer figure
+    ref = (f"The multiplayer games are {REFERENCE} self-play, the strongest fast player "
+           f"(the much slower search player beats it; good human players may be stronger "
+           f"still): every number below describes games among these players." if
            strategies == {REFERENCE} else
            f"The strongest reference, {REFERENCE}, wins with {REFERENCE_WIN_SCORE[0]} "
            f"({REFERENCE_WIN_SCORE[1]}-{REFERENCE_WIN_SCORE[2]}) points ({REFERENCE_SOURCE}; "
