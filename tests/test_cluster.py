@@ -269,3 +269,11 @@ def test_jobs_bounds_the_tasks_in_flight(address):
         pool = workers.pool(2, return_as="generator")
         assert list(pool(delayed(abs)(-i) for i in range(6))) == list(range(6))
     assert pool.peak == 2
+
+
+def test_dask_without_an_address_starts_a_local_cluster_for_the_command(tmp_path):
+    import bonfire_sim
+
+    one = bonfire_sim.run(games=4, players=2, seed=8, chunk_size=2, jobs=2)
+    two = bonfire_sim.run(games=4, players=2, seed=8, chunk_size=2, jobs=2, backend="dask")
+    assert one.players.equals(two.players) and not workers.on_cluster()

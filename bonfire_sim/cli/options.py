@@ -195,8 +195,8 @@ def backend_options(fn: F) -> F:
 
     wrapper = click.option(
         "--scheduler", default=None, metavar="ADDR",
-        help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (needs --backend dask; "
-             "without it dask starts a local cluster).")(wrapper)
+        help="dask scheduler address, e.g. tcp://10.0.0.5:8786; needs --backend dask "
+             "(which, without an address, starts a local cluster).")(wrapper)
     wrapper = click.option(
         "--backend", default="loky", show_default=True, metavar="loky|dask",
         help="Where worker processes run: loky (this machine) or dask (a cluster; --jobs "
