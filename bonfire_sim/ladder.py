@@ -225,7 +225,9 @@ def play_ladder(
     size = max(1, min(200, math.ceil(len(plan) / (8 * jobs))))
     chunks = [plan[i:i + size] for i in range(0, len(plan), size)]
     ensure_warm(status)
-    if jobs == 1:
+    from bonfire_sim.workers import local
+
+    if local(jobs):
         parts: Iterable[list[GameResult]] = (
             play_schedule(strategies, players, seed, c, move_timeout) for c in chunks)
     else:

@@ -15,6 +15,13 @@ Without them a SIGKILLed command leaves loky's workers alive until loky's idle t
 that runs ``Parallel`` (there is no manager process in between), so "the parent" is the
 command's own process (the dask backend runs on its own cluster and is not covered).
 
+The backend is chosen once per command, not per call: ``with using("dask", ADDR):``
+(the CLI's ``--backend dask --scheduler ADDR``, ``options.backend_options``) makes every
+``pool`` inside it, however deep, a ``cluster.DaskPool`` on that scheduler, with the same
+results in the same order; ``n_jobs`` is then the number of tasks in flight.  Code that
+skips the pool for one job asks :func:`local` first, so ``--jobs 1`` on dask still runs on
+the cluster.
+
 ``PR_SET_PDEATHSIG`` fires when the *thread* that started the worker exits, not only the
 process.  loky starts workers from the thread that submits work, so the signal is armed
 only when the work was dispatched from the parent's main thread (always so for the CLI);
@@ -39,13 +46,16 @@ from typing import Any
 from joblib import Parallel
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-from bonfire_sim.errors import WorkerError
+from bonfire_sim.errors import ConfigError, WorkerError
 
 PARENT_POLL_S = 0.5
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 EXIT_ORPHANED = 3  # a worker's exit status after its parent vanished
 
+BACKENDS = ("loky", "dask")
+
 _GUARDED: list[int] = []  # the parent pid this worker process guards against, once armed
+_SESSIONS: list[Any] = []  # the dask sessions entered by ``using`` (None: loky), innermost last
 
 
 @dataclass(frozen=True)
@@ -94,6 +104,49 @@ def guard(parent: Parent) -> None:
     threading.Thread(target=watch, name="bonfire-parent-watch", daemon=True).start()
 
 
+def check_backend(backend: str | None, scheduler: str | None) -> None:
+    """Refuse an unknown backend, and a scheduler address without the dask backend."""
+    if backend is not None and backend not in BACKENDS:
+        raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise ConfigError(f"a scheduler address ({scheduler}) needs the dask backend: "
+                          f"--backend dask (Python: backend='dask')")
+
+
+@contextlib.contextmanager
+def using(backend: str | None = None, scheduler: str | None = None) -> Iterator[None]:
+    """Run every ``pool`` inside on ``backend``: ``"loky"`` (local processes) or ``"dask"``
+    (the cluster at ``scheduler``; without one, a local cluster started for the block).
+    ``backend=None`` keeps the enclosing choice (loky at the top), so a library function
+    with ``backend=None`` called inside ``using("dask", ...)`` stays on the cluster."""
+    check_backend(backend, scheduler)
+    if backend is None:
+        yield
+        return
+    with contextlib.ExitStack() as stack:
+        session = None
+        if backend == "dask":
+            from bonfire_sim.cluster import connect
+
+            session = stack.enter_context(connect(scheduler))
+        _SESSIONS.append(session)
+        try:
+            yield
+        finally:
+            _SESSIONS.pop()
+
+
+def on_cluster() -> bool:
+    """True inside ``using("dask", ...)``."""
+    return bool(_SESSIONS) and _SESSIONS[-1] is not None
+
+
+def local(n_jobs: int) -> bool:
+    """True if work for ``n_jobs`` should run in this process, without a pool (one job on
+    loky; never on dask, where even one job in flight runs on the cluster)."""
+    return n_jobs <= 1 and not on_cluster()
+
+
 def pool(n_jobs: int, **kwargs: Any) -> Any:
     """``joblib.Parallel(n_jobs, **kwargs)`` on loky whose workers die with this process.
 
@@ -102,8 +155,11 @@ def pool(n_jobs: int, **kwargs: Any) -> Any:
     is covered from its start (while it still imports the engine), not from its first
     result.  The same parent gives the same executor arguments, so loky keeps reusing its
     workers across calls.  A worker that dies (killed, out of memory, a plug-in calling
-    ``os._exit``) is a one-line ``WorkerError``, not loky's traceback.
+    ``os._exit``) is a one-line ``WorkerError``, not loky's traceback.  Inside
+    ``using("dask", ...)`` a ``cluster.DaskPool`` with ``n_jobs`` tasks in flight instead.
     """
+    if on_cluster():
+        return _SESSIONS[-1].pool(n_jobs, **kwargs)
     return _GuardedParallel(n_jobs=n_jobs, backend="loky", initializer=guard,
                             initargs=(this_process(),), **kwargs)
 

@@ -279,9 +279,9 @@ def test_never_more_workers_than_chunks(tmp_path, monkeypatch):
     seen = []
     real = R._execute
 
-    def spy(jobs, n_jobs, backend, scheduler):
+    def spy(jobs, n_jobs):
         seen.append(n_jobs)
-        return real(jobs, 1, backend, scheduler)
+        return real(jobs, 1)
 
     monkeypatch.setattr(R, "_execute", spy)
     run(RunConfig(games=4, players=2, chunk_size=2), tmp_path / "few", jobs=64)
@@ -292,7 +292,7 @@ def test_a_huge_run_streams_its_jobs_instead_of_building_them(tmp_path, monkeypa
     cfg = RunConfig(games=CF.MAX_GAMES, players=2, chunk_size=1)
     taken = []
 
-    def first_two(jobs, n_jobs, backend, scheduler):
+    def first_two(jobs, n_jobs):
         for job in jobs:  # a generator: nothing like 10**7 objects exist at once
             taken.append(job.index)
             if len(taken) == 2:

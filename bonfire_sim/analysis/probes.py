@@ -280,7 +280,9 @@ def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.nda
     total = int(sum(len(c) for c in chunks))
     parts: list[pd.DataFrame] = []
     with Progress(total, "probing", "games", quiet=quiet) as bar:
-        if jobs <= 1 or len(chunks) < 2:
+        from bonfire_sim.workers import local, on_cluster
+
+        if local(jobs if len(chunks) > 1 else 1):
             results: Iterable[pd.DataFrame] = (probe_chunk(config, settings, c, fork_rules)
                                                for c in chunks)
         else:
@@ -290,12 +292,16 @@ def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.nda
             from bonfire_sim.workers import pool
 
             # Compile once, here: the engine (ensure_warm) and the fork kernels (the first
-            # chunk), so that the workers load the cache instead of each compiling it.
-            ensure_warm(bar.write)
-            first = probe_chunk(config, settings, chunks[0], fork_rules)
+            # chunk), so that the workers load the cache instead of each compiling it.  A
+            # cluster's workers have their own caches: there every chunk goes to them.
+            first: list[pd.DataFrame] = []
+            if not on_cluster():
+                ensure_warm(bar.write)
+                first = [probe_chunk(config, settings, chunks[0], fork_rules)]
             rest = pool(jobs, return_as="generator")(
-                delayed(probe_chunk)(config, settings, c, fork_rules) for c in chunks[1:])
-            results = itertools.chain([first], rest)
+                delayed(probe_chunk)(config, settings, c, fork_rules)
+                for c in chunks[len(first):])
+            results = itertools.chain(first, rest)
         done = 0
         for c, part in zip(chunks, results, strict=True):
             parts.append(part)

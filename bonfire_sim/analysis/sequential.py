@@ -227,7 +227,9 @@ def sequential_compare(a: RunConfig, b: RunConfig, *, metric: str = "score",
 
 def play_chunks(jobs_ab: list[ChunkJob], jobs: int) -> list[Any]:
     """The chunks' tables, in the order of ``jobs_ab``."""
-    if jobs <= 1 or len(jobs_ab) <= 1:
+    from bonfire_sim.workers import local
+
+    if local(jobs if len(jobs_ab) > 1 else 1):
         return [run_one(j) for j in jobs_ab]
     from joblib import delayed
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import FiniteFloat, quiet_option
+from bonfire_sim.cli.options import FiniteFloat, backend_options, quiet_option
 from bonfire_sim.config import MAX_POINTS
 
 
@@ -20,6 +20,7 @@ from bonfire_sim.config import MAX_POINTS
               help="Practical margin in points: smaller differences are never flagged.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes for the forks.")
+@backend_options
 @quiet_option
 def compare(run_a: str, run_b: str, out: str, probe_games: int, margin: float,
             jobs: int, quiet: bool) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from bonfire_sim.cli.options import (
+    backend_options,
     emit_rows,
     format_csv,
     format_option,
@@ -35,6 +36,7 @@ from bonfire_sim.cli.options import (
               help="Stop with an error when a plug-in seat takes longer than this per move "
                    "(default: no limit).")
 @format_option
+@backend_options
 @quiet_option
 def ladder(players: int, games: int, seed: int, names: str | None, csv_path: str | None,
            jobs: int, tom_games: int, move_timeout: float | None, fmt: str,

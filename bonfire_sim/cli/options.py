@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -177,3 +178,27 @@ def progress_callback(bar: Any) -> Callable[[int, int], None]:
             bar.update(done - bar.n)
 
     return update
+
+
+def backend_options(fn: F) -> F:
+    """``--backend loky|dask`` and ``--scheduler ADDR``: the command's body runs inside
+    ``workers.using(backend, scheduler)``, so every worker pool it starts (forks, chunks,
+    candidates) is on that backend; ``--scheduler`` without ``--backend dask`` is refused.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, backend: str, scheduler: str | None, **kwargs: Any) -> Any:
+        from bonfire_sim.workers import using
+
+        with using(backend, scheduler):
+            return fn(*args, **kwargs)
+
+    wrapper = click.option(
+        "--scheduler", default=None, metavar="ADDR",
+        help="dask scheduler address, e.g. tcp://10.0.0.5:8786; needs --backend dask "
+             "(which, without an address, starts a local cluster).")(wrapper)
+    wrapper = click.option(
+        "--backend", default="loky", show_default=True, metavar="loky|dask",
+        help="Where worker processes run: loky (this machine) or dask (a cluster; --jobs "
+             "is then the number of tasks in flight).")(wrapper)
+    return wrapper  # type: ignore[return-value]

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from bonfire_sim.cli.options import FiniteFloat, progress_callback, quiet_option
+from bonfire_sim.cli.options import FiniteFloat, backend_options, progress_callback, quiet_option
 from bonfire_sim.config import MAX_POINTS
 
 
@@ -26,6 +26,7 @@ from bonfire_sim.config import MAX_POINTS
               help="Practical margin in points: smaller differences are never flagged.")
 @click.option("--jobs", type=int, default=1, show_default=True,
               help="Worker processes for the forks (-1 = every core).")
+@backend_options
 @quiet_option
 def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | None,
            probe_games: int, margin: float, jobs: int, quiet: bool) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import emit_rows, quiet_option
+from bonfire_sim.cli.options import backend_options, emit_rows, quiet_option
 
 
 @click.command()
@@ -28,6 +28,7 @@ from bonfire_sim.cli.options import emit_rows, quiet_option
 @click.option("--json", "json_out", default=None, metavar="FILE",
               help="Write the study as JSON (for `bonfire-sim report --sensitivity`).")
 @click.option("--html", "html_out", default=None, metavar="FILE", help="Write an HTML page.")
+@backend_options
 @quiet_option
 def sensitivity(games: int | None, solo_games: int | None, players: str | None,
                 variants: tuple[str, ...], seed: int | None, jobs: int | None,

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from bonfire_sim.cli.options import quiet_option
+from bonfire_sim.cli.options import backend_options, quiet_option
 
 # Exit codes shared with ``bonfire-sim check``: the asserted outcome, the other, neither.
 EXIT_HOLDS, EXIT_FAILS, EXIT_UNDECIDED = 0, 1, 3
@@ -65,6 +65,7 @@ _FINITE = _FiniteFloat()
               help="Worker processes (the decision does not depend on it).")
 @click.option("--trace", "trace_out", default=None, metavar="FILE.csv",
               help="Write the LLR after every chunk.")
+@backend_options
 @quiet_option
 @click.pass_context
 def sequential(ctx: click.Context, config_a: str, config_b: str, metric: str, seat: int,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import FiniteFloat, quiet_option
+from bonfire_sim.cli.options import FiniteFloat, backend_options, quiet_option
 from bonfire_sim.config import TUNE_FLOATS
 
 
@@ -53,6 +53,7 @@ from bonfire_sim.config import TUNE_FLOATS
 @click.option("--resume", is_flag=True, help="Continue the study in --out.")
 @click.option("--weights-out", default=None, metavar="FILE.toml",
               help="Also write the final mean row as a weights file (usable as style@FILE).")
+@backend_options
 @quiet_option
 def tune(style: str, field_specs: str, deals2: int, games4: int, generations: int,
          budget: int, popsize: int, sigma: float, seed: int, w_score: float,

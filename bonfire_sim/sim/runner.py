@@ -17,7 +17,6 @@ import json
 import math
 import os
 import re
-import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import InitVar, asdict, dataclass, field
@@ -30,6 +29,7 @@ import pyarrow.parquet as pq
 
 import strategies as S
 from bonfire_sim import __version__, fileio, ownership, safepaths
+from bonfire_sim.cluster import check_scheduler
 from bonfire_sim.config import MAX_JOBS, RUN_FIELDS, check_overrides, check_value
 from bonfire_sim.errors import (
     ConfigError,
@@ -67,8 +67,6 @@ DERIVED = "analysis"
 SEED_MASK = (1 << 63) - 1
 FINAL_TABLES = ("games", "players")
 META_KEY = b"bonfire_sim"  # Parquet key-value metadata: table, schema, config, fingerprint
-BACKENDS = ("loky", "dask")
-DASK_TIMEOUT_S = 5
 _CHUNK_NAME = re.compile(rf"(?P<dir>{CHUNKS})/(?:games|players)-(?P<index>\d{{5,}})\.parquet"
                          rf"|(?P<tdir>{TURNS})/chunk-(?P<tindex>\d{{5,}})\.parquet")
 
@@ -514,39 +512,24 @@ def read_manifest(out: Path) -> dict[str, Any]:
     return manifest
 
 
-def _execute(jobs: Iterable[ChunkJob], n_jobs: int, backend: str,
-             scheduler: str | None) -> Iterator[ChunkData]:
-    if n_jobs == 1 and backend == "loky":
+def _execute(jobs: Iterable[ChunkJob], n_jobs: int) -> Iterator[ChunkData]:
+    """The chunks' tables, as they finish, on the backend ``workers.using`` chose."""
+    from bonfire_sim.workers import local
+
+    if local(n_jobs):
         for job in jobs:
             yield run_one(job)
         return
-    from joblib import Parallel, delayed, parallel_config
+    from joblib import delayed
 
     from bonfire_sim.workers import pool
 
-    if backend == "dask":
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise ConfigError("the dask backend needs: pip install 'bonfire-sim[dist]'") from None
-        try:
-            client = (Client(scheduler, timeout=DASK_TIMEOUT_S) if scheduler
-                      else Client(processes=True))
-        except (OSError, TimeoutError, ValueError) as e:
-            raise ConfigError(f"cannot reach the dask scheduler {scheduler}: {e}") from None
-        try:
-            with parallel_config(backend="dask"):
-                yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                    delayed(run_one)(j) for j in jobs)
-        finally:
-            client.close()
-        return
     yield from pool(n_jobs, return_as="generator_unordered", pre_dispatch="2*n_jobs")(
         delayed(run_one)(j) for j in jobs)
 
 
 def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = False,
-        backend: str = "loky", scheduler: str | None = None,
+        backend: str | None = None, scheduler: str | None = None,
         progress: Callable[[int, int], None] | None = None,
         status: Callable[[str], None] | None = None,
         move_timeout: float | None = None) -> Path:
@@ -559,24 +542,26 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     once, before any worker starts.  One process at a time writes a run: a second one is
     refused with the first one's pid (``ownership.locked``).  ``move_timeout``: seconds a
     plug-in seat may take per move (None: no limit); a plug-in that fails leaves the run
-    incomplete for ``resume``.
+    incomplete for ``resume``.  ``backend``/``scheduler``: see ``workers.using`` (None keeps
+    the enclosing choice, loky at the top; ``jobs`` is then the number of chunks in flight).
     """
+    from bonfire_sim.workers import check_backend, using
+
     out = Path(out)
     n_jobs = resolve_jobs(jobs)
     move_timeout = check_move_timeout(move_timeout)
-    if backend not in BACKENDS:
-        raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    check_backend(backend, scheduler)
     if backend == "dask" and scheduler:
         check_scheduler(scheduler)  # before anything is created
     fingerprint = engine_fingerprint()
     check_run_dir(out, config, resume, fingerprint)  # before the lock creates the folder
-    with ownership.locked(out):
-        return _run_locked(config, out, n_jobs, resume, backend, scheduler, fingerprint,
-                           progress, status, move_timeout)
+    with ownership.locked(out), using(backend, scheduler):
+        return _run_locked(config, out, n_jobs, resume, fingerprint, progress, status,
+                           move_timeout)
 
 
-def _run_locked(config: RunConfig, out: Path, n_jobs: int, resume: bool, backend: str,
-                scheduler: str | None, fingerprint: dict[str, str],
+def _run_locked(config: RunConfig, out: Path, n_jobs: int, resume: bool,
+                fingerprint: dict[str, str],
                 progress: Callable[[int, int], None] | None,
                 status: Callable[[str], None] | None,
                 move_timeout: float | None = None) -> Path:
@@ -598,7 +583,7 @@ def _run_locked(config: RunConfig, out: Path, n_jobs: int, resume: bool, backend
     manifest["complete"] = False
     if n_todo:
         ensure_warm(status)
-    for data in _execute(todo, min(n_jobs, max(1, n_todo)), backend, scheduler):
+    for data in _execute(todo, min(n_jobs, max(1, n_todo))):
         entry = write_chunk(out, data, config, fingerprint)
         manifest["chunks"][str(data.index)] = entry
         chunklog.append(out, entry)  # O(1) per chunk; the manifest is rewritten at the end
@@ -607,19 +592,6 @@ def _run_locked(config: RunConfig, out: Path, n_jobs: int, resume: bool, backend
             progress(games_done, config.games)
     _merge(out, manifest)
     return out
-
-
-def check_scheduler(address: str) -> None:
-    """Refuse a dask scheduler address that is malformed or does not answer."""
-    m = re.fullmatch(r"(?:tcp|tls)://\[?([^\]/]+?)\]?:(\d{1,5})/?", address.strip())
-    if not m:
-        raise ConfigError(f"dask scheduler address must look like tcp://HOST:PORT, "
-                          f"got {address!r}")
-    try:
-        socket.create_connection((m[1], int(m[2])), timeout=DASK_TIMEOUT_S).close()
-    except (OSError, ValueError) as e:
-        reason = getattr(e, "strerror", None) or str(e) or type(e).__name__
-        raise ConfigError(f"cannot reach the dask scheduler {address}: {reason}") from None
 
 
 def check_move_timeout(seconds: float | None) -> float | None:
