@@ -6,8 +6,8 @@ For a simulator whose numbers must be trusted that is unacceptable, so the cache
 a directory named after a hash of every file that holds kernels; any edit starts a fresh
 cache.  ``BONFIRE_SIM_CACHE_DIR`` overrides the root (default: the user cache directory).
 
-Only our own kernels are routed there (a numba cache locator for files of this package
-and ``strategies``): ``NUMBA_CACHE_DIR`` and the user's own numba code are untouched.  The
+Only our own kernels are routed there (a numba cache locator for files of this package,
+``strategies`` included): ``NUMBA_CACHE_DIR`` and the user's own numba code are untouched.  The
 locator is installed when numba is first imported (``install_import_hook``), not when
 ``bonfire_sim`` is, so importing the package imports nothing heavy and sets nothing.
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 _PKG = Path(__file__).resolve().parent
-_SOURCES = ("rules", "sim", "../strategies")
+_SOURCES = ("rules", "sim", "strategies")
 
 
 def source_hash() -> str:
@@ -55,7 +55,7 @@ def cache_dir() -> str:
     return os.path.join(cache_root(), f"numba-{source_hash()}")
 
 
-_OURS = (str(_PKG) + os.sep, str((_PKG / "../strategies").resolve()) + os.sep)
+_OURS = (str(_PKG) + os.sep,)
 _INSTALLED: list[str] = []
 
 

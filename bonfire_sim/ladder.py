@@ -1,6 +1,6 @@
 """Round-robin ladder of players: schedule, play, rate (pure functions).
 
-Any player spec plays (``strategies.specs``: built-in names, ``name@weights.toml``,
+Any player spec plays (``bonfire_sim.strategies.specs``: built-in names, ``name@weights.toml``,
 ``search:N``, plug-ins ``module:Class``); a game with a plug-in seat runs on the Python
 loop (``sim.pyloop``), the others in the compiled loop.
 
@@ -200,7 +200,7 @@ def play_ladder(
     status: Callable[[str], None] | None = None,
     move_timeout: float | None = None,
 ) -> list[GameResult]:
-    """Play the whole schedule; ``strategies`` are player specs (``strategies.specs``).
+    """Play the whole schedule; ``strategies`` are player specs (``bonfire_sim.strategies.specs``).
 
     The schedule is cut into chunks played by ``jobs`` worker processes; every game
     depends only on its deal and seat order, so the results (in schedule order) are the
@@ -210,7 +210,7 @@ def play_ladder(
     """
     from bonfire_sim.sim.runner import check_move_timeout
     from bonfire_sim.sim.warm import ensure_warm
-    from strategies.specs import parse_player
+    from bonfire_sim.strategies.specs import parse_player
 
     if not 2 <= players <= 4:
         raise ConfigError(f"ladder players must be 2..4, got {players}")
@@ -259,7 +259,7 @@ def play_schedule(
     from bonfire_sim.rules.setup import new_game
     from bonfire_sim.sim.loop import W, new_buffer, play_out
     from bonfire_sim.sim.pyloop import play_mixed
-    from strategies.specs import parse_player
+    from bonfire_sim.strategies.specs import parse_player
 
     resolved = {name: parse_player(name) for name in strategies}
     plugins = {name: pl.load() for name, pl in resolved.items() if not pl.compiled}

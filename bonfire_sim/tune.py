@@ -51,9 +51,9 @@ from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.rng import game_seed, seed_words
 from bonfire_sim.rules.state import blank_state
-from strategies import W, load_weights, weight_table, weights_for
-from strategies.specs import parse_player
-from strategies.weights import WEIGHT_NAMES
+from bonfire_sim.strategies import W, load_weights, weight_table, weights_for
+from bonfire_sim.strategies.specs import parse_player
+from bonfire_sim.strategies.weights import WEIGHT_NAMES
 
 STUDY = ownership.STUDY  # "study.json"
 OPTIMISER = "cma.pkl"

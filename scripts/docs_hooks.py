@@ -3,7 +3,7 @@
 * ``reference/cli/<name>.md`` for every command in ``bonfire_sim.cli.commands.COMMANDS``
   (mkdocs-click renders the click command itself), so a new command gets its page and its
   nav entry without anyone writing one;
-* ``reference/weights.md`` from ``strategies.weights.WEIGHTS`` and each style's
+* ``reference/weights.md`` from ``bonfire_sim.strategies.weights.WEIGHTS`` and each style's
   ``DEFAULTS``;
 * ``examples/<notebook>.md`` from ``examples/*.ipynb`` with their stored outputs
   (nbconvert's Markdown exporter; the notebooks are executed by ``tests/test_examples.py``).
@@ -42,8 +42,8 @@ def cli_pages() -> dict[str, str]:
 
 def weights_page() -> str:
     """The evaluator's weight names, base values and meanings, and each style's changes."""
-    from strategies import STYLES
-    from strategies.weights import WEIGHTS
+    from bonfire_sim.strategies import STYLES
+    from bonfire_sim.strategies.weights import WEIGHTS
 
     lines = ["# Evaluator weights", "",
              "Generated from `strategies/evaluate.py` (`WEIGHTS`) and each style's `DEFAULTS`. "

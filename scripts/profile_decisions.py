@@ -25,7 +25,7 @@ from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.moves import apply_move, legal_moves
 from bonfire_sim.rules.setup import new_game
 from bonfire_sim.sim.loop import choose, choose_in, new_buffer, new_scratch, no_weights
-from strategies import DEFAULT_MIX, STRATEGY_IDS
+from bonfire_sim.strategies import DEFAULT_MIX, STRATEGY_IDS
 
 
 def record(games: int, players: int, seed: int) -> dict[str, np.ndarray]:

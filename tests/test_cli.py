@@ -19,7 +19,7 @@ import bonfire_sim
 from bonfire_sim.cli.commands import COMMANDS
 from bonfire_sim.cli.main import load_command, main
 from bonfire_sim.errors import BonfireError, ConfigError, DataError, IllegalMoveError
-from strategies import STRATEGY_IDS
+from bonfire_sim.strategies import STRATEGY_IDS
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 KINDS = ("tasks", "gnomes", "council")

@@ -69,7 +69,7 @@ def test_every_cli_command_has_a_generated_reference_page(site: Path, name: str)
 
 
 def test_the_weights_page_lists_every_weight(site: Path) -> None:
-    from strategies.weights import WEIGHTS
+    from bonfire_sim.strategies.weights import WEIGHTS
 
     text = _text(site / "reference" / "weights" / "index.html")
     assert all(f" {w} " in text for w in WEIGHTS)

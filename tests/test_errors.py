@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import strategies as S
+from bonfire_sim import strategies as S
 from bonfire_sim.errors import BonfireError, ConfigError
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import tables as T

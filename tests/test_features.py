@@ -12,7 +12,7 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.state import StateBuilder
-from strategies import features as FE
+from bonfire_sim.strategies import features as FE
 
 P = T.DEFAULT_PARAMS
 SEAT = 0
@@ -193,7 +193,7 @@ def test_fate_group_distances_from_the_labelling_equal_the_flood_fills_in_played
     from bonfire_sim.rules.moves import apply_move, legal_moves
     from bonfire_sim.rules.setup import new_game
     from bonfire_sim.sim.loop import choose, new_buffer, no_weights
-    from strategies import DEFAULT_MIX, STRATEGY_IDS
+    from bonfire_sim.strategies import DEFAULT_MIX, STRATEGY_IDS
 
     sids = [STRATEGY_IDS[DEFAULT_MIX[k % len(DEFAULT_MIX)]] for k in range(L.NP)]
     w = no_weights()

@@ -17,7 +17,7 @@ from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.fate import place_start_tile
 from bonfire_sim.rules.pay_choice import pack, unpack
 from bonfire_sim.rules.state import StateBuilder
-from strategies import evaluate, weights_for
+from bonfire_sim.strategies import evaluate, weights_for
 
 P = T.DEFAULT_PARAMS
 PB = L.player_base(0)
@@ -109,7 +109,7 @@ def test_random_play_makes_payment_choices_and_keeps_every_invariant():
     from bonfire_sim.rules.moves import apply_move, legal_moves
     from bonfire_sim.rules.setup import new_game
     from bonfire_sim.sim.loop import new_buffer
-    from strategies import random_player
+    from bonfire_sim.strategies import random_player
 
     kinds = set()
     for seed in range(2):

@@ -21,7 +21,7 @@ from bonfire_sim.rules.scoring import LINE_NAMES
 from bonfire_sim.sim.narrate import narrate
 from bonfire_sim.sim.play import GameRecord, play
 from bonfire_sim.sim.trace import STOCK_NAMES
-from strategies import DEFAULT_MIX, SOLO_DEFAULT
+from bonfire_sim.strategies import DEFAULT_MIX, SOLO_DEFAULT
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = [(seed, players) for players in (1, 2, 3, 4) for seed in (1, 2, 3, 177)]

@@ -16,10 +16,10 @@ from bonfire_sim.ladder import play_ladder
 from bonfire_sim.sim.loop import choose
 from bonfire_sim.sim.runner import RunConfig, read_manifest, run
 from bonfire_sim.solo import play_solo
-from strategies import SEARCH_ID, strategy_id, weights_for
-from strategies import search as SE
-from strategies.specs import parse_player, parse_players, split_specs
-from strategies.weights import WEIGHT_NAMES
+from bonfire_sim.strategies import SEARCH_ID, strategy_id, weights_for
+from bonfire_sim.strategies import search as SE
+from bonfire_sim.strategies.specs import parse_player, parse_players, split_specs
+from bonfire_sim.strategies.weights import WEIGHT_NAMES
 
 PLUGIN = "tests.test_players:CompiledPortal"
 

@@ -11,8 +11,8 @@ from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.moves import apply_move, legal_moves
 from bonfire_sim.rules.setup import new_game
 from bonfire_sim.sim.loop import new_buffer, play_checked, play_out
-from strategies import evaluate, strategy_id, weights_for
-from strategies import search as SE
+from bonfire_sim.strategies import evaluate, strategy_id, weights_for
+from bonfire_sim.strategies import search as SE
 
 P = T.DEFAULT_PARAMS
 
@@ -32,7 +32,7 @@ def midgame(players: int, seed: int, turns: int) -> np.ndarray:
 
 
 def hidden_indices(s: np.ndarray) -> list[int]:
-    """Every index of the state holding hidden information (see strategies.search)."""
+    """Every index of the state holding hidden information (see bonfire_sim.strategies.search)."""
     idx = [L.PATH_DECK + (s[L.G_PATH_HEAD] + i) % L.NPATHT for i in range(s[L.G_PATH_N])]
     idx += [L.SPEC_PILE + s[L.G_SPEC_TOP] + i for i in range(s[L.G_SPEC_N])]
     if s[L.G_SOLO] == 1:

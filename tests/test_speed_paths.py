@@ -16,7 +16,7 @@ from bonfire_sim.rules.moves import apply_move, legal_moves
 from bonfire_sim.rules.setup import new_game
 from bonfire_sim.rules.stackbuf import stack_ints, stack_moves
 from bonfire_sim.sim.loop import choose, choose_in, new_buffer, new_scratch, no_weights
-from strategies import DEFAULT_MIX, STRATEGY_IDS
+from bonfire_sim.strategies import DEFAULT_MIX, STRATEGY_IDS
 
 P = T.DEFAULT_PARAMS
 SIZE = 9

@@ -13,7 +13,7 @@ from bonfire_sim.rules.invariants import MESSAGES
 from bonfire_sim.rules.setup import new_game
 from bonfire_sim.sim.loop import W, new_buffer, play_checked
 from bonfire_sim.sim.pyloop import play_mixed
-from strategies import (
+from bonfire_sim.strategies import (
     BUILTIN,
     STRATEGY_IDS,
     describe,
@@ -22,8 +22,8 @@ from strategies import (
     weight_table,
     weights_for,
 )
-from strategies.plugin import StateView, load_plugin
-from strategies.weights import WEIGHT_NAMES
+from bonfire_sim.strategies.plugin import StateView, load_plugin
+from bonfire_sim.strategies.weights import WEIGHT_NAMES
 
 P = T.DEFAULT_PARAMS
 # The evaluator styles (the search player has its own tests: tests/test_search.py).

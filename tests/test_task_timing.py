@@ -18,11 +18,11 @@ from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.fate import place_start_tile
 from bonfire_sim.rules.state import StateBuilder
-from strategies import BUILTIN, evaluate, weights_for
-from strategies import price_board as board
-from strategies import price_context as context
-from strategies import price_tasks as tasks
-from strategies.weights import WEIGHT_NAMES
+from bonfire_sim.strategies import BUILTIN, evaluate, weights_for
+from bonfire_sim.strategies import price_board as board
+from bonfire_sim.strategies import price_context as context
+from bonfire_sim.strategies import price_tasks as tasks
+from bonfire_sim.strategies.weights import WEIGHT_NAMES
 
 P = T.DEFAULT_PARAMS
 NEW = ("task_ignite", "task_idle", "fire_plain", "ignite_hold")

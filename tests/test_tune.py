@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.strategies import weights_for
+from bonfire_sim.strategies.specs import parse_player
 from bonfire_sim.tune import Space, TuneConfig, deal_seeds, evaluate_row, tune, weights_toml
-from strategies import weights_for
-from strategies.specs import parse_player
 
 TINY = dict(style="portal", field=("portal",), deals2=2, games4=1, popsize=4, seed=5)
 

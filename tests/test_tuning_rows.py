@@ -1,4 +1,4 @@
-"""The weight rows the README and ``strategies/tuned.py`` quote load as players."""
+"""The weight rows the README and ``bonfire_sim/strategies/tuned.py`` quote load as players."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from strategies import load_weights
-from strategies.specs import parse_player
-from strategies.weights import WEIGHT_NAMES
+from bonfire_sim.strategies import load_weights
+from bonfire_sim.strategies.specs import parse_player
+from bonfire_sim.strategies.weights import WEIGHT_NAMES
 
 ROWS = sorted((Path(__file__).parent.parent / "experiments" / "tuning").glob("*.toml"))
 

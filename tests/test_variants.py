@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from numba import config as numba_config
 
-import strategies as S
+from bonfire_sim import strategies as S
 from bonfire_sim.catalog import cards_table, variants_line
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import components as C
@@ -27,7 +27,7 @@ from bonfire_sim.rules.state import StateBuilder
 from bonfire_sim.sim.loop import new_buffer, no_weights, play_checked
 from bonfire_sim.sim.play import play
 from bonfire_sim.sim.runner import RunConfig
-from strategies import features as FE
+from bonfire_sim.strategies import features as FE
 
 PB = L.player_base(0)
 NON_DEFAULT = [(fact, v.name) for fact, vs in C.VARIANTS.items() for v in vs[1:]]

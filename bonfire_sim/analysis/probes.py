@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-import strategies as S
 from bonfire_sim import __version__, _jitcache, fileio
+from bonfire_sim import strategies as S
 from bonfire_sim.errors import BonfireError, ConfigError
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
@@ -44,7 +44,7 @@ from bonfire_sim.sim.runner import (
     resolve_players,
     seat_names,
 )
-from strategies.plugin import is_plugin_spec
+from bonfire_sim.strategies.plugin import is_plugin_spec
 
 TASK_IDS = tuple(t.id for t in C.TASKS)
 GNOME_IDS = tuple(f"S{i}" for i in range(1, C.N_SPECIALISTS + 1)) + tuple(

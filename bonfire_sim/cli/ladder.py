@@ -61,8 +61,8 @@ def ladder(players: int, games: int, seed: int, names: str | None, csv_path: str
     from bonfire_sim.ladder import play_ladder, summarize
     from bonfire_sim.progress import Progress
     from bonfire_sim.sim.runner import resolve_jobs
-    from strategies import SEARCH_ID, STRATEGY_IDS
-    from strategies.specs import split_specs
+    from bonfire_sim.strategies import SEARCH_ID, STRATEGY_IDS
+    from bonfire_sim.strategies.specs import split_specs
 
     jobs = resolve_jobs(jobs)
     if csv_path:

@@ -64,7 +64,7 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
     from bonfire_sim.progress import Progress
     from bonfire_sim.sim.runner import RunConfig
     from bonfire_sim.sim.runner import run as run_games
-    from strategies.specs import split_specs
+    from bonfire_sim.strategies.specs import split_specs
 
     if config_file:
         config, extra = load_experiment(config_file)

@@ -54,8 +54,8 @@ def solo(strategy: str | None, games: int, seed: int, handicap: int, jobs: int,
     from bonfire_sim.config import check_count, check_seed
     from bonfire_sim.errors import ConfigError
     from bonfire_sim.sim.runner import resolve_jobs
-    from strategies import SOLO_DEFAULT
-    from strategies.specs import parse_players, split_specs
+    from bonfire_sim.strategies import SOLO_DEFAULT
+    from bonfire_sim.strategies.specs import parse_players, split_specs
 
     check_count("--games", games)
     check_seed(seed, "--seed")

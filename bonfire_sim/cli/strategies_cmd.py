@@ -19,6 +19,6 @@ def strategies(fmt: str) -> None:
     \b
         bonfire-sim strategies --format csv
     """
-    from strategies import describe
+    from bonfire_sim.strategies import describe
 
     emit_rows([{"name": n, "description": d} for n, d in describe()], fmt)

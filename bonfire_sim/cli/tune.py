@@ -78,9 +78,9 @@ def tune(style: str, field_specs: str, deals2: int, games4: int, generations: in
         bonfire-sim tune --field portal,planner --generations 80 --jobs 2 --out runs/tp --resume
     """
     from bonfire_sim.progress import Progress
+    from bonfire_sim.strategies.specs import split_specs
     from bonfire_sim.tune import Study, TuneConfig
     from bonfire_sim.tune import tune as run_tune
-    from strategies.specs import split_specs
 
     config = TuneConfig(style=style, field=tuple(split_specs(field_specs)), deals2=deals2,
                         games4=games4, generations=generations, budget=budget,

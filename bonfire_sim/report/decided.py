@@ -163,7 +163,7 @@ def link_example_games(sections: Sequence[Mapping[str, Any]],
     text.  At most ``max_views`` pages, in the order the ids appear.  Changes the
     sections' table cells in place.
     """
-    import strategies as S
+    from bonfire_sim import strategies as S
     from bonfire_sim.report.view import view_file_name, write_views
 
     by_players: dict[int, list[Path | None]] = {}

@@ -49,7 +49,7 @@ def do_ignite(s, pb, space, seat):
     s[L.G_PHASE] = L.PH_COUNCIL
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def gen_bonus(s, p, seat, out, n):
     """Bonus actions: fulfilled common tasks whose neutral novice is still there."""
     for c in range(C.COMMON_TASKS):
@@ -64,7 +64,7 @@ def bonus_open(s, p, seat, c):
     return s[L.COMMON_NOVICE + c] == 1 and common_fulfilled(s, p, seat, c)
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def any_bonus(s, p, seat):
     """``gen_bonus`` would list a move (asked after every finished action)."""
     for c in range(C.COMMON_TASKS):

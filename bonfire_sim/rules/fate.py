@@ -92,7 +92,7 @@ def can_place(s, p, pb, r, c, orient):
     return touches and inside == 3
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def flood(s, pb, gi, lab, stack, label):
     """Size of the same-symbol area containing grid cell gi; writes ``label`` into lab for
     each of its cells (lab < 0 = not yet visited).  0 if gi is empty or already labelled."""
@@ -121,7 +121,7 @@ def flood(s, pb, gi, lab, stack, label):
     return size
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def area_size(s, pb, gi):
     """Size of the connected same-symbol area containing grid cell gi (0 if empty)."""
     lab = stack_ints(NCELL)
@@ -130,7 +130,7 @@ def area_size(s, pb, gi):
     return flood(s, pb, gi, lab, stack, 0)
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def count_areas(s, pb, sym, min_size):
     """Number of distinct connected areas of symbol sym (-1: any symbol) of size >= min_size."""
     lab = stack_ints(NCELL)
@@ -193,7 +193,7 @@ def cells_covered(s, p, pb, set_id):
     return True
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def has_legal_placement(s, p, pb):
     """True if some position and orientation admits a fate tile."""
     if s[pb + L.P_GNOME + SPEC_PROTRUDE] == 0:

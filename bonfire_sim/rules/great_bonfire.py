@@ -86,7 +86,7 @@ def portal_shapes(s, p, pb):
     return m
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def gen_rewards(s, p, pb, g, cost, kind, out, n):
     """Every reward set at space g: 2 of {tile, its resource or its 2 points, portal};
     specialist 23: all 3.  A space shows a resource or 2 points (GB_RES < 0), not both."""

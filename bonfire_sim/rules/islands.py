@@ -108,7 +108,7 @@ def task_resources(s, p, pb, island, pile):
     return offering_resource(s, pb, pile), p[T.ISL_VAL + island]
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def gen_task(s, p, pb, out, n):
     """Receive-task moves at the ship's island: task slot x offering pile x bonfire space."""
     i = s[pb + L.P_SHIP]
@@ -163,7 +163,7 @@ def can_take_guardian(s, pb, colour):
             and n_guardians(s, pb) < C.MAX_GUARDIANS)
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def gen_guard(s, p, pb, out, n):
     """Retrieve-guardian move at the ship's guardian island."""
     i = s[pb + L.P_SHIP]

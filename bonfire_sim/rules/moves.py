@@ -87,7 +87,7 @@ def new_move_buffer() -> np.ndarray:
     return np.zeros((L.MAX_MOVES, L.MOVE_W), dtype=np.int64)
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def gen_main_options(s, p, seat, pb, out, n):
     """Options I, II and III (without bonus actions or passing)."""
     n = gen_fate(s, p, pb, out, n, L.M_FATE)
@@ -158,7 +158,7 @@ def legal_moves(s, p, out):
     return 0
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def has_main_option(s, p, seat):
     """The player can take option I, II or III (cheap checks first)."""
     pb = pb_of(seat)
@@ -181,7 +181,7 @@ def check_common_rewards(s, p, seat):
                 s[pb + L.P_TILES + YELLOW] += 1
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def begin_turn(s, p):
     """Set up the decision that opens the current seat's turn; False if it has none."""
     seat = s[L.G_CUR]
@@ -196,7 +196,7 @@ def begin_turn(s, p):
     return False
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def finish_turn(s, p):
     """End the current turn and run automatic turns until a decision is pending or over."""
     seat = s[L.G_CUR]
@@ -230,7 +230,7 @@ def finish_turn(s, p):
             do_pass(s, seat)
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def resume(s, p):
     """A sub-decision chain is complete: back to the main decision or to the turn's end."""
     if s[L.G_RET] == L.PH_MAIN:
@@ -242,7 +242,7 @@ def resume(s, p):
         finish_turn(s, p)
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def enter_ship_action(s, p, pb):
     """After sailing: offer the island's action, or carry on if there is none."""
     buf = stack_moves(1)  # full-safe generators: one row tells "any"
@@ -275,7 +275,7 @@ def is_paying(kind, in_main):
             or (in_main and (kind == L.M_FIRE or kind == L.M_FATE)))
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def demand_payment(s, p, pb, mv, in_main):
     """State move mv's payment and pay what has one way; True if PH_PAY now asks."""
     kind, a, b = mv[0], mv[1], mv[2]
@@ -309,7 +309,7 @@ def demand_payment(s, p, pb, mv, in_main):
     return settle(s, pb)
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def complete_move(s, p, pb, mv, main):
     """Carry out a paying move once it is paid, and continue the turn."""
     kind, a, b, c, d = mv[0], mv[1], mv[2], mv[3], mv[4]
@@ -338,7 +338,7 @@ def complete_move(s, p, pb, mv, main):
     resume(s, p)
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def complete_pending(s, p, pb):
     """Carry out the move whose payment has just been chosen (complete_move reads the
     pending row before it changes the state, so a view of it does, no copy)."""

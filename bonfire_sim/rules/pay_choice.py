@@ -54,7 +54,7 @@ def code_count(code, k):
     return (code >> (BITS * k)) & MASK
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def _pack(cnt, m):
     code = 0
     for k in range(m):
@@ -62,7 +62,7 @@ def _pack(cnt, m):
     return code
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def _next_multiset(idx, m, nt):
     """Advance the non-decreasing index sequence idx[:m] over nt types; False when done."""
     i = m - 1
@@ -76,7 +76,7 @@ def _next_multiset(idx, m, nt):
     return True
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def _fits(idx, m, types, avail, cnt):
     """Add the multiset idx[:m] (over ``types``) to cnt if ``avail`` holds it."""
     for j in range(m):
@@ -92,13 +92,13 @@ def _fits(idx, m, types, avail, cnt):
     return ok
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def _unfit(idx, m, types, cnt):
     for j in range(m):
         cnt[types[idx[j]]] -= 1
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def _add_unique(out, n0, n, kind, code, b):
     """Append [kind, code, b, 0, 0] unless rows n0..n-1 already hold it."""
     for i in range(n0, min(n, out.shape[0])):
@@ -107,7 +107,7 @@ def _add_unique(out, n0, n, kind, code, b):
     return add(out, n, kind, code, b, 0, 0)
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def _add_pairs(out, k0, k, idx, m, types, nt, avail, cnt, nslots, b):
     """Append, on top of ``cnt``, every multiset of m units of ``types[:nt]`` that fits
     ``avail`` (the replacement pairs), as M_PAY rows coded over ``nslots`` slots."""
@@ -269,7 +269,7 @@ def gen_discards(s, pb, keep, out, k):
 
 
 # ---- pending demands --------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def demand(s, mv, main, t, n, r1, n1, r2, n2, keep):
     """Record move ``mv``'s payment demands (n = 0 / keep < 0: none) for ``settle``."""
     for j in range(L.MOVE_W):
@@ -292,7 +292,7 @@ def _held(s, pb):
     return n
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def gen_pending(s, pb, out, k):
     """The alternatives of the first open demand (tiles, then resources, then discard)."""
     if s[L.G_PAY_TILE + 1] > 0:
@@ -341,7 +341,7 @@ def keep_code(s, pb, code):
     s[L.G_PAY_KEEP] = -1
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def apply_choice(s, pb, mv):
     """Apply an M_PAY / M_DISCARD row to the open demand."""
     if mv[0] == L.M_DISCARD:
@@ -371,7 +371,7 @@ def settle(s, pb):
             return step == 1
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def _settle_step(s, pb):
     """``settle`` for a demand the common cases did not pay: 1 if a choice remains, 0 if
     nothing is left to pay, -1 after paying its single way (settle carries on)."""

@@ -52,7 +52,7 @@ def strategy_scenarios(players: int = 4) -> list[Scenario]:
 
     The search player is left out: it is thousands of times slower (time it with a small
     ``bonfire-sim run``)."""
-    from strategies import SEARCH_ID, STRATEGY_IDS
+    from bonfire_sim.strategies import SEARCH_ID, STRATEGY_IDS
 
     return [Scenario(f"{name} self-play {players}p", players, (name,), "none")
             for name in sorted(STRATEGY_IDS) if STRATEGY_IDS[name] != SEARCH_ID]

@@ -13,14 +13,21 @@ from numba import njit
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules.invariants import check
 from bonfire_sim.rules.moves import apply_move, legal_moves
-from strategies import RANDOM_ID, SEARCH_ID, default_rows, evaluate, random_player, search
+from bonfire_sim.strategies import (
+    RANDOM_ID,
+    SEARCH_ID,
+    default_rows,
+    evaluate,
+    random_player,
+    search,
+)
 
 W = 64  # weights per seat
 # Default weight row per built-in id: used when a seat's row is all zero (no weights given).
 DEFAULT_ROWS = default_rows()
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def choose(s, p, moves, n, sid, w):
     """Dispatch to built-in strategy ``sid`` with its weight row ``w``.
 
@@ -38,7 +45,7 @@ def choose(s, p, moves, n, sid, w):
     return evaluate.choose(s, p, moves, n, row)
 
 
-@njit(cache=True, _nrt=False)  # no reference counting: see strategies.evaluate.NO_RT
+@njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def choose_in(s, p, moves, n, sid, w, floats, ints):
     """``choose`` with the evaluator's scratch arrays given (``new_scratch``)."""
     if n == 1:

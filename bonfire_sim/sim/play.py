@@ -44,7 +44,7 @@ from bonfire_sim.rules.tasks import n_bonfires
 from bonfire_sim.sim import trace
 from bonfire_sim.sim.loop import choose, new_buffer, no_weights
 from bonfire_sim.sim.record import GameRecord
-from strategies import DEFAULT_MIX, SOLO_DEFAULT, STRATEGY_IDS, TOM, strategy_id
+from bonfire_sim.strategies import DEFAULT_MIX, SOLO_DEFAULT, STRATEGY_IDS, TOM, strategy_id
 
 __all__ = ["GameRecord", "default_strategies", "play", "seat_strategies"]
 
@@ -229,7 +229,7 @@ def play(
     s = new_game(seed, players, p)
     rec = _Recorder(p)
     buf = new_buffer()
-    weights = no_weights()  # built-in strategies' default weights (see strategies/)
+    weights = no_weights()  # built-in strategies' default weights (see bonfire_sim/strategies/)
     while s[L.G_OVER] == 0:
         n = legal_moves(s, p, buf)
         if n == 0:

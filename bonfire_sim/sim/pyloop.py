@@ -33,9 +33,9 @@ from bonfire_sim.rules.moves import apply_move, legal_moves
 from bonfire_sim.rules.setup import new_game, setup_game
 from bonfire_sim.sim.batch import TC_A, TC_KIND, _turn_row, record_game
 from bonfire_sim.sim.loop import choose, new_buffer
-from strategies import STRATEGY_IDS
-from strategies.plugin import StateView, Strategy
-from strategies.specs import parse_player
+from bonfire_sim.strategies import STRATEGY_IDS
+from bonfire_sim.strategies.plugin import StateView, Strategy
+from bonfire_sim.strategies.specs import parse_player
 
 SeatSpec = str | Strategy
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import strategies as S
+from bonfire_sim import strategies as S
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.rules.rng import game_seed
 from bonfire_sim.sim.record import GameRecord

@@ -27,8 +27,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-import strategies as S
 from bonfire_sim import __version__, fileio, ownership, safepaths
+from bonfire_sim import strategies as S
 from bonfire_sim.cluster import check_scheduler
 from bonfire_sim.config import MAX_JOBS, RUN_FIELDS, check_overrides, check_value
 from bonfire_sim.errors import (
@@ -56,7 +56,7 @@ from bonfire_sim.sim.batch import (
 from bonfire_sim.sim.frames import SCHEMA_VERSION, games_table, players_table, turns_table
 from bonfire_sim.sim.loop import W
 from bonfire_sim.sim.warm import ensure_warm
-from strategies.specs import Player, check_stored_spec, parse_player, stored_player
+from bonfire_sim.strategies.specs import Player, check_stored_spec, parse_player, stored_player
 
 MANIFEST = ownership.MANIFEST
 CHUNKS = "chunks"

@@ -19,7 +19,7 @@ from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.fate_option import gen_fate
 from bonfire_sim.rules.state import StateBuilder
-from strategies.price_fate import dead_cells
+from bonfire_sim.strategies.price_fate import dead_cells
 
 PB = L.player_base(0)
 AREAS = [v.name for v in C.VARIANTS["fate_area"]]

@@ -14,7 +14,7 @@ from bonfire_sim.rules.payment import (
     has_spec,
 )
 from bonfire_sim.rules.stackbuf import stack_ints
-from strategies.price_context import (
+from bonfire_sim.strategies.price_context import (
     CX_RCOST,
     CX_TCOST,
     GOLD,

@@ -3,6 +3,6 @@
 NAME = "greedy"
 DESCRIPTION = "one-ply evaluator with base weights (override from a TOML/JSON file)"
 PLAN = """Take the move with the highest one-ply value under the base weight row of
-``strategies.weights.WEIGHTS``; ``weights_for("greedy", load_weights(path))`` swaps in
+``bonfire_sim.strategies.weights.WEIGHTS``; ``weights_for("greedy", load_weights(path))`` swaps in
 tuned weights without recompiling."""
 DEFAULTS: dict[str, float] = {}

@@ -55,8 +55,8 @@ from bonfire_sim.rules.payment import (
 from bonfire_sim.rules.procession import STAY, bonfire_open, path_open
 from bonfire_sim.rules.stackbuf import stack_moves
 from bonfire_sim.rules.turns import pass_points
-from strategies import features as FE
-from strategies.price_board import (
+from bonfire_sim.strategies import features as FE
+from bonfire_sim.strategies.price_board import (
     fire_plain_penalty,
     fire_value,
     gnome_value,
@@ -66,7 +66,7 @@ from strategies.price_board import (
     procession_value,
     step_value,
 )
-from strategies.price_context import (
+from bonfire_sim.strategies.price_context import (
     CX_DKEY,
     CX_DLOSS,
     CX_DOVER,
@@ -95,10 +95,10 @@ from strategies.price_context import (
     stock_values,
     turns_left,
 )
-from strategies.price_fate import fate_value, free_lines
-from strategies.price_stock import res_cost_memo, tile_cost_memo, tiles_loss
-from strategies.price_tasks import island_value, take_value_at, task_distance_at
-from strategies.weights import (
+from bonfire_sim.strategies.price_fate import fate_value, free_lines
+from bonfire_sim.strategies.price_stock import res_cost_memo, tile_cost_memo, tiles_loss
+from bonfire_sim.strategies.price_tasks import island_value, take_value_at, task_distance_at
+from bonfire_sim.strategies.weights import (
     W_BONUS,
     W_COMMON,
     W_COUNCIL_POINT,

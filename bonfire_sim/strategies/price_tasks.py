@@ -21,9 +21,9 @@ from bonfire_sim.rules.payment import (
     has_spec,
     pay_tiles_sparing,
 )
-from strategies import features as FE
-from strategies.price_board import guard_value
-from strategies.price_context import (
+from bonfire_sim.strategies import features as FE
+from bonfire_sim.strategies.price_board import guard_value
+from bonfire_sim.strategies.price_context import (
     CX_FOK,
     CX_FTOP,
     CX_IRCOST,
@@ -35,8 +35,8 @@ from strategies.price_context import (
     CX_TURNS,
     NEG,
 )
-from strategies.price_stock import res_cost_memo, tile_cost
-from strategies.weights import (
+from bonfire_sim.strategies.price_stock import res_cost_memo, tile_cost
+from bonfire_sim.strategies.weights import (
     W_CRYSTAL,
     W_MAX_OPEN,
     W_NOVICE,

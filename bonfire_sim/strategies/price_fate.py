@@ -14,8 +14,8 @@ from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.payment import (
     has_spec,
 )
-from strategies import features as FE
-from strategies.price_context import (
+from bonfire_sim.strategies import features as FE
+from bonfire_sim.strategies.price_context import (
     CX_DEAD,
     CX_DKEY,
     CX_DLOSS,
@@ -26,8 +26,8 @@ from strategies.price_context import (
     NO_RT,
     YELLOW,
 )
-from strategies.price_stock import discard_loss
-from strategies.weights import W_DISCARD, W_FATE_COST, W_FATE_GEO, W_FATE_LOW
+from bonfire_sim.strategies.price_stock import discard_loss
+from bonfire_sim.strategies.weights import W_DISCARD, W_FATE_COST, W_FATE_GEO, W_FATE_LOW
 
 
 @njit(cache=True)

@@ -9,7 +9,7 @@ spec                      player
                           the style's defaults)
 ``search`` / ``search:N`` the search player with N rollouts per decision
                           (default ``search.DEFAULT_BUDGET``)
-``pkg.module:Class``      a pure-Python plug-in (``strategies.plugin``), played on the
+``pkg.module:Class``      a pure-Python plug-in (``bonfire_sim.strategies.plugin``), played on the
                           slower Python loop (``bonfire_sim.sim.pyloop``)
 ========================  ====================================================
 
@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from bonfire_sim.errors import ConfigError
-from strategies import (
+from bonfire_sim.strategies import (
     BUILTIN,
     RANDOM_ID,
     SEARCH_ID,
@@ -41,8 +41,8 @@ from strategies import (
     strategy_id,
     weights_for,
 )
-from strategies import search as SE
-from strategies.weights import WEIGHT_NAMES
+from bonfire_sim.strategies import search as SE
+from bonfire_sim.strategies.weights import WEIGHT_NAMES
 
 KINDS = ("builtin", "weights", "search", "plugin")
 MAX_BUDGET = 100_000
@@ -74,7 +74,7 @@ class Player:
 
     def load(self) -> Any:
         """The plug-in object (plug-ins only)."""
-        from strategies.plugin import load_plugin
+        from bonfire_sim.strategies.plugin import load_plugin
 
         if self.plugin_path is None:
             raise ConfigError(f"{self.spec!r} is not a plug-in")
@@ -114,7 +114,7 @@ def parse_player(spec: str) -> Player:
         name, _, file = spec.partition("@")
         return _weights_file(spec, name.strip(), file.strip())
     if ":" in spec:
-        from strategies.plugin import load_plugin
+        from bonfire_sim.strategies.plugin import load_plugin
 
         load_plugin(spec)  # fail early on a bad path
         return Player(spec=spec, kind="plugin", sid=-1, plugin_path=spec)
@@ -168,7 +168,7 @@ def check_stored_spec(spec: str) -> str:
     elif "@" in spec:
         _style_of(spec, spec.partition("@")[0].strip())
     elif ":" in spec:
-        from strategies.plugin import check_plugin_path
+        from bonfire_sim.strategies.plugin import check_plugin_path
 
         check_plugin_path(spec)
     else:

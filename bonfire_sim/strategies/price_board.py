@@ -17,9 +17,9 @@ from bonfire_sim.rules.payment import (
     has_spec,
 )
 from bonfire_sim.rules.procession import bonfire_open, path_open
-from strategies import features as FE
-from strategies.price_context import CX_LATE, CX_PKNOWN, CX_PORTAL, CX_PRESS, NO_RT
-from strategies.weights import (
+from bonfire_sim.strategies import features as FE
+from bonfire_sim.strategies.price_context import CX_LATE, CX_PKNOWN, CX_PORTAL, CX_PRESS, NO_RT
+from bonfire_sim.strategies.weights import (
     W_ADVANCE,
     W_CRYSTAL,
     W_ELDER,

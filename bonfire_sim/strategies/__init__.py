@@ -4,9 +4,9 @@ A built-in strategy runs inside the compiled game loop (``bonfire_sim.sim.loop.c
 dispatches on its integer id).  ``random`` is the rule-coverage player; every other
 built-in is the shared one-ply evaluator (``strategies.evaluate``) with its own weight row:
 ``BASE`` overridden by the style module's ``DEFAULTS`` (and by the caller's overrides,
-``weights_for``).  ``search`` (``strategies.search``) looks ahead with rollouts of the
-``tuned`` row.  Pure-Python plug-ins are loaded by dotted path (``strategies.plugin``);
-``strategies.specs.parse_player`` resolves any seat spec (name, ``name@weights.toml``,
+``weights_for``).  ``search`` (``bonfire_sim.strategies.search``) looks ahead with rollouts of the
+``tuned`` row.  Pure-Python plug-ins are loaded by dotted path (``bonfire_sim.strategies.plugin``);
+``bonfire_sim.strategies.specs.parse_player`` resolves any seat spec (name, ``name@weights.toml``,
 ``search:N``, ``module:Class``).
 """
 
@@ -22,7 +22,7 @@ import numpy as np
 
 from bonfire_sim.config import check_float
 from bonfire_sim.errors import ConfigError
-from strategies import (
+from bonfire_sim.strategies import (
     gnome_engine,
     greedy,
     guardian,
@@ -34,7 +34,7 @@ from strategies import (
     tempo,
     tuned,
 )
-from strategies.weights import BASE, WEIGHT_NAMES, WEIGHTS
+from bonfire_sim.strategies.weights import BASE, WEIGHT_NAMES, WEIGHTS
 
 W = 64  # weights per seat (= bonfire_sim.sim.loop.W)
 MAX_WEIGHT = 1e6  # any weight a file may set: far beyond every tuned row, finite in the engine

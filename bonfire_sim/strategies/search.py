@@ -39,8 +39,8 @@ from bonfire_sim.rules import tasks as TK
 from bonfire_sim.rules.moves import apply_move, legal_moves
 from bonfire_sim.rules.rng import next_u32, shuffle
 from bonfire_sim.rules.scoring import NLINES, final_result
-from strategies import evaluate as E
-from strategies.weights import WEIGHT_NAMES
+from bonfire_sim.strategies import evaluate as E
+from bonfire_sim.strategies.weights import WEIGHT_NAMES
 
 NAME = "search"
 DESCRIPTION = "flat Monte-Carlo search with fair re-sampled hidden information (search:N)"

@@ -17,8 +17,8 @@ from bonfire_sim.rules.islands import (
     n_guardians,
 )
 from bonfire_sim.rules.turns import pass_points
-from strategies import features as FE
-from strategies.weights import W_GOLD, W_RES, W_TILE, W_TPN, W_TV0, W_YELLOW
+from bonfire_sim.strategies import features as FE
+from bonfire_sim.strategies.weights import W_GOLD, W_RES, W_TILE, W_TPN, W_TV0, W_YELLOW
 
 NEG = -1.0e9
 GOLD, YELLOW = C.GOLD, C.YELLOW
