@@ -122,7 +122,9 @@ def test_light_forks_keep_the_task_unlit_in_branch_b_and_lit_in_a():
     assert len(t) > 20
     assert (t["has_a"] == 1).all()
     kept = t[t["kept_b"]]
-    assert (kept["has_b"] == 0).all() and len(kept) >= 0.95 * len(t)
+    # Where igniting the dead task became the mover's only main option, B ignites it for 0
+    # points instead of dropping out (issue 26); everywhere else the task stays unlit.
+    assert (kept["has_b"] == 0).all() and len(kept) >= 0.5 * len(t)
 
 
 def test_take_forks_receive_the_task_in_branch_a():

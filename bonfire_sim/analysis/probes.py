@@ -44,20 +44,24 @@ from bonfire_sim.sim.runner import (
 TASK_IDS = tuple(t.id for t in C.TASKS)
 GNOME_IDS = tuple(f"S{i}" for i in range(1, C.N_SPECIALISTS + 1)) + tuple(
     f"E{i}" for i in range(1, C.N_ELDERS + 1))
-KINDS = ("take", "light", "gnome")
+KINDS = ("take", "light", "gnome", "forced")
+# What the report, ``check`` and ``sweep`` fork; ``forced`` (light forks after a forced
+# take, see ``forks``) is what the card values add for tasks the players rarely take.
+DEFAULT_KINDS = ("take", "light", "gnome")
 PROBE_DIR = DERIVED  # the run directory's derived-data folder (runner.run_files skips it)
 COLUMNS = ("game_id", "deal", "rotation", "players", "kind", "item", "seat", "strategy",
            "turn", "decision", "candidates", "score_a", "score_b", "win_a", "win_b", "has_a",
-           "has_b", "kept_b")
+           "has_b", "kept_b", "out_a", "out_b")
 
 
 @dataclass(frozen=True)
 class ProbeSettings:
     """Which forks to play: the first ``games`` games of the run (None = all), which kinds
-    (``take``, ``light``, ``gnome``) and which items (None = every task / gnome)."""
+    (``take``, ``light``, ``gnome``, ``forced``) and which items (None = every task /
+    gnome)."""
 
     games: int | None = None
-    kinds: tuple[str, ...] = KINDS
+    kinds: tuple[str, ...] = DEFAULT_KINDS
     tasks: tuple[str, ...] | None = None
     gnomes: tuple[str, ...] | None = None
     chunk_size: int = 100
@@ -83,7 +87,7 @@ class ProbeSettings:
 
     def want(self) -> np.ndarray:
         """The kernel's 0/1 vector over (kind, item) slots (see ``forks.NSLOT``)."""
-        from bonfire_sim.analysis.forks import NSLOT, NTASK
+        from bonfire_sim.analysis.forks import FORCED0, NSLOT, NTASK
 
         w = np.zeros(NSLOT, np.int64)
         tasks = [TASK_IDS.index(t) for t in (self.tasks or TASK_IDS)]
@@ -94,6 +98,8 @@ class ProbeSettings:
             w[[NTASK + t for t in tasks]] = 1
         if "gnome" in self.kinds:
             w[[2 * NTASK + g for g in gnomes]] = 1
+        if "forced" in self.kinds:
+            w[[FORCED0 + t for t in tasks]] = 1
         return w
 
 
@@ -129,7 +135,7 @@ def probe_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray,
                 fork_rules: RunConfig | None = None) -> pd.DataFrame:
     """Play and fork games ``ids`` of the run (pure: depends only on its arguments);
     the forks under ``fork_rules``' overrides and variants when given."""
-    from bonfire_sim.analysis.forks import NOUT, NSLOT, NTASK, probe_games
+    from bonfire_sim.analysis.forks import FORCED0, NOUT, NSLOT, NTASK, probe_games
 
     g = _game_inputs(config, ids)
     out = np.full((len(ids), NSLOT, NOUT), np.nan)
@@ -139,9 +145,9 @@ def probe_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray,
                 g["probe_seed"], g["sid"], g["wts"], settings.want(), out)
     gi, slot = np.nonzero(~np.isnan(out[:, :, 6]))
     rows = out[gi, slot]
-    kind = np.where(slot < NTASK, 0, np.where(slot < 2 * NTASK, 1, 2))
-    item = np.where(slot < NTASK, slot, np.where(slot < 2 * NTASK, slot - NTASK,
-                                                  slot - 2 * NTASK))
+    kind = np.select([slot < NTASK, slot < 2 * NTASK, slot < FORCED0], [0, 1, 2], 3)
+    item = np.select([slot < NTASK, slot < 2 * NTASK, slot < FORCED0],
+                     [slot, slot - NTASK, slot - 2 * NTASK], slot - FORCED0)
     seat = rows[:, 2].astype(np.int64)
     frame = pd.DataFrame({
         "game_id": ids[gi], "deal": g["deals"][gi], "rotation": g["rots"][gi],
@@ -155,7 +161,8 @@ def probe_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray,
         "candidates": rows[:, 5].astype(np.int64),
         "score_a": rows[:, 6], "score_b": rows[:, 7], "win_a": rows[:, 8],
         "win_b": rows[:, 9], "has_a": rows[:, 10], "has_b": rows[:, 11],
-        "kept_b": rows[:, 12].astype(bool)})
+        "kept_b": rows[:, 12].astype(bool), "out_a": rows[:, 13].astype(bool),
+        "out_b": rows[:, 14].astype(bool)})
     return frame.loc[:, list(COLUMNS)]
 
 
@@ -187,8 +194,11 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
     ``decision``, ``candidates`` (eligible decisions the one forked was drawn from), and per
     branch A (the item) / B (the best alternative): ``score_*`` (mover's final score),
     ``win_*`` (its share of the win), ``has_*`` (item lit / owned at the end); ``kept_b``
-    is False where the light ban had to give way.  With ``run_dir`` the table is cached
-    there and reused while config, settings and engine are unchanged.
+    is False where the light ban had to give way (igniting the dead task was the mover's only
+    main option); ``out_a`` / ``out_b``: the mover ended the game out (the rules' skip).
+    ``forced`` rows are light forks at a decision reached after a forced take.  With
+    ``run_dir`` the table is cached there and reused while config, settings and engine
+    are unchanged.
 
     ``fork_rules``: another configuration that shares this one's deals (it may differ in
     overrides and variants only); the games are played under ``config`` and every forked
