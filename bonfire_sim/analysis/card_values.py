@@ -12,10 +12,12 @@ its lit value by k at every decision.
 The **surplus** is the lit value minus the mean lit value of the tasks of its colour at that
 player count (the colours are the game's difficulty tiers: blue 2-3, red 4-5, yellow 6-8
 points): what lighting this card gives beyond the typical card of its tier.  A re-price by
-k moves it by k (1 - 1/22).  The **fair printed value** is printed - surplus, and the
-proposal its nearest whole number.  So a card is fairly priced when lighting it is worth
-what lighting the typical card of its colour is worth; the effort of meeting a condition is
-priced by the tier, not by this figure.
+k moves it by k (1 - 1/22).  The **fair printed value** is printed - surplus (the
+surplus first shrunk towards 0 by its own noise, empirical Bayes, so that the cards picked
+for being extreme are not over-corrected), and the proposal its nearest whole number.  So
+a card is fairly priced when lighting it is worth what lighting the typical card of its
+colour is worth; the effort of meeting a condition is priced by the tier, not by this
+figure.
 
 **Gnomes.**  The value of recruiting a gnome (gnome forks) minus the mean of all gnomes at
 that player count: points relative to the average gnome.  Gnomes print no number that could
@@ -45,11 +47,11 @@ from bonfire_sim.analysis.runs import RunLike, as_runs
 from bonfire_sim.rules import components as C
 from bonfire_sim.sim.runner import RunConfig
 
-CARD_KINDS = ("take", "light", "gnome", "forced")  # the forks the card values use
+CARD_KINDS = ("light", "gnome", "forced")  # the forks the card values use
 MIN_DEALS = 10  # fewer deals than this: the clustered interval is not trusted
 COLUMNS = ("card", "kind", "group", "players", "printed", "value", "lo", "hi", "n",
            "deals", "n_forced", "reference", "surplus", "s_lo", "s_hi", "half",
-           "forks_needed", "status", "q_value", "flag", "fair", "proposed")
+           "forks_needed", "status", "q_value", "flag", "shrink", "fair", "proposed")
 _COLOUR = {t.id: t.colour for t in C.TASKS}
 _GNOME_KIND = {g: ("specialist" if g.startswith("S") else "elder") for g in GNOME_IDS}
 
@@ -63,9 +65,15 @@ def printed_points(config: RunConfig) -> dict[str, int]:
 
 
 def card_settings(probes: ProbeSettings | int | None = None) -> ProbeSettings:
-    """Probe settings with every fork kind the card values need."""
-    s = probes if isinstance(probes, ProbeSettings) else ProbeSettings(games=probes)
-    return replace(s, kinds=CARD_KINDS)
+    """Probe settings for the card values: a number of games (None = all) probes every
+    kind in ``CARD_KINDS``; given settings keep their kinds (tasks always get ``light``
+    and ``forced`` forks together, so every task's value has the same design)."""
+    if isinstance(probes, ProbeSettings):
+        kinds = set(probes.kinds) - {"take"}
+        if kinds & {"light", "forced"}:
+            kinds |= {"light", "forced"}
+        return replace(probes, kinds=tuple(sorted(kinds)))
+    return ProbeSettings(games=probes, kinds=CARD_KINDS)
 
 
 def _estimates(forks: pd.DataFrame, kinds: Sequence[str], key: str) -> pd.DataFrame:
@@ -103,6 +111,26 @@ def _relative(frame: pd.DataFrame, group: str) -> pd.DataFrame:
     return frame
 
 
+def _shrinkage(out: pd.DataFrame) -> pd.Series:
+    """Empirical-Bayes factor tau^2 / (tau^2 + se^2) per row, tau^2 the spread of the true
+    surpluses within (players, kind): their observed variance minus the mean squared
+    standard error.  A re-price acts on the most extreme estimates, which overstate their
+    card's true surplus (selection); shrinking them towards 0 by their own noise keeps the
+    proposal from overshooting."""
+    shrink = pd.Series(np.nan, index=out.index)
+    for _key, idx in out.groupby(["players", "kind"]).groups.items():
+        g = out.loc[idx]
+        ok = g["s_se"].notna() & g["surplus"].notna() & (g["deals"] >= MIN_DEALS)
+        if ok.sum() < 3:
+            shrink.loc[idx] = 1.0
+            continue
+        tau2 = max(float(g.loc[ok, "surplus"].var(ddof=1) - (g.loc[ok, "s_se"] ** 2).mean()),
+                   0.0)
+        se2 = g["s_se"] ** 2
+        shrink.loc[idx] = (tau2 / (tau2 + se2)).where(se2 > 0, 1.0)
+    return shrink
+
+
 def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
                margin: float = FL.MARGIN, alpha: float = FL.ALPHA,
                cluster: str = "cluster") -> pd.DataFrame:
@@ -115,8 +143,8 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
     forced take), ``reference`` (mean of the group), ``surplus`` (``s_lo``/``s_hi``),
     ``half`` (its half-width), ``forks_needed`` for a half-width of ``margin``,
     ``status`` (``measured`` / ``not measured``), ``q_value``/``flag`` (``strong`` /
-    ``weak``, measured rows only), ``fair`` (printed - surplus) and ``proposed`` (its whole
-    number, at least 0; tasks only).
+    ``weak``, measured rows only), ``shrink`` (``_shrinkage``), ``fair`` (printed -
+    shrink * surplus) and ``proposed`` (its whole number, at least 0; tasks only).
     """
     parts = []
     for kind, kinds, ids, group in (("task", ("light", "forced"), TASK_IDS, _COLOUR),
@@ -133,6 +161,8 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
                         if kind == "task" else np.nan)
         parts.append(_relative(f, "group"))
     out = pd.concat(parts, ignore_index=True)
+    for col in ("printed", "value", "se", "reference", "s_se", "surplus"):
+        out[col] = pd.to_numeric(out[col], errors="coerce").astype(float)
     out["n"] = out["n"].fillna(0).astype(int)
     out["deals"] = out["deals"].fillna(0).astype(int)
     out["n_forced"] = out["n_forced"].fillna(0).astype(int)
@@ -155,8 +185,9 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
                          labels=("strong", "weak"))
         out.loc[idx, "q_value"] = qv
         out.loc[idx, "flag"] = fl
+    out["shrink"] = _shrinkage(out)
     task = out["kind"] == "task"
-    out["fair"] = np.where(task, out["printed"] - out["surplus"], np.nan)
+    out["fair"] = np.where(task, out["printed"] - out["shrink"] * out["surplus"], np.nan)
     out["proposed"] = np.where(task & out["fair"].notna(),
                                np.maximum(np.floor(out["fair"] + 0.5), 0), np.nan)
     return out.loc[:, list(COLUMNS)]
