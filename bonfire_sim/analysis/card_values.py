@@ -9,12 +9,11 @@ forced take (``forced``), so tasks the players rarely take are measured too.  In
 branches the play is independent of the task's printed points, so re-pricing it by k moves
 its lit value by k at every decision.
 
-The **surplus** is the lit value minus the mean lit value of the tasks of its colour at that
-player count (the colours are the game's difficulty tiers: blue 2-3, red 4-5, yellow 6-8
-points): what lighting this card gives beyond the typical card of its tier.  A re-price by
-k moves it by k (1 - 1/22).  The **fair printed value** is printed - surplus (the
-surplus first shrunk towards 0 by its own noise, empirical Bayes, so that the cards picked
-for being extreme are not over-corrected), and the proposal its nearest whole number.  So
+The **surplus** is the lit value minus the mean lit value of the other tasks of its colour
+at that player count (the colours are the game's difficulty tiers: blue 2-3, red 4-5,
+yellow 6-8 points): what lighting this card gives beyond the typical card of its tier.  A
+re-price by k moves it by k (the card is not part of its own reference).  The **fair
+printed value** is printed - surplus, and the proposal its nearest whole number.  So
 a card is fairly priced when lighting it is worth what lighting the typical card of its
 colour is worth; the effort of meeting a condition is priced by the tier, not by this
 figure.
@@ -51,7 +50,7 @@ CARD_KINDS = ("light", "gnome", "forced")  # the forks the card values use
 MIN_DEALS = 10  # fewer deals than this: the clustered interval is not trusted
 COLUMNS = ("card", "kind", "group", "players", "printed", "value", "lo", "hi", "n",
            "deals", "n_forced", "reference", "surplus", "s_lo", "s_hi", "half",
-           "forks_needed", "status", "q_value", "flag", "shrink", "fair", "proposed")
+           "forks_needed", "status", "q_value", "flag", "fair", "proposed")
 _COLOUR = {t.id: t.colour for t in C.TASKS}
 _GNOME_KIND = {g: ("specialist" if g.startswith("S") else "elder") for g in GNOME_IDS}
 
@@ -90,8 +89,9 @@ def _estimates(forks: pd.DataFrame, kinds: Sequence[str], key: str) -> pd.DataFr
 
 
 def _relative(frame: pd.DataFrame, group: str) -> pd.DataFrame:
-    """Surplus = value - mean value of the rows of its group (per player count), with the
-    variance of that difference: var_i (1 - 2/m) + sum_j var_j / m^2."""
+    """Surplus = value - mean value of the other rows of its group (per player count; the
+    leave-one-out mean, so a card's own re-price moves its surplus by exactly the
+    change), with the variance of that difference: var_i + sum_{j != i} var_j / (m-1)^2."""
     frame = frame.copy()
     frame["reference"] = np.nan
     frame["s_se"] = np.nan
@@ -101,34 +101,16 @@ def _relative(frame: pd.DataFrame, group: str) -> pd.DataFrame:
         m = int(ok.sum())
         if m < 2:
             continue
-        ref = float(g.loc[ok, "value"].mean())
+        total = float(g.loc[ok, "value"].sum())
         var = g["se"] ** 2
         sum_var = float(var[ok].sum())
-        s_var = var * (1 - 2 / m) + sum_var / m ** 2
-        frame.loc[idx, "reference"] = ref
-        frame.loc[idx, "s_se"] = np.sqrt(s_var.where(ok))
+        # A row outside the reference (too few forks) is compared with all m rows.
+        own = ok.astype(float)
+        frame.loc[idx, "reference"] = (total - g["value"].where(ok, 0.0)) / (m - own)
+        s_var = var + (sum_var - var.where(ok, 0.0)) / (m - own) ** 2
+        frame.loc[idx, "s_se"] = np.sqrt(s_var)
     frame["surplus"] = frame["value"] - frame["reference"]
     return frame
-
-
-def _shrinkage(out: pd.DataFrame) -> pd.Series:
-    """Empirical-Bayes factor tau^2 / (tau^2 + se^2) per row, tau^2 the spread of the true
-    surpluses within (players, kind): their observed variance minus the mean squared
-    standard error.  A re-price acts on the most extreme estimates, which overstate their
-    card's true surplus (selection); shrinking them towards 0 by their own noise keeps the
-    proposal from overshooting."""
-    shrink = pd.Series(np.nan, index=out.index)
-    for _key, idx in out.groupby(["players", "kind"]).groups.items():
-        g = out.loc[idx]
-        ok = g["s_se"].notna() & g["surplus"].notna() & (g["deals"] >= MIN_DEALS)
-        if ok.sum() < 3:
-            shrink.loc[idx] = 1.0
-            continue
-        tau2 = max(float(g.loc[ok, "surplus"].var(ddof=1) - (g.loc[ok, "s_se"] ** 2).mean()),
-                   0.0)
-        se2 = g["s_se"] ** 2
-        shrink.loc[idx] = (tau2 / (tau2 + se2)).where(se2 > 0, 1.0)
-    return shrink
 
 
 def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
@@ -140,11 +122,12 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
     One row per card (66 tasks, 33 gnomes) and player count; columns ``COLUMNS``:
     ``kind`` (task / gnome), ``group`` (colour / specialist or elder), ``value`` with its
     clustered 95% ``lo``/``hi``, ``n`` forks from ``deals`` deals (``n_forced`` after a
-    forced take), ``reference`` (mean of the group), ``surplus`` (``s_lo``/``s_hi``),
+    forced take), ``reference`` (mean of the other cards of the group), ``surplus``
+    (``s_lo``/``s_hi``),
     ``half`` (its half-width), ``forks_needed`` for a half-width of ``margin``,
     ``status`` (``measured`` / ``not measured``), ``q_value``/``flag`` (``strong`` /
-    ``weak``, measured rows only), ``shrink`` (``_shrinkage``), ``fair`` (printed -
-    shrink * surplus) and ``proposed`` (its whole number, at least 0; tasks only).
+    ``weak``, measured rows only), ``fair`` (printed - surplus) and ``proposed`` (its
+    whole number, at least 0; tasks only).
     """
     parts = []
     for kind, kinds, ids, group in (("task", ("light", "forced"), TASK_IDS, _COLOUR),
@@ -174,7 +157,10 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
     out["s_hi"] = out["surplus"] + out["half"]
     with np.errstate(invalid="ignore", divide="ignore"):
         need = np.ceil(out["n"] * (out["half"] / margin) ** 2)
-    out["forks_needed"] = need.where(np.isfinite(need))
+    # Too few deals for the clustered interval: at least the forks that reach MIN_DEALS.
+    few = np.ceil(out["n"] * MIN_DEALS / out["deals"].clip(lower=1))
+    need = need.where(out["deals"] >= MIN_DEALS, np.fmax(need, few))
+    out["forks_needed"] = need.where(np.isfinite(need) & (out["n"] > 0))
     measured = (out["half"] <= margin) & (out["deals"] >= MIN_DEALS)
     out["status"] = np.where(measured, "measured", "not measured")
     out["q_value"] = np.nan
@@ -185,9 +171,8 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
                          labels=("strong", "weak"))
         out.loc[idx, "q_value"] = qv
         out.loc[idx, "flag"] = fl
-    out["shrink"] = _shrinkage(out)
     task = out["kind"] == "task"
-    out["fair"] = np.where(task, out["printed"] - out["shrink"] * out["surplus"], np.nan)
+    out["fair"] = np.where(task, out["printed"] - out["surplus"], np.nan)
     out["proposed"] = np.where(task & out["fair"].notna(),
                                np.maximum(np.floor(out["fair"] + 0.5), 0), np.nan)
     return out.loc[:, list(COLUMNS)]

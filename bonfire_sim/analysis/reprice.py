@@ -5,9 +5,10 @@ for every task flagged at some player count (its surplus shown to lie beyond ± 
 one whole printed value for all counts: the inverse-variance mean over the counts of
 printed - surplus, rounded; each count's own value stays in the table.  ``reprice(...,
 verify=True)`` then plays FRESH deals (seeds disjoint from the estimating runs') under the
-proposal, measures the surpluses again and, while cards are still flagged and rounds are
-left, re-prices those (all at once, from the last round's deals) and plays the next fresh
-deals: a fixed-point iteration like the seat lottery's.  The proposal it keeps is always
+proposal, measures the surpluses again and, while cards are still off (flagged, or
+re-priced and measured with a whole value of their own other than the one played) and
+rounds are left, re-prices those (all at once, from the last round's deals) and plays the
+next fresh deals: a fixed-point iteration like the seat lottery's.  The proposal it keeps is always
 one that was verified on deals it was not estimated from.
 
 Runs are grouped per player count; runs that differ in anything but their seed and size
@@ -143,6 +144,11 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     if not rs:
         raise DataError("no runs to re-price")
     groups = group_runs(rs)
+    used = {r.config.seed for r in rs}
+    base = (max(used) + 1) if seed is None else int(seed)
+    if verify and any(base + i in used for i in range(rounds)):
+        raise DataError(f"verification seeds {base}..{base + rounds - 1} include a seed of "
+                        f"the estimating runs ({sorted(used)}): pick a disjoint --seed")
     printed = printed_points(rs[0].config)
     settings = card_settings(probe_games)
     forks = _forks([(r.label, r.config, r.path) for r in rs], settings, jobs, quiet)
@@ -154,25 +160,28 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     if not verify or not proposal:
         result.fixed_point = not proposal
         return result
-    used = {r.config.seed for r in rs}
-    base = (max(used) + 1) if seed is None else int(seed)
-    if any(base + i in used for i in range(rounds)):
-        raise DataError(f"verification seeds {base}..{base + rounds - 1} include a seed of "
-                        f"the estimating runs ({sorted(used)}): pick a disjoint --seed")
     current = dict(printed) | proposal
     for i in range(rounds):
         cfgs = [(f"fresh{n}", _fresh(g[0].config, base + i, verify_games, current), None)
                 for n, g in groups.items()]
         if note:
-            note(f"round {i + 1}: {len(proposal)} re-priced card(s) on fresh deals "
+            moved_n = sum(current[c] != printed[c] for c in current)
+            note(f"round {i + 1}: {moved_n} re-priced card(s) on fresh deals "
                  f"(seed {base + i}, {verify_games} games per player count)")
         ft = _forks(cfgs, replace(settings, games=None), jobs, quiet)
         tab = card_table(ft, {n: current for n in groups}, margin, alpha)
-        flagged = sorted(set(tab.loc[(tab["kind"] == "task") & (tab["flag"] != ""), "card"]))
+        # Still off: any card flagged on these deals, and any re-priced card measured to
+        # within the margin whose own whole value is not the one played (the fixed point).
+        t = tab[tab["kind"] == "task"]
+        moved = t["card"].isin([c for c in current if current[c] != printed[c]])
+        off = (t["flag"] != "") | (moved & (t["status"] == "measured")
+                                   & (t["proposed"] != t["printed"]))
+        flagged = sorted(set(t.loc[off, "card"]))
         result.rounds.append(Round(base + i, dict(current), tab, flagged))
         result.proposal = {c: v for c, v in current.items() if v != printed[c]}
         if not flagged:
-            result.fixed_point = True
+            # A fixed point only where every re-priced row was measured to the margin.
+            result.fixed_point = bool((t.loc[moved, "status"] == "measured").all())
             break
         if i + 1 < rounds:
             again = combine(tab, current, margin)

@@ -96,7 +96,7 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
         v = res.verified
         click.echo(f"verified on fresh deals (seeds {res.rounds[0].seed}.."
                    f"{res.rounds[-1].seed}, {len(res.rounds)} round(s)"
-                   f"{', fixed point' if res.fixed_point else ', budget spent'}):")
+                   f"{', fixed point' if res.fixed_point else ', no fixed point shown'}):")
         click.echo(f"{'task':>5} {'players':>7} {'was':>4} {'now':>4} {'surplus':>8} "
                    f"{'95% interval':>16} {'forks':>6}  status")
         for _, r in v.iterrows():
