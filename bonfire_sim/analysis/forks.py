@@ -215,14 +215,15 @@ def _fork(s0, p, sids, wts, kind, item, moves, alt, scores, lines, ranks, won, r
     wcount = np.zeros(2, np.int64)
     rng = np.ones(1, np.uint64)
     return _fork_watch(s0, p, sids, wts, kind, item, moves, alt, scores, lines, ranks, won,
-                       res, out, -1, watched, wcount, rng)
+                       res, out, -1, watched, wcount, rng, False)
 
 
 @njit(cache=True)
 def _fork_watch(s0, p, sids, wts, kind, item, moves, alt, scores, lines, ranks, won, res,
-                out, watch_seat, watched, wcount, rng):
+                out, watch_seat, watched, wcount, rng, a_only):
     """``_fork``; for a take fork with ``watch_seat`` >= 0, branch A also keeps in
-    ``watched`` a decision where the mover could ignite task ``wcount[1]`` (forced forks)."""
+    ``watched`` a decision where the mover could ignite task ``wcount[1]`` (forced forks).
+    ``a_only``: play branch A only (the forced forks need no take value)."""
     seat = s0[L.G_CUR]
     pb = L.PLAYER0 + seat * L.PSIZE
     # Branch A: the best move that concerns the item, then play on.
@@ -236,6 +237,8 @@ def _fork_watch(s0, p, sids, wts, kind, item, moves, alt, scores, lines, ranks, 
     _play(s, p, sids, wts, moves, alt, -1, -1, watch_seat, watched, wcount, rng)
     _result(s, p, seat, kind, item, scores, lines, ranks, won, res)
     out[6], out[8], out[10], out[13] = res[0], res[1], res[2], res[3]
+    if a_only:
+        return True
     # Branch B: the best other move; for ``light`` the task is then dead for good.
     s = s0.copy()
     n = legal_moves(s, p, moves)
@@ -348,7 +351,7 @@ def probe_games(template, p, pf, humans, rng_game, rng_strat, probe_seed, seat_s
             wcount[1] = item
             if _fork_watch(s0, pf, sids, wts, kind, item, moves, alt, scores, lines, ranks,
                            won, res, row, s0[L.G_CUR] if forced else -1, watched, wcount,
-                           rng) and want[k] == 1:
+                           rng, want[k] == 0) and want[k] == 1:
                 row[0] = kind
                 row[1] = item
                 row[2] = s0[L.G_CUR]
