@@ -275,7 +275,7 @@ def test_repricing_a_task_moves_its_lit_value_at_a_state_by_exactly_the_change()
     alt = np.zeros_like(moves)
     scores, ranks, won = (np.zeros(L.NP, np.int64) for _ in range(3))
     lines = np.zeros((L.NP, FK.NLINES), np.int64)
-    res = np.zeros(3)
+    res = np.zeros(4)  # score, win share, item held, mover out (forks._result)
     checked = 0
     for gi in range(12):
         s = blank_state(L.NP)
