@@ -301,3 +301,16 @@ def test_planted_reprice_invariance_heavy(tmp_path):
     untouched = [t for t in a.index if t not in plant]
     assert (b.loc[untouched, "flag"] == "").all() or (
         b.loc[untouched, "flag"] == a.loc[untouched, "flag"]).all()
+
+
+def test_gnome_values_carry_the_relative_scale(tmp_path):
+    from bonfire_sim.analysis import gnome_values
+
+    r = run(RunConfig(games=40, players=2, seed=12, seat_rotation=True), tmp_path / "r")
+    gv = gnome_values(r, probes=ProbeSettings(kinds=("gnome",), gnomes=("S1", "S2", "E1")))
+    g = gv[gv["n"] > 1].set_index("gnome")
+    assert len(g) == 3
+    for name in g.index:
+        others = g["value"].drop(name).mean()
+        assert g.loc[name, "relative"] == pytest.approx(g.loc[name, "value"] - others)
+        assert g.loc[name, "rel_lo"] < g.loc[name, "relative"] < g.loc[name, "rel_hi"]

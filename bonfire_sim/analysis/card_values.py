@@ -52,7 +52,7 @@ COLUMNS = ("card", "kind", "group", "players", "printed", "value", "lo", "hi", "
            "deals", "n_forced", "reference", "surplus", "s_lo", "s_hi", "half",
            "forks_needed", "status", "q_value", "flag", "fair", "proposed")
 _COLOUR = {t.id: t.colour for t in C.TASKS}
-_GNOME_KIND = {g: ("specialist" if g.startswith("S") else "elder") for g in GNOME_IDS}
+GNOME_GROUP = {g: "gnome" for g in GNOME_IDS}  # every gnome against all the others
 
 
 def printed_points(config: RunConfig) -> dict[str, int]:
@@ -113,6 +113,20 @@ def _relative(frame: pd.DataFrame, group: str) -> pd.DataFrame:
     return frame
 
 
+def relative_values(forks: pd.DataFrame, kinds: Sequence[str], group: Mapping[str, str],
+                    cluster: str = "cluster") -> pd.DataFrame:
+    """Per (players, card) of the fork ``kinds``: ``value`` and ``surplus`` (against the
+    other cards of its ``group``) with clustered 95% intervals (``lo``/``hi``,
+    ``s_lo``/``s_hi``), ``n`` and ``deals``."""
+    f = _estimates(forks, kinds, cluster)
+    f["group"] = f["card"].map(group)
+    f = _relative(f, "group")
+    q = sps.t.ppf(0.975, np.maximum(f["deals"] - 1, 1))
+    f["lo"], f["hi"] = f["value"] - q * f["se"], f["value"] + q * f["se"]
+    f["s_lo"], f["s_hi"] = f["surplus"] - q * f["s_se"], f["surplus"] + q * f["s_se"]
+    return f
+
+
 def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
                margin: float = FL.MARGIN, alpha: float = FL.ALPHA,
                cluster: str = "cluster") -> pd.DataFrame:
@@ -120,7 +134,7 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
     deal of each fork) and the printed task points per player count.
 
     One row per card (66 tasks, 33 gnomes) and player count; columns ``COLUMNS``:
-    ``kind`` (task / gnome), ``group`` (colour / specialist or elder), ``value`` with its
+    ``kind`` (task / gnome), ``group`` (colour / ``gnome``), ``value`` with its
     clustered 95% ``lo``/``hi``, ``n`` forks from ``deals`` deals (``n_forced`` after a
     forced take), ``reference`` (mean of the other cards of the group), ``surplus``
     (``s_lo``/``s_hi``),
@@ -131,7 +145,7 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
     """
     parts = []
     for kind, kinds, ids, group in (("task", ("light", "forced"), TASK_IDS, _COLOUR),
-                                    ("gnome", ("gnome",), GNOME_IDS, _GNOME_KIND)):
+                                    ("gnome", ("gnome",), GNOME_IDS, GNOME_GROUP)):
         est = _estimates(forks, kinds, cluster) if len(forks) else _estimates(
             pd.DataFrame(columns=["kind", "players", "item", "score_a", "score_b",
                                   cluster]), kinds, cluster)
