@@ -314,3 +314,16 @@ def test_gnome_values_carry_the_relative_scale(tmp_path):
         others = g["value"].drop(name).mean()
         assert g.loc[name, "relative"] == pytest.approx(g.loc[name, "value"] - others)
         assert g.loc[name, "rel_lo"] < g.loc[name, "relative"] < g.loc[name, "rel_hi"]
+
+
+def test_bench_forks_prints_forks_per_second_for_both_fork_sets():
+    res = CliRunner().invoke(main, ["bench", "--forks", "--games", "12", "--jobs", "1",
+                                    "--quiet"])
+    assert res.exit_code == 0, res.output
+    rows = [ln.split() for ln in res.output.splitlines() if ln.strip().startswith(
+        ("take,light,gnome", "light,gnome,forced"))]
+    assert len(rows) == 2
+    for row in rows:
+        forks, seconds, per_s = (float(x.replace(",", "")) for x in row[1:4])
+        assert forks > 100 and seconds > 0
+        assert per_s == pytest.approx(forks / seconds, rel=0.1)  # seconds shown to 0.1
