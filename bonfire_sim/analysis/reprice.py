@@ -209,11 +209,15 @@ def overrides_toml(result: Reprice, runs: Sequence[Run], margin: float) -> str:
     cfg = groups[max(groups)][0].config
     counts = list(groups)
     default = all(g[0].config.strategies == default_mix(n) for n, g in groups.items())
+    games = max(g[0].config.games for g in groups.values())
+    if cfg.seat_rotation:  # every count's seat rotations must divide the games
+        step = math.lcm(*counts) if len(counts) > 1 and default else cfg.players
+        games = -(-games // step) * step
     lines = ["# bonfire-sim reprice: proposed printed task points "
-             f"(margin {margin:g} point), from {', '.join(r.label for r in runs)}",
+             f"(margin {margin:g} point(s)), from {', '.join(r.label for r in runs)}",
              "# verified on fresh deals" if result.rounds else "# not verified (no --verify)",
              "[run]",
-             f"games = {cfg.games}"]
+             f"games = {games}"]
     if len(counts) > 1 and default:
         lines.append(f"players = [{', '.join(str(n) for n in counts)}]")
     else:
