@@ -97,14 +97,16 @@ def _relative(frame: pd.DataFrame, group: str) -> pd.DataFrame:
     frame["s_se"] = np.nan
     for _key, idx in frame.groupby(["players", group]).groups.items():
         g = frame.loc[idx]
-        ok = g["value"].notna() & g["se"].notna()
+        # The reference: rows resting on enough deals (a card with two forks would move
+        # every other card's reference by its noise).
+        ok = g["value"].notna() & g["se"].notna() & (g["deals"] >= MIN_DEALS)
         m = int(ok.sum())
         if m < 2:
             continue
         total = float(g.loc[ok, "value"].sum())
         var = g["se"] ** 2
         sum_var = float(var[ok].sum())
-        # A row outside the reference (too few forks) is compared with all m rows.
+        # A row outside the reference (too few deals) is compared with all m rows.
         own = ok.astype(float)
         frame.loc[idx, "reference"] = (total - g["value"].where(ok, 0.0)) / (m - own)
         s_var = var + (sum_var - var.where(ok, 0.0)) / (m - own) ** 2
