@@ -285,7 +285,8 @@ def test_test_retest_on_two_seeds_heavy(tmp_path):
     own = (a.loc[both, "proposed"] - b.loc[both, "proposed"]).abs() <= 1
     measured = (a["status"] == "measured") & (b["status"] == "measured")
     print(f"own whole values agree within 1 point for {own.mean():.0%} of {both.sum()} "
-          f"tasks, {own[measured[both]].mean():.0%} of the {int(measured.sum())} measured "
+          f"tasks, {own[measured[both]].mean():.0%} of the {int((measured & both).sum())} "
+          f"measured "
           f"in both")
     agree = (final[0] - final[1]).abs() <= 1
     print(f"proposed printed values agree within 1 point for {agree.mean():.0%} of "
