@@ -43,12 +43,16 @@ def source_hash() -> str:
     return h.hexdigest()[:16]
 
 
-def cache_dir() -> str:
-    """The cache directory of the current kernel sources."""
-    root = os.environ.get("BONFIRE_SIM_CACHE_DIR") or os.path.join(
+def cache_root() -> str:
+    """bonfire_sim's user cache directory (compiled kernels, fork tables)."""
+    return os.environ.get("BONFIRE_SIM_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "bonfire_sim"
     )
-    return os.path.join(root, f"numba-{source_hash()}")
+
+
+def cache_dir() -> str:
+    """The cache directory of the current kernel sources."""
+    return os.path.join(cache_root(), f"numba-{source_hash()}")
 
 
 _OURS = (str(_PKG) + os.sep, str((_PKG / "../strategies").resolve()) + os.sep)

@@ -24,23 +24,29 @@ def run(games: int = 1000, players: int = 4, strategies: Sequence[str] | str = (
         seat_rotation: bool = False, seed: int = 0, turn_log: str = "none",
         chunk_size: int = 500, overrides: Mapping[str, Any] | None = None,
         out: str | Path | None = None, jobs: int = 1, resume: bool = False,
-        engine: str = "pandas", progress: Callable[[int, int], None] | None = None
-        ) -> RunData:
+        engine: str = "pandas", progress: Callable[[int, int], None] | None = None,
+        move_timeout: float | None = None, backend: str | None = None,
+        scheduler: str | None = None) -> RunData:
     """Play a seeded batch and return its tables (see ``bonfire-sim run`` for the options).
 
     ``out=None`` plays in a temporary directory (the result's ``path`` is then None);
     with ``out`` the run stays on disk and an existing run of the same configuration is
-    reused (``resume=True`` completes an interrupted one).
+    reused (``resume=True`` completes an interrupted one).  ``move_timeout``: seconds a
+    plug-in seat may take per move (default: no limit).  ``backend="dask"`` with
+    ``scheduler="tcp://HOST:8786"`` plays the chunks on a dask cluster (identical tables;
+    ``jobs`` is then the number of chunks in flight), see ``workers.using``.
     """
     names = (strategies,) if isinstance(strategies, str) else tuple(strategies)
     config = RunConfig(games=games, players=players, strategies=names,
                        seat_rotation=seat_rotation, seed=seed, turn_log=turn_log,
                        chunk_size=chunk_size, overrides=dict(overrides or {}))
     if out is not None:
-        path = run_games(config, out, jobs=jobs, resume=resume, progress=progress)
+        path = run_games(config, out, jobs=jobs, resume=resume, progress=progress,
+                         move_timeout=move_timeout, backend=backend, scheduler=scheduler)
         return load(path, engine=engine)
     with tempfile.TemporaryDirectory(prefix="bonfire-run-") as tmp:
-        path = run_games(config, Path(tmp) / "run", jobs=jobs, progress=progress)
+        path = run_games(config, Path(tmp) / "run", jobs=jobs, progress=progress,
+                         move_timeout=move_timeout, backend=backend, scheduler=scheduler)
         data = load(path, engine=engine)
     return RunData(data.games, data.players, data.turns, data.manifest, None)
 
@@ -93,18 +99,22 @@ def sweep(overrides: Mapping[str, Any], *, out: str | Path | None = None,
     ``sweep({"task_points": {"Y14": [3, 4, 5]}}, games=400, players=2)``.
 
     ``run_options`` are ``run``'s; with ``out`` each point's run is kept under
-    ``out/<point label>`` (and reused when present).
+    ``out/<point label>`` (and reused when present).  ``backend``/``scheduler`` (see
+    ``run``) hold one cluster connection for every point.
     """
     import pandas as pd
 
+    from bonfire_sim.workers import using
+
     points = expand_sweep(overrides)
     runs, rows = [], []
-    for point, concrete in points:
-        where = None if out is None else Path(out) / point_label(point)
-        data = run(overrides=concrete, out=where, **run_options)
-        runs.append(data)
-        rows.append({**{k: (tuple(v) if isinstance(v, list) else v) for k, v in point.items()},
-                     "run": str(where) if where else None})
+    with using(run_options.pop("backend", None), run_options.pop("scheduler", None)):
+        for point, concrete in points:
+            where = None if out is None else Path(out) / point_label(point)
+            runs.append(run(overrides=concrete, out=where, **run_options))
+            rows.append({**{k: (tuple(v) if isinstance(v, list) else v)
+                            for k, v in point.items()},
+                         "run": str(where) if where else None})
     frame = pd.DataFrame(rows)
     frame.index.name = "point"
     return SweepData(frame, tuple(runs))

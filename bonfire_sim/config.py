@@ -34,8 +34,9 @@ MAX_NOVICES = 100
 
 @dataclass(frozen=True)
 class Field:
-    """One setting.  ``kind``: int, bool, str, path, strs (list of str), paths, ints
-    (list of int, ``length`` long), map (str key -> int; ``keys`` lists the valid keys)."""
+    """One setting.  ``kind``: int, bool, str, path, strs (list of str), paths, num (a
+    finite number), nums, ints (list of int, ``length`` long), map (str key -> int;
+    ``keys`` lists the valid keys)."""
 
     kind: str
     help: str
@@ -58,6 +59,14 @@ def _one_to_four(name: str, value: Any) -> None:
                           f"got {len(value)}")
 
 
+def _positive(name: str, value: Any) -> None:
+    if value <= 0:
+        raise ConfigError(f"{name} must be more than 0, got {value}")
+
+
+MAX_MOVE_TIMEOUT = 86_400  # seconds: a day per move is "no limit" for any real plug-in
+
+
 def _task_ids() -> Sequence[str]:
     from bonfire_sim.rules import components as C
 
@@ -76,6 +85,8 @@ RUN_FIELDS: dict[str, Field] = {
     "out": Field("path", "run directory"),
     "jobs": Field("int", "worker processes (-1 = every core)", -1, MAX_JOBS, 1,
                   check=_jobs_not_zero),
+    "move_timeout": Field("num", "seconds a plug-in seat may take per move (default: no "
+                          "limit)", 0, MAX_MOVE_TIMEOUT, check=_positive),
 }
 OVERRIDE_FIELDS: dict[str, Field] = {
     "task_points": Field("map", "points of a task, by task id", 0, MAX_POINTS, keys=_task_ids),
@@ -92,6 +103,12 @@ OVERRIDE_FIELDS: dict[str, Field] = {
     "seat_points": Field("nums", "starting score per seat, seat 0 = start player (1-4 values;"
                          " a fraction is a per-deal lottery: 2.4 = 3 points in 40% of deals)",
                          0, MAX_POINTS, check=_one_to_four),
+}
+# The real-valued settings of a tuning study (bonfire_sim.tune) and their ranges (sigma:
+# above 0); here, not in tune, so the CLI can state them without importing the tuner.
+TUNE_FLOATS: dict[str, tuple[float, float]] = {
+    "sigma": (0.0, 100.0), "w_score": (-1000.0, 1000.0), "w_bonfires": (-1000.0, 1000.0),
+    "w_stalled": (-1000.0, 1000.0), "bonfires_min": (0.0, 20.0), "w_short": (0.0, 1000.0),
 }
 REPORT_FIELDS: dict[str, Field] = {
     "out": Field("path", "HTML file to write"),
@@ -140,11 +157,32 @@ def _bounded_num(name: str, v: Any, f: Field) -> int | float:
     """An integer, or a finite float (kept as given), within the field's bounds."""
     if _is_int(v):
         return _bounded(name, v, f)
-    if isinstance(v, bool) or not isinstance(v, float) or not math.isfinite(v):
-        raise ConfigError(f"{name} must be a number, got {v!r}")
-    if (f.lo is not None and v < f.lo) or (f.hi is not None and v > f.hi):
-        raise ConfigError(f"{name} must be {f.lo}..{f.hi}, got {v}")
-    return v
+    return check_float(name, v, f.lo, f.hi)
+
+
+def _span(lo: float | None, hi: float | None, lo_open: bool) -> str:
+    if lo is not None and hi is not None and not lo_open:
+        return f" {lo:g}..{hi:g}"
+    parts = ([f"{'>' if lo_open else '>='} {lo:g}"] if lo is not None else []) + (
+        [f"<= {hi:g}"] if hi is not None else [])
+    return (" " + " and ".join(parts)) if parts else ""
+
+
+def check_float(name: str, value: Any, lo: float | None = None, hi: float | None = None,
+                *, lo_open: bool = False) -> float:
+    """The one check of every real number the program takes (options, TOML values,
+    weight files): a finite int or float within ``lo``..``hi`` (``lo`` excluded with
+    ``lo_open``), returned as float; anything else (NaN, infinity, text, a boolean) is
+    one ``ConfigError``.  ``name`` starts the message (none: it starts at "must be")."""
+    prefix = f"{name} must be" if name else "must be"
+    ok = (isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
+          and math.isfinite(value))
+    if not ok:
+        raise ConfigError(f"{prefix} a finite number{_span(lo, hi, lo_open)}, got {value!r}")
+    if (lo is not None and (value <= lo if lo_open else value < lo)) or (
+            hi is not None and value > hi):
+        raise ConfigError(f"{prefix}{_span(lo, hi, lo_open)}, got {value!r}")
+    return float(value)
 
 
 def check_value(name: str, value: Any, f: Field) -> Any:
@@ -170,6 +208,8 @@ def check_value(name: str, value: Any, f: Field) -> Any:
         if not isinstance(value, list | tuple) or (f.length and len(value) != f.length):
             raise ConfigError(f"{name} must be a list of {f.length} integers, got {value!r}")
         out = [_bounded(f"{name}[{i}]", v, f) for i, v in enumerate(value)]
+    elif kind == "num":
+        out = _bounded_num(name, value, f)
     elif kind == "nums":
         if not isinstance(value, list | tuple):
             raise ConfigError(f"{name} must be a list of numbers, got {value!r}")

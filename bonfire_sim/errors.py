@@ -29,3 +29,8 @@ class EngineMismatchError(BonfireError):
 
 class PluginError(BonfireError):
     """A plug-in strategy failed or answered nonsense (the message names seat, seed, turn)."""
+
+
+class WorkerError(BonfireError):
+    """A worker process ended unexpectedly (killed, out of memory, or code that exited or
+    crashed it, such as a plug-in calling ``os._exit``)."""

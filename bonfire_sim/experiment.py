@@ -43,15 +43,16 @@ from __future__ import annotations
 import csv
 import io
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bonfire_sim import fileio
+from bonfire_sim import fileio, ownership, safepaths
 from bonfire_sim.config import (
     REPORT_FIELDS,
     RUN_FIELDS,
+    TABLES,
     check_count,
     check_document,
     check_value,
@@ -89,7 +90,26 @@ def read_experiment(path: str | Path) -> dict[str, dict[str, Any]]:
     checked = check_document(doc, str(path))
     if counts is not None:
         checked["run"]["players"] = counts
+    _contain_paths(checked, str(path))
     return checked
+
+
+def _contain_paths(doc: Mapping[str, Any], where: str) -> None:
+    """Every path the file names (run and report folders, pages, weights files) stays
+    inside the folder it is run from: experiment files are shared, and one must not
+    write a report over a file elsewhere or read one from elsewhere (``SECURITY.md``)."""
+    base = Path.cwd()
+    for table, (fields, _required) in TABLES.items():
+        for name, f in fields.items():
+            value = (doc.get(table) or {}).get(name)
+            if value is None or f.kind not in ("path", "paths"):
+                continue
+            for v in (value if f.kind == "paths" else [value]):
+                safepaths.within(base, v, where, f"{table}.{name}")
+    for spec in (doc.get("run") or {}).get("strategies", ()):
+        if "@" in spec:
+            safepaths.within(base, spec.partition("@")[2].strip(), where,
+                             f"the weights file of {spec.partition('@')[0].strip()!r}")
 
 
 def _player_counts(doc: dict[str, Any], where: str) -> list[int] | None:
@@ -163,6 +183,8 @@ def load_sweep(path: str | Path) -> list[tuple[dict[str, Any], RunConfig, dict[s
         extra: dict[str, Any] = {"report": doc.get("report", {})}
         if "jobs" in run:
             extra["jobs"] = run["jobs"]
+        if "move_timeout" in run:
+            extra["move_timeout"] = run["move_timeout"]
         if "out" in run or len(points) > 1:
             extra["out"] = str(Path(base_out) / label) if len(points) > 1 else base_out
         where = f"{path} (point {label})" if len(points) > 1 else str(path)
@@ -197,6 +219,7 @@ class ExperimentPlan:
     report_jobs: int
     probe_games: int
     extra_runs: tuple[str, ...]
+    move_timeout: float | None = None  # seconds a plug-in seat may take per move
 
     @property
     def is_sweep(self) -> bool:
@@ -234,9 +257,16 @@ def plan_experiment(path: str | Path, *, jobs: int | None = None,
         check_run_dir(p.out, p.config, resume=True)
     page = Path(settings.get("out", f"reports/{path.stem}.html")) if report else None
     if sweep:
-        fileio.check_output_file(top / SWEEP_INDEX)
+        # the index's and response's names are ours to pick, not the user's: replace
+        # only files an earlier run of this sweep wrote
+        index = top / SWEEP_INDEX
+        axes_values = [p.values for p in points]
+        fileio.check_output_file(index)
+        ownership.check_may_replace(index, lambda f: _is_sweep_index(f, axes_values))
         if report:
             fileio.check_output_file(top / RESPONSE)
+            if (top / RESPONSE).exists() and not _is_sweep_index(index, axes_values):
+                ownership.check_may_replace(top / RESPONSE, lambda f: False)
     if page is not None:
         fileio.check_output_file(page)
         _check_extra_runs(extra_runs)
@@ -245,7 +275,8 @@ def plan_experiment(path: str | Path, *, jobs: int | None = None,
         _check_probes(points, axes, probe_games)
     return ExperimentPlan(path, points, axes, top, page,
                           settings.get("title", f"Bonfire experiment: {path.stem}"),
-                          run_jobs, report_jobs, probe_games, extra_runs)
+                          run_jobs, report_jobs, probe_games, extra_runs,
+                          extra.get("move_timeout"))
 
 
 def _check_extra_runs(runs: tuple[str, ...]) -> None:
@@ -281,10 +312,23 @@ def write_sweep_index(path: Path, points: list[dict[str, Any]], run_dirs: list[P
     buf = io.StringIO()
     axes = list(points[0])
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["point", *axes, "run"])
+    writer.writerow(_sweep_header(points))
     for i, (point, run_dir) in enumerate(zip(points, run_dirs, strict=True)):
         writer.writerow([i, *(point[a] for a in axes), run_dir.name])
     return fileio.write_text(path, buf.getvalue())
+
+
+def _sweep_header(points: list[dict[str, Any]]) -> list[str]:
+    return ["point", *points[0], "run"]
+
+
+def _is_sweep_index(path: Path, points: list[dict[str, Any]]) -> bool:
+    """Whether ``path`` is the ``sweep.csv`` an earlier run of this sweep wrote (its header)."""
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            return next(csv.reader(f), None) == _sweep_header(points)
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return False
 
 
 def _no_step(desc: str, total: int | None, unit: str) -> Callable[[int, int], None]:
@@ -313,7 +357,8 @@ def run_experiment(path: str | Path, jobs: int | None = None, report: bool = Tru
     for i, p in enumerate(plan.points):
         desc = f"{_where(plan, i)}games" if plan.is_sweep else "games"
         run(p.config, p.out, jobs=plan.run_jobs, resume=True,
-            progress=step(desc, p.config.games, "game"), status=status)
+            progress=step(desc, p.config.games, "game"), status=status,
+            move_timeout=plan.move_timeout)
     if plan.is_sweep:
         write_sweep_index(plan.top / SWEEP_INDEX, [p.values for p in plan.points],
                           [p.out for p in plan.points])

@@ -1,11 +1,13 @@
 """Atomic file writes and output-path checks shared by every layer that writes files.
 
-Every file bonfire_sim writes (Parquet chunks, manifests, reports, CSV, JSON) goes through
-``atomic_path``: the data is written to ``NAME.tmp`` next to the target and moved over it
-with ``os.replace``, so a crash, a kill or a full disk leaves either the old file or the
-new one, never a truncated mix.  A failed write removes its ``.tmp`` and becomes one
-``OutputError`` naming the path (the CLI prints it as one ``Error:`` line).
+Every file bonfire_sim writes (Parquet chunks, manifests, reports, CSV, JSON, the fork
+cache, tuning studies) goes through ``atomic_path``: the data is written to ``NAME.tmp``
+next to the target and moved over it with ``os.replace``, so a crash, a kill or a full
+disk leaves either the old file or the new one, never a truncated mix.  A failed write
+removes its ``.tmp`` and becomes one ``OutputError`` naming the path (the CLI prints it
+as one ``Error:`` line).
 ``check_output_file`` lets a command refuse a bad output path before computing anything.
+JSON is written strictly (``dumps_json``: no NaN or infinity).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bonfire_sim import ownership
 from bonfire_sim.errors import OutputError
 
 TMP_SUFFIX = ".tmp"
@@ -72,9 +75,33 @@ def write_text(path: str | Path, text: str) -> Path:
     return path
 
 
+def write_bytes(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically; returns the path."""
+    path = Path(path)
+    with atomic_path(path) as tmp:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+    return path
+
+
+def dumps_json(obj: Any, what: str | Path = "JSON", **kwargs: Any) -> str:
+    """``obj`` as strict JSON: NaN and infinity are an ``OutputError`` naming ``what``.
+
+    Every JSON the program writes goes through here, so no file holds the non-standard
+    ``NaN``/``Infinity`` tokens other readers reject; a value that may be missing is
+    written as ``null`` by its producer, on purpose.
+    """
+    try:
+        return json.dumps(obj, allow_nan=False, **kwargs)
+    except ValueError as e:
+        raise OutputError(f"cannot write {what}: a value is not a finite number ({e})") from None
+
+
 def write_json(path: str | Path, obj: Any) -> Path:
-    """Write ``obj`` as indented, key-sorted JSON atomically."""
-    return write_text(path, json.dumps(obj, indent=1, sort_keys=True))
+    """Write ``obj`` as indented, key-sorted, strict JSON atomically."""
+    return write_text(path, dumps_json(obj, path, indent=1, sort_keys=True))
 
 
 def sha256(path: str | Path) -> str:
@@ -86,11 +113,14 @@ def sha256(path: str | Path) -> str:
     return h.hexdigest()
 
 
-def check_output_file(path: str | Path) -> Path:
+def check_output_file(path: str | Path, own: str | Path | None = None,
+                      own_kind: str | None = None) -> Path:
     """Refuse an output file path that cannot be written, before any work and without
-    creating anything: a directory, an unwritable file, or a parent that is a file or
-    cannot be created or written."""
+    creating anything: a directory, an unwritable file, a parent that is a file or
+    cannot be created or written, or a place inside a run directory or tuning study
+    (``ownership.check_may_write``; ``own``/``own_kind``: the command's own folder)."""
     path = Path(path)
+    ownership.check_may_write(path, own, own_kind)
     if path.is_dir():
         raise OutputError(f"cannot write {path}: it is a directory")
     if path.exists() and not os.access(path, os.W_OK):

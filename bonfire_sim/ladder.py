@@ -198,6 +198,7 @@ def play_ladder(
     progress: Callable[[int, int], None] | None = None,
     jobs: int = 1,
     status: Callable[[str], None] | None = None,
+    move_timeout: float | None = None,
 ) -> list[GameResult]:
     """Play the whole schedule; ``strategies`` are player specs (``strategies.specs``).
 
@@ -205,7 +206,9 @@ def play_ladder(
     depends only on its deal and seat order, so the results (in schedule order) are the
     same for any ``jobs``.  ``progress(done, total)`` after each chunk; ``status(line)``
     hears about compiling, which happens once, here, before any worker starts.
+    ``move_timeout``: seconds a plug-in may take per move (None: no limit).
     """
+    from bonfire_sim.sim.runner import check_move_timeout
     from bonfire_sim.sim.warm import ensure_warm
     from strategies.specs import parse_player
 
@@ -213,6 +216,7 @@ def play_ladder(
         raise ConfigError(f"ladder players must be 2..4, got {players}")
     check_count("games", games)
     check_seed(seed)
+    move_timeout = check_move_timeout(move_timeout)
     if jobs < 1:
         raise ConfigError(f"jobs must be >= 1, got {jobs}")
     for name in strategies:
@@ -221,14 +225,18 @@ def play_ladder(
     size = max(1, min(200, math.ceil(len(plan) / (8 * jobs))))
     chunks = [plan[i:i + size] for i in range(0, len(plan), size)]
     ensure_warm(status)
-    if jobs == 1:
-        parts: Iterable[list[GameResult]] = (
-            play_schedule(strategies, players, seed, c) for c in chunks)
-    else:
-        from joblib import Parallel, delayed
+    from bonfire_sim.workers import local
 
-        parts = Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(play_schedule)(strategies, players, seed, c) for c in chunks)
+    if local(jobs):
+        parts: Iterable[list[GameResult]] = (
+            play_schedule(strategies, players, seed, c, move_timeout) for c in chunks)
+    else:
+        from joblib import delayed
+
+        from bonfire_sim.workers import pool
+
+        parts = pool(jobs, return_as="generator")(
+            delayed(play_schedule)(strategies, players, seed, c, move_timeout) for c in chunks)
     out: list[GameResult] = []
     for part in parts:
         out.extend(part)
@@ -242,6 +250,7 @@ def play_schedule(
     players: int,
     seed: int,
     plan: Sequence[tuple[int, tuple[str, ...]]],
+    move_timeout: float | None = None,
 ) -> list[GameResult]:
     """Play (deal, seat order) games of a ladder schedule in this process."""
     from bonfire_sim.rules import layout as L
@@ -264,7 +273,8 @@ def play_schedule(
     for deal, order in plan:
         sd = deal_seed(seed, deal)
         if any(name in plugins for name in order):
-            s = play_mixed(sd, players, [plugins.get(name, name) for name in order], p)
+            s = play_mixed(sd, players, [plugins.get(name, name) for name in order], p,
+                           move_timeout=move_timeout, names=order)
         else:
             s = new_game(sd, players, p)
             strat = np.zeros(L.NP, np.int64)

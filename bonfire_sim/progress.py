@@ -12,7 +12,7 @@ import math
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import TextIO, TypeVar
 
@@ -106,6 +106,12 @@ class Progress:
             self._bar.write(message, file=self._stream)
         else:
             print(message, file=self._stream, flush=True)
+
+    def note(self, text: str) -> None:
+        """Show ``text`` beside the bar on a terminal (e.g. the current step); nothing in
+        log mode, where ``Heartbeat`` prints steps."""
+        if self._bar is not None:
+            self._bar.set_postfix_str(text, refresh=True)
 
     def close(self) -> None:
         """Finish the display; in log mode a final line with the total time follows the
@@ -225,3 +231,85 @@ def _is_tty(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+class Heartbeat:
+    """The current step of a long command, repeated every ``every`` seconds while it runs,
+    so a log shows which step a silent stretch (a fork batch, a big table) belongs to.
+
+    In log mode (stderr not a terminal) the step lines (``desc: text``) are held back
+    until the command has run ``every`` seconds, as ``Progress`` does: a short command, or
+    one refused at once with an ``Error:`` line, prints nothing else.  From then on each
+    step is printed when it starts and a background thread prints ``desc: text, N s in
+    this step, M s elapsed`` every ``every`` seconds.  On a terminal ``note(text)`` is
+    called instead (e.g. ``Progress.note``: the step beside the bar).  ``quiet=True``
+    silences both.  Use as a context manager.
+    """
+
+    def __init__(self, desc: str = "", *, quiet: bool = False, every: float | None = None,
+                 stream: TextIO | None = None, write: Callable[[str], None] | None = None,
+                 note: Callable[[str], None] | None = None) -> None:
+        import threading
+
+        self.desc = desc
+        self.text = "starting"
+        self._stream = stream if stream is not None else sys.stderr
+        self._every = LOG_EVERY if every is None else every
+        self._quiet = quiet
+        self._write = write
+        self._note = note
+        self._start = self._since = time.monotonic()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._pending: list[str] = []  # step lines held back until the first beat
+        self._live = False
+        self._thread = None
+        self._log = not quiet and not _is_tty(self._stream)
+        if self._log and 0 < self._every < math.inf:  # every=inf (tests): no beats at all
+            self._thread = threading.Thread(target=self._beat, daemon=True,
+                                            name="bonfire-heartbeat")
+            self._thread.start()
+
+    def step(self, text: str) -> None:
+        """A new step starts: name it (and in every heartbeat until the next one)."""
+        line = f"{self.desc}: {text}" if self.desc else text
+        with self._lock:
+            self.text = text
+            self._since = time.monotonic()
+            if self._log and not self._live:
+                self._pending.append(line)
+                return
+        if self._log:
+            self._emit(line)
+        elif not self._quiet and self._note is not None:
+            self._note(text)
+
+    def _emit(self, line: str) -> None:
+        if self._write is not None:
+            self._write(line)
+        else:
+            print(line, file=self._stream, flush=True)
+
+    def _beat(self) -> None:
+        while not self._stop.wait(self._every):
+            now = time.monotonic()
+            with self._lock:
+                text, since = self.text, self._since
+                pending, self._pending, self._live = self._pending, [], True
+            for line in pending:
+                self._emit(line)
+            self._emit(f"{self.desc or 'progress'}: {text}, {now - since:.0f} s in this step, "
+                       f"{now - self._start:.0f} s elapsed")
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def __enter__(self) -> Heartbeat:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()

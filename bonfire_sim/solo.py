@@ -63,7 +63,7 @@ def play_solo(strategy: str, games: int, seed: int = 0, jobs: int = 1,
     n_jobs = min(resolve_jobs(jobs), cfg.n_chunks)
     ensure_warm(status)
     done = 0
-    for data in _execute([ChunkJob(cfg, i) for i in range(cfg.n_chunks)], n_jobs, "loky", None):
+    for data in _execute([ChunkJob(cfg, i) for i in range(cfg.n_chunks)], n_jobs):
         pt = data.players.to_pandas()
         gid = pt["game_id"].to_numpy()
         is_tom = (pt["strategy"] == "tom").to_numpy()

@@ -24,14 +24,17 @@ targets (beat the best style, score like good players, light bonfires, do not st
 The study lives in one directory: ``study.json`` (settings, per-generation history, best
 row) and ``cma.pkl`` (the optimiser with numpy's global random state, which ``cma``
 samples from).  Both are written atomically after every generation; ``resume`` reloads
-them and continues exactly as an uninterrupted study would.
+them and continues exactly as an uninterrupted study would.  ``cma`` keeps its state only
+as a Python object, so ``cma.pkl`` is a pickle - code - and is signed with this user's key
+(``bonfire_sim.signed``): a resume opens only a state this user's bonfire-sim wrote, and
+refuses any other before unpickling it (a study from someone else restarts from its
+``study.json`` mean row with ``--start``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import pickle
 import time
 from collections.abc import Callable, Sequence
@@ -41,6 +44,8 @@ from typing import Any
 
 import numpy as np
 
+from bonfire_sim import fileio, ownership, safepaths, signed
+from bonfire_sim.config import TUNE_FLOATS, check_float
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
@@ -50,7 +55,7 @@ from strategies import W, load_weights, weight_table, weights_for
 from strategies.specs import parse_player
 from strategies.weights import WEIGHT_NAMES
 
-STUDY = "study.json"
+STUDY = ownership.STUDY  # "study.json"
 OPTIMISER = "cma.pkl"
 MASK63 = (1 << 63) - 1
 GEN_STRIDE = 100_003
@@ -98,6 +103,7 @@ class TuneConfig:
                 raise ConfigError(f"start weights file {self.start!r} not found")
             object.__setattr__(self, "start_sha256",
                                hashlib.sha256(path.read_bytes()).hexdigest())
+            weight_table(self.style, load_weights(path))  # every value checked, up front
         if self.style in ("random", "search"):
             raise ConfigError(f"tune a weighted style, not {self.style!r}")
         if not self.field:
@@ -111,10 +117,10 @@ class TuneConfig:
                 raise ConfigError(f"{name} must be >= {1 if name == 'generations' else 0}")
         if self.deals2 == 0 and self.games4 == 0:
             raise ConfigError("deals2 and games4 cannot both be 0")
-        if self.bonfires_min < 0 or self.w_short < 0:
-            raise ConfigError("bonfires_min and w_short must be >= 0")
-        if self.sigma <= 0 or self.seed < 0 or self.budget < 0 or self.popsize < 0:
-            raise ConfigError("sigma must be > 0; seed, budget and popsize >= 0")
+        for name, (lo, hi) in TUNE_FLOATS.items():  # NaN or infinity would poison CMA-ES
+            check_float(name, getattr(self, name), lo, hi, lo_open=name == "sigma")
+        if self.seed < 0 or self.budget < 0 or self.popsize < 0:
+            raise ConfigError("seed, budget and popsize must be >= 0")
 
     @property
     def games_per_candidate(self) -> int:
@@ -244,9 +250,7 @@ def objective(st: dict[str, float], config: TuneConfig) -> float:
 
 # ---- the study -------------------------------------------------------------------------
 def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    fileio.write_bytes(path, data)  # the one atomic writer: names the file, leaves no .tmp
 
 
 @dataclass
@@ -290,11 +294,12 @@ def open_study(out: Path, config: TuneConfig, resume: bool) -> tuple[Study, Any]
         if not resume:
             raise ConfigError(f"{out} holds a tuning study; add --resume to continue it or "
                               f"choose another --out")
+        safepaths.refuse_links(out, "study directory")  # no write may follow a link out
         try:
             doc = json.loads(spath.read_text())
-            with open(out / OPTIMISER, "rb") as f:
-                es, rng_state = pickle.load(f)
-        except (OSError, ValueError, pickle.UnpicklingError, EOFError) as e:
+            if not isinstance(doc, dict):
+                raise ValueError("not a study")
+        except (OSError, ValueError) as e:
             raise ConfigError(f"{out}: the study files are unreadable ({e})") from None
         # settings added later count with their defaults for studies written before them
         old = {**_defaults(), **doc.get("config", {})}
@@ -303,38 +308,75 @@ def open_study(out: Path, config: TuneConfig, resume: bool) -> tuple[Study, Any]
         if {k: v for k, v in old.items() if k not in ("generations", "budget")} != \
                 {k: v for k, v in mine.items() if k not in ("generations", "budget")}:
             raise ConfigError(f"{out} holds a study with other settings: {old}")
+        es, rng_state = _load_optimiser(out / OPTIMISER)
         np.random.set_state(rng_state)
         study = Study(config, doc["generation"], doc["games"], doc["seconds"],
                       doc["history"], doc["best"])
         return study, es
+    signed.user_key()  # the state is signed after every generation: fail before any work
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise ConfigError(f"cannot create study directory {out}: {e.strerror}") from None
-    if any(out.iterdir()):
+    if any(p.name != ownership.LOCK for p in out.iterdir()):
         raise ConfigError(f"{out} is not empty and holds no study; choose another --out")
     return Study(config), _new_optimiser(config)
 
 
+def _load_optimiser(path: Path) -> tuple[Any, Any]:
+    """The optimiser and numpy's random state, from a file this user's bonfire-sim signed
+    (the signature is checked before a byte is unpickled)."""
+    try:
+        blob = path.read_bytes()
+    except OSError as e:
+        raise ConfigError(f"{path} is unreadable ({e.strerror or e})") from None
+    payload = signed.verified(
+        blob, path, "a tuning state",
+        f"to go on, start a new study (another --out) with --start FILE.toml holding "
+        f"[weights] from 'mean_weights' in {path.parent / STUDY}")
+    try:
+        es, rng_state = pickle.loads(payload)  # signed by this user: their own state
+    except (ValueError, pickle.UnpicklingError, EOFError, TypeError) as e:
+        raise ConfigError(f"{path} is unreadable ({e})") from None
+    return es, rng_state
+
+
 def save_study(out: Path, study: Study, es: Any) -> None:
     """Write both study files atomically (optimiser first: study.json marks progress)."""
-    _write_atomic(out / OPTIMISER, pickle.dumps((es, np.random.get_state())))
-    _write_atomic(out / STUDY, json.dumps(study.to_json(), indent=1).encode())
+    _write_atomic(out / OPTIMISER, signed.sign(pickle.dumps((es, np.random.get_state()))))
+    _write_atomic(out / STUDY, fileio.dumps_json(study.to_json(), out / STUDY, indent=1).encode())
 
 
 def tune(config: TuneConfig, out: str | Path, *, jobs: int = 1, resume: bool = False,
-         progress: Callable[[Study], None] | None = None) -> Study:
+         progress: Callable[[Study], None] | None = None,
+         weights_out: str | Path | None = None) -> Study:
     """Run (or continue) a study until ``generations`` or the game ``budget`` is reached.
 
     ``progress(study)`` is called after every generation.  Candidates of a generation are
-    evaluated in parallel (joblib); results do not depend on ``jobs``.
+    evaluated in parallel (joblib); results do not depend on ``jobs``.  ``weights_out``:
+    also write the final mean row there (``weights_toml``); it is checked before the
+    first game.  One process at a time works on a study (``ownership.locked``).
     """
-    from joblib import Parallel, delayed
-
     out = Path(out)
+    ownership.check_may_write(out, own=out, own_kind="study")
+    if weights_out is not None:
+        fileio.check_output_file(weights_out, own=out, own_kind="study")
+    with ownership.locked(out):
+        study = _tune_locked(config, out, jobs, resume, progress)
+    if weights_out is not None:
+        fileio.write_text(weights_out, weights_toml(study))
+    return study
+
+
+def _tune_locked(config: TuneConfig, out: Path, jobs: int, resume: bool,
+                 progress: Callable[[Study], None] | None) -> Study:
+    from joblib import delayed
+
+    from bonfire_sim.workers import pool as worker_pool
+
     study, es = open_study(out, config, resume)
     space = Space.around(config.style, config.start)
-    with Parallel(n_jobs=max(1, jobs)) as pool:
+    with worker_pool(max(1, jobs)) as pool:
         while study.generation < config.generations and not (
                 config.budget and study.games >= config.budget):
             t0 = time.perf_counter()

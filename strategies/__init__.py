@@ -20,6 +20,7 @@ from types import ModuleType
 
 import numpy as np
 
+from bonfire_sim.config import check_float
 from bonfire_sim.errors import ConfigError
 from strategies import (
     gnome_engine,
@@ -36,6 +37,7 @@ from strategies import (
 from strategies.weights import BASE, WEIGHT_NAMES, WEIGHTS
 
 W = 64  # weights per seat (= bonfire_sim.sim.loop.W)
+MAX_WEIGHT = 1e6  # any weight a file may set: far beyond every tuned row, finite in the engine
 RANDOM_ID = 0
 STYLES: tuple[ModuleType, ...] = (greedy, tempo, guardian, portal, gnome_engine, planner,
                                   tuned, steady)
@@ -85,10 +87,7 @@ def weight_table(name: str, overrides: Mapping[str, float] | None = None) -> dic
             raise ConfigError(
                 f"unknown weight {key!r} for {name!r}; known: {', '.join(WEIGHT_NAMES)}"
             )
-        try:
-            table[key] = float(value)
-        except (TypeError, ValueError):
-            raise ConfigError(f"weight {key!r}: {value!r} is not a number") from None
+        table[key] = check_float(f"weight {key!r}", value, -MAX_WEIGHT, MAX_WEIGHT)
     return table
 
 
@@ -127,7 +126,8 @@ def load_weights(path: str | Path) -> dict[str, float]:
         data = data["weights"]
     if not isinstance(data, dict):
         raise ConfigError(f"weights file {path} must hold a table of name = number")
-    return {str(k): v for k, v in data.items()}
+    return {str(k): check_float(f"weights file {path}: {k}", v, -MAX_WEIGHT, MAX_WEIGHT)
+            for k, v in data.items()}
 
 
 def default_rows() -> np.ndarray:

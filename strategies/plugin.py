@@ -29,7 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from bonfire_sim.errors import ConfigError
+from bonfire_sim.errors import ConfigError, PluginError
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
@@ -136,15 +136,32 @@ class StateView:
         return {c: q for c, q in zip(C.GUARDIAN_COLOURS, pos, strict=True) if q != L.GP_NONE}
 
 
-def load_plugin(path: str) -> Strategy:
-    """Import ``module:attribute`` (a class is instantiated) and check it is a strategy."""
+def check_plugin_path(path: str) -> tuple[str, str]:
+    """``(module, attribute)`` of a plug-in path, checked by its text alone (nothing is
+    imported): a dotted module name, a colon, an attribute name."""
     module_name, sep, attr = path.partition(":")
-    if not sep or not module_name or not attr:
+    if not sep or not all(p.isidentifier() for p in module_name.split(".")) \
+            or not attr.isidentifier():
         raise ConfigError(f"plug-in {path!r}: expected 'package.module:Attribute'")
+    return module_name, attr
+
+
+def load_plugin(path: str) -> Strategy:
+    """Import ``module:attribute`` (a class is instantiated) and check it is a strategy.
+
+    Only the user names a plug-in (command line, Python, their experiment file): data
+    such as a run manifest is checked with ``check_plugin_path`` and never imported.
+    """
+    module_name, attr = check_plugin_path(path)
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
-        raise ConfigError(f"plug-in {path!r}: module {module_name!r} not found ({error})") from None
+        if error.name == module_name or module_name.startswith(f"{error.name}."):
+            raise ConfigError(f"plug-in {path!r}: module {module_name!r} not found "
+                              f"({error})") from None
+        raise _failure(path, "failed to import", error) from None
+    except BaseException as error:  # its own code ran: SystemExit and Ctrl-C are its failures
+        raise _failure(path, "failed to import", error) from None
     try:
         obj = getattr(module, attr)
     except AttributeError:
@@ -152,13 +169,19 @@ def load_plugin(path: str) -> Strategy:
     if isinstance(obj, type):
         try:
             obj = obj()
-        except TypeError as error:
-            raise ConfigError(f"plug-in {path!r}: cannot instantiate {attr}: {error}") from None
+        except BaseException as error:
+            raise _failure(path, f"failed to construct {attr}()", error) from None
     if not callable(getattr(obj, "choose", None)):
         raise ConfigError(
             f"plug-in {path!r} is not a strategy: it needs a choose(view, moves) method"
         )
     return obj
+
+
+def _failure(path: str, what: str, error: BaseException) -> PluginError:
+    """One line for a plug-in that failed before its first move (no seat or turn yet)."""
+    return PluginError(f"plug-in {path!r} {what}, before its first move: "
+                       f"{type(error).__name__}: {error}")
 
 
 def is_plugin_spec(spec: str) -> bool:

@@ -22,7 +22,8 @@ its path and SHA-256.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -117,12 +118,62 @@ def parse_player(spec: str) -> Player:
 
         load_plugin(spec)  # fail early on a bad path
         return Player(spec=spec, kind="plugin", sid=-1, plugin_path=spec)
+    return _builtin(spec)
+
+
+def _builtin(spec: str) -> Player:
     try:
         sid = strategy_id(spec)
     except ValueError as error:
         raise ConfigError(f"{error}; or name@weights.toml, search:N, package.module:Class") \
             from None
     return Player(spec=spec, kind="builtin", sid=sid, row=tuple(weights_for(spec)))
+
+
+def stored_player(spec: str, records: Mapping[str, Any]) -> Player:
+    """The player ``spec`` (a style with a weights file) as a run's manifest recorded it:
+    its weights come from the record, never from the file the spec names, whose path
+    belongs to the machine that made the run (``SECURITY.md``)."""
+    rec = records.get(spec) if isinstance(records, Mapping) else None
+    style = spec.partition("@")[0].strip()
+    _style_of(spec, style)  # a known style, or ConfigError
+    if not isinstance(rec, Mapping) or not isinstance(rec.get("weights"), Mapping):
+        raise ConfigError(f"the run does not record the weights of {spec!r}, and the file "
+                          f"its manifest names is not opened; re-run it with this version")
+    weights = rec["weights"]
+    if set(weights) != set(WEIGHT_NAMES):
+        raise ConfigError(f"the run's record of {spec!r} does not hold this version's "
+                          f"{len(WEIGHT_NAMES)} weights")
+    row = []
+    for name in WEIGHT_NAMES:
+        v = weights[name]
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            raise ConfigError(f"the run's record of {spec!r} has a bad weight {name}={v!r}")
+        row.append(float(v))
+    return Player(spec=spec, kind="weights", sid=strategy_id(style), row=tuple(row),
+                  weights_file=rec.get("weights_file"),
+                  weights_sha256=rec.get("weights_sha256"))
+
+
+def check_stored_spec(spec: str) -> str:
+    """Check a spec read from data (a run manifest) by its text alone: a built-in name, a
+    search budget, a style with a weights file, or a plug-in path - never importing the
+    plug-in nor opening the weights file, whose path belongs to the machine that made the
+    run (``SECURITY.md``: only the user names code to import)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ConfigError(f"empty player spec {spec!r}")
+    spec = spec.strip()
+    if spec == SE.NAME or spec.startswith(SE.NAME + ":"):
+        _search(spec)
+    elif "@" in spec:
+        _style_of(spec, spec.partition("@")[0].strip())
+    elif ":" in spec:
+        from strategies.plugin import check_plugin_path
+
+        check_plugin_path(spec)
+    else:
+        _builtin(spec)
+    return spec
 
 
 def _search(spec: str) -> Player:
@@ -139,10 +190,14 @@ def _search(spec: str) -> Player:
     return Player(spec=spec, kind="search", sid=SEARCH_ID, row=tuple(row), budget=budget)
 
 
-def _weights_file(spec: str, name: str, file: str) -> Player:
+def _style_of(spec: str, name: str) -> None:
     if name not in BUILTIN or name in ("random", SE.NAME):
         styles = sorted(n for n in BUILTIN if n not in ("random", SE.NAME))
         raise ConfigError(f"{spec!r}: weights apply to a style; choose from {', '.join(styles)}")
+
+
+def _weights_file(spec: str, name: str, file: str) -> Player:
+    _style_of(spec, name)
     path = Path(file)
     if not path.is_file():
         raise ConfigError(f"{spec!r}: weights file {file!r} not found")

@@ -103,16 +103,21 @@ SMALL = ProbeSettings(kinds=("take", "light", "gnome"), tasks=("B13", "R3", "Y14
                       gnomes=("E1", "S15"), chunk_size=4)
 
 
-def test_probes_are_identical_for_any_number_of_jobs_and_cached(tmp_path):
+def test_probes_are_identical_for_any_number_of_jobs_and_cached(tmp_path, monkeypatch):
+    monkeypatch.setattr("bonfire_sim.analysis.probes.fork_cache_dir",
+                        lambda: tmp_path / "cache")
     cfg = RunConfig(games=12, players=2, seed=4, seat_rotation=True)
+    out = run(cfg, tmp_path / "run")
+    files = sorted(p.name for p in out.rglob("*"))
     one = probe_values(cfg, SMALL, jobs=1)
-    two = probe_values(cfg, SMALL, run_dir=tmp_path, jobs=2)
+    two = probe_values(cfg, SMALL, run_dir=out, jobs=2)
     pd.testing.assert_frame_equal(one, two)
     assert set(one["kind"]) <= {"take", "light", "gnome"} and len(one) > 0
     assert set(one["item"]) <= {"B13", "R3", "Y14", "E1", "S15"}
-    cached = list((tmp_path / "analysis").glob("probes-*.parquet"))
-    assert len(cached) == 1
-    again = probe_values(cfg, SMALL, run_dir=tmp_path, jobs=1)
+    cached = list((tmp_path / "cache").glob("probes-*.parquet"))
+    assert len(cached) == 1  # in the user cache, never in the run
+    assert sorted(p.name for p in out.rglob("*")) == files
+    again = probe_values(cfg, SMALL, run_dir=out, jobs=1)
     pd.testing.assert_frame_equal(one, again)
 
 

@@ -26,7 +26,7 @@ from click.testing import CliRunner
 
 from bonfire_sim import fileio
 from bonfire_sim.cli.main import main
-from bonfire_sim.sim.runner import DERIVED, RunConfig, run
+from bonfire_sim.sim.runner import RunConfig, run
 
 BIG = str(10**30)
 SEED_TOO_BIG = str(2**64)
@@ -201,6 +201,40 @@ CASES += [
     ("sequential-seat-points-negative", ["sequential", "{exp_good}", "{exp_seat_neg}"]),
     ("sequential-seat-points-nan", ["sequential", "{exp_good}", "{exp_seat_nan}"]),
 ]
+# Not-a-number and infinity, wherever the program takes a real number: one check
+# (config.check_float), one line, before any work.
+CASES += [
+    ("run-weights-file-nan", ["run", "--games", "4", "--players", "2",
+                              "--strategies", "portal@{w_nan}"]),
+    ("run-weights-json-infinity", ["run", "--games", "4", "--players", "2",
+                                   "--strategies", "portal@w_inf.json"]),
+    ("ladder-weights-file-nan", ["ladder", "--games", "1",
+                                 "--strategies", "portal@{w_nan},greedy"]),
+    ("tune-start-weights-nan", ["tune", "--start", "{w_nan}"]),
+    ("tune-sigma-nan", ["tune", "--sigma", "nan"]),
+    ("tune-sigma-0", ["tune", "--sigma", "0"]),
+    ("tune-w-score-inf", ["tune", "--w-score", "inf"]),
+    ("tune-w-stalled-overflow", ["tune", "--w-stalled", "1e400"]),
+    ("tune-bonfires-min-nan", ["tune", "--bonfires-min", "nan"]),
+    ("tune-w-short-text", ["tune", "--w-short", "lots"]),
+    ("tune-weights-out-dir", ["tune", "--weights-out", "{dir}"]),
+    ("experiment-seat-points-inf", ["experiment", "{exp_seat_inf}"]),
+    ("run-config-seat-points-inf", ["run", "--config", "{exp_seat_inf}"]),
+    ("compare-margin-nan", ["compare", "{run}", "{run_b}", "--margin", "nan"]),
+    ("compare-margin-inf", ["compare", "{run}", "{run_b}", "--margin", "inf"]),
+    ("report-margin-nan", ["report", "{run}", "--margin", "nan"]),
+    ("sensitivity-config-games-nan", ["sensitivity", "--config", "{sens_games_nan}"]),
+    ("sensitivity-config-players-nan", ["sensitivity", "--config", "{sens_players_nan}"]),
+]
+# The balance check and the game viewer.
+CASES += [
+    ("check-missing", ["check", "{dir}/nope.toml"]),
+    ("check-bad-players", ["check", "{check_bad_players}"]),
+    ("view-players-7", ["view", "--seed", "1", "--players", "7", "--out", "{dir}/v.html"]),
+    ("view-game-missing", ["view", "--run", "{run}", "--game", "99999",
+                           "--out", "{dir}/v.html"]),
+    ("view-out-dir", ["view", "--seed", "1", "--players", "2", "--out", "{dir}"]),
+]
 
 FULL_DISK_CASES: list[tuple[str, list[str]]] = [
     ("run", ["run", "--games", "4", "--players", "2", "--out", "{full}/newrun"]),
@@ -231,7 +265,28 @@ EXPECT = {
     "sequential-alpha": "alpha and beta", "sequential-seat": "seat must be 0..1",
     "sequential-strategy": "'nope' does not play", "sequential-budget-1": "--budget",
     "sequential-seat-points-negative": "seat_points[1] must be 0..",
-    "sequential-seat-points-nan": "seat_points[1] must be a number",
+    "sequential-seat-points-nan": "seat_points[1] must be a finite number",
+    "run-weights-file-nan": "w_nan.toml: horizon must be a finite number",
+    "run-weights-json-infinity": "w_inf.json: horizon must be a finite number",
+    "ladder-weights-file-nan": "horizon must be a finite number",
+    "tune-start-weights-nan": "horizon must be a finite number",
+    "tune-sigma-nan": "'--sigma': must be a finite number > 0",
+    "tune-sigma-0": "'--sigma': must be > 0 and <= 100, got 0.0",
+    "tune-w-score-inf": "'--w-score': must be a finite number",
+    "tune-w-stalled-overflow": "'--w-stalled': must be a finite number",
+    "tune-bonfires-min-nan": "'--bonfires-min': must be a finite number",
+    "tune-w-short-text": "must be a finite number 0..1000, got 'lots'",
+    "tune-weights-out-dir": "is a directory",
+    "experiment-seat-points-inf": "seat_points[1] must be a finite number 0..1000, got inf",
+    "run-config-seat-points-inf": "seat_points[1] must be a finite number",
+    "compare-margin-nan": "'--margin': must be a finite number 0..1000, got nan",
+    "compare-margin-inf": "'--margin': must be a finite number",
+    "report-margin-nan": "'--margin': must be a finite number",
+    "sensitivity-config-games-nan": "games must be an integer, got nan",
+    "sensitivity-config-players-nan": "players must be an integer, got nan",
+    "check-missing": "not found", "check-bad-players": "seat_win needs players among",
+    "view-players-7": "players must be 1..4", "view-game-missing": "game 99999 is not in",
+    "view-out-dir": "is a directory",
     "unknown-command": "No such command", "unknown-global-option": "No such option",
     "cards-kind": "unknown card kind", "cards-format": "unknown format",
     "cards-unknown-option": "No such option", "cards-extra-arg": "unexpected extra argument",
@@ -360,7 +415,13 @@ def world(tmp_path_factory) -> Path:
     _toml(root, "exp_jobs0", GOOD_EXP + 'jobs = 0\n')
     _toml(root, "exp_seat_neg", GOOD_EXP + '[overrides]\nseat_points = [0, -0.5]\n')
     _toml(root, "exp_seat_nan", GOOD_EXP + '[overrides]\nseat_points = [0, nan]\n')
+    _toml(root, "exp_seat_inf", GOOD_EXP + '[overrides]\nseat_points = [0, inf]\n')
+    _toml(root, "w_nan", "[weights]\nhorizon = nan\n")
+    (root / "w_inf.json").write_text('{"horizon": Infinity}')
+    _toml(root, "sens_games_nan", "[sensitivity]\ngames = nan\n")
+    _toml(root, "sens_players_nan", "[sensitivity]\nplayers = [2, nan]\n")
     _toml(root, "exp_good", GOOD_EXP)
+    _toml(root, "check_bad_players", '[[assert]]\nmeasure = "seat_win"\nplayers = 9\n')
     _toml(root, "exp_full", '[run]\ngames = 4\nplayers = 2\nseed = 2\nchunk_size = 2\n'
                             'out = "run_b"\n[report]\nout = "full/page.html"\n')
     _toml(root, "exp_empty_sweep", GOOD_EXP + '[overrides]\nportal_points = []\n')
@@ -375,17 +436,12 @@ def world(tmp_path_factory) -> Path:
 def _snapshot(root: Path) -> dict[str, str]:
     """Every path under ``root`` -> a digest of its bytes ("dir" for directories).
 
-    A run's derived-data folder (``runner.DERIVED``: the fork tables a report caches beside
-    the run, keyed by engine and configuration) may gain files: a report that failed to
-    write its page has still done that work, and the cache changes no result.
+    Nothing is exempt: the fork tables a report computes are cached in the user cache
+    directory, never in a run (``_check_case`` points that cache outside the sandbox).
     """
-    snap = {}
-    for p in sorted(root.rglob("*")):
-        rel = p.relative_to(root).as_posix()
-        if f"/{DERIVED}" in f"/{rel}":
-            continue
-        snap[rel] = "dir" if p.is_dir() else hashlib.sha256(p.read_bytes()).hexdigest()
-    return snap
+    return {p.relative_to(root).as_posix():
+            "dir" if p.is_dir() else hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*"))}
 
 
 def _fill(args: list[str], sandbox: Path) -> list[str]:
@@ -400,6 +456,8 @@ def _check_case(args: list[str], sandbox: Path, monkeypatch, expect: str) -> Non
     # Progress log lines (every few seconds off a terminal) are not part of an error's
     # output; on a cold numba cache a command may run long enough to print one first.
     monkeypatch.setattr("bonfire_sim.progress.LOG_EVERY", float("inf"))
+    monkeypatch.setattr("bonfire_sim.analysis.probes.fork_cache_dir",
+                        lambda: sandbox.parent / "fork-cache")
     before = _snapshot(sandbox)
     result = CliRunner().invoke(main, _fill(args, sandbox))
     lines = result.output.splitlines()

@@ -155,7 +155,8 @@ def cli(*args: str):
     return res.output
 
 
-def test_cli_run_ladder_solo_and_experiment_take_every_kind(tmp_path, weights_file):
+def test_cli_run_ladder_solo_and_experiment_take_every_kind(tmp_path, weights_file,
+                                                              monkeypatch):
     specs = f"tuned@{weights_file},search:2,{PLUGIN},portal"
     cli("run", "--games", "4", "--players", "4", "--strategies", specs, "--seat-rotation",
         "--out", str(tmp_path / "run"), "--chunk-size", "2")
@@ -169,13 +170,15 @@ def test_cli_run_ladder_solo_and_experiment_take_every_kind(tmp_path, weights_fi
     for spec in split_specs(specs):
         assert f"{spec} vs Tom" in out
 
+    # an experiment file's paths are relative to the folder it is run from
+    monkeypatch.chdir(tmp_path)
     exp = tmp_path / "e.toml"
-    exp.write_text(f'[run]\ngames = 2\nplayers = 2\nstrategies = ["tuned@{weights_file}", '
-                   f'"{PLUGIN}"]\nout = "{tmp_path / "exp"}"\n')
+    exp.write_text(f'[run]\ngames = 2\nplayers = 2\nstrategies = ["tuned@{weights_file.name}", '
+                   f'"{PLUGIN}"]\nout = "exp"\n')
     cli("experiment", str(exp), "--no-report")
     players = read_manifest(tmp_path / "exp")["seat_players"]
     assert players[PLUGIN]["kind"] == "plugin"
-    assert players[f"tuned@{weights_file}"]["weights_file"] == str(weights_file)
+    assert players[f"tuned@{weights_file.name}"]["weights_file"] == weights_file.name
 
 
 def test_cli_rejects_a_bad_spec_in_one_line():

@@ -72,3 +72,31 @@ def test_heartbeat_lines_keep_to_the_interval():
         time.sleep(1.1)
     lines = [ln for ln in out.getvalue().splitlines() if ln.startswith("forks: 0/1")]
     assert len(lines) >= 4  # 1.1 s at one line per 0.2 s (a loaded machine may lose one)
+
+
+def test_the_heartbeat_names_the_current_step_until_the_next_one():
+    import io
+    import time
+
+    from bonfire_sim.progress import Heartbeat
+
+    stream = io.StringIO()
+    with Heartbeat("report", every=0.05, stream=stream) as beat:
+        beat.step("section tasks: forks in 8 games")
+        time.sleep(0.3)
+        beat.step("writing r.html")
+        time.sleep(0.2)
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "report: section tasks: forks in 8 games"
+    beats = [line for line in lines if "s in this step" in line]
+    assert sum("section tasks" in line for line in beats) >= 2
+    assert "writing r.html" in beats[-1]
+    short = io.StringIO()  # a command that ends (or is refused) within one interval
+    with Heartbeat("report", every=5.0, stream=short) as beat:
+        beat.step("loading run a")
+    assert short.getvalue() == ""
+    quiet = io.StringIO()
+    with Heartbeat("report", every=0.05, stream=quiet, quiet=True) as beat:
+        beat.step("x")
+        time.sleep(0.15)
+    assert quiet.getvalue() == ""

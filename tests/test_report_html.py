@@ -1,5 +1,6 @@
 """The HTML report end to end: a small run and a tiny solo run -> one page, opened in
-headless Chromium: every section present, every image loads, no console errors."""
+headless Chromium: the answers section first, every section present, every image loads,
+the configuration groups listed, no console errors."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from bonfire_sim.cli.main import main
 from bonfire_sim.report.build import build_report
 from bonfire_sim.sim.runner import RunConfig, run
 
-SECTIONS = ("overview", "seats", "tasks", "gnomes", "tom", "decided", "method")
+SECTIONS = ("answers", "overview", "seats", "tasks", "gnomes", "tom", "decided", "method")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 # Appended to a test copy of the page: records every image's load state and any error
@@ -33,7 +34,22 @@ window.addEventListener("load", () => {
   out.textContent = "images=" + imgs.length + ";loaded=" +
     imgs.filter(i => i.complete && i.naturalWidth > 0).length +
     ";sections=" + Array.from(document.querySelectorAll("section")).map(s => s.id).join(",") +
-    ";errors=" + window.__errors.length;
+    ";errors=" + window.__errors.length +
+    ";answer_images=" + Array.from(document.querySelectorAll("#answers img"))
+      .filter(i => i.complete && i.naturalWidth > 0).length +
+    ";answer_links=" + Array.from(document.querySelectorAll("#answers a"))
+      .filter(a => document.getElementById(a.getAttribute("href").slice(1))).length +
+    ";groups=" + Array.from(document.querySelectorAll("#overview table"))
+      .filter(t => (t.caption || {}).textContent?.startsWith("Groups in this report"))
+      .map(t => Array.from(t.tBodies[0].rows).map(r => r.cells[0].textContent).join("|"))
+      .join("") +
+    ";first=" + document.querySelector("section").id +
+    ";folded=" + document.querySelectorAll("details.table").length +
+    ";rows_in_folded=" + Array.from(document.querySelectorAll("details.table tbody tr")).length;
+  const closed = document.querySelectorAll("details.table:not([open])").length;
+  window.dispatchEvent(new Event("beforeprint"));  // what printing does first
+  out.textContent += ";closed=" + closed + ";open_in_print=" +
+    document.querySelectorAll("details.table[open]").length;
   document.body.appendChild(out);
 });
 </script>
@@ -71,7 +87,12 @@ def test_a_report_without_solo_games_says_so_instead_of_failing(runs, tmp_path):
     html = build_report([runs[0]], tmp_path / "multi.html", probes=60).read_text()
     assert "No solo run" in html
     html = build_report([runs[1]], tmp_path / "solo.html").read_text()
-    assert html.count("No multiplayer games") == 3
+    for sid in ("seats", "tasks", "gnomes"):
+        body = re.search(rf'<section id="{sid}">(.*?)</section>', html, re.S)[1]
+        assert "No multiplayer games" in body
+    answers = re.search(r'<section id="answers">(.*?)</section>', html, re.S)[1]
+    assert answers.count("No multiplayer games") == 2  # tasks and gnomes
+    assert "Start-player advantage: no multiplayer games in these runs" in answers
 
 
 def test_the_report_command_writes_the_page(runs, tmp_path):
@@ -80,6 +101,10 @@ def test_the_report_command_writes_the_page(runs, tmp_path):
                                        "--probe-games", "60"])
     assert result.exit_code == 0, result.output
     assert out.is_file() and "wrote" in result.output
+    # progress names each step: the run loaded, each section, the forks it computes
+    assert f"report: loading run {runs[0].name}" in result.output
+    assert "report: section tasks: forks in the first 60 games of each of 1 run(s)" in \
+        result.output
 
 
 def test_the_report_command_fails_cleanly_on_a_missing_run(tmp_path):
@@ -98,13 +123,21 @@ def test_every_image_loads_in_headless_chromium_without_console_errors(page, tmp
          "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000", "--dump-dom",
          probe.as_uri()],
         capture_output=True, text=True, timeout=120)
-    m = re.search(r'<pre id="probe">images=(\d+);loaded=(\d+);sections=([^;]*);errors=(\d+)',
+    m = re.search(r'<pre id="probe">images=(\d+);loaded=(\d+);sections=([^;]*);errors=(\d+)'
+                  r';answer_images=(\d+);answer_links=(\d+);groups=([^;]*);first=([^;]*)'
+                  r';folded=(\d+);rows_in_folded=(\d+);closed=(\d+);open_in_print=(\d+)',
                   proc.stdout)
     assert m, proc.stderr[-2000:]
     images, loaded, sections, errors = int(m[1]), int(m[2]), m[3].split(","), int(m[4])
     assert images >= 10 and loaded == images
-    assert sections == list(SECTIONS)
+    assert sections == list(SECTIONS) and m[8] == "answers"  # the answers come first
     assert errors == 0
+    assert int(m[5]) >= 2  # the answers' own figures render (seats, Tom)
+    assert int(m[6]) >= 5  # and link to existing detail sections
+    assert m[7].split("|") == ["4 players · default game", "solo greedy · default game"]
+    # long tables are folded, with every row in the page (the print CSS opens them)
+    assert int(m[9]) >= 1 and int(m[10]) > 25 * int(m[9])
+    assert int(m[11]) == int(m[9]) and int(m[12]) == int(m[9])  # folded on screen, open in print
     console = [line for line in proc.stderr.splitlines() if "CONSOLE" in line]
     assert not console, console
 
@@ -122,22 +155,23 @@ def test_compare_writes_differences_of_two_runs(runs, tmp_path):
     assert "B1" in html and "task_points" in html
 
 
-def test_an_experiment_runs_then_reports_and_reuses_its_run(tmp_path):
+def test_an_experiment_runs_then_reports_and_reuses_its_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # an experiment file's paths are relative to this folder
     toml = tmp_path / "tiny.toml"
-    toml.write_text(f"""
+    toml.write_text("""
 [run]
 games = 40
 players = 4
 seat_rotation = true
 seed = 4
 chunk_size = 20
-out = "{tmp_path / 'runs' / 'tiny'}"
+out = "runs/tiny"
 
 [overrides]
-task_points = {{ B1 = 4 }}
+task_points = { B1 = 4 }
 
 [report]
-out = "{tmp_path / 'tiny.html'}"
+out = "tiny.html"
 title = "Tiny experiment"
 """)
     result = CliRunner().invoke(main, ["experiment", str(toml)])

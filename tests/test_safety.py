@@ -139,12 +139,13 @@ def test_resume_refuses_a_run_made_by_another_engine(ref, tmp_path):
     assert before == {f: (out / f).read_bytes() for f in FINALS}
 
 
-def test_experiment_refuses_to_reuse_a_run_of_another_engine(ref, tmp_path):
+def test_experiment_refuses_to_reuse_a_run_of_another_engine(ref, tmp_path, monkeypatch):
     out = _copy(ref, tmp_path / "exp_run")
     _other_engine(out)
+    monkeypatch.chdir(tmp_path)  # an experiment file's paths are relative to this folder
     exp = tmp_path / "e.toml"
-    exp.write_text(f'[run]\ngames = 12\nplayers = 2\nseed = 3\nchunk_size = 5\n'
-                   f'turn_log = "all"\nout = "{out}"\n')
+    exp.write_text('[run]\ngames = 12\nplayers = 2\nseed = 3\nchunk_size = 5\n'
+                   'turn_log = "all"\nout = "exp_run"\n')
     with pytest.raises(EngineMismatchError, match="start afresh"):
         run_experiment(exp, report=False)
 
@@ -278,9 +279,9 @@ def test_never_more_workers_than_chunks(tmp_path, monkeypatch):
     seen = []
     real = R._execute
 
-    def spy(jobs, n_jobs, backend, scheduler):
+    def spy(jobs, n_jobs):
         seen.append(n_jobs)
-        return real(jobs, 1, backend, scheduler)
+        return real(jobs, 1)
 
     monkeypatch.setattr(R, "_execute", spy)
     run(RunConfig(games=4, players=2, chunk_size=2), tmp_path / "few", jobs=64)
@@ -291,7 +292,7 @@ def test_a_huge_run_streams_its_jobs_instead_of_building_them(tmp_path, monkeypa
     cfg = RunConfig(games=CF.MAX_GAMES, players=2, chunk_size=1)
     taken = []
 
-    def first_two(jobs, n_jobs, backend, scheduler):
+    def first_two(jobs, n_jobs):
         for job in jobs:  # a generator: nothing like 10**7 objects exist at once
             taken.append(job.index)
             if len(taken) == 2:
@@ -305,7 +306,7 @@ def test_a_huge_run_streams_its_jobs_instead_of_building_them(tmp_path, monkeypa
 
 
 def test_the_schema_lists_every_field_with_help_and_known_kind():
-    kinds = {"int", "bool", "str", "path", "strs", "paths", "ints", "nums", "map"}
+    kinds = {"int", "bool", "str", "path", "strs", "paths", "ints", "num", "nums", "map"}
     rows = CF.schema_rows()
     assert {r["table"] for r in rows} == set(CF.TABLES)
     assert all(r["kind"] in kinds and r["help"] for r in rows)

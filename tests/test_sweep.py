@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from bonfire_sim.analysis.intervals import wilson
+from bonfire_sim.analysis.probes import fork_cache_dir, run_identity
 from bonfire_sim.cli.main import main
 from bonfire_sim.experiment import plan_experiment
 
@@ -71,8 +72,12 @@ def test_a_y14_by_players_sweep_reports_each_measure_per_point_never_pooled(
     # each surplus is the mean take-fork difference of that point's own forks.
     surplus = resp[resp["measure"] == "surplus:Y14"].set_index(["players", "task_points.Y14"])
     for n, v in POINTS:
-        meta = next((top / f"players={n},task_points.Y14={v}" / "analysis").glob("*.json"))
-        assert json.loads(meta.read_text())["games"] == 8
+        # the fork cache lives in the user cache directory, keyed by the run's identity
+        ident = run_identity(top / f"players={n},task_points.Y14={v}")
+        metas = [m for m in fork_cache_dir().glob("probes-*.json")
+                 if json.loads(m.read_text())["run"] == json.loads(json.dumps(ident))]
+        # (an earlier test session may have cached this run under other probe settings)
+        meta = next(m for m in metas if json.loads(m.read_text())["games"] == 8)
         forks = pd.read_parquet(meta.with_suffix(".parquet"))
         take = forks[(forks["kind"] == "take") & (forks["item"] == "Y14")]
         assert set(forks["item"]) <= {"Y14"} and surplus.loc[(n, v), "n"] == len(take)
@@ -127,8 +132,9 @@ def test_a_bad_point_or_output_is_refused_before_any_game(tmp_path, monkeypatch,
     assert not (tmp_path / "runs").exists()  # nothing created for any point
 
 
-def test_checking_a_whole_sweep_takes_well_under_a_second(tmp_path):
-    f = _write(tmp_path, TINY.format(report="").replace('"runs/y14"', f'"{tmp_path / "r"}"')
+def test_checking_a_whole_sweep_takes_well_under_a_second(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # an experiment file's paths stay inside this folder
+    f = _write(tmp_path, TINY.format(report="").replace('"runs/y14"', '"r"')
                .replace("Y14 = [5, 7]", "Y14 = [3, 4, 5, 6, 7]"))
     plan_experiment(f)  # imports and engine fingerprint warm
     start = time.perf_counter()

@@ -19,6 +19,9 @@ from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.fate import place_start_tile
 from bonfire_sim.rules.state import StateBuilder
 from strategies import BUILTIN, evaluate, weights_for
+from strategies import price_board as board
+from strategies import price_context as context
+from strategies import price_tasks as tasks
 from strategies.weights import WEIGHT_NAMES
 
 P = T.DEFAULT_PARAMS
@@ -84,36 +87,36 @@ def test_in_the_countdown_the_held_task_is_lit():
 def test_under_full_stall_pressure_the_hold_vanishes():
     # an empty council and no fate tiles left to place: the game is heading for a stall
     s = holding_a_fulfilled_task(council=0, column=False)
-    assert evaluate.stall_pressure(s, P) == 1.0
+    assert context.stall_pressure(s, P) == 1.0
     assert chosen_kind(s, row(ignite_hold=60.0)) == L.M_IGNITE
 
 
 def test_the_hold_penalty_is_zero_in_solo_and_in_the_countdown():
     s = holding_a_fulfilled_task()
     w = row(ignite_hold=10.0)
-    cx = np.zeros(evaluate.NCX)
-    cx[evaluate.CX_PRESS] = 0.25
-    assert evaluate.ignite_hold_penalty(s, w, cx) == pytest.approx(7.5)
+    cx = np.zeros(context.NCX)
+    cx[context.CX_PRESS] = 0.25
+    assert board.ignite_hold_penalty(s, w, cx) == pytest.approx(7.5)
     s[L.G_SOLO] = 1
-    assert evaluate.ignite_hold_penalty(s, w, cx) == 0.0
+    assert board.ignite_hold_penalty(s, w, cx) == 0.0
     s[L.G_SOLO] = 0
     s[L.G_CD_ACTIVE] = 1
-    assert evaluate.ignite_hold_penalty(s, w, cx) == 0.0
+    assert board.ignite_hold_penalty(s, w, cx) == 0.0
 
 
 def test_a_new_task_is_worth_its_ignite_and_more_while_no_unlit_task_is_held():
     w = row(task_ignite=4.0, task_idle=3.0)
-    cx = np.zeros(evaluate.NCX)
-    cx[evaluate.CX_OPEN] = 0
-    assert evaluate.task_promise(w, cx, 0.5) == pytest.approx(2.0 + 3.0)
-    cx[evaluate.CX_OPEN] = 1
-    assert evaluate.task_promise(w, cx, 0.5) == pytest.approx(2.0)
-    assert evaluate.task_promise(row(), cx, 0.5) == 0.0
+    cx = np.zeros(context.NCX)
+    cx[context.CX_OPEN] = 0
+    assert tasks.task_promise(w, cx, 0.5) == pytest.approx(2.0 + 3.0)
+    cx[context.CX_OPEN] = 1
+    assert tasks.task_promise(w, cx, 0.5) == pytest.approx(2.0)
+    assert tasks.task_promise(row(), cx, 0.5) == 0.0
 
 
 def test_only_great_bonfire_turns_without_a_portal_pay_the_plain_penalty():
     w = row(fire_plain=1.5)
     for rset, mask in enumerate(L.REWARD_SETS):
-        expect = 0.0 if mask & evaluate.R_PORTAL else 1.5
-        assert evaluate.fire_plain_penalty(rset, w) == expect
-    assert {evaluate.fire_plain_penalty(r, w) for r in range(len(L.REWARD_SETS))} == {0.0, 1.5}
+        expect = 0.0 if mask & board.R_PORTAL else 1.5
+        assert board.fire_plain_penalty(rset, w) == expect
+    assert {board.fire_plain_penalty(r, w) for r in range(len(L.REWARD_SETS))} == {0.0, 1.5}

@@ -230,8 +230,9 @@ def test_example_game_ids_link_to_view_pages(runs, tmp_path):
                                                {"cells": ["0", "2"]}]}]}
     data = [("p4", load(runs[4], turns=False))]
     out = tmp_path / "report.html"
-    n = DC.link_example_games([section], data, [runs[4]], out)
-    assert n == 2
+    write = DC.link_example_games([section], data, [runs[4]], out)
+    assert not (tmp_path / "views").exists()  # written only when asked (after the page)
+    assert write() == 2
     cells = section["blocks"][0]["rows"]
     assert 'href="views/p4-game-1.html"' in str(cells[0]["cells"][1])
     assert 'href="views/p4-game-3.html"' in str(cells[0]["cells"][1])

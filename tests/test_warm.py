@@ -47,9 +47,9 @@ def test_the_runner_warms_in_the_parent_before_starting_workers(cold, tmp_path, 
     order: list[str] = []
     real_execute = runner._execute
 
-    def execute(jobs, n_jobs, backend, scheduler):
+    def execute(jobs, n_jobs):
         order.append(f"workers:{n_jobs}")
-        yield from real_execute(jobs, 1, backend, scheduler)
+        yield from real_execute(jobs, 1)
 
     monkeypatch.setattr(runner, "_execute", execute)
     monkeypatch.setattr(warm, "compile_kernels", lambda: order.append("compile"))

@@ -197,7 +197,7 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
 def card_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | int | None = None,
                 margin: float = FL.MARGIN, alpha: float = FL.ALPHA, jobs: int = 1,
                 quiet: bool = True) -> pd.DataFrame:
-    """``card_table`` of the runs' forks (cached in their directories, ``CARD_KINDS``);
+    """``card_table`` of the runs' forks (``CARD_KINDS``, cached like ``probe_values``);
     forks are clustered by (run, deal).  Runs of one player count must print the same
     task points."""
     from bonfire_sim.analysis.values import _printed

@@ -1,10 +1,14 @@
 """Fork probes over a run configuration: ``probe_values(config) -> one row per fork``.
 
 The games are those of the run (same deals, seats, strategies and overrides, by game id),
-so a probe table belongs to its run directory and is cached there as Parquet
-(``analysis/probes-<key>.parquet``, written atomically).  The key covers the run
-configuration, the probe settings, the package version and a hash of the engine sources,
-so a changed rule or strategy never reuses stale forks.
+so a probe table belongs to its run.  It is cached in the user's cache directory
+(``fork_cache_dir()``: ``$XDG_CACHE_HOME/bonfire_sim/forks``), never in the run: a run
+directory holds only the run's own files, and a run on a read-only disk or someone
+else's run can be analysed too.  Where the cache cannot be written the table is simply
+not cached.  The key covers the run's identity (its configuration and its exact players,
+weight files by hash, from the manifest), the probe settings, the package version and a
+hash of the engine sources, so a changed rule, strategy or weight file never reuses
+stale forks.
 
 Games are split into chunks that run in parallel with joblib (like the runner); each game
 samples its decisions from its own seed, so the table is identical for any number of jobs.
@@ -12,11 +16,11 @@ samples its decisions from its own seed, so the table is identical for any numbe
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
-import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -25,8 +29,8 @@ import numpy as np
 import pandas as pd
 
 import strategies as S
-from bonfire_sim import __version__, _jitcache
-from bonfire_sim.errors import ConfigError
+from bonfire_sim import __version__, _jitcache, fileio
+from bonfire_sim.errors import BonfireError, ConfigError
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
@@ -34,12 +38,13 @@ from bonfire_sim.rules.rng import game_seed, seed_words
 from bonfire_sim.rules.state import blank_state
 from bonfire_sim.sim.loop import W
 from bonfire_sim.sim.runner import (
-    DERIVED,
     SEED_MASK,
     RunConfig,
+    read_manifest,
     resolve_players,
     seat_names,
 )
+from strategies.plugin import is_plugin_spec
 
 TASK_IDS = tuple(t.id for t in C.TASKS)
 GNOME_IDS = tuple(f"S{i}" for i in range(1, C.N_SPECIALISTS + 1)) + tuple(
@@ -48,7 +53,7 @@ KINDS = ("take", "light", "gnome", "forced")
 # What the report, ``check`` and ``sweep`` fork; ``forced`` (light forks after a forced
 # take, see ``forks``) is what the card values add for tasks the players rarely take.
 DEFAULT_KINDS = ("take", "light", "gnome")
-PROBE_DIR = DERIVED  # the run directory's derived-data folder (runner.run_files skips it)
+FORK_CACHE = "forks"  # under the user cache directory of bonfire_sim
 COLUMNS = ("game_id", "deal", "rotation", "players", "kind", "item", "seat", "strategy",
            "turn", "decision", "candidates", "score_a", "score_b", "win_a", "win_b", "has_a",
            "has_b", "kept_b", "out_a", "out_b")
@@ -111,11 +116,11 @@ def _game_inputs(config: RunConfig, ids: np.ndarray) -> dict[str, Any]:
     names = [seat_names(config, int(r)) for r in rots]
     sid = np.zeros((len(ids), L.NP), np.int64)
     wts = np.zeros((len(ids), L.NP, W), np.float64)
-    players = resolve_players(config)  # the same specs, weights and budgets as the run
-    for name, player in players.items():
-        if not player.compiled:
+    for name in config.strategies:  # refused by name: a run's plug-in is never imported
+        if is_plugin_spec(name):
             raise ConfigError(f"the engine forks only compiled players; {name!r} is a Python "
                               f"plug-in, so this run has no fork values")
+    players = resolve_players(config)  # the same specs, weights and budgets as the run
     for gi, seat_list in enumerate(names):
         for seat, name in enumerate(seat_list):
             if name == S.TOM:
@@ -172,11 +177,27 @@ def _engine_hash() -> str:
     return _jitcache.source_hash() + hashlib.sha256(forks).hexdigest()[:8]
 
 
+def fork_cache_dir() -> Path:
+    """Where fork tables are cached: ``forks`` in bonfire_sim's user cache directory."""
+    return Path(_jitcache.cache_root()) / FORK_CACHE
+
+
+def run_identity(run_dir: str | Path) -> dict[str, Any] | None:
+    """What makes a run's games what they are, from its manifest: configuration, exact
+    players (weights and weight-file hashes) and engine; None if it cannot be read."""
+    try:
+        m = read_manifest(Path(run_dir))
+    except (BonfireError, OSError):
+        return None
+    return {k: m.get(k) for k in ("config", "seat_players", "fingerprint")}
+
+
 def cache_key(config: RunConfig, settings: ProbeSettings, games: int,
-              fork_rules: RunConfig | None = None) -> str:
-    """Hash of everything that determines a probe table."""
+              fork_rules: RunConfig | None = None,
+              run: Mapping[str, Any] | None = None) -> str:
+    """Hash of everything that determines a probe table (``run``: ``run_identity``)."""
     doc = {"config": config.to_json(), "settings": asdict(settings), "games": games,
-           "version": __version__, "engine": _engine_hash()}
+           "version": __version__, "engine": _engine_hash(), "run": run}
     if fork_rules is not None:
         doc["fork_rules"] = {"overrides": fork_rules.to_json()["overrides"],
                              "variants": fork_rules.to_json()["variants"]}
@@ -197,8 +218,9 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
     is False where the light ban had to give way (igniting the dead task was the mover's only
     main option); ``out_a`` / ``out_b``: the mover ended the game out (the rules' skip).
     ``forced`` rows are light forks at a decision reached after a forced take.  With
-    ``run_dir`` the table is cached there and reused while config, settings and engine
-    are unchanged.
+    ``run_dir`` (the run the configuration is read from) the table is cached in
+    ``fork_cache_dir()`` and reused while the run, the settings and the engine are
+    unchanged; nothing is written into ``run_dir``.
 
     ``fork_rules``: another configuration that shares this one's deals (it may differ in
     overrides and variants only); the games are played under ``config`` and every forked
@@ -218,10 +240,12 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
         from bonfire_sim.analysis.paired import check_shared_deals
 
         check_shared_deals(config, fork_rules)
-    key = cache_key(config, settings, n_games, fork_rules)
-    path = Path(run_dir) / PROBE_DIR / f"probes-{key}.parquet" if run_dir else None
-    if path is not None and path.is_file():
-        return pd.read_parquet(path)
+    identity = run_identity(run_dir) if run_dir else None
+    key = cache_key(config, settings, n_games, fork_rules, identity)
+    path = fork_cache_dir() / f"probes-{key}.parquet" if identity else None
+    cached = _read_cached(path)
+    if cached is not None:
+        return cached
     ids = np.arange(n_games, dtype=np.int64)
     chunks = [ids[i:i + settings.chunk_size] for i in range(0, n_games, settings.chunk_size)]
     parts = _execute(config, settings, chunks, jobs, quiet, progress, fork_rules)
@@ -229,18 +253,31 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
              else pd.DataFrame({c: [] for c in COLUMNS}))
     table.attrs["key"] = key
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        table.to_parquet(tmp, index=False)
-        os.replace(tmp, path)
         meta = {"key": key, "config": config.to_json(), "settings": asdict(settings),
                 "fork_rules": fork_rules.to_json() if fork_rules is not None else None,
                 "games": n_games, "version": __version__, "engine": _engine_hash(),
-                "forks": len(table)}
-        mtmp = path.with_suffix(".json.tmp")
-        mtmp.write_text(json.dumps(meta, indent=1, sort_keys=True, default=list))
-        os.replace(mtmp, path.with_suffix(".json"))
+                "run": identity, "forks": len(table)}
+        _write_cached(path, table, meta)
     return table
+
+
+def _read_cached(path: Path | None) -> pd.DataFrame | None:
+    """A cached fork table, or None (absent, or unreadable: it is recomputed)."""
+    if path is None or not path.is_file():
+        return None
+    try:
+        return pd.read_parquet(path)
+    except Exception:  # a damaged cache file is only a cache miss  # noqa: BLE001
+        return None
+
+
+def _write_cached(path: Path, table: pd.DataFrame, meta: dict[str, Any]) -> None:
+    """Cache ``table`` (and its description) atomically; an unwritable cache is skipped."""
+    with contextlib.suppress(BonfireError, OSError):
+        with fileio.atomic_path(path) as tmp:
+            table.to_parquet(tmp, index=False)
+        fileio.write_text(path.with_suffix(".json"),
+                          fileio.dumps_json(meta, path, indent=1, sort_keys=True, default=list))
 
 
 def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.ndarray],
@@ -252,21 +289,28 @@ def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.nda
     total = int(sum(len(c) for c in chunks))
     parts: list[pd.DataFrame] = []
     with Progress(total, "probing", "games", quiet=quiet) as bar:
-        if jobs <= 1 or len(chunks) < 2:
+        from bonfire_sim.workers import local, on_cluster
+
+        if local(jobs if len(chunks) > 1 else 1):
             results: Iterable[pd.DataFrame] = (probe_chunk(config, settings, c, fork_rules)
                                                for c in chunks)
         else:
-            from joblib import Parallel, delayed
+            from joblib import delayed
 
             from bonfire_sim.sim.warm import ensure_warm
+            from bonfire_sim.workers import pool
 
             # Compile once, here: the engine (ensure_warm) and the fork kernels (the first
-            # chunk), so that the workers load the cache instead of each compiling it.
-            ensure_warm(bar.write)
-            first = probe_chunk(config, settings, chunks[0], fork_rules)
-            rest = Parallel(n_jobs=jobs, return_as="generator")(
-                delayed(probe_chunk)(config, settings, c, fork_rules) for c in chunks[1:])
-            results = itertools.chain([first], rest)
+            # chunk), so that the workers load the cache instead of each compiling it.  A
+            # cluster's workers have their own caches: there every chunk goes to them.
+            first: list[pd.DataFrame] = []
+            if not on_cluster():
+                ensure_warm(bar.write)
+                first = [probe_chunk(config, settings, chunks[0], fork_rules)]
+            rest = pool(jobs, return_as="generator")(
+                delayed(probe_chunk)(config, settings, c, fork_rules)
+                for c in chunks[len(first):])
+            results = itertools.chain(first, rest)
         done = 0
         for c, part in zip(chunks, results, strict=True):
             parts.append(part)

@@ -6,11 +6,11 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from bonfire_sim.errors import DataError
 from bonfire_sim.sim.load import RunData, load
-from bonfire_sim.sim.runner import RunConfig, stored_config
+from bonfire_sim.sim.rungame import run_config
+from bonfire_sim.sim.runner import RunConfig
 
 
 @dataclass(frozen=True)
@@ -27,18 +27,6 @@ class Run:
 
 
 RunLike = str | Path | RunData | tuple[str, RunData] | Run
-
-
-def run_config(manifest: dict[str, Any]) -> RunConfig:
-    """The ``RunConfig`` recorded in a run manifest."""
-    raw = stored_config(manifest)
-    names = {f.name for f in dataclasses.fields(RunConfig)}
-    cfg = {k: v for k, v in raw.items() if k in names}
-    cfg["strategies"] = tuple(cfg.get("strategies", ()))
-    try:
-        return RunConfig(**cfg)
-    except (TypeError, ValueError) as e:
-        raise DataError(f"the run's manifest holds no usable configuration ({e})") from None
 
 
 def as_runs(runs: RunLike | Sequence[RunLike]) -> list[Run]:

@@ -27,6 +27,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bonfire_sim import fileio, ownership
+from bonfire_sim.config import check_count
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.report import stats as ST
 from bonfire_sim.rules import components as C
@@ -117,6 +119,7 @@ def play_arms(plan: SensitivityPlan, work: str | Path, jobs: int = 1,
     ``progress(n)`` is called with the number of newly finished games.
     """
     work = Path(work)
+    ownership.check_may_write(work)  # the arms' runs go under it: never inside a run
     # 8 chunks per run keep 2-4 workers busy; the chunk size must not depend on --jobs,
     # or a rerun with other --jobs could not reuse the finished runs
     chunk = max(50, math.ceil(max(plan.games, plan.solo_games) / 8))
@@ -335,9 +338,12 @@ def wide_table(long: pd.DataFrame) -> pd.DataFrame:
 # ---- outputs ------------------------------------------------------------------------------
 def write_atomic(path: str | Path, text: str) -> Path:
     """Write ``text`` to ``path`` atomically (the project's one writer, ``fileio``)."""
-    from bonfire_sim import fileio
-
     return fileio.write_text(path, text)
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """Rows as dicts with every missing value (NaN) as None, i.e. JSON null."""
+    return frame.astype(object).where(frame.notna(), None).to_dict("records")
 
 
 def to_json(plan: SensitivityPlan, long: pd.DataFrame, seconds: float) -> str:
@@ -350,8 +356,8 @@ def to_json(plan: SensitivityPlan, long: pd.DataFrame, seconds: float) -> str:
            "styles": list(plan.styles), "variants": variants, "seconds": round(seconds, 1),
            "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
            "rows": json.loads(long.to_json(orient="records")),
-           "wide": wide_table(long).to_dict("records")}
-    return json.dumps(doc, indent=1)
+           "wide": _records(wide_table(long))}
+    return fileio.dumps_json(doc, "the sensitivity JSON", indent=1)  # missing values: null
 
 
 def html_sections(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -427,7 +433,9 @@ def load_plan(path: str | Path) -> tuple[SensitivityPlan, dict[str, Any]]:
                           f"{', '.join(sorted(plan_keys | out_keys))}")
     kw: dict[str, Any] = {k: t[k] for k in ("games", "solo_games", "seed") if k in t}
     if "players" in t:
-        kw["players"] = tuple(int(n) for n in t["players"])
+        if not isinstance(t["players"], list):
+            raise ConfigError(f"{path}: players must be a list of counts 1..4")
+        kw["players"] = tuple(check_count(f"{path}: players", n, 1, 4) for n in t["players"])
     if "styles" in t:
         kw["styles"] = tuple(str(s) for s in t["styles"])
     if "variants" in t:

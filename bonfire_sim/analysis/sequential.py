@@ -27,7 +27,6 @@ that test and misleading to read.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -38,7 +37,13 @@ import pandas as pd
 from bonfire_sim.analysis.intervals import mean_ci
 from bonfire_sim.analysis.paired import check_shared_deals
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.sim.runner import ChunkJob, RunConfig, resolve_players, run_in_worker, run_one
+from bonfire_sim.sim.runner import (
+    ChunkJob,
+    RunConfig,
+    check_move_timeout,
+    resolve_players,
+    run_one,
+)
 from bonfire_sim.sim.warm import ensure_warm
 
 METRICS = ("score", "win")
@@ -143,12 +148,14 @@ def sequential_compare(a: RunConfig, b: RunConfig, *, metric: str = "score",
                        h1: float = 1.0, alpha: float = 0.05, beta: float = 0.05,
                        budget: int | None = None, jobs: int = 1, two_sided: bool = False,
                        on_chunk: Callable[[int], None] | None = None,
-                       status: Callable[[str], None] | None = None) -> SequentialResult:
+                       status: Callable[[str], None] | None = None,
+                       move_timeout: float | None = None) -> SequentialResult:
     """Play chunks of A and B (same deals) until the SPRT decides or ``budget`` games
     (default: A's ``games``) per configuration are played.  ``two_sided``: H1 is a
     difference of ``|h1 - h0|`` in either direction (see the module docstring).
     ``on_chunk(games)`` is called as chunks finish (progress); ``status(line)`` hears
-    about compiling."""
+    about compiling; ``move_timeout``: seconds a plug-in seat may take per move (None: no
+    limit)."""
     check_shared_deals(a, b)
     if metric not in METRICS:
         raise ConfigError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
@@ -161,6 +168,7 @@ def sequential_compare(a: RunConfig, b: RunConfig, *, metric: str = "score",
     if strategy is not None and strategy not in a.strategies:
         raise ConfigError(f"strategy {strategy!r} does not play in these configurations; "
                           f"they seat {', '.join(dict.fromkeys(a.strategies))}")
+    move_timeout = check_move_timeout(move_timeout)
     budget = a.games if budget is None else int(budget)
     if budget < 2:
         raise ConfigError("the budget must be at least 2 games")
@@ -181,8 +189,8 @@ def sequential_compare(a: RunConfig, b: RunConfig, *, metric: str = "score",
     games = 0
     for start in range(0, n_chunks, max(1, jobs)):
         idx = list(range(start, min(start + max(1, jobs), n_chunks)))
-        jobs_ab = [ChunkJob(a, i, players_a) for i in idx] + [ChunkJob(b, i, players_b)
-                                                              for i in idx]
+        jobs_ab = ([ChunkJob(a, i, players_a, move_timeout) for i in idx]
+                   + [ChunkJob(b, i, players_b, move_timeout) for i in idx])
         done = play_chunks(jobs_ab, jobs)
         for k, i in enumerate(idx):  # checked in chunk order: independent of jobs
             ca, cb = done[k], done[len(idx) + k]
@@ -219,10 +227,12 @@ def sequential_compare(a: RunConfig, b: RunConfig, *, metric: str = "score",
 
 def play_chunks(jobs_ab: list[ChunkJob], jobs: int) -> list[Any]:
     """The chunks' tables, in the order of ``jobs_ab``."""
-    if jobs <= 1 or len(jobs_ab) <= 1:
-        return [run_one(j) for j in jobs_ab]
-    from joblib import Parallel, delayed
+    from bonfire_sim.workers import local
 
-    parent = os.getpid()
-    return Parallel(n_jobs=min(jobs, len(jobs_ab)))(
-        delayed(run_in_worker)(j, parent) for j in jobs_ab)
+    if local(jobs if len(jobs_ab) > 1 else 1):
+        return [run_one(j) for j in jobs_ab]
+    from joblib import delayed
+
+    from bonfire_sim.workers import pool
+
+    return pool(min(jobs, len(jobs_ab)))(delayed(run_one)(j) for j in jobs_ab)

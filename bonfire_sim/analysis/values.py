@@ -201,8 +201,8 @@ def task_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | in
     for tasks whose counts agree (Cochran's Q, ``het_p``).
     """
     rs = as_runs(runs)
+    printed = _printed(rs)  # refuses mixed task points before any fork is computed
     tab = probe_table(rs, probes, jobs=jobs, quiet=quiet)
-    printed = _printed(rs)
     players = player_rows(rs)
     light = fork_estimates(tab, "light") if len(tab) else fork_estimates(tab.head(0), "light")
     take = fork_estimates(tab, "take") if len(tab) else fork_estimates(tab.head(0), "take")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import emit_rows, quiet_option
+from bonfire_sim.cli.options import backend_options, emit_rows, quiet_option
 
 
 @click.command()
@@ -14,6 +14,7 @@ from bonfire_sim.cli.options import emit_rows, quiet_option
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes (the verdicts do not depend on it) "
                    "[default: the file's [check] jobs, else 1].")
+@backend_options
 @quiet_option
 @click.pass_context
 def check(ctx: click.Context, check_file: str, as_json: bool, jobs: int | None,

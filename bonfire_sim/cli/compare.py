@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import quiet_option
+from bonfire_sim.cli.options import FiniteFloat, backend_options, quiet_option
+from bonfire_sim.config import MAX_POINTS
 
 
 @click.command()
@@ -14,10 +15,12 @@ from bonfire_sim.cli.options import quiet_option
               help="HTML file to write.")
 @click.option("--probe-games", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Games per run whose decisions are forked for task and gnome values.")
-@click.option("--margin", type=click.FloatRange(min=0), default=1.0, show_default=True,
+@click.option("--margin", type=FiniteFloat(0, MAX_POINTS), default=1.0,
+              show_default=True,
               help="Practical margin in points: smaller differences are never flagged.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes for the forks.")
+@backend_options
 @quiet_option
 def compare(run_a: str, run_b: str, out: str, probe_games: int, margin: float,
             jobs: int, quiet: bool) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import click
 
-from bonfire_sim.cli.options import progress_callback, quiet_option
+from bonfire_sim.cli.options import backend_options, progress_callback, quiet_option
 
 
 @click.command()
@@ -17,6 +17,7 @@ from bonfire_sim.cli.options import progress_callback, quiet_option
               help="Games per run whose decisions are forked for the report (default: the "
               "file's [report] probe_games, else 2000).")
 @click.option("--no-report", is_flag=True, help="Only run (or resume) the games.")
+@backend_options
 @quiet_option
 def experiment(file: str, jobs: int | None, probe_games: int | None, no_report: bool,
                quiet: bool) -> None:

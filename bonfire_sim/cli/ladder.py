@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from bonfire_sim.cli.options import (
+    backend_options,
     emit_rows,
     format_csv,
     format_option,
@@ -31,10 +32,15 @@ from bonfire_sim.cli.options import (
 @click.option("--tom-games", type=click.IntRange(0), default=0, show_default=True,
               help="Also play this many solo games of the top-rated player against Tom: "
                    "Tom's win rate and the handicap equilibrium against the strongest.")
+@click.option("--move-timeout", type=float, default=None, metavar="SECONDS",
+              help="Stop with an error when a plug-in seat takes longer than this per move "
+                   "(default: no limit).")
 @format_option
+@backend_options
 @quiet_option
 def ladder(players: int, games: int, seed: int, names: str | None, csv_path: str | None,
-           jobs: int, tom_games: int, fmt: str, quiet: bool) -> None:
+           jobs: int, tom_games: int, move_timeout: float | None, fmt: str,
+           quiet: bool) -> None:
     """Round-robin ladder of players: win rates (Wilson 95%), scores, Bradley-Terry ratings.
 
     Every N-subset of the players plays each deal in every seat order, so each player
@@ -65,7 +71,7 @@ def ladder(players: int, games: int, seed: int, names: str | None, csv_path: str
               else sorted(n for n, i in STRATEGY_IDS.items() if i != SEARCH_ID))
     with Progress(None, "ladder games", "game", quiet=quiet) as bar:
         results = play_ladder(chosen, players, games, seed, progress=progress_callback(bar),
-                              jobs=jobs, status=bar.write)
+                              jobs=jobs, status=bar.write, move_timeout=move_timeout)
     rows = summarize(results, chosen)
     if csv_path:  # before printing: a failed write leaves one error line, no table
         fileio.write_text(csv_path, format_csv(rows) + "\n")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
-import json
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -47,6 +47,36 @@ def players_option(fn: F) -> F:
     )(fn)
 
 
+class FiniteFloat(click.ParamType):
+    """A real-valued option: finite and within ``lo``..``hi`` (``lo`` excluded with
+    ``lo_open``), checked by ``config.check_float`` like every other number the program
+    takes; NaN, infinity or text is one ``Error:`` line and exit code 2."""
+
+    name = "number"
+
+    def __init__(self, lo: float | None = None, hi: float | None = None,
+                 lo_open: bool = False) -> None:
+        self.lo, self.hi, self.lo_open = lo, hi, lo_open
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        from bonfire_sim.config import check_float
+
+        number = value
+        if isinstance(value, str):
+            try:
+                number = float(value)
+            except ValueError:
+                number = value  # check_float names it as given
+        try:
+            return check_float("", number, self.lo, self.hi, lo_open=self.lo_open)
+        except ConfigError as e:
+            self.fail(str(e), param, ctx)
+
+    def __repr__(self) -> str:
+        return f"FiniteFloat({self.lo}, {self.hi})"
+
+
 def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
@@ -85,7 +115,9 @@ def format_csv(rows: Sequence[dict]) -> str:
 
 def format_json(rows: Sequence[dict]) -> str:
     """Rows as a JSON list of objects."""
-    return json.dumps(list(rows), indent=2)
+    from bonfire_sim.fileio import dumps_json
+
+    return dumps_json(list(rows), "JSON rows", indent=2)
 
 
 FORMATTERS: dict[str, Callable[[Sequence[dict]], str]] = {
@@ -146,3 +178,27 @@ def progress_callback(bar: Any) -> Callable[[int, int], None]:
             bar.update(done - bar.n)
 
     return update
+
+
+def backend_options(fn: F) -> F:
+    """``--backend loky|dask`` and ``--scheduler ADDR``: the command's body runs inside
+    ``workers.using(backend, scheduler)``, so every worker pool it starts (forks, chunks,
+    candidates) is on that backend; ``--scheduler`` without ``--backend dask`` is refused.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, backend: str, scheduler: str | None, **kwargs: Any) -> Any:
+        from bonfire_sim.workers import using
+
+        with using(backend, scheduler):
+            return fn(*args, **kwargs)
+
+    wrapper = click.option(
+        "--scheduler", default=None, metavar="ADDR",
+        help="dask scheduler address, e.g. tcp://10.0.0.5:8786; needs --backend dask "
+             "(which, without an address, starts a local cluster).")(wrapper)
+    wrapper = click.option(
+        "--backend", default="loky", show_default=True, metavar="loky|dask",
+        help="Where worker processes run: loky (this machine) or dask (a cluster; --jobs "
+             "is then the number of tasks in flight).")(wrapper)
+    return wrapper  # type: ignore[return-value]

@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from bonfire_sim.cli.options import progress_callback, quiet_option
+from bonfire_sim.cli.options import FiniteFloat, backend_options, progress_callback, quiet_option
+from bonfire_sim.config import MAX_POINTS
 
 
 @click.command()
@@ -19,34 +20,43 @@ from bonfire_sim.cli.options import progress_callback, quiet_option
               help="Show this `bonfire-sim sensitivity --json` table in the method section.")
 @click.option("--probe-games", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Games per run whose decisions are forked for the task and gnome values "
-              "(cached in the run directory).")
-@click.option("--margin", type=click.FloatRange(min=0), default=1.0, show_default=True,
+              "(cached in the user cache directory, never in the run).")
+@click.option("--margin", type=FiniteFloat(0, MAX_POINTS), default=1.0,
+              show_default=True,
               help="Practical margin in points: smaller differences are never flagged.")
 @click.option("--jobs", type=int, default=1, show_default=True,
               help="Worker processes for the forks (-1 = every core).")
+@backend_options
 @quiet_option
 def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | None,
            probe_games: int, margin: float, jobs: int, quiet: bool) -> None:
     """Build an HTML balance report from finished runs' Parquet tables.
 
-    Sections: overview, start-player advantage and compensation, task values and gnome
-    strength (engine forks, per player count), Tom difficulty (from solo runs) and
-    method/caveats (the assumptions in force and, with --sensitivity, how much the figures
-    move under other readings); a section without data says so.
+    Sections: answers first (the four questions in plain sentences with the changes to
+    make), then overview (which configuration groups the report holds), start-player
+    advantage and compensation, task values and gnome strength (engine forks, per player
+    count), Tom difficulty (from solo runs) and method/caveats (the assumptions in force
+    and, with --sensitivity, how much the figures move under other readings); a section
+    without data says so.  Runs that play different games (player count, players,
+    overrides, variants) are groups shown side by side, never pooled; two runs of the
+    same deals are refused before any work.
 
     Example:
 
     \b
         bonfire-sim report runs/p4 runs/solo --out reports/p4.html
     """
-    from bonfire_sim.progress import Progress
+    from bonfire_sim.progress import Heartbeat, Progress
     from bonfire_sim.report.build import STEPS, build_report
     from bonfire_sim.sim.runner import resolve_jobs
 
     jobs = resolve_jobs(jobs)
     command = " ".join(["bonfire-sim", *sys.argv[1:]]) if sys.argv else None
-    with Progress(STEPS, "report", "step", quiet=quiet) as bar:
+    # The step bar counts sections; the heartbeat names the current one (which run, which
+    # section, how many forks) and repeats it every 5 s in a log.
+    with Progress(STEPS, "report", "step", quiet=quiet) as bar, \
+            Heartbeat("report", quiet=quiet, write=bar.write, note=bar.note) as beat:
         path = build_report(run_dirs, out, title=title, sensitivity=sensitivity,
                             probes=probe_games, margin=margin, command=command, jobs=jobs,
-                            progress=progress_callback(bar), quiet=quiet)
+                            progress=progress_callback(bar), quiet=quiet, status=beat.step)
     click.echo(f"wrote {path}")

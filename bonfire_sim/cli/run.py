@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import progress_callback, quiet_option, variant_option
+from bonfire_sim.cli.options import (
+    backend_options,
+    progress_callback,
+    quiet_option,
+    variant_option,
+)
 
 
 @click.command()
@@ -28,15 +33,16 @@ from bonfire_sim.cli.options import progress_callback, quiet_option, variant_opt
 @click.option("--resume", is_flag=True, help="Complete an interrupted run in --out.")
 @click.option("--config", "config_file", default=None, metavar="FILE.toml",
               help="Experiment file; its [run] table replaces the options above.")
-@click.option("--backend", default="loky", show_default=True, metavar="loky|dask",
-              help="joblib backend; dask spreads chunks over a cluster.")
-@click.option("--scheduler", default=None, metavar="ADDR",
-              help="dask scheduler address, e.g. tcp://10.0.0.5:8786.")
+@click.option("--move-timeout", type=float, default=None, metavar="SECONDS",
+              help="Stop with an error when a plug-in seat takes longer than this per move "
+                   "(default: no limit).")
 @variant_option
+@backend_options
 @quiet_option
 def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: int, jobs: int,
         turn_log: str, chunk_size: int, out: str, resume: bool, config_file: str | None,
-        backend: str, scheduler: str | None, variants: dict[str, str], quiet: bool) -> None:
+        move_timeout: float | None,
+        variants: dict[str, str], quiet: bool) -> None:
     """Play GAMES seeded games and write games/players (and turns) Parquet to --out.
 
     Game i depends only on (configuration, seed, i): any --jobs or backend gives
@@ -54,21 +60,19 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
     """
     from dataclasses import replace
 
-    from bonfire_sim.errors import ConfigError
     from bonfire_sim.experiment import load_experiment
     from bonfire_sim.progress import Progress
     from bonfire_sim.sim.runner import RunConfig
     from bonfire_sim.sim.runner import run as run_games
     from strategies.specs import split_specs
 
-    if backend not in ("loky", "dask"):
-        raise ConfigError(f"backend must be loky or dask, got {backend!r}")
     if config_file:
         config, extra = load_experiment(config_file)
         if variants:  # --variant on top of the file's [variants]
             config = replace(config, variants={**config.variants, **variants})
         out = extra.get("out", out)
         jobs = extra.get("jobs", jobs)
+        move_timeout = extra.get("move_timeout", move_timeout)
     else:
         names = tuple(split_specs(strategies))
         config = RunConfig(games=games, players=players, strategies=names,
@@ -76,9 +80,9 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
                            chunk_size=chunk_size, variants=variants)
     with Progress(config.games, "games", "game", quiet=quiet) as bar:
         try:
-            path = run_games(config, out, jobs=jobs, resume=resume, backend=backend,
-                             scheduler=scheduler, progress=progress_callback(bar),
-                             status=bar.write)
+            path = run_games(config, out, jobs=jobs, resume=resume,
+                             progress=progress_callback(bar), status=bar.write,
+                             move_timeout=move_timeout)
         except KeyboardInterrupt:
             raise click.ClickException(
                 f"interrupted; finished chunks are kept in {out}: add --resume to complete"

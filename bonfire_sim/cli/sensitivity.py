@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import emit_rows, quiet_option
+from bonfire_sim.cli.options import backend_options, emit_rows, quiet_option
 
 
 @click.command()
@@ -28,6 +28,7 @@ from bonfire_sim.cli.options import emit_rows, quiet_option
 @click.option("--json", "json_out", default=None, metavar="FILE",
               help="Write the study as JSON (for `bonfire-sim report --sensitivity`).")
 @click.option("--html", "html_out", default=None, metavar="FILE", help="Write an HTML page.")
+@backend_options
 @quiet_option
 def sensitivity(games: int | None, solo_games: int | None, players: str | None,
                 variants: tuple[str, ...], seed: int | None, jobs: int | None,
@@ -96,8 +97,6 @@ def sensitivity(games: int | None, solo_games: int | None, players: str | None,
     if csv_out:
         click.echo(f"wrote {write_atomic(csv_out, long.to_csv(index=False))}")
     if json_out:
-        import json
-
-        click.echo(f"wrote {write_atomic(json_out, json.dumps(doc, indent=1))}")
+        click.echo(f"wrote {write_atomic(json_out, fileio.dumps_json(doc, json_out, indent=1))}")
     if html_out:
         click.echo(f"wrote {write_html(html_out, doc)}")

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from bonfire_sim.cli.options import quiet_option
+from bonfire_sim.cli.options import backend_options, quiet_option
 
 # Exit codes shared with ``bonfire-sim check``: the asserted outcome, the other, neither.
 EXIT_HOLDS, EXIT_FAILS, EXIT_UNDECIDED = 0, 1, 3
@@ -65,6 +65,7 @@ _FINITE = _FiniteFloat()
               help="Worker processes (the decision does not depend on it).")
 @click.option("--trace", "trace_out", default=None, metavar="FILE.csv",
               help="Write the LLR after every chunk.")
+@backend_options
 @quiet_option
 @click.pass_context
 def sequential(ctx: click.Context, config_a: str, config_b: str, metric: str, seat: int,
@@ -100,8 +101,9 @@ def sequential(ctx: click.Context, config_a: str, config_b: str, metric: str, se
         h1 = h0 + (1.0 if metric == "score" else 0.02)
     if h1 == h0:
         raise ConfigError(f"h1 must differ from h0 (--h1 and --h0 are both {h0:g})")
-    a, _ = load_experiment(config_a)
-    b, _ = load_experiment(config_b)
+    a, extra_a = load_experiment(config_a)
+    b, extra_b = load_experiment(config_b)
+    move_timeout = extra_a.get("move_timeout", extra_b.get("move_timeout"))
     if trace_out:
         fileio.check_output_file(trace_out)
     total = budget if budget is not None else a.games
@@ -115,7 +117,8 @@ def sequential(ctx: click.Context, config_a: str, config_b: str, metric: str, se
         result = sequential_compare(a, b, metric=metric, seat=None if strategy else seat,
                                     strategy=strategy, h0=h0, h1=h1, alpha=alpha, beta=beta,
                                     budget=budget, jobs=jobs, two_sided=two_sided,
-                                    on_chunk=on_chunk, status=bar.write)
+                                    on_chunk=on_chunk, status=bar.write,
+                                    move_timeout=move_timeout)
     if trace_out:
         fileio.write_text(trace_out, result.trace.to_csv(index=False))
     click.echo(result.summary())

@@ -6,7 +6,12 @@ from typing import Any
 
 import click
 
-from bonfire_sim.cli.options import progress_callback, quiet_option, variant_option
+from bonfire_sim.cli.options import (
+    backend_options,
+    progress_callback,
+    quiet_option,
+    variant_option,
+)
 
 
 @click.command()
@@ -23,6 +28,7 @@ from bonfire_sim.cli.options import progress_callback, quiet_option, variant_opt
 @click.option("--path-csv", default=None, metavar="FILE",
               help="Write the simulated handicap path (game, handicap, outcome).")
 @variant_option
+@backend_options
 @quiet_option
 def solo(strategy: str | None, games: int, seed: int, handicap: int, jobs: int,
          path_csv: str | None, variants: dict[str, str], quiet: bool) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import quiet_option
+from bonfire_sim.cli.options import FiniteFloat, backend_options, quiet_option
+from bonfire_sim.config import TUNE_FLOATS
 
 
 @click.command()
@@ -22,20 +23,26 @@ from bonfire_sim.cli.options import quiet_option
               help="Stop after this many games in total (0: no limit).")
 @click.option("--popsize", type=click.IntRange(0), default=0, show_default=True,
               help="Candidates per generation (0: cma's default for the dimension).")
-@click.option("--sigma", type=float, default=0.3, show_default=True,
+@click.option("--sigma", type=FiniteFloat(*TUNE_FLOATS["sigma"], lo_open=True),
+              default=0.3, show_default=True,
               help="Initial step size in units of each weight's scale.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
               help="Seed of the deals and of the optimiser.")
-@click.option("--w-score", type=float, default=0.01, show_default=True,
+@click.option("--w-score", type=FiniteFloat(*TUNE_FLOATS["w_score"]),
+              default=0.01, show_default=True,
               help="Objective weight of one point of 4-player self-play winning score.")
-@click.option("--w-bonfires", type=float, default=0.05, show_default=True,
+@click.option("--w-bonfires", type=FiniteFloat(*TUNE_FLOATS["w_bonfires"]),
+              default=0.05, show_default=True,
               help="Objective weight of one lit bonfire per player in 4-player self-play.")
-@click.option("--bonfires-min", type=click.FloatRange(0), default=0.0, show_default=True,
+@click.option("--bonfires-min", type=FiniteFloat(*TUNE_FLOATS["bonfires_min"]),
+              default=0.0, show_default=True,
               help="A floor on lit bonfires per player in 4-player self-play: each one "
                    "below it costs --w-short in the objective (0: no floor).")
-@click.option("--w-short", type=click.FloatRange(0), default=0.0, show_default=True,
+@click.option("--w-short", type=FiniteFloat(*TUNE_FLOATS["w_short"]),
+              default=0.0, show_default=True,
               help="Objective cost of one lit bonfire per player below --bonfires-min.")
-@click.option("--w-stalled", type=float, default=2.0, show_default=True,
+@click.option("--w-stalled", type=FiniteFloat(*TUNE_FLOATS["w_stalled"]),
+              default=2.0, show_default=True,
               help="Objective weight of the stalled shares (2-player and 4-player games).")
 @click.option("--start", default="", metavar="FILE.toml",
               help="Start from this weights file (e.g. an earlier study's --weights-out) "
@@ -46,6 +53,7 @@ from bonfire_sim.cli.options import quiet_option
 @click.option("--resume", is_flag=True, help="Continue the study in --out.")
 @click.option("--weights-out", default=None, metavar="FILE.toml",
               help="Also write the final mean row as a weights file (usable as style@FILE).")
+@backend_options
 @quiet_option
 def tune(style: str, field_specs: str, deals2: int, games4: int, generations: int,
          budget: int, popsize: int, sigma: float, seed: int, w_score: float,
@@ -69,10 +77,8 @@ def tune(style: str, field_specs: str, deals2: int, games4: int, generations: in
     \b
         bonfire-sim tune --field portal,planner --generations 80 --jobs 2 --out runs/tp --resume
     """
-    from pathlib import Path
-
     from bonfire_sim.progress import Progress
-    from bonfire_sim.tune import Study, TuneConfig, weights_toml
+    from bonfire_sim.tune import Study, TuneConfig
     from bonfire_sim.tune import tune as run_tune
     from strategies.specs import split_specs
 
@@ -89,11 +95,7 @@ def tune(style: str, field_specs: str, deals2: int, games4: int, generations: in
                       f"(win2 {best.get('win2', 0):.3f}, score4 {best.get('win_score4', 0):.1f},"
                       f" bonfires4 {best.get('bonfires4', 0):.2f},"
                       f" stalled2 {best.get('stalled2', 0):.3f}), {study.games} games")
-        study = run_tune(config, out, jobs=jobs, resume=resume, progress=progress)
-    if weights_out:
-        path = Path(weights_out)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(weights_toml(study))
-        tmp.replace(path)
+        study = run_tune(config, out, jobs=jobs, resume=resume, progress=progress,
+                         weights_out=weights_out or None)
     click.echo(f"{study.generation} generations, {study.games} games, "
                f"{study.seconds / 60:.1f} min; study in {out}")

@@ -1,12 +1,13 @@
-"""Orchestrate a balance report: load runs -> ``stats`` -> ``figures`` -> ``html``.
+"""Orchestrate a balance report: group runs -> load -> ``stats`` -> ``figures`` -> ``html``.
 
-Each ``section_*`` function takes the combined tidy frames and returns one section dict
-for ``html.render``; a section whose data is absent says so instead of failing.
+Runs are grouped by configuration first (``groups``: never pooled across groups); each
+``section_*`` function takes the tidy frames of one setting and returns one section dict
+for ``html.render``; a section whose data is absent says so instead of failing.  The
+answers section (``answers``) is built last from the sections' frames and shown first.
 """
 
 from __future__ import annotations
 
-import inspect
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -18,23 +19,30 @@ import pandas as pd
 from bonfire_sim import __version__, fileio
 from bonfire_sim import analysis as A
 from bonfire_sim.analysis import flags as FL
+from bonfire_sim.config import MAX_POINTS, check_float
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.report import decided as DC
 from bonfire_sim.report import figures as F
+from bonfire_sim.report import groups as G
 from bonfire_sim.report import html as H
 from bonfire_sim.report import stats as S
-from bonfire_sim.rules import components as C
+from bonfire_sim.report.method import (  # noqa: F401 (public here: compare and callers)
+    TARGET,
+    load_sensitivity,
+    section_method,
+    variants_in_force,
+)
+from bonfire_sim.report.overview import players_block, section_overview  # noqa: F401
 
 # Games per run whose decisions are forked for the task and gnome values (cached per run).
 DEFAULT_PROBE_GAMES = 2000
-# Half-widths a conclusion needs (95% intervals): below these a figure gets no warning.
-TARGET = {"seat_rate": 0.02, "seat_score": 0.5, "task_value": 1.0, "gnome_effect": 1.0,
-          "tom_rate": 0.03, "handicap": 1.0}
 
 
 def _section(sid: str, title: str, blocks: list[dict[str, Any]],
-             absent: str | None = None) -> dict[str, Any]:
-    return {"id": sid, "title": title, "blocks": blocks, "absent": absent}
+             absent: str | None = None, data: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A section for ``html.render``; ``data`` keeps the frames behind it for the answers
+    section (the template ignores it)."""
+    return {"id": sid, "title": title, "blocks": blocks, "absent": absent, "data": data or {}}
 
 
 def _n_games(players: pd.DataFrame) -> int:
@@ -46,49 +54,6 @@ def _fig(ax: Any, caption: str, warning: dict[str, Any] | None = None) -> dict[s
 
 
 # ---- sections -------------------------------------------------------------------------------
-def section_overview(games: pd.DataFrame, players: pd.DataFrame) -> dict[str, Any]:
-    runs = S.run_overview(games, players)
-    blocks = [H.table_block(runs, {"run": ("run", ""), "n_players": ("players", "d"),
-                                   "games": ("games", ","), "seat_rotation": ("rotated", ""),
-                                   "strategies": ("strategy mix (share of seats)", "")},
-                            caption="Runs in this report")]
-    overrides = [(r, o) for r, o in _overrides(games).items() if o]
-    for run, o in overrides:
-        blocks.append(H.text_block(f"Run {run} overrides component data: {o}"))
-    for run, v in games.attrs.get("variants", {}).items():
-        changed = {f: n for f, n in C.resolve_variants(v).items()
-                   if n != C.default_variants()[f]}
-        if changed:
-            blocks.append(H.text_block(f"Run {run} reads uncertain facts differently from the "
-                                       f"default: {changed} (see Method and caveats)."))
-    scores = S.score_summary(players)
-    blocks.append(H.table_block(scores, {
-        "n_players": ("players", "d"), "strategy": ("strategy", ""), "n": ("seats", ","),
-        "mean": ("mean score", ".1f"), "lo": ("95% lo", ".1f"), "hi": ("95% hi", ".1f"),
-        "sd": ("sd", ".1f"), "median": ("median", ".0f"), "win_rate": ("win rate", ".3f")},
-        caption="Final score by player count and strategy (t intervals; win rate counts "
-                "shared wins fractionally)"))
-    blocks.append(_fig(F.score_distributions(players), "Final scores (boxes: quartiles; "
-                                                       "whiskers: 1.5 IQR)."))
-    reasons = S.end_reasons(games)
-    blocks.append(_fig(F.end_reason_bars(reasons), "Share of games by end reason."))
-    blocks.append(H.table_block(reasons, {
-        "n_players": ("players", "d"), "end_reason": ("end reason", ""), "n": ("games", ","),
-        "share": ("share", ".3f"), "lo": ("95% lo", ".3f"), "hi": ("95% hi", ".3f")},
-        caption="End reasons (Wilson intervals)"))
-    length = S.game_length(games)
-    blocks.append(_fig(F.game_lengths(games), "Turns per game by player count."))
-    blocks.append(H.table_block(length, {
-        "n_players": ("players", "d"), "measure": ("measure", ""), "games": ("games", ","),
-        "mean": ("mean", ".1f"), "lo": ("95% lo", ".1f"), "hi": ("95% hi", ".1f")},
-        caption="Game length (t intervals)"))
-    return _section("overview", "Overview", blocks)
-
-
-def _overrides(games: pd.DataFrame) -> dict[str, Any]:
-    return games.attrs.get("overrides", {})
-
-
 def seat_data(players: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """Multiplayer rows for the seat analysis: rotated runs where a player count has them."""
     m = S.multiplayer(players)
@@ -119,10 +84,11 @@ def _seat_runs(runs: Sequence[Any]) -> list[Any]:
     return out
 
 
-def _compensation_blocks(runs: Sequence[Any], margin: float) -> list[dict[str, Any]]:
+def _compensation_blocks(runs: Sequence[Any], margin: float,
+                         ) -> tuple[list[dict[str, Any]], pd.DataFrame]:
     sa = A.seat_advantage(_seat_runs(runs), margin=margin)
     if sa.empty:
-        return []
+        return [], sa
     exact = sa.attrs.get("seat_points_exact", {})
     suggest = "; ".join(f"{n} players: seat_points = {pts} (exactly {exact.get(n)})"
                         for n, pts in sorted(sa.attrs.get("seat_points", {}).items()) if pts)
@@ -143,7 +109,7 @@ def _compensation_blocks(runs: Sequence[Any], margin: float) -> list[dict[str, A
             "c_lo": ("95% lo", "+.2f"), "c_hi": ("95% hi", "+.2f"), "q_value": ("q", ".3f"),
             "flag": ("flag", ""), "imprecise": ("wide", ""), "games": ("example games won", "")},
             caption="Seats and their compensation (flag: compensation beyond ± margin, "
-                    "Benjamini-Hochberg)", row_class="flag")]
+                    "Benjamini-Hochberg)", row_class="flag")], sa
 
 
 def section_seats(players: pd.DataFrame, runs: Sequence[Any] = (),
@@ -176,7 +142,8 @@ def section_seats(players: pd.DataFrame, runs: Sequence[Any] = (),
         "df": ("df", "d"), "p_value": ("p value", ".4f"), "rotated": ("rotated", "")},
         caption="Test of no seat advantage: chi-square goodness of fit of wins by seat to "
                 "equal shares (fractional wins)"))
-    blocks += _compensation_blocks(runs, margin)
+    comp, sa = _compensation_blocks(runs, margin)
+    blocks += comp
     by = S.seat_advantage(data, by=("strategy",))
     if data["strategy"].nunique() > 1:
         blocks.append(_fig(F.seat_excess_by_strategy(by),
@@ -189,7 +156,7 @@ def section_seats(players: pd.DataFrame, runs: Sequence[Any] = (),
         "games": ("games", ","), "win_rate": ("win rate", ".3f"), "lo": ("95% lo", ".3f"),
         "hi": ("95% hi", ".3f"), "edge": ("rate - strategy's rate", "+.3f"),
         "score": ("mean score", ".2f")}, caption="Seats by strategy"))
-    return _section("seats", title, blocks)
+    return _section("seats", title, blocks, data={"seats": seats, "compensation": sa})
 
 
 def _precision_rows(frame: pd.DataFrame, key: str, margin: float,
@@ -200,23 +167,45 @@ def _precision_rows(frame: pd.DataFrame, key: str, margin: float,
     return bad.assign(half=(bad[hi] - bad[lo]) / 2, need=need)
 
 
+def precision_table(frame: pd.DataFrame, key: str, margin: float, lo: str = "lo",
+                    hi: str = "hi", n: str = "n") -> pd.DataFrame:
+    """One row per player count: rows with an interval, how many are wider than ± margin,
+    their median and widest half-width, the median observations a wide row would need,
+    and the flagged rows among the wide ones (a flag on a wide row is still a finding)."""
+    est = frame[frame[lo].notna()]
+    bad = _precision_rows(frame, key, margin, lo, hi, n)
+    rows = []
+    for players, g in est.groupby("players"):
+        b = bad[bad["players"] == players]
+        flagged = b[b["flag"] != ""] if "flag" in b else b.iloc[:0]
+        rows.append({"players": int(players), "rows": len(g), "wide": len(b),
+                     "median": float(b["half"].median()) if len(b) else np.nan,
+                     "widest": float(b["half"].max()) if len(b) else np.nan,
+                     "need": float(np.nanmedian(b["need"])) if b["need"].notna().any()
+                     else np.nan,
+                     "flagged": ", ".join(f"{key} {v}" for v in flagged[key]) or "none"})
+    return pd.DataFrame(rows, columns=["players", "rows", "wide", "median", "widest", "need",
+                                       "flagged"])
+
+
 def _precision_block(frame: pd.DataFrame, key: str, what: str, margin: float,
                      lo: str = "lo", hi: str = "hi", n: str = "n") -> dict[str, Any]:
-    bad = _precision_rows(frame, key, margin, lo, hi, n)
-    if bad.empty:
+    table = precision_table(frame, key, margin, lo, hi, n)
+    if not table["wide"].any():
         return H.text_block(f"Precision: every {what} interval is within ±{margin:g}.")
-    items = "; ".join(f"{r[key]} ({int(r['players']) or 'pooled'}p) ±{r['half']:.1f}"
-                      + (f", ~{int(r['need']):,} obs." if np.isfinite(r["need"]) else "")
-                      for _, r in bad.head(40).iterrows())
-    more = f" and {len(bad) - 40} more" if len(bad) > 40 else ""
-    return H.text_block(f"Precision warning: {len(bad)} {what} rows have intervals wider "
-                        f"than ±{margin:g} (too wide to resolve the margin): {items}{more}.")
+    return H.table_block(table, {
+        "players": ("players (0 = pooled)", "d"), "rows": ("rows", "d"),
+        "wide": (f"wider than ±{margin:g}", "d"), "median": ("median ±", ".1f"),
+        "widest": ("widest ±", ".1f"), "need": ("obs. a wide row needs (median)", ",.0f"),
+        "flagged": ("flagged rows among the wide ones", "")},
+        caption=f"Precision warning: {what} intervals too wide to resolve ±{margin:g} "
+                f"(halving a width takes 4x the observations)")
 
 
 def _label_task(tv: pd.DataFrame) -> pd.Series:
-    short = tv["text"].str.slice(0, 28)
     printed = tv["printed"].map(lambda v: f"{int(v)}" if pd.notna(v) else "-")
-    return tv["task"] + " " + short + " (" + printed + ")"
+    text = tv["task"] + " " + tv["text"] + " (" + printed + ")"
+    return text.map(F.wrap_label)
 
 
 def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
@@ -242,19 +231,27 @@ def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
                      f"point(s) from printed, Benjamini-Hochberg FDR 5%): "
                      + (", ".join(f"{r.task} {int(r.players)}p ({r.flag})"
                                   for r in flagged.itertuples()) or "none") + ".")]
+    priced = est.dropna(subset=["fair_price"]).assign(
+        gap=lambda d: d["fair_price"] - d["printed"])
+    if not priced.empty:
+        blocks.append(_fig(F.value_intervals(priced[priced["players"] > 0], "task", "label",
+                                             ref="printed", value="fair_price", lo="fp_lo",
+                                             hi="fp_hi", legend=F.TASK_LEGEND,
+                                             title="Fair price per task (| = printed points)",
+                                             xlabel="fair price (points)"),
+                           "Fair price with 95% intervals per player count, coloured by "
+                           "the flag on that same fair price: "
+                           + F.legend_text(F.TASK_LEGEND) + "."))
+        blocks.append(_fig(F.heatmap_by_players(priced, "task", "gap", "label",
+                                                title="Fair price minus printed points",
+                                                cbar="points"),
+                           "Positive: the task deserves more points; negative: fewer."))
     if not est.empty:
         blocks.append(_fig(F.value_intervals(est, "task", "label", ref="printed",
                                              title="Lit value per task (| = printed points)",
                                              xlabel="points lighting adds"),
-                           "Lit value with 95% t intervals per player count; green: weak "
-                           "(fair price above printed), orange: strong."))
-        priced = est.dropna(subset=["fair_price"]).assign(
-            gap=lambda d: d["fair_price"] - d["printed"])
-        if not priced.empty:
-            blocks.append(_fig(F.heatmap_by_players(priced, "task", "gap", "label",
-                                                    title="Fair price minus printed points",
-                                                    cbar="points"),
-                               "Positive: the task deserves more points; negative: fewer."))
+                           "Lit value with 95% t intervals per player count (uncoloured: "
+                           "the flags judge the fair price, above, not the lit value)."))
     blocks.append(_precision_block(tv[tv["n"] > 0], "task", "lit-value", margin))
     blocks.append(H.table_block(tv.sort_values(["players", "task"]), {
         "task": ("task", ""), "players": ("players", "d"), "text": ("condition", ""),
@@ -268,7 +265,7 @@ def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
         "games": ("example games", "")},
         caption="Tasks per player count (players 0 = pooled where counts agree); replay an "
                 "example with `bonfire-sim replay --run DIR --game ID`", row_class="flag"))
-    return _section("tasks", title, blocks)
+    return _section("tasks", title, blocks, data={"tasks": tv})
 
 
 def section_gnomes(runs: Sequence[Any], probes: Any, margin: float,
@@ -279,7 +276,7 @@ def section_gnomes(runs: Sequence[Any], probes: Any, margin: float,
         return _section("gnomes", title, [], "No multiplayer games in these runs.")
     gv = A.gnome_values(multi, probes=probes, margin=margin, pooled=True, jobs=jobs,
                         quiet=quiet)
-    gv["label"] = gv["gnome"] + " " + gv["text"].str.slice(0, 30)
+    gv["label"] = (gv["gnome"] + " " + gv["text"]).map(F.wrap_label)
     est = gv[gv["n"] > 0]
     flagged = gv[gv["flag"] != ""]
     blocks = [H.text_block(
@@ -295,10 +292,11 @@ def section_gnomes(runs: Sequence[Any], probes: Any, margin: float,
                      + (", ".join(f"{r.gnome} {int(r.players)}p ({r.flag})"
                                   for r in flagged.itertuples()) or "none") + ".")]
     if not est.empty:
-        blocks.append(_fig(F.value_intervals(est, "gnome", "label",
+        blocks.append(_fig(F.value_intervals(est, "gnome", "label", legend=F.GNOME_LEGEND,
                                              title="Value of recruiting each gnome",
                                              xlabel="points vs the best other move"),
-                           "Recruit value with 95% t intervals per player count."))
+                           "Recruit value with 95% t intervals per player count, coloured "
+                           "by the flag on that value: " + F.legend_text(F.GNOME_LEGEND) + "."))
     blocks.append(_precision_block(gv[gv["n"] > 0], "gnome", "gnome value", margin))
     blocks.append(H.table_block(gv.sort_values(["players", "value"], ascending=[True, False]), {
         "gnome": ("gnome", ""), "players": ("players", "d"), "kind": ("kind", ""),
@@ -308,184 +306,87 @@ def section_gnomes(runs: Sequence[Any], probes: Any, margin: float,
         "imprecise": ("wide", ""), "games": ("example games", "")},
         caption="Gnomes per player count (players 0 = pooled where counts agree)",
         row_class="flag"))
-    return _section("gnomes", title, blocks)
+    return _section("gnomes", title, blocks, data={"gnomes": gv})
 
 
-def section_tom(players: pd.DataFrame) -> dict[str, Any]:
+def section_tom(players: pd.DataFrame,
+                groups: Sequence[G.Group] | None = None) -> dict[str, Any]:
+    """Tom's difficulty, one row per solo group (a solo player under one setting): runs
+    under different Tom decks or overrides are never pooled."""
     title = "Tom difficulty"
     if not players["solo"].astype(bool).any():
         return _section("tom", title, [], "No solo run (players = 1) in these runs: run e.g. "
                         "`bonfire-sim run --players 1 --strategies greedy --games 2000` and "
                         "add it to the report.")
     solo = S.solo_games(players)
-    tom = S.tom_difficulty(solo)
-    eq, paths = S.handicaps(solo)
-    lines = S.tom_lines(players[players["solo"].astype(bool)])
+    of = G.group_of(groups or [])
+    solo["group"] = [of[r].label if r in of else s
+                     for r, s in zip(solo["run"], solo["strategy"], strict=True)]
+    tom = S.tom_difficulty(solo, key="group")
+    eq, paths = S.handicaps(solo, key="group")
     n = len(solo)
-    blocks = [_fig(F.tom_win_rates(tom), "Win rate against Tom at handicap 0 (Wilson).",
+    blocks = [_fig(F.tom_win_rates(tom), "Win rate against Tom at handicap 0 (Wilson), one "
+                                         "bar per solo group.",
                    S.precision_warning(tom, n / max(len(tom), 1), TARGET["tom_rate"],
                                        "Win rates against Tom")),
               H.table_block(tom, {
-                  "strategy": ("strategy", ""), "games": ("games", ","),
+                  "strategy": ("group", ""), "games": ("games", ","),
                   "win_rate": ("win rate", ".3f"), "lo": ("95% lo", ".3f"),
                   "hi": ("95% hi", ".3f"), "score": ("score", ".1f"),
                   "score_lo": ("95% lo", ".1f"), "score_hi": ("95% hi", ".1f"),
                   "tom": ("Tom", ".1f"), "tom_lo": ("95% lo", ".1f"),
                   "tom_hi": ("95% hi", ".1f"), "margin": ("mean margin", "+.1f")},
-                  caption="Solo games against Tom"),
-              _fig(F.solo_score_hist(solo), "Score distributions of the strategies and Tom."),
-              _fig(F.tom_line_bars(lines), "Tom's mean points per score line (t intervals).")]
-    if not lines.empty:
-        blocks.append(H.table_block(lines, {"line": ("line", ""), "mean": ("mean", ".2f"),
-                                            "lo": ("95% lo", ".2f"), "hi": ("95% hi", ".2f")},
-                                    caption="Tom's score lines"))
+                  caption="Solo games against Tom, one row per group (solo player and "
+                          "setting)"),
+              _fig(F.solo_score_hist(solo.assign(strategy=solo["group"])),
+                   "Score distributions of the solo groups and Tom.")]
+    for setting, members in G.settings(groups or [], solo=True) or [("", [])]:
+        runs = [r for g in members for r in g.runs]
+        tp = players[players["solo"].astype(bool)
+                     & (players["run"].isin(runs) if runs else True)]
+        lines = S.tom_lines(tp)
+        where = f" ({setting})" if setting else ""
+        blocks.append(_fig(F.tom_line_bars(lines), f"Tom's mean points per score line "
+                                                   f"(t intervals){where}."))
+        if not lines.empty:
+            blocks.append(H.table_block(lines, {
+                "line": ("line", ""), "mean": ("mean", ".2f"), "lo": ("95% lo", ".2f"),
+                "hi": ("95% hi", ".2f")}, caption=f"Tom's score lines{where}"))
     blocks.append(_fig(F.handicap_paths(paths, eq),
                        "The handicap challenge (start -10, +5 per win, -2 per loss) played "
-                       "over the games in order.",
+                       "over the games of each group in order.",
                        S.precision_warning(eq, n / max(len(eq), 1), TARGET["handicap"],
                                            "Equilibrium handicaps")))
     blocks.append(H.table_block(eq, {
-        "strategy": ("strategy", ""), "games": ("games", ","),
+        "strategy": ("group", ""), "games": ("games", ","),
         "equilibrium": ("handicap at 2/7", "+.1f"), "lo": ("95% lo", "+.1f"),
         "hi": ("95% hi", "+.1f"), "settled": ("challenge mean, 2nd half", "+.1f"),
         "final": ("challenge end", "+d")},
-        caption="Handicap where the strategy's win rate is 2/7 (margin quantile, bootstrap "
+        caption="Handicap where the group's win rate is 2/7 (margin quantile, bootstrap "
                 "interval) and where the simulated challenge settles"))
-    return _section("tom", title, blocks)
-
-
-def variants_in_force(runs: Sequence[tuple[str, Any]]) -> pd.DataFrame:
-    """One row per (run, fact): the variant in force, whether it is the default, why."""
-    rows = []
-    for label, data in runs:
-        chosen = C.resolve_variants(data.manifest.get("config", {}).get("variants"))
-        for fact, name in chosen.items():
-            v = C.variant(fact, name)
-            rows.append({"run": label, "fact": fact, "variant": name,
-                         "default": name == C.default_variants()[fact],
-                         "provenance": v.provenance, "why": v.why})
-    return pd.DataFrame(rows)
-
-
-def _sensitivity_blocks(doc: dict[str, Any] | None) -> list[dict[str, Any]]:
-    if doc is None:
-        return [H.text_block(
-            "How much each headline figure moves when an assumed fact is read another way "
-            "(Tom's deck, the fate area, guardian points): run `bonfire-sim sensitivity "
-            "--config experiments/sensitivity.toml` (paired games on identical deals) and "
-            "pass its JSON with `bonfire-sim report --sensitivity FILE` to show the table "
-            "here.")]
-    wide = pd.DataFrame(doc["wide"])
-    return [H.text_block(
-                f"Sensitivity to the assumed facts: each variant replayed the default's deals "
-                f"({doc['games']:,} seat-rotated games per player count, {doc['solo_games']:,} "
-                f"solo games per style, seed {doc['seed']}). Cells: variant - default with "
-                f"the 95% interval of the paired difference (rates in percentage points)."),
-            H.table_block(wide, {c: (c, "") for c in wide.columns},
-                          caption="How each headline figure moves under each variant")]
-
-
-FORK_METHOD = (
-    "Task and gnome values are interventions in the engine, not correlations. The game "
-    "state is one integer vector that carries its random streams, so copying it at a "
-    "decision forks the game: both copies draw the same numbers until their moves make "
-    "them differ (common random numbers). In every probed game, for every task and gnome, "
-    "one decision at which the mover could receive the task, ignite it, or recruit the "
-    "gnome is drawn uniformly at random (reservoir sampling from a seed per game, so the "
-    "result is the same for any number of workers), and that decision is played out twice "
-    "with the seats' own strategies. Take fork: A = the strategy's best move among those "
-    "receiving the task, B = its best move among all others; the difference in the mover's "
-    "final score and win share is the take value (it includes the risk of never lighting "
-    "the task and what the action could have done instead). Light fork: A = ignite now, "
-    "B = the best other move, and the mover never ignites that task in the rest of the "
-    "game (if that ignite was its only main option, nothing is possible and it is out, as "
-    "the rules say); the difference is the lit value. We chose this design for the lit "
-    "value because the printed points enter branch A and never branch B, so re-pricing a "
-    "task by k points moves its lit value by k up to the strategies' reaction to the new "
-    "price; the alternatives considered (the take fork conditional on lighting, or a "
-    "regression on lit tasks) select on the outcome or mix in who lights which task. The "
-    "fair price is printed - take value / slope, where slope = share lit in A - share lit "
-    "in B of the take forks: the points one more printed point adds to the take value (a "
-    "first-order price; the strategies' play is held fixed). Intervals: Student t over "
-    "forks (fair price: linearised ratio). Values are per player count; a pooled row is "
-    "shown only where Cochran's Q does not reject equal values (p >= 0.05).")
-FLAG_METHOD = (
-    "Flags: a row is flagged only when its estimate lies more than the practical margin "
-    "from its reference (fair price vs printed points, gnome value vs 0, compensation vs "
-    "0): one-sided test of |difference| <= margin, Benjamini-Hochberg false discovery rate "
-    "5% within each family (e.g. the tasks of one player count; scipy.stats."
-    "false_discovery_control). Every row whose 95% interval is wider than ± the margin "
-    "gets a precision warning with the observations it would need.")
-
-
-def section_method(games: pd.DataFrame, warnings: list[str],
-                   provenance: Sequence[str] = (),
-                   variants: pd.DataFrame | None = None,
-                   sensitivity: dict[str, Any] | None = None) -> dict[str, Any]:
-    facts = S.assumed_facts(inspect.getsource(C))
-    blocks = [H.text_block(FORK_METHOD), H.text_block(FLAG_METHOD)]
-    blocks += [H.text_block(p) for p in provenance]
-    blocks += [
-        H.text_block("Intervals are 95%: Wilson score intervals for rates (win rates, take, "
-                     "light and recruitment rates, end-reason shares); Student t intervals "
-                     "for means; OLS with HC3 heteroskedasticity-robust standard errors for "
-                     "adjusted task and gnome effects (normal approximation); a percentile "
-                     "bootstrap (500 resamples) for the equilibrium handicap. Tests: "
-                     "chi-square goodness of fit of fractional wins by seat."),
-        H.text_block("Precision: an interval's width shrinks as 1/sqrt(games), so halving it "
-                     "takes 4x the games; the games needed for a target half-width h are "
-                     "n x (current half-width / h)^2. Target half-widths used for the "
-                     "warnings: " + ", ".join(f"{k} ±{v:g}" for k, v in TARGET.items()) + "."),
-        H.text_block("Solo games are used only in the Tom section; Tom's rows never enter "
-                     "the seat, task or gnome analyses."),
-    ]
-    if warnings:
-        blocks.append(H.text_block("Warnings in this report: " + " | ".join(warnings)))
-    blocks.append(H.table_block(facts, {"name": ("fact", ""), "note": ("note", ""),
-                                        "line": ("components.py line", "d")},
-                                caption="Component facts in force that are [assumed] (the "
-                                        "rulebook pictures are missing): every figure above "
-                                        "depends on them"))
-    if variants is not None and len(variants):
-        blocks.append(H.table_block(variants, {
-            "run": ("run", ""), "fact": ("fact", ""), "variant": ("variant in force", ""),
-            "default": ("default?", ""), "provenance": ("provenance", ""),
-            "why": ("why it is plausible", "")},
-            caption="Assumptions in force: the named variant of each uncertain fact, per run "
-                    "(bonfire-sim cards --kind variants lists the alternatives)"))
-    blocks += _sensitivity_blocks(sensitivity)
-    return _section("method", "Method and caveats", blocks)
-
-
-def players_block(runs: Sequence[tuple[str, Any]]) -> dict[str, Any] | None:
-    """Which players produced the numbers: each run's seat players from its manifest."""
-    rows = []
-    for lab, r in runs:
-        for spec, rec in (r.manifest.get("seat_players") or {}).items():
-            detail = {"search": f"budget {rec.get('budget')}, rollouts by "
-                                f"{rec.get('rollout_policy')}",
-                      "weights": f"weights file sha256 {str(rec.get('weights_sha256'))[:12]}",
-                      "plugin": "Python plug-in"}.get(rec.get("kind"), "built-in weights")
-            rows.append({"run": lab, "spec": spec, "kind": rec.get("kind"), "detail": detail})
-    if not rows:
-        return None
-    return H.table_block(pd.DataFrame(rows), {
-        "run": ("run", ""), "spec": ("player", ""), "kind": ("kind", ""),
-        "detail": ("detail", "")},
-        caption="Players of each run (the manifest records every weight; the search "
-                "player is the strength reference)")
+    return _section("tom", title, blocks, data={"tom": tom, "handicaps": eq})
 
 
 # ---- the report ----------------------------------------------------------------------------
-def load_runs(run_dirs: Sequence[str | Path]) -> list[tuple[str, Any]]:
-    from bonfire_sim.sim.load import load
-
-    check_distinct_runs(run_dirs)
+def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
+    """Each run's label: its directory name, or the full path where names repeat."""
     labels = [Path(d).name or str(d) for d in run_dirs]
     if len(set(labels)) < len(labels):
         labels = [str(d) for d in run_dirs]
-    return [(lab, load(d, turns=False, categorical=False))
-            for lab, d in zip(labels, run_dirs, strict=True)]
+    return labels
+
+
+def load_runs(run_dirs: Sequence[str | Path],
+              status: Callable[[str], None] | None = None) -> list[tuple[str, Any]]:
+    from bonfire_sim.sim.load import load
+
+    check_distinct_runs(run_dirs)
+    out = []
+    for lab, d in zip(run_labels(run_dirs), run_dirs, strict=True):
+        if status is not None:
+            status(f"loading run {lab} ({d})")
+        out.append((lab, load(d, turns=False, categorical=False)))
+    return out
 
 
 def check_distinct_runs(run_dirs: Sequence[str | Path]) -> None:
@@ -520,7 +421,45 @@ def provenance(runs: Sequence[Any], command: str | None = None,
     return lines
 
 
-STEPS = 8  # progress units of build_report: load, six sections, write
+STEPS = 9  # progress units of the smallest report; ``report_steps`` counts a given one
+
+
+def report_steps(groups: Sequence[G.Group]) -> int:
+    """Progress units of ``build_report``: load, overview, seats/tasks/gnomes per
+    multiplayer setting, Tom, method, answers, write."""
+    return 6 + 3 * max(len(G.settings(groups, solo=False)), 1)
+
+
+def _per_setting(sid: str, title: str,
+                 parts: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """One section from the same section built for each multiplayer setting: each under
+    its own heading (never pooled); ``data["by_setting"]`` keeps every part's frames."""
+    by_setting = [(setting, sec["data"]) for setting, sec in parts]
+    if len(parts) == 1:
+        return {**parts[0][1], "data": {"by_setting": by_setting}}
+    blocks: list[dict[str, Any]] = []
+    for i, (setting, sec) in enumerate(parts):
+        blocks.append(H.heading_block(f"Setting: {setting}", f"{sid}-{i + 1}"))
+        if sec["absent"]:
+            blocks.append(H.text_block(sec["absent"]))
+        blocks += sec["blocks"]
+    return _section(sid, title, blocks, data={"by_setting": by_setting})
+
+
+def _forks_text(probes: Any, runs: Sequence[Any]) -> str:
+    games = getattr(probes, "games", probes)
+    each = f"the first {games:,} games" if games else "every game"
+    return (f"forks in {each} of each of {len(runs)} run(s) "
+            f"({', '.join(r.label for r in runs)}; cached per run)")
+
+
+def _fork_count(data: dict[str, Any]) -> int:
+    """Forks behind a task or gnome section's rows (pooled rows left out: no double count)."""
+    frame = data.get("tasks", data.get("gnomes"))
+    if frame is None or frame.empty:
+        return 0
+    rows = frame[frame["players"] > 0]
+    return int(rows["n"].sum() + (rows["take_n"].sum() if "take_n" in rows else 0))
 
 
 def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (),
@@ -528,16 +467,24 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
                     command: str | None = None, jobs: int = 1,
                     sensitivity: dict[str, Any] | None = None,
                     progress: Callable[[], None] | None = None,
-                    quiet: bool = True) -> list[dict[str, Any]]:
+                    quiet: bool = True, groups: Sequence[G.Group] | None = None,
+                    status: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
     """Compute and draw every section of the report for loaded runs (``paths``: their
     directories, where fork tables are cached; ``sensitivity``: the JSON document of
-    ``bonfire-sim sensitivity``, shown in the method section).
+    ``bonfire-sim sensitivity``, shown in the method section; ``groups``: the runs'
+    configuration groups, from their manifests when not given).
 
-    ``progress()`` is called after each section (six calls).
+    The answers section comes first; the seat, task and gnome sections are built once per
+    multiplayer setting.  ``progress()`` is called after each unit of ``report_steps``
+    but load and write; ``status(text)`` names each step before it starts.
     """
     from bonfire_sim.analysis.runs import Run
+    from bonfire_sim.report.answers import section_answers
 
     tick = progress or (lambda: None)
+    say = status or (lambda _text: None)
+    if groups is None:
+        groups = G.group_manifests([(lab, r.manifest) for lab, r in runs])
     games, players = S.combine(runs)
     overrides = {lab: r.manifest.get("config", {}).get("overrides", {}) for lab, r in runs}
     games.attrs["overrides"] = overrides
@@ -546,46 +493,52 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
     paths = list(paths) or [None] * len(runs)
     aruns = [Run(lab, Path(p) if p else None, data)
              for (lab, data), p in zip(runs, paths, strict=True)]
-    def overview() -> dict[str, Any]:
-        section = section_overview(games, players)
-        roster = players_block(runs)  # who played each seat, weights included
-        if roster is not None:
-            section["blocks"].insert(1, roster)
-        return section
+    multi = G.settings(groups, solo=False) or [("", [])]
 
-    steps = (overview,
-             lambda: section_seats(players, aruns, margin),
-             lambda: section_tasks(aruns, probes, margin, jobs, quiet),
-             lambda: section_gnomes(aruns, probes, margin, jobs, quiet),
-             lambda: section_tom(players))
-    sections = []
-    for step in steps:
-        sections.append(step())
-        tick()
+    def runs_of(members: Sequence[G.Group]) -> list[Any]:
+        labels = {r for g in members for r in g.runs}
+        return [r for r in aruns if r.label in labels] if members else []
+
+    say("section overview")
+    overview = section_overview(games, players, groups)
+    roster = players_block(runs)  # who played each seat, weights included
+    if roster is not None:
+        overview["blocks"].insert(2, roster)
+    sections = [overview]
+    tick()
+    for sid, title in (("seats", "Start-player advantage"), ("tasks", "Task values"),
+                       ("gnomes", "Gnome strength")):
+        parts = []
+        for setting, members in multi:
+            rs = runs_of(members)
+            where = f" ({setting})" if len(multi) > 1 else ""
+            if sid == "seats":
+                say(f"section {sid}{where}: {len(rs)} run(s)")
+                sec = section_seats(players[players["run"].isin([r.label for r in rs])],
+                                    rs, margin)
+            else:
+                say(f"section {sid}{where}: {_forks_text(probes, rs)}")
+                build = section_tasks if sid == "tasks" else section_gnomes
+                sec = build(rs, probes, margin, jobs, quiet)
+                say(f"section {sid}{where}: {_fork_count(sec['data']):,} forks used")
+            parts.append((setting, sec))
+            tick()
+        sections.append(_per_setting(sid, title, parts))
+    say("section tom")
+    sections.append(section_tom(players, groups))
+    tick()
+    say("section decided")
     sections.append(DC.section_decided(aruns))
     warnings = [b["warning"] for s in sections for b in s["blocks"]
                 if b["kind"] == "figure" and b.get("warning")]
+    say("section method")
     sections.append(section_method(games, warnings, provenance(aruns, command, probes),
                                    variants_in_force(runs), sensitivity))
     tick()
-    return sections
-
-
-def load_sensitivity(path: str | Path) -> dict[str, Any]:
-    """The JSON document ``bonfire-sim sensitivity --json`` wrote."""
-    import json
-
-    from bonfire_sim.errors import DataError
-
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(f"sensitivity file {path} not found") from None
-    except (OSError, ValueError) as e:
-        raise DataError(f"{path} is unreadable or not JSON ({e})") from None
-    if not isinstance(doc, dict) or doc.get("format") != "bonfire_sim-sensitivity":
-        raise DataError(f"{path} is not written by bonfire-sim sensitivity --json")
-    return doc
+    say("section answers")
+    answers = section_answers(sections, players, groups, dict(runs))
+    tick()
+    return [answers, *sections]
 
 
 def build_report(run_dirs: Sequence[str | Path], out: str | Path,
@@ -594,34 +547,49 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
                  command: str | None = None, jobs: int = 1,
                  sensitivity: str | Path | None = None,
                  progress: Callable[[int, int], None] | None = None,
-                 quiet: bool = True, views: bool = True) -> Path:
+                 quiet: bool = True, status: Callable[[str], None] | None = None,
+                 views: bool = True) -> Path:
     """Write one self-contained HTML report for the runs; returns its path.
 
     ``probes``: games per run to fork for the task and gnome values (None = all), or
     ``ProbeSettings``; ``margin``: the practical margin of the flags, in points;
-    ``progress(done, STEPS)`` after loading, after each section and after writing;
+    ``progress(done, total)`` after loading, after each section and after writing;
+    ``status(text)``: which run, which section and how many forks, before each step;
     ``views``: write view pages of the example games into ``views/`` beside the page.
+
+    The runs are grouped by configuration from their manifests first (``groups``), so a
+    meaningless mix is refused before any table is read or fork computed.
     """
     fileio.check_output_file(out)
+    margin = check_float("margin", margin, 0, MAX_POINTS)
+    say = status or (lambda _text: None)
+    check_distinct_runs(run_dirs)
+    groups = G.group_dirs(run_dirs, run_labels(run_dirs))
+    total = report_steps(groups)
+    say(f"{len(groups)} configuration group(s): " + "; ".join(g.label for g in groups))
+    sens = load_sensitivity(sensitivity) if sensitivity else None
     done = 0
 
     def tick() -> None:
         nonlocal done
         done += 1
         if progress is not None:
-            progress(done, STEPS)
+            progress(done, total)
 
-    runs = load_runs(run_dirs)
+    runs = load_runs(run_dirs, status=say)
     tick()
     sections = report_sections(runs, paths=run_dirs, probes=probes, margin=margin,
-                               command=command, jobs=jobs,
-                               sensitivity=load_sensitivity(sensitivity) if sensitivity
-                               else None, progress=tick, quiet=quiet)
-    total = sum(len(r.games) for _, r in runs)
-    subtitle = (f"{total:,} games from {len(runs)} run(s): {', '.join(lab for lab, _ in runs)}"
-                f" — bonfire_sim {__version__}, built {time.strftime('%Y-%m-%d %H:%M')}")
-    if views:
-        DC.link_example_games(sections, runs, run_dirs, out)
+                               command=command, jobs=jobs, sensitivity=sens, progress=tick,
+                               quiet=quiet, groups=groups, status=say)
+    n_games = sum(len(r.games) for _, r in runs)
+    subtitle = (f"{n_games:,} games from {len(runs)} run(s) in {len(groups)} group(s): "
+                f"{', '.join(lab for lab, _ in runs)} — bonfire_sim {__version__}, built "
+                f"{time.strftime('%Y-%m-%d %H:%M')}")
+    write_views = DC.link_example_games(sections, runs, run_dirs, out) if views else None
+    say(f"writing {out}")
     path = H.write(out, H.render(title, subtitle, sections))
+    if write_views is not None:  # after the page: a page that fails leaves no views/ behind
+        say("view pages of the example games")
+        write_views()
     tick()
     return path

@@ -11,7 +11,7 @@ report's tables into links to view pages written in a ``views/`` folder beside i
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -151,22 +151,30 @@ _IDS = re.compile(r"^\s*\d+(\s*,\s*\d+)*\s*$")
 
 def link_example_games(sections: Sequence[Mapping[str, Any]],
                        runs: Sequence[tuple[str, Any]], run_dirs: Sequence[str | Path],
-                       out: str | Path, max_views: int = MAX_VIEWS) -> int:
-    """Write view pages of the example games the report's tables name and link them.
+                       out: str | Path, max_views: int = MAX_VIEWS
+                       ) -> Callable[[], int]:
+    """Link the example games the report's tables name to view pages; returns the
+    function that writes those pages (call it after the report page is written, so a
+    page that cannot be written leaves no ``views/`` folder behind).
 
     A table column headed "example games..." lists game ids of the run with the row's
-    player count; rows whose player count matches no single run (pooled rows) stay
+    player count; rows whose player count matches no single run (pooled rows), and runs
+    with a seat that is not a built-in strategy (``replay`` cannot replay those), stay
     text.  At most ``max_views`` pages, in the order the ids appear.  Changes the
-    sections' table cells in place; returns the number of pages written.
+    sections' table cells in place.
     """
+    import strategies as S
     from bonfire_sim.report.view import view_file_name, write_views
 
-    by_players: dict[int, list[Path]] = {}
+    by_players: dict[int, list[Path | None]] = {}
     for (_, data), d in zip(runs, run_dirs, strict=True):
-        by_players.setdefault(int(data.config.get("players", 0)), []).append(Path(d))
+        names = data.config.get("strategies") or ()
+        replayable = all(n in S.STRATEGY_IDS for n in names)
+        key = int(data.config.get("players", 0))
+        # a run that cannot be replayed still counts, so its player count stays ambiguous
+        by_players.setdefault(key, []).append(Path(d) if replayable else None)
     folder = Path(out).parent / VIEWS_DIR
     wanted: dict[Path, list[int]] = {}
-    cells: list[tuple[list[Any], int, Path, list[int]]] = []
     for s in sections:
         for b in s.get("blocks", []):
             if b.get("kind") != "table":
@@ -180,18 +188,18 @@ def link_example_games(sections: Sequence[Mapping[str, Any]],
                 c = row["cells"]
                 text, players = str(c[gcol[0]]), str(c[pcol[0]])
                 dirs = by_players.get(int(players), []) if players.isdigit() else []
-                if len(dirs) != 1 or not _IDS.match(text):
+                if len(dirs) != 1 or dirs[0] is None or not _IDS.match(text):
                     continue
                 ids = [int(x) for x in text.split(",")]
-                cells.append((c, gcol[0], dirs[0], ids))
+                have = wanted.setdefault(dirs[0], [])
                 for gid in ids:
-                    have = wanted.setdefault(dirs[0], [])
                     if gid not in have and sum(map(len, wanted.values())) < max_views:
                         have.append(gid)
-    written = {d: write_views(d, ids, folder) for d, ids in wanted.items() if ids}
-    for c, i, d, ids in cells:
-        done = written.get(d, {})
-        c[i] = Markup(", ").join(
-            Markup(f'<a href="{VIEWS_DIR}/{escape(view_file_name(d, g))}">{g}</a>')
-            if g in done else Markup(str(g)) for g in ids)
-    return sum(len(v) for v in written.values())
+                c[gcol[0]] = Markup(", ").join(
+                    Markup(f'<a href="{VIEWS_DIR}/{escape(view_file_name(dirs[0], g))}">{g}</a>')
+                    if g in have else Markup(str(g)) for g in ids)
+
+    def write() -> int:
+        return sum(len(write_views(d, ids, folder)) for d, ids in wanted.items() if ids)
+
+    return write

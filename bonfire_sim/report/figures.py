@@ -34,7 +34,7 @@ def to_png_base64(ax: Axes) -> str:
     fig = ax.figure
     fig.tight_layout()
     buf = io.BytesIO()
-    fig.savefig(buf, format="png")
+    fig.savefig(buf, format="png", bbox_inches="tight")  # keeps legends drawn outside
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
@@ -205,13 +205,13 @@ def rate_bars(est: pd.DataFrame, value: str, lo: str, hi: str, label: str = "id"
 # ---- Tom ----------------------------------------------------------------------------------
 def tom_win_rates(tom: pd.DataFrame, ax: Axes | None = None) -> Axes:
     """Win rate against Tom per strategy with Wilson intervals and the 2/7 settle line."""
-    ax = _ax(ax, (5.5, 3.2))
+    ax = _ax(ax, (max(5.5, 1.6 * len(tom) + 1.5), 3.6))
     x = np.arange(len(tom))
     ax.bar(x, tom["win_rate"], color="#66c2a5")
     ax.errorbar(x, tom["win_rate"], yerr=_err(tom["win_rate"], tom["lo"], tom["hi"]),
                 fmt="none", ecolor="k", capsize=3)
     ax.axhline(2 / 7, color="k", ls="--", lw=0.8, label="2/7 (challenge settles)")
-    ax.set_xticks(x, tom["strategy"])
+    ax.set_xticks(x, [wrap_label(s, 18) for s in tom["strategy"]], fontsize=8)
     ax.set_ylabel("win rate vs Tom (handicap 0)")
     ax.set_ylim(0, 1)
     ax.legend(fontsize=8)
@@ -285,22 +285,54 @@ FLAG_COLOURS.update({"behind": "#d95f02", "ahead": "#1b9e77", "up": "#1b9e77",
                      "down": "#d95f02"})
 
 
+# The task flags judge the fair price against the printed points, so only the fair-price
+# plot is coloured by them; legend and caption are both built from this one mapping.
+TASK_LEGEND = {"strong": "fair price below printed: worth more than its points (strong)",
+               "weak": "fair price above printed: worth less than its points (weak)",
+               "": "within the margin (not flagged)"}
+GNOME_LEGEND = {"strong": "above the typical gnome by more than the margin (strong)",
+                "weak": "below the typical gnome by more than the margin (weak)",
+                "": "not flagged"}
+COLOUR_NAMES = {"#1b9e77": "green", "#d95f02": "orange", "#777777": "grey",
+                "#555555": "grey"}
+
+
+def legend_text(legend: dict[str, str]) -> str:
+    """``"green: ...; orange: ..."`` for a ``{flag: meaning}`` legend, with the colours
+    ``value_intervals`` draws, so a caption cannot contradict its figure."""
+    return "; ".join(f"{COLOUR_NAMES.get(FLAG_COLOURS.get(f, '#555555'), 'grey')}: {text}"
+                     for f, text in legend.items())
+
+
+def wrap_label(text: str, width: int = 42) -> str:
+    """A tick label wrapped onto lines of ``width`` characters, never cut."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(str(text), width)) or str(text)
+
+
 def value_intervals(est: pd.DataFrame, key: str, label: str, ref: str | None = None,
-                    title: str = "", xlabel: str = "") -> Axes:
+                    title: str = "", xlabel: str = "", value: str = "value",
+                    lo: str = "lo", hi: str = "hi",
+                    legend: dict[str, str] | None = None) -> Axes:
     """Interval plot of ``value`` (``lo``..``hi``) per item, one panel per player count
     (``players``), items in the same order in every panel (by their mean value); a ``ref``
-    column is marked with a bar; colours follow a ``flag`` column."""
-    e = est.dropna(subset=["value"])
+    column is marked with a bar.  With ``legend`` ({flag: meaning}) points are coloured by
+    the ``flag`` column and the legend is drawn; without it they are all grey (a flag that
+    judges another measure must not colour this one)."""
+    e = est.dropna(subset=[value]).rename(columns={value: "_v", lo: "_lo", hi: "_hi"})
     counts = sorted(e["players"].unique()) or [0]
-    order = (e.groupby(key)["value"].mean().sort_values().index.tolist())
+    order = (e.groupby(key)["_v"].mean().sort_values().index.tolist())
     labels = e.drop_duplicates(key).set_index(key)[label].reindex(order)
+    lines = max((str(t).count("\n") + 1 for t in labels), default=1)
     import seaborn as sns  # imports pyplot: only when a report draws, never on import
 
     with sns.axes_style("whitegrid"):
-        fig = Figure(figsize=(2.6 + 2.6 * len(counts), 0.17 * len(order) + 1.6), dpi=90)
+        fig = Figure(figsize=(3.4 + 2.6 * len(counts), (0.12 + 0.1 * lines) * len(order) + 1.8),
+                     dpi=90)
         axes = fig.subplots(1, len(counts), sharey=True, sharex=True, squeeze=False)
     # One x range for all panels, robust to a few very wide intervals (they run off-axis).
-    ends = pd.concat([e["lo"], e["hi"], e["value"]] + ([e[ref]] if ref else [])).dropna()
+    ends = pd.concat([e["_lo"], e["_hi"], e["_v"]] + ([e[ref]] if ref else [])).dropna()
     if len(ends):
         lo_x, hi_x = float(ends.quantile(0.02)), float(ends.quantile(0.98))
         pad = 0.05 * max(hi_x - lo_x, 1.0)
@@ -309,9 +341,11 @@ def value_intervals(est: pd.DataFrame, key: str, label: str, ref: str | None = N
     for ax, n in zip(axes[0], counts, strict=True):
         g = e[e["players"] == n]
         yy = g[key].map(y).to_numpy()
-        colours = [FLAG_COLOURS.get(f, "#555555") for f in g.get("flag", [""] * len(g))]
-        ax.hlines(yy, g["lo"], g["hi"], colors=colours, lw=1.4)
-        ax.scatter(g["value"], yy, c=colours, s=12, zorder=3)
+        flags = g["flag"] if legend is not None and "flag" in g else [""] * len(g)
+        colours = [FLAG_COLOURS.get(f, "#555555") if legend is not None else "#555555"
+                   for f in flags]
+        ax.hlines(yy, g["_lo"], g["_hi"], colors=colours, lw=1.4)
+        ax.scatter(g["_v"], yy, c=colours, s=12, zorder=3)
         if ref is not None:
             ax.scatter(g[ref], yy, marker="|", c="k", s=45, zorder=4, label=ref)
         ax.axvline(0, color="k", lw=0.6)
@@ -319,8 +353,20 @@ def value_intervals(est: pd.DataFrame, key: str, label: str, ref: str | None = N
         ax.set_xlabel(xlabel, fontsize=8)
     axes[0][0].set_yticks(range(len(order)), labels.tolist(), fontsize=7)
     axes[0][0].set_ylim(-1, len(order))
+    handles = []
+    if legend is not None:
+        from matplotlib.lines import Line2D
+
+        handles = [Line2D([], [], color=FLAG_COLOURS.get(f, "#555555"), marker="o", lw=1.4,
+                          label=text) for f, text in legend.items()]
     if ref is not None:
-        axes[0][-1].legend(fontsize=7, loc="lower right")
+        from matplotlib.lines import Line2D
+
+        handles.append(Line2D([], [], color="k", marker="|", ls="", ms=9, label=ref))
+    if handles:
+        # Below the panels; to_png_base64 saves with a tight box, which includes it.
+        fig.legend(handles=handles, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, 0.0),
+                   ncol=min(len(handles), 2), frameon=False)
     fig.suptitle(title, fontsize=10)
     return axes[0][0]
 

@@ -1,8 +1,12 @@
 """Assembly: turn section descriptions into one self-contained HTML page (no statistics).
 
 A section is a dict ``{"id", "title", "absent": str | None, "blocks": [...]}``; a block is
-one of ``{"kind": "text", "text"}``, ``{"kind": "figure", "png", "caption", "warning"}``
-or ``{"kind": "table", "headers", "rows", "caption"}``.  ``table_block`` formats a frame.
+one of ``{"kind": "text", "text"}``, ``{"kind": "heading", "text", "id"}`` (a sub-heading,
+e.g. one configuration group), ``{"kind": "links", "links": [(href, text)]}``,
+``{"kind": "figure", "png", "caption", "warning"}`` or ``{"kind": "table", "headers",
+"rows", "caption", "collapse"}``.  ``table_block`` formats a frame; a table longer than
+``COLLAPSE_ROWS`` is folded into a ``<details>`` element (every row is in the page, and
+the print stylesheet opens them all).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import pandas as pd
 from bonfire_sim import fileio
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+COLLAPSE_ROWS = 25  # longer tables are folded (open on click, always open in print)
 
 
 def _fmt(value: Any, spec: str) -> str:
@@ -42,11 +47,21 @@ def table_block(frame: pd.DataFrame, columns: Mapping[str, tuple[str, str]],
         rows.append({"cls": cls.replace(" ", "-"),
                      "cells": [_fmt(rec.get(c), spec) for c, (_, spec) in columns.items()]})
     return {"kind": "table", "headers": [h for h, _ in columns.values()], "rows": rows,
-            "caption": caption}
+            "caption": caption, "collapse": len(rows) > COLLAPSE_ROWS}
 
 
-def text_block(text: str) -> dict[str, Any]:
-    return {"kind": "text", "text": text}
+def text_block(text: str, cls: str = "") -> dict[str, Any]:
+    return {"kind": "text", "text": text, "cls": cls}
+
+
+def heading_block(text: str, anchor: str = "") -> dict[str, Any]:
+    """A sub-heading inside a section (``anchor``: its id, for links)."""
+    return {"kind": "heading", "text": text, "id": anchor}
+
+
+def links_block(links: Sequence[tuple[str, str]], lead: str = "") -> dict[str, Any]:
+    """A line of in-page links, ``[(href, text)]``."""
+    return {"kind": "links", "lead": lead, "links": [{"href": h, "text": t} for h, t in links]}
 
 
 def figure_block(png: str, caption: str, warning: Mapping[str, Any] | None = None,

@@ -336,10 +336,12 @@ def solo_games(players: pd.DataFrame) -> pd.DataFrame:
     return g.reset_index().sort_values(["run", "game_id"], kind="stable")
 
 
-def tom_difficulty(solo: pd.DataFrame) -> pd.DataFrame:
-    """Per strategy: win rate against Tom (Wilson) and both mean scores (t intervals)."""
+def tom_difficulty(solo: pd.DataFrame, key: str = "strategy") -> pd.DataFrame:
+    """Per strategy (or per ``key``, e.g. the report's group: never pool two Tom decks):
+    win rate against Tom (Wilson) and both mean scores (t intervals); the ``key`` value
+    is in the ``strategy`` column."""
     rows = []
-    for s, g in solo.groupby("strategy"):
+    for s, g in solo.groupby(key):
         k = float(g["won"].sum())
         lo, hi = wilson(k, len(g))
         m, mlo, mhi = mean_ci(g["score"])
@@ -364,14 +366,15 @@ def tom_lines(players: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["line", "mean", "lo", "hi"])
 
 
-def handicaps(solo: pd.DataFrame, n_boot: int = 500, seed: int = 0,
+def handicaps(solo: pd.DataFrame, n_boot: int = 500, seed: int = 0, key: str = "strategy",
               ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(per strategy: the handicap where the win rate is 2/7 with its interval and where
-    the simulated challenge settles; tidy challenge path: strategy, game, handicap)."""
+    """(per strategy, or per ``key`` as ``tom_difficulty``: the handicap where the win rate
+    is 2/7 with its interval and where the simulated challenge settles; tidy challenge
+    path: strategy, game, handicap)."""
     from bonfire_sim.solo import SoloGames, handicap_series
 
     rows, paths = [], []
-    for s, g in solo.groupby("strategy"):
+    for s, g in solo.groupby(key):
         series = handicap_series(SoloGames(g["score"].to_numpy(), g["tom"].to_numpy()),
                                  n_boot=n_boot, seed=seed)
         rows.append({"strategy": s, "games": len(g), "equilibrium": series.equilibrium,

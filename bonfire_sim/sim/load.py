@@ -242,6 +242,19 @@ def _check_columns(columns: Sequence[str] | Mapping[str, Sequence[str]] | None) 
 
 
 # ---- loading ------------------------------------------------------------------------------
+def finished_manifest(run_dir: str | Path) -> dict[str, Any]:
+    """The manifest of a finished run directory, without reading a table (fast: what a
+    report needs to group runs before it loads them); ``DataError`` as ``load``."""
+    out = Path(run_dir)
+    if not out.is_dir():
+        raise DataError(f"{out} is not a directory (expected a bonfire_sim run directory)")
+    manifest = read_manifest(out)
+    if not manifest.get("complete"):
+        raise DataError(f"{out} is an unfinished run; complete it with `bonfire-sim run "
+                        f"--resume --out {out}` and the same options")
+    return manifest
+
+
 def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
          columns: Sequence[str] | Mapping[str, Sequence[str]] | None = None,
          lazy: bool = False, categorical: bool = True) -> RunData:
@@ -259,12 +272,7 @@ def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
         raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     _check_columns(columns)
     out = Path(run_dir)
-    if not out.is_dir():
-        raise DataError(f"{out} is not a directory (expected a bonfire_sim run directory)")
-    manifest = read_manifest(out)
-    if not manifest.get("complete"):
-        raise DataError(f"{out} is an unfinished run; complete it with `bonfire-sim run "
-                        f"--resume --out {out}` and the same options")
+    manifest = finished_manifest(out)
     verify_directory(out, manifest)
     paths = {t: [_verified(out, manifest[t])] for t in ("games", "players")}
     chunk_entries = [manifest["chunks"][k] for k in sorted(manifest["chunks"], key=int)]

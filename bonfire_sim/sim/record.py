@@ -8,10 +8,11 @@ The event kinds are documented in ``bonfire_sim.sim.play``.
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from bonfire_sim import fileio
 
 
 @dataclass(frozen=True, repr=False)
@@ -96,6 +97,7 @@ class GameRecord:
 
 def record_json(data: Mapping[str, Any]) -> str:
     """``{"result": ..., "events": [...]}`` as JSON with one event per line."""
-    head = json.dumps(data["result"])
-    body = ",\n".join("  " + json.dumps(e, separators=(",", ":")) for e in data["events"])
+    head = fileio.dumps_json(data["result"], "the game record")
+    body = ",\n".join("  " + fileio.dumps_json(e, "the game record", separators=(",", ":"))
+                      for e in data["events"])
     return f'{{"result": {head},\n "events": [\n{body}\n ]}}\n'

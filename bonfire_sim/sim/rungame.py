@@ -38,22 +38,34 @@ class GameSpec:
     variants: dict[str, str]  # the readings of uncertain facts the run used
 
 
-def game_spec(run_dir: str | Path, game_id: int) -> GameSpec:
-    """The spec of game ``game_id`` of the run in ``run_dir`` (``ConfigError`` if absent)."""
-    manifest = read_manifest(Path(run_dir))
+def run_config(manifest: dict[str, Any], where: str | Path = "the run") -> RunConfig:
+    """The ``RunConfig`` recorded in a run manifest.  Its player specs are checked by their
+    text only: opening a run never imports a plug-in or opens a weights file it names."""
     raw = stored_config(manifest)
     names = {f.name for f in dataclasses.fields(RunConfig)}
     cfg = {k: v for k, v in raw.items() if k in names}
     cfg["strategies"] = tuple(cfg.get("strategies", ()))
+    players = manifest.get("seat_players")
     try:
-        config = RunConfig(**cfg)
+        return RunConfig(**cfg, resolve=False,
+                         stored_players=players if isinstance(players, dict) else {})
     except (TypeError, ValueError) as e:
-        raise DataError(f"{run_dir}: the manifest holds no usable configuration ({e})") from None
+        raise DataError(f"{where}: the manifest holds no usable configuration ({e})") from None
+
+
+def game_spec(run_dir: str | Path, game_id: int) -> GameSpec:
+    """The spec of game ``game_id`` of the run in ``run_dir`` (``ConfigError`` if absent, or
+    if a seat was not a built-in strategy, which ``play`` cannot replay)."""
+    config = run_config(read_manifest(Path(run_dir)), run_dir)
     if not 0 <= game_id < config.games:
         raise ConfigError(f"game {game_id} is not in {run_dir}: its games are "
                           f"0..{config.games - 1}")
     deal, rotation = divmod(game_id, config.rotations)
     humans = tuple(n for n in seat_names(config, rotation) if n != S.TOM)
+    other = [n for n in humans if n not in S.STRATEGY_IDS]
+    if other:  # play() takes built-in names only; a plug-in named by data is never imported
+        raise ConfigError(f"game {game_id} of {run_dir} was played by {other[0]!r}; replay "
+                          f"--run replays games of built-in strategies only")
     return GameSpec(game_id, deal, rotation, game_seed(config.seed, deal) & SEED_MASK,
                     config.players, humans, dict(config.overrides), dict(config.variants))
 

@@ -17,11 +17,9 @@ import json
 import math
 import os
 import re
-import socket
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import InitVar, asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +28,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import strategies as S
-from bonfire_sim import __version__, fileio
+from bonfire_sim import __version__, fileio, ownership, safepaths
+from bonfire_sim.cluster import check_scheduler
 from bonfire_sim.config import MAX_JOBS, RUN_FIELDS, check_overrides, check_value
-from bonfire_sim.errors import ConfigError, DataError, EngineMismatchError, OutputError
+from bonfire_sim.errors import (
+    ConfigError,
+    DataError,
+    EngineMismatchError,
+    OutputError,
+    PluginError,
+)
 from bonfire_sim.fingerprint import describe_difference, engine_fingerprint
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
@@ -51,20 +56,17 @@ from bonfire_sim.sim.batch import (
 from bonfire_sim.sim.frames import SCHEMA_VERSION, games_table, players_table, turns_table
 from bonfire_sim.sim.loop import W
 from bonfire_sim.sim.warm import ensure_warm
-from strategies.specs import Player, parse_player
+from strategies.specs import Player, check_stored_spec, parse_player, stored_player
 
-MANIFEST = "manifest.json"
+MANIFEST = ownership.MANIFEST
 CHUNKS = "chunks"
 TURNS = "turns"
-# Derived tables cached beside a run by bonfire_sim.analysis (engine forks, keyed by the
-# engine's source hash and the run's configuration): not part of the run's own files.
+# Where older versions cached fork tables inside a run (now in the user cache directory,
+# analysis.probes.fork_cache_dir): ignored, so such runs still load.
 DERIVED = "analysis"
 SEED_MASK = (1 << 63) - 1
 FINAL_TABLES = ("games", "players")
 META_KEY = b"bonfire_sim"  # Parquet key-value metadata: table, schema, config, fingerprint
-BACKENDS = ("loky", "dask")
-PARENT_POLL_S = 1.0
-DASK_TIMEOUT_S = 5
 _CHUNK_NAME = re.compile(rf"(?P<dir>{CHUNKS})/(?:games|players)-(?P<index>\d{{5,}})\.parquet"
                          rf"|(?P<tdir>{TURNS})/chunk-(?P<tindex>\d{{5,}})\.parquet")
 
@@ -84,8 +86,16 @@ class RunConfig:
     # {fact: variant name} of the uncertain component facts (components.VARIANTS); stored
     # resolved (every fact named), so the manifest says which assumptions were in force.
     variants: Mapping[str, str] = field(default_factory=dict)
+    # False for a configuration read from a manifest: its player specs are checked by
+    # their text only (no plug-in import, no weights file opened; see SECURITY.md).
+    resolve: InitVar[bool] = True
+    # A configuration read from a manifest carries the manifest's ``seat_players`` records:
+    # a style played with a weights file is rebuilt from the weights the run recorded, so
+    # analysing a shared run never opens a file its manifest names.  Not part of what the
+    # configuration is (excluded from equality and from ``to_json``).
+    stored_players: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, resolve: bool) -> None:
         for name in ("games", "players", "seed", "chunk_size", "seat_rotation"):
             object.__setattr__(self, name, check_value(name, getattr(self, name),
                                                        RUN_FIELDS[name]))
@@ -106,8 +116,12 @@ class RunConfig:
             raise ConfigError(
                 f"{len(names)} strategies for {self.players} seats: give one per seat or one "
                 f"for all")
-        for n in names:
-            parse_player(n)  # ConfigError for an unknown player spec
+        for seat, n in enumerate(names):
+            try:
+                # ConfigError for an unknown player spec
+                parse_player(n) if resolve else check_stored_spec(n)
+            except PluginError as e:  # a plug-in that fails to load: say which seat has it
+                raise PluginError(f"seat {seat}: {e}") from None
         object.__setattr__(self, "strategies", tuple(names))
         try:
             object.__setattr__(self, "variants", C.resolve_variants(self.variants))
@@ -125,6 +139,7 @@ class RunConfig:
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
+        d.pop("stored_players")
         d["strategies"] = list(self.strategies)
         d["overrides"] = json.loads(json.dumps(dict(self.overrides), sort_keys=True))
         return d
@@ -158,6 +173,8 @@ class ChunkJob:
     index: int
     # resolved players (the parent resolves weight files once; empty: resolve here)
     players: Mapping[str, Player] = field(default_factory=dict, compare=False)
+    # seconds a plug-in seat may take per move (None: no limit); never changes results
+    move_timeout: float | None = field(default=None, compare=False)
 
     @property
     def game_ids(self) -> np.ndarray:
@@ -234,7 +251,8 @@ def run_one(job: ChunkJob) -> ChunkData:
 
         n_turn_rows = play_games_py(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid,
                                     wts, seat_plugins, keep, games, players, tasks, gnomes,
-                                    abilities, turns, turn_game)
+                                    abilities, turns, turn_game, seat_specs=names,
+                                    game_ids=ids, move_timeout=job.move_timeout)
     else:
         n_turn_rows = play_games(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid,
                                  wts, keep, games, players, tasks, gnomes, abilities, turns,
@@ -249,7 +267,10 @@ def run_one(job: ChunkJob) -> ChunkData:
 
 def resolve_players(config: RunConfig) -> dict[str, Player]:
     """Every distinct player spec of a run, resolved (weight files read once)."""
-    return {name: parse_player(name) for name in dict.fromkeys(config.strategies)}
+    stored = config.stored_players
+    return {name: (stored_player(name, stored) if stored is not None and "@" in name
+                   else parse_player(name))
+            for name in dict.fromkeys(config.strategies)}
 
 
 def player_records(config: RunConfig) -> dict[str, Any]:
@@ -264,9 +285,9 @@ def _sha256(path: Path) -> str:
 
 def table_metadata(config: RunConfig, name: str, fingerprint: Mapping[str, str]) -> bytes:
     """The ``bonfire_sim`` key-value metadata of a table: what it is and what made it."""
-    return json.dumps({"table": name, "schema_version": SCHEMA_VERSION,
-                       "config": config.to_json(), "fingerprint": dict(fingerprint)},
-                      sort_keys=True).encode()
+    return fileio.dumps_json({"table": name, "schema_version": SCHEMA_VERSION,
+                              "config": config.to_json(), "fingerprint": dict(fingerprint)},
+                             f"the {name} table's metadata", sort_keys=True).encode()
 
 
 def _write_atomic(table: pa.Table, path: Path, metadata: bytes | None = None) -> dict[str, Any]:
@@ -341,6 +362,7 @@ def run_files(out: Path) -> list[str]:
     rels = ((p, p.relative_to(out).as_posix()) for p in out.rglob("*"))
     return sorted(rel for p, rel in rels
                   if rel != DERIVED and not rel.startswith(DERIVED + "/")
+                  and rel != ownership.LOCK
                   and (not p.is_dir() or rel not in (CHUNKS, TURNS)))
 
 
@@ -378,6 +400,10 @@ def check_run_dir(out: Path, config: RunConfig, resume: bool,
     fingerprint = dict(fingerprint or engine_fingerprint())
     if out.exists() and not out.is_dir():
         raise ConfigError(f"cannot create run directory {out}: it is a file")
+    ownership.check_may_write(out, own=out, own_kind="run")  # not inside another run
+    if out.is_dir():
+        # A linked chunks/ or turns/ (or a linked file) would send writes out of the run.
+        safepaths.refuse_links(out, "run directory")
     mpath = out / MANIFEST
     if out.is_dir() and not os.access(out, os.W_OK):
         raise ConfigError(f"run directory {out} is not writable")
@@ -471,94 +497,83 @@ def read_manifest(out: Path) -> dict[str, Any]:
     if not manifest.get("complete"):
         # an unfinished run's chunks are in the append-only log (see ``chunklog``); a
         # finished run's manifest lists them all and a leftover log is ignored
+        safepaths.inside(Path(out), chunklog.LOG, mpath)  # a linked log reads elsewhere
         manifest["chunks"] = {**manifest.get("chunks", {}), **chunklog.read(Path(out))}
+    # Every file the manifest (and its chunk log) names stays inside the run, checked
+    # before any reader opens (or even looks up) one: the refusal says nothing about
+    # files elsewhere.
+    chunks = manifest.get("chunks")
+    entries = [manifest.get(k) for k in FINAL_TABLES] + [
+        c.get(k) for c in (chunks.values() if isinstance(chunks, dict) else ())
+        if isinstance(c, dict) for k in ("games", "players", "turns")]
+    for entry in entries:
+        if isinstance(entry, dict) and "file" in entry:
+            safepaths.inside(out, entry["file"], mpath)
     return manifest
 
 
-_PARENT_WATCH: list[int] = []  # the parent pid this worker process watches, once set
+def _execute(jobs: Iterable[ChunkJob], n_jobs: int) -> Iterator[ChunkData]:
+    """The chunks' tables, as they finish, on the backend ``workers.using`` chose."""
+    from bonfire_sim.workers import local
 
-
-def _watch_parent(parent: int) -> None:
-    """In a worker process: exit as soon as the parent that started it is gone.
-
-    A killed parent would otherwise leave loky workers (and their memory) alive until
-    loky's idle timeout; a poll per second costs nothing.
-    """
-    if _PARENT_WATCH or os.getpid() == parent or os.getppid() != parent:
-        return  # in-process, already watching, or not our child (e.g. a dask worker)
-    _PARENT_WATCH.append(parent)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_POLL_S)
-        os._exit(3)
-
-    threading.Thread(target=watch, name="bonfire-parent-watch", daemon=True).start()
-
-
-def run_in_worker(job: ChunkJob, parent: int) -> ChunkData:
-    """``run_one`` in a worker process that dies with its parent."""
-    _watch_parent(parent)
-    return run_one(job)
-
-
-def _execute(jobs: Iterable[ChunkJob], n_jobs: int, backend: str,
-             scheduler: str | None) -> Iterator[ChunkData]:
-    if n_jobs == 1 and backend == "loky":
+    if local(n_jobs):
         for job in jobs:
             yield run_one(job)
         return
-    from joblib import Parallel, delayed, parallel_config
+    from joblib import delayed
 
-    parent = os.getpid()
-    if backend == "dask":
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise ConfigError("the dask backend needs: pip install 'bonfire-sim[dist]'") from None
-        try:
-            client = (Client(scheduler, timeout=DASK_TIMEOUT_S) if scheduler
-                      else Client(processes=True))
-        except (OSError, TimeoutError, ValueError) as e:
-            raise ConfigError(f"cannot reach the dask scheduler {scheduler}: {e}") from None
-        try:
-            with parallel_config(backend="dask"):
-                yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                    delayed(run_one)(j) for j in jobs)
-        finally:
-            client.close()
-        return
-    yield from Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered",
-                        pre_dispatch="2*n_jobs")(
-        delayed(run_in_worker)(j, parent) for j in jobs)
+    from bonfire_sim.workers import pool
+
+    yield from pool(n_jobs, return_as="generator_unordered", pre_dispatch="2*n_jobs")(
+        delayed(run_one)(j) for j in jobs)
 
 
 def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = False,
-        backend: str = "loky", scheduler: str | None = None,
+        backend: str | None = None, scheduler: str | None = None,
         progress: Callable[[int, int], None] | None = None,
-        status: Callable[[str], None] | None = None) -> Path:
+        status: Callable[[str], None] | None = None,
+        move_timeout: float | None = None) -> Path:
     """Run (or complete, or repair) ``config`` into ``out``; returns the run directory.
 
     Finished chunks are verified against their checksums and corrupt ones recomputed;
     missing or corrupt final tables are rebuilt from the chunks.  ``jobs=-1`` uses every
     core.  ``progress(done_games, total_games)`` is called after every finished chunk;
     ``status(line)`` hears about compiling (``warm.ensure_warm``), which happens here,
-    once, before any worker starts.
+    once, before any worker starts.  One process at a time writes a run: a second one is
+    refused with the first one's pid (``ownership.locked``).  ``move_timeout``: seconds a
+    plug-in seat may take per move (None: no limit); a plug-in that fails leaves the run
+    incomplete for ``resume``.  ``backend``/``scheduler``: see ``workers.using`` (None keeps
+    the enclosing choice, loky at the top; ``jobs`` is then the number of chunks in flight).
     """
+    from bonfire_sim.workers import check_backend, using
+
     out = Path(out)
     n_jobs = resolve_jobs(jobs)
-    if backend not in BACKENDS:
-        raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    move_timeout = check_move_timeout(move_timeout)
+    check_backend(backend, scheduler)
     if backend == "dask" and scheduler:
         check_scheduler(scheduler)  # before anything is created
     fingerprint = engine_fingerprint()
+    check_run_dir(out, config, resume, fingerprint)  # before the lock creates the folder
+    with ownership.locked(out), using(backend, scheduler):
+        return _run_locked(config, out, n_jobs, resume, fingerprint, progress, status,
+                           move_timeout)
+
+
+def _run_locked(config: RunConfig, out: Path, n_jobs: int, resume: bool,
+                fingerprint: dict[str, str],
+                progress: Callable[[int, int], None] | None,
+                status: Callable[[str], None] | None,
+                move_timeout: float | None = None) -> Path:
+    """``run`` while holding the run's lock (so ``prepare`` rechecks what it found)."""
     manifest = prepare(out, config, resume, fingerprint)
     done = {int(k): v for k, v in manifest["chunks"].items() if _chunk_ok(out, v)}
     manifest["chunks"] = {str(k): v for k, v in done.items()}
     n_todo = config.n_chunks - len(done)
     # A generator: a huge run never holds millions of job objects at once.
     resolved = resolve_players(config)
-    todo = (ChunkJob(config, i, resolved) for i in range(config.n_chunks) if i not in done)
+    todo = (ChunkJob(config, i, resolved, move_timeout) for i in range(config.n_chunks)
+            if i not in done)
     games_done = sum(v["games"]["rows"] for v in done.values())
     if progress:
         progress(games_done, config.games)
@@ -568,7 +583,7 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     manifest["complete"] = False
     if n_todo:
         ensure_warm(status)
-    for data in _execute(todo, min(n_jobs, max(1, n_todo)), backend, scheduler):
+    for data in _execute(todo, min(n_jobs, max(1, n_todo))):
         entry = write_chunk(out, data, config, fingerprint)
         manifest["chunks"][str(data.index)] = entry
         chunklog.append(out, entry)  # O(1) per chunk; the manifest is rewritten at the end
@@ -579,17 +594,11 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     return out
 
 
-def check_scheduler(address: str) -> None:
-    """Refuse a dask scheduler address that is malformed or does not answer."""
-    m = re.fullmatch(r"(?:tcp|tls)://\[?([^\]/]+?)\]?:(\d{1,5})/?", address.strip())
-    if not m:
-        raise ConfigError(f"dask scheduler address must look like tcp://HOST:PORT, "
-                          f"got {address!r}")
-    try:
-        socket.create_connection((m[1], int(m[2])), timeout=DASK_TIMEOUT_S).close()
-    except (OSError, ValueError) as e:
-        reason = getattr(e, "strerror", None) or str(e) or type(e).__name__
-        raise ConfigError(f"cannot reach the dask scheduler {address}: {reason}") from None
+def check_move_timeout(seconds: float | None) -> float | None:
+    """A plug-in move time limit: None (no limit) or a finite number of seconds > 0."""
+    if seconds is None:
+        return None
+    return float(check_value("move_timeout", seconds, RUN_FIELDS["move_timeout"]))
 
 
 def resolve_jobs(jobs: int) -> int:

@@ -133,7 +133,9 @@ def ensure_warm(status: Callable[[str], None] | None = None) -> float:
             f"in {cache_dir()}) ...")
         t0 = time.perf_counter()
         compile_kernels()
-        (cache_dir() / MARKER).write_text(time.strftime("%Y-%m-%dT%H:%M:%S\n"))
+        from bonfire_sim import fileio
+
+        fileio.write_text(cache_dir() / MARKER, time.strftime("%Y-%m-%dT%H:%M:%S\n"))
         seconds = time.perf_counter() - t0
         say(f"compiled in {seconds:.0f} s")
         return seconds

@@ -1,0 +1,282 @@
+"""The report's first section: the designer's four questions answered in plain sentences.
+
+Built last from the frames the detail sections computed (their ``data``), shown first:
+task values, gnome strength, the start-player advantage with the seat points to print,
+and Tom's difficulty with the handicap per solo group, each with its figure, interval,
+recommended change and a link to its details, per configuration setting; then who played
+and how strong they are against the strongest reference.  Nothing here computes a fork.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bonfire_sim.analysis.intervals import mean_ci
+from bonfire_sim.report import figures as F
+from bonfire_sim.report import groups as G
+from bonfire_sim.report import html as H
+from bonfire_sim.report import stats as S
+
+# The strongest reference player and its measured strength: not measured in the runs of a
+# report, so quoted with its source (README, "Where every player stands").
+REFERENCE = "tuned"
+REFERENCE_WIN_SCORE = (81.9, 81.5, 82.3)
+REFERENCE_SOURCE = ("4-player self-play, scripts/player_targets.py --games 2000, README "
+                    "'Where every player stands'")
+SHOWN = 8  # items named per answer (the detail tables list every row)
+
+
+def _pct(v: float) -> str:
+    return f"{100 * v:.1f}%"
+
+
+def _ci(lo: float, hi: float, fmt: str = "+.1f") -> str:
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return "interval not estimable"
+    return f"{format(lo, fmt)} to {format(hi, fmt)}"
+
+
+def _where(setting: str, many: bool) -> str:
+    return f" ({setting})" if many and setting else ""
+
+
+def _fig(ax: Any, caption: str) -> dict[str, Any]:
+    return H.figure_block(F.to_png_base64(ax), caption)
+
+
+def _by_setting(sections: Mapping[str, dict[str, Any]], sid: str) -> list[tuple[str, dict]]:
+    return list((sections.get(sid) or {}).get("data", {}).get("by_setting", []))
+
+
+# ---- the four questions -------------------------------------------------------------------
+def task_answer(tv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, Any]]:
+    where = _where(setting, many)
+    rows = tv[(tv["players"] > 0) & tv["fair_price"].notna()]
+    if rows.empty:
+        return [H.text_block(f"Task values{where}: no fair price could be measured (too few "
+                             f"forks); see the details.", "answer")]
+    ranked = rows.assign(gap=lambda d: d["fair_price"] - d["printed"])
+    ranked = ranked.reindex(ranked["gap"].abs().sort_values(ascending=False).index)
+    flagged = ranked[ranked["flag"] != ""]
+    honest = ("Measured by the current first-order fair-price method (engine forks: take "
+              "value / price slope); the card-value method is being redesigned, so these are "
+              "today's measurements, not final prices.")
+    # The figure shows the flagged tasks, or the largest gaps when none is flagged.
+    shown = (flagged if len(flagged) else ranked).head(SHOWN)
+    shown = shown.assign(label=shown["task"] + " " + shown["text"].map(F.wrap_label))
+    what = "Flagged tasks" if len(flagged) else "Largest gaps (none flagged)"
+    fig = _fig(F.value_intervals(shown, "task", "label", ref="printed", value="fair_price",
+                                 lo="fp_lo", hi="fp_hi", legend=F.TASK_LEGEND,
+                                 title=f"{what}: fair price (| = printed)",
+                                 xlabel="fair price (points)"),
+               f"{what}{where}: fair price with 95% intervals; "
+               + F.legend_text(F.TASK_LEGEND) + ".")
+    if flagged.empty:
+        return [H.text_block(f"Task values{where}: no task is flagged as mispriced (fair "
+                             f"price within the margin of its printed points, FDR 5%) in "
+                             f"{len(rows)} task rows; no change suggested. {honest}",
+                             "answer"), fig]
+    items = "; ".join(
+        f"{r.task} at {int(r.players)} players prints {int(r.printed)}, measured fair price "
+        f"{r.fair_price:.1f} ({_ci(r.fp_lo, r.fp_hi, '.1f')}): {r.flag}, re-price to about "
+        f"{max(round(r.fair_price), 0)}" for r in flagged.head(SHOWN).itertuples())
+    more = f" and {len(flagged) - SHOWN} more" if len(flagged) > SHOWN else ""
+    return [H.text_block(f"Task values{where}: {len(flagged)} of {len(rows)} task rows are "
+                         f"flagged as mispriced: {items}{more}. {honest}", "answer"), fig]
+
+
+def gnome_answer(gv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, Any]]:
+    where = _where(setting, many)
+    rows = gv[(gv["players"] > 0) & gv["value"].notna()]
+    if rows.empty:
+        return [H.text_block(f"Gnome strength{where}: no gnome value could be measured.",
+                             "answer")]
+    ranked = rows.assign(rel=lambda d: d["value"] - d["typical"])
+    ranked = ranked.reindex(ranked["rel"].abs().sort_values(ascending=False).index)
+    flagged = ranked[ranked["flag"] != ""]
+    shown = (flagged if len(flagged) else ranked).head(SHOWN)
+    shown = shown.assign(label=shown["gnome"] + " " + shown["text"].map(F.wrap_label))
+    what = "Flagged gnomes" if len(flagged) else "Furthest from the typical gnome (none flagged)"
+    fig = _fig(F.value_intervals(shown, "gnome", "label", legend=F.GNOME_LEGEND,
+                                 title=f"{what}: recruit value",
+                                 xlabel="points vs the best other move"),
+               f"{what}{where}: recruit value with 95% intervals; "
+               + F.legend_text(F.GNOME_LEGEND) + ".")
+    if flagged.empty:
+        return [H.text_block(f"Gnome strength{where}: no gnome stands out from the typical "
+                             f"gnome of its player count by more than the margin (FDR 5%) "
+                             f"in {len(rows)} gnome rows; no change suggested.", "answer"),
+                fig]
+    items = "; ".join(
+        f"{r.gnome} at {int(r.players)} players {r.rel:+.1f} against the typical gnome "
+        f"(value {r.value:+.1f}, {_ci(r.lo, r.hi)}): {r.flag}"
+        for r in flagged.head(SHOWN).itertuples())
+    more = f" and {len(flagged) - SHOWN} more" if len(flagged) > SHOWN else ""
+    return [H.text_block(f"Gnome strength{where}: {len(flagged)} of {len(rows)} gnome rows "
+                         f"are flagged: {items}{more}. Recommended change: weaken the strong "
+                         f"and strengthen the weak ones, then re-measure (fork values give "
+                         f"no price for an ability).", "answer"), fig]
+
+
+def _seat_points_now(members: Sequence[G.Group], runs: Mapping[str, Any], n: int) -> list:
+    for g in members:
+        if g.players == n:
+            cfg = runs[g.runs[0]].manifest.get("config", {})
+            return list((cfg.get("overrides") or {}).get("seat_points") or [])
+    return []
+
+
+def seat_answer(data: Mapping[str, Any], setting: str, many: bool,
+                members: Sequence[G.Group], runs: Mapping[str, Any]) -> list[dict[str, Any]]:
+    where = _where(setting, many)
+    sa = data.get("compensation")
+    seats = data.get("seats")
+    if sa is None or sa.empty:
+        return [H.text_block(f"Start-player advantage{where}: no multiplayer games in these "
+                             f"runs.", "answer")]
+    parts = []
+    for n, g in sa.groupby("players"):
+        n = int(n)
+        s0 = g[g["seat"] == 0].iloc[0]
+        pts = sa.attrs.get("seat_points", {}).get(n)
+        exact = sa.attrs.get("seat_points_exact", {}).get(n)
+        worst = g[g["seat"] > 0].sort_values("compensation").tail(1)
+        now = _seat_points_now(members, runs, n)
+        text = (f"{n} players: the start player wins {_pct(s0.value)} ({_pct(s0.lo)} to "
+                f"{_pct(s0.hi)}) against a fair {_pct(1 / n)}")
+        if pts and len(worst):
+            w = worst.iloc[0]
+            change = (f"print seat_points = {pts}" if not now else
+                      f"this setting already prints seat_points = {now}; the remaining "
+                      f"compensation is {pts}, so print "
+                      f"{[a + b for a, b in zip(now, pts, strict=False)]}")
+            text += (f"; {change} (exact compensation {exact}; seat {int(w.seat)} "
+                     f"{w.compensation:+.2f}, {_ci(w.c_lo, w.c_hi, '+.2f')})")
+        parts.append(text)
+    blocks = [H.text_block(f"Start-player advantage{where}: " + "; ".join(parts) + ". The "
+                           "compensation re-ranks the recorded games; confirm it with a run "
+                           "under those seat points.", "answer")]
+    if seats is not None and len(seats):
+        blocks.append(_fig(F.seat_win_rates(seats),
+                           f"Win rate by seat{where} against the fair share 1/n (dashed), "
+                           f"95% Wilson intervals."))
+    return blocks
+
+
+def tom_answer(data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    tom, eq = data.get("tom"), data.get("handicaps")
+    if tom is None or tom.empty:
+        return [H.text_block("Tom's difficulty: no solo run in this report.", "answer")]
+    eq = eq.set_index("strategy") if eq is not None and len(eq) else pd.DataFrame()
+    items = []
+    for r in tom.itertuples():
+        text = (f"{r.strategy}: wins {_pct(r.win_rate)} ({_pct(r.lo)} to {_pct(r.hi)}) at "
+                f"handicap 0")
+        if r.strategy in eq.index:
+            e = eq.loc[r.strategy]
+            text += (f"; Tom needs a head start of {e['equilibrium']:+.1f} "
+                     f"({_ci(e['lo'], e['hi'])}) for a 2/7 win rate")
+        items.append(text)
+    table = tom.merge(eq.reset_index()[["strategy", "equilibrium", "lo", "hi"]]
+                      .rename(columns={"lo": "h_lo", "hi": "h_hi"}), on="strategy", how="left"
+                      ) if len(eq) else tom.assign(equilibrium=np.nan, h_lo=np.nan,
+                                                   h_hi=np.nan)
+    return [H.text_block("Tom's difficulty, one row per solo group (solo player and Tom "
+                         "deck or other setting; never pooled): " + "; ".join(items) + ". "
+                         "Recommended change: print the handicap of the solo player the rules "
+                         "target as Tom's starting head start.", "answer"),
+            H.table_block(table, {
+                "strategy": ("solo group", ""), "games": ("games", ","),
+                "win_rate": ("win rate, handicap 0", ".3f"), "lo": ("95% lo", ".3f"),
+                "hi": ("95% hi", ".3f"), "equilibrium": ("handicap for 2/7", "+.1f"),
+                "h_lo": ("95% lo", "+.1f"), "h_hi": ("95% hi", "+.1f")},
+                caption="Tom's difficulty and handicap per solo group"),
+            _fig(F.tom_win_rates(tom), "Win rate against Tom at handicap 0 per solo group "
+                                       "(95% Wilson intervals; dashed: 2/7).")]
+
+
+# ---- population ---------------------------------------------------------------------------
+def population_block(players: pd.DataFrame, groups: Sequence[G.Group]) -> dict[str, Any]:
+    """Who played, their mean winning score per player count, and the caveat against the
+    strongest reference (quoted, with its source: not measured in these runs)."""
+    multi = S.multiplayer(players)
+    parts = []
+    for setting, members in G.settings(groups, solo=False) or [("", [])]:
+        runs = {r for g in members for r in g.runs}
+        p = multi[multi["run"].isin(runs)] if runs else multi
+        if p.empty:
+            continue
+        mix = p["strategy"].value_counts(normalize=True)
+        who = ", ".join(f"{s} ({v:.0%})" for s, v in mix.items())
+        wins, versus = [], ""
+        for n, g in p[p["won"].astype(bool)].groupby("n_players"):
+            m, lo, hi = mean_ci(g["score"])
+            wins.append(f"{n} players {m:.1f} ({_ci(lo, hi, '.1f')})")
+            if int(n) == 4 and np.isfinite(hi):
+                gap = REFERENCE_WIN_SCORE[0] - m
+                versus = (f" — at 4 players they win with {m:.1f} points, {abs(gap):.1f} "
+                          + ("fewer than" if gap > 0 else "more than")
+                          + f" {REFERENCE}'s {REFERENCE_WIN_SCORE[0]}"
+                          + (f": this population is weaker than {REFERENCE}"
+                             if hi < REFERENCE_WIN_SCORE[1] else ""))
+        parts.append((f"{setting}: " if setting else "") + f"{who}; mean winning score "
+                     + ", ".join(wins) + versus)
+    solo = players[players["solo"].astype(bool) & (players["strategy"] != S.TOM)]
+    if len(solo):
+        parts.append("solo players: " + ", ".join(sorted(solo["strategy"].unique())))
+    strategies = set(multi["strategy"])  # the reference is a multiplayer figure
+    ref = (f"The multiplayer games are {REFERENCE} self-play, the strongest fast player "
+           f"(the much slower search player beats it; good human players may be stronger "
+           f"still): every number below describes games among these players." if
+           strategies == {REFERENCE} else
+           f"The strongest reference, {REFERENCE}, wins with {REFERENCE_WIN_SCORE[0]} "
+           f"({REFERENCE_WIN_SCORE[1]}-{REFERENCE_WIN_SCORE[2]}) points ({REFERENCE_SOURCE}; "
+           f"not measured in these runs): a population that wins with fewer points is weaker "
+           f"than {REFERENCE}, and good human players are stronger still. Every number "
+           f"below describes games among these players; a stronger population may value "
+           f"tasks, gnomes and the start seat differently. No ladder is part of these runs: "
+           f"`bonfire-sim ladder --strategies <these players>,{REFERENCE}` measures the gap "
+           f"directly.")
+    return H.text_block("Who played: " + ("; ".join(parts) or "no games") + ". " + ref,
+                        "answer")
+
+
+# ---- the section ----------------------------------------------------------------------------
+def section_answers(sections: Sequence[dict[str, Any]], players: pd.DataFrame,
+                    groups: Sequence[G.Group], runs: Mapping[str, Any]) -> dict[str, Any]:
+    """The answers section from the built detail sections (``data`` of each), the players
+    frame (``stats.combine``), the groups and the loaded runs by label."""
+    by_id = {s["id"]: s for s in sections}
+    multi = G.settings(groups, solo=False)
+    many = len(multi) > 1
+    members = dict(multi)
+    n_groups = len(groups)
+    blocks = [H.text_block(f"This report holds {n_groups} configuration group(s) "
+                           f"({', '.join(g.label for g in groups)}); each answer is given per "
+                           f"group and never pools two of them.")]
+    blocks.append(population_block(players, groups))
+    none = [H.text_block("No multiplayer games in these runs.", "answer")]
+    blocks.append(H.heading_block("1. Task values", "answer-tasks"))
+    blocks += [b for setting, data in _by_setting(by_id, "tasks") if data.get("tasks") is not None
+               for b in task_answer(data["tasks"], setting, many)] or none
+    blocks.append(H.links_block([("#tasks", "task details")], "Details: "))
+    blocks.append(H.heading_block("2. Gnome strength", "answer-gnomes"))
+    blocks += [b for setting, data in _by_setting(by_id, "gnomes")
+               if data.get("gnomes") is not None
+               for b in gnome_answer(data["gnomes"], setting, many)] or none
+    blocks.append(H.links_block([("#gnomes", "gnome details")], "Details: "))
+    blocks.append(H.heading_block("3. Start-player advantage and its compensation",
+                                  "answer-seats"))
+    for setting, data in _by_setting(by_id, "seats"):
+        blocks += seat_answer(data, setting, many, members.get(setting, []), runs)
+    blocks.append(H.links_block([("#seats", "seat details")], "Details: "))
+    blocks.append(H.heading_block("4. Tom's difficulty", "answer-tom"))
+    blocks += tom_answer((by_id.get("tom") or {}).get("data", {}))
+    blocks.append(H.links_block([("#tom", "Tom details")], "Details: "))
+    blocks.append(H.links_block([(f"#{s['id']}", s["title"]) for s in sections],
+                                "Every detailed section: "))
+    return {"id": "answers", "title": "Answers", "blocks": blocks, "absent": None, "data": {}}

@@ -1,0 +1,141 @@
+"""The report's method section: how the numbers are made, the assumptions in force and
+how much they matter (``bonfire-sim sensitivity``); shared by ``report`` and ``compare``."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bonfire_sim.report import html as H
+from bonfire_sim.report import stats as S
+from bonfire_sim.rules import components as C
+
+# Half-widths a conclusion needs (95% intervals): below these a figure gets no warning.
+TARGET = {"seat_rate": 0.02, "seat_score": 0.5, "task_value": 1.0, "gnome_effect": 1.0,
+          "tom_rate": 0.03, "handicap": 1.0}
+
+
+def variants_in_force(runs: Sequence[tuple[str, Any]]) -> pd.DataFrame:
+    """One row per (run, fact): the variant in force, whether it is the default, why."""
+    rows = []
+    for label, data in runs:
+        chosen = C.resolve_variants(data.manifest.get("config", {}).get("variants"))
+        for fact, name in chosen.items():
+            v = C.variant(fact, name)
+            rows.append({"run": label, "fact": fact, "variant": name,
+                         "default": name == C.default_variants()[fact],
+                         "provenance": v.provenance, "why": v.why})
+    return pd.DataFrame(rows)
+
+
+def _sensitivity_blocks(doc: dict[str, Any] | None) -> list[dict[str, Any]]:
+    if doc is None:
+        return [H.text_block(
+            "How much each headline figure moves when an assumed fact is read another way "
+            "(Tom's deck, the fate area, guardian points): run `bonfire-sim sensitivity "
+            "--config experiments/sensitivity.toml` (paired games on identical deals) and "
+            "pass its JSON with `bonfire-sim report --sensitivity FILE` to show the table "
+            "here.")]
+    wide = pd.DataFrame(doc["wide"])
+    return [H.text_block(
+                f"Sensitivity to the assumed facts: each variant replayed the default's deals "
+                f"({doc['games']:,} seat-rotated games per player count, {doc['solo_games']:,} "
+                f"solo games per style, seed {doc['seed']}). Cells: variant - default with "
+                f"the 95% interval of the paired difference (rates in percentage points)."),
+            H.table_block(wide, {c: (c, "") for c in wide.columns},
+                          caption="How each headline figure moves under each variant")]
+
+
+FORK_METHOD = (
+    "Task and gnome values are interventions in the engine, not correlations. The game "
+    "state is one integer vector that carries its random streams, so copying it at a "
+    "decision forks the game: both copies draw the same numbers until their moves make "
+    "them differ (common random numbers). In every probed game, for every task and gnome, "
+    "one decision at which the mover could receive the task, ignite it, or recruit the "
+    "gnome is drawn uniformly at random (reservoir sampling from a seed per game, so the "
+    "result is the same for any number of workers), and that decision is played out twice "
+    "with the seats' own strategies. Take fork: A = the strategy's best move among those "
+    "receiving the task, B = its best move among all others; the difference in the mover's "
+    "final score and win share is the take value (it includes the risk of never lighting "
+    "the task and what the action could have done instead). Light fork: A = ignite now, "
+    "B = the best other move, and the mover never ignites that task in the rest of the "
+    "game (if that ignite was its only main option, nothing is possible and it is out, as "
+    "the rules say); the difference is the lit value. We chose this design for the lit "
+    "value because the printed points enter branch A and never branch B, so re-pricing a "
+    "task by k points moves its lit value by k up to the strategies' reaction to the new "
+    "price; the alternatives considered (the take fork conditional on lighting, or a "
+    "regression on lit tasks) select on the outcome or mix in who lights which task. The "
+    "fair price is printed - take value / slope, where slope = share lit in A - share lit "
+    "in B of the take forks: the points one more printed point adds to the take value (a "
+    "first-order price; the strategies' play is held fixed). Intervals: Student t over "
+    "forks (fair price: linearised ratio). Values are per player count; a pooled row is "
+    "shown only where Cochran's Q does not reject equal values (p >= 0.05).")
+FLAG_METHOD = (
+    "Flags: a row is flagged only when its estimate lies more than the practical margin "
+    "from its reference (fair price vs printed points, gnome value vs 0, compensation vs "
+    "0): one-sided test of |difference| <= margin, Benjamini-Hochberg false discovery rate "
+    "5% within each family (e.g. the tasks of one player count; scipy.stats."
+    "false_discovery_control). Every row whose 95% interval is wider than ± the margin "
+    "gets a precision warning with the observations it would need.")
+
+
+def section_method(games: pd.DataFrame, warnings: list[str],
+                   provenance: Sequence[str] = (),
+                   variants: pd.DataFrame | None = None,
+                   sensitivity: dict[str, Any] | None = None) -> dict[str, Any]:
+    facts = S.assumed_facts(inspect.getsource(C))
+    blocks = [H.text_block(FORK_METHOD), H.text_block(FLAG_METHOD)]
+    blocks += [H.text_block(p) for p in provenance]
+    blocks += [
+        H.text_block("Intervals are 95%: Wilson score intervals for rates (win rates, take, "
+                     "light and recruitment rates, end-reason shares); Student t intervals "
+                     "for means; OLS with HC3 heteroskedasticity-robust standard errors for "
+                     "adjusted task and gnome effects (normal approximation); a percentile "
+                     "bootstrap (500 resamples) for the equilibrium handicap. Tests: "
+                     "chi-square goodness of fit of fractional wins by seat."),
+        H.text_block("Precision: an interval's width shrinks as 1/sqrt(games), so halving it "
+                     "takes 4x the games; the games needed for a target half-width h are "
+                     "n x (current half-width / h)^2. Target half-widths used for the "
+                     "warnings: " + ", ".join(f"{k} ±{v:g}" for k, v in TARGET.items()) + "."),
+        H.text_block("Solo games are used only in the Tom section; Tom's rows never enter "
+                     "the seat, task or gnome analyses."),
+    ]
+    if warnings:
+        blocks.append(H.text_block("Warnings in this report: " + " | ".join(warnings)))
+    blocks.append(H.table_block(facts, {"name": ("fact", ""), "note": ("note", ""),
+                                        "line": ("components.py line", "d")},
+                                caption="Component facts in force that are [assumed] (the "
+                                        "rulebook pictures are missing): every figure above "
+                                        "depends on them"))
+    if variants is not None and len(variants):
+        blocks.append(H.table_block(variants, {
+            "run": ("run", ""), "fact": ("fact", ""), "variant": ("variant in force", ""),
+            "default": ("default?", ""), "provenance": ("provenance", ""),
+            "why": ("why it is plausible", "")},
+            caption="Assumptions in force: the named variant of each uncertain fact, per run "
+                    "(bonfire-sim cards --kind variants lists the alternatives)"))
+    blocks += _sensitivity_blocks(sensitivity)
+    return {"id": "method", "title": "Method and caveats", "blocks": blocks, "absent": None,
+            "data": {}}
+
+
+
+def load_sensitivity(path: str | Path) -> dict[str, Any]:
+    """The JSON document ``bonfire-sim sensitivity --json`` wrote."""
+    import json
+
+    from bonfire_sim.errors import DataError
+
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError(f"sensitivity file {path} not found") from None
+    except (OSError, ValueError) as e:
+        raise DataError(f"{path} is unreadable or not JSON ({e})") from None
+    if not isinstance(doc, dict) or doc.get("format") != "bonfire_sim-sensitivity":
+        raise DataError(f"{path} is not written by bonfire-sim sensitivity --json")
+    return doc

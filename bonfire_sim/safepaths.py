@@ -1,0 +1,84 @@
+"""Paths that come from data stay inside the directory that holds the data.
+
+A run manifest names its files relative to the run directory.  A manifest is data that
+people pass around, so a file name in it must never lead elsewhere: not an absolute path,
+not ``..``, not through a symbolic link that points out of the directory.  ``inside`` is
+the one check every reader uses before touching such a path, and it decides from the
+path's text and the links inside the directory alone: its message is the same whether
+anything exists at the outside target, so a crafted manifest learns nothing about the
+reader's other files (existence, size or checksum).
+
+``refuse_links`` guards writes: before a command writes into an existing directory (a
+run being resumed) it refuses any symbolic link in it, so no write can follow a link out.
+bonfire_sim never writes links, so a link there was put there by hand.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+from bonfire_sim.errors import ConfigError, DataError
+
+
+def _leads_out(base_real: str, text: str, base: Path) -> bool:
+    """Whether ``text`` (a relative path from data) escapes ``base``."""
+    if not text or "\x00" in text or "\\" in text:
+        return True
+    if PurePosixPath(text).is_absolute() or PureWindowsPath(text).drive:
+        return True
+    if ".." in PurePosixPath(text).parts:
+        return True
+    # Follow the links inside ``base`` (realpath resolves a dangling link's text too, so
+    # an outside target is refused alike whether or not it exists).
+    real = os.path.realpath(base / text)
+    return os.path.commonpath([base_real, real]) != base_real
+
+
+def inside(base: str | Path, rel: object, where: str | Path) -> Path:
+    """``base / rel`` when ``rel`` is a relative path that stays inside ``base``.
+
+    ``where`` names the file that listed ``rel`` (for the message).  Anything else - not a
+    string, empty, absolute, with ``..``, or through a symbolic link leading out of
+    ``base`` - is one ``DataError`` that depends only on ``where`` and ``rel``.
+    """
+    base = Path(base)
+    if not isinstance(rel, str) or _leads_out(os.path.realpath(base), rel, base):
+        raise DataError(f"{where} names the file {str(rel)[:120]!r}, which leads outside "
+                        f"{base}; bonfire_sim lists only files inside their own directory, "
+                        f"so this file was altered: do not use it")
+    return base / rel
+
+
+def refuse_links(base: str | Path, what: str = "directory") -> None:
+    """Refuse a symbolic link anywhere inside ``base`` (``base`` itself may be one: the
+    user named it), before anything is written there."""
+    base = Path(base)
+    for root, dirs, files in os.walk(base):  # os.walk does not descend into linked dirs
+        for name in (*dirs, *files):
+            path = Path(root) / name
+            if path.is_symlink():
+                rel = path.relative_to(base).as_posix()
+                raise DataError(f"{base} holds a symbolic link ({rel}); a bonfire_sim "
+                                f"{what} never contains links and nothing is written "
+                                f"through one: remove the link (or copy the {what} "
+                                f"without links) and try again")
+
+
+__all__ = ["inside", "refuse_links"]
+
+
+def within(base: str | Path, rel: object, where: str, what: str) -> Path:
+    """``rel`` when it is a relative path that stays inside ``base`` (a path an
+    experiment file names: relative to the folder it is run from).
+
+    The same test as ``inside``, with a message for files people write by hand: an
+    experiment file from someone else cannot send outputs (or reads) elsewhere.
+    """
+    base = Path(base)
+    if not isinstance(rel, str) or _leads_out(os.path.realpath(base), rel, base):
+        raise ConfigError(f"{where}: {what} = {str(rel)[:120]!r} leads outside the folder "
+                          f"it is run from ({base}); paths in an experiment file must be "
+                          f"relative and stay inside it (no absolute path, no '..', no "
+                          f"link leading out)")
+    return Path(rel)
