@@ -127,7 +127,9 @@ def test_light_forks_keep_the_task_unlit_in_branch_b_and_lit_in_a():
     assert len(t) > 20
     assert (t["has_a"] == 1).all()
     kept = t[t["kept_b"]]
-    assert (kept["has_b"] == 0).all() and len(kept) >= 0.95 * len(t)
+    # Where igniting the dead task became the mover's only main option, B ignites it for 0
+    # points instead of dropping out (issue 26); everywhere else the task stays unlit.
+    assert (kept["has_b"] == 0).all() and len(kept) >= 0.5 * len(t)
 
 
 def test_take_forks_receive_the_task_in_branch_a():
@@ -278,7 +280,7 @@ def test_repricing_a_task_moves_its_lit_value_at_a_state_by_exactly_the_change()
     alt = np.zeros_like(moves)
     scores, ranks, won = (np.zeros(L.NP, np.int64) for _ in range(3))
     lines = np.zeros((L.NP, FK.NLINES), np.int64)
-    res = np.zeros(3)
+    res = np.zeros(4)  # score, win share, item held, mover out (forks._result)
     checked = 0
     for gi in range(12):
         s = blank_state(L.NP)

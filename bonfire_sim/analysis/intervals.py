@@ -53,3 +53,23 @@ def t_half(se: Any, n: Any) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         q = sps.t.ppf(0.975, np.maximum(n - 1, 1))
     return np.where(n >= 2, q * se, np.nan)
+
+
+def clustered_mean(x: Any, clusters: Any) -> tuple[float, float, int, int]:
+    """(mean, standard error, n, clusters) of a sample whose observations are correlated
+    within clusters (the games of one deal under seat rotation share its cards, so their
+    forks are not independent): the cluster-robust (CR1) variance of the mean,
+    k/(k-1) * sum over clusters of (sum of x - mean)^2 / n^2.  The interval is then
+    ``mean ± t(k-1) * se``; with one observation per cluster it is the plain one."""
+    x = np.asarray(x, dtype=float)
+    n = len(x)
+    if n == 0:
+        return (math.nan, math.nan, 0, 0)
+    m = float(x.mean())
+    _, inv = np.unique(np.asarray(clusters), return_inverse=True)
+    k = int(inv.max()) + 1
+    if k < 2:
+        return (m, math.nan, n, k)
+    sums = np.bincount(inv, weights=x - m, minlength=k)
+    var = k / (k - 1) * float(np.sum(sums ** 2)) / n ** 2
+    return (m, math.sqrt(var), n, k)

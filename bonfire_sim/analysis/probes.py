@@ -49,20 +49,24 @@ from bonfire_sim.strategies.plugin import is_plugin_spec
 TASK_IDS = tuple(t.id for t in C.TASKS)
 GNOME_IDS = tuple(f"S{i}" for i in range(1, C.N_SPECIALISTS + 1)) + tuple(
     f"E{i}" for i in range(1, C.N_ELDERS + 1))
-KINDS = ("take", "light", "gnome")
+KINDS = ("take", "light", "gnome", "forced")
+# What the report, ``check`` and ``sweep`` fork; ``forced`` (light forks after a forced
+# take, see ``forks``) is what the card values add for tasks the players rarely take.
+DEFAULT_KINDS = ("take", "light", "gnome")
 FORK_CACHE = "forks"  # under the user cache directory of bonfire_sim
 COLUMNS = ("game_id", "deal", "rotation", "players", "kind", "item", "seat", "strategy",
            "turn", "decision", "candidates", "score_a", "score_b", "win_a", "win_b", "has_a",
-           "has_b", "kept_b")
+           "has_b", "kept_b", "out_a", "out_b")
 
 
 @dataclass(frozen=True)
 class ProbeSettings:
     """Which forks to play: the first ``games`` games of the run (None = all), which kinds
-    (``take``, ``light``, ``gnome``) and which items (None = every task / gnome)."""
+    (``take``, ``light``, ``gnome``, ``forced``) and which items (None = every task /
+    gnome)."""
 
     games: int | None = None
-    kinds: tuple[str, ...] = KINDS
+    kinds: tuple[str, ...] = DEFAULT_KINDS
     tasks: tuple[str, ...] | None = None
     gnomes: tuple[str, ...] | None = None
     chunk_size: int = 100
@@ -88,7 +92,7 @@ class ProbeSettings:
 
     def want(self) -> np.ndarray:
         """The kernel's 0/1 vector over (kind, item) slots (see ``forks.NSLOT``)."""
-        from bonfire_sim.analysis.forks import NSLOT, NTASK
+        from bonfire_sim.analysis.forks import FORCED0, NSLOT, NTASK
 
         w = np.zeros(NSLOT, np.int64)
         tasks = [TASK_IDS.index(t) for t in (self.tasks or TASK_IDS)]
@@ -99,6 +103,8 @@ class ProbeSettings:
             w[[NTASK + t for t in tasks]] = 1
         if "gnome" in self.kinds:
             w[[2 * NTASK + g for g in gnomes]] = 1
+        if "forced" in self.kinds:
+            w[[FORCED0 + t for t in tasks]] = 1
         return w
 
 
@@ -134,7 +140,7 @@ def probe_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray,
                 fork_rules: RunConfig | None = None) -> pd.DataFrame:
     """Play and fork games ``ids`` of the run (pure: depends only on its arguments);
     the forks under ``fork_rules``' overrides and variants when given."""
-    from bonfire_sim.analysis.forks import NOUT, NSLOT, NTASK, probe_games
+    from bonfire_sim.analysis.forks import FORCED0, NOUT, NSLOT, NTASK, probe_games
 
     g = _game_inputs(config, ids)
     out = np.full((len(ids), NSLOT, NOUT), np.nan)
@@ -144,9 +150,9 @@ def probe_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray,
                 g["probe_seed"], g["sid"], g["wts"], settings.want(), out)
     gi, slot = np.nonzero(~np.isnan(out[:, :, 6]))
     rows = out[gi, slot]
-    kind = np.where(slot < NTASK, 0, np.where(slot < 2 * NTASK, 1, 2))
-    item = np.where(slot < NTASK, slot, np.where(slot < 2 * NTASK, slot - NTASK,
-                                                  slot - 2 * NTASK))
+    kind = np.select([slot < NTASK, slot < 2 * NTASK, slot < FORCED0], [0, 1, 2], 3)
+    item = np.select([slot < NTASK, slot < 2 * NTASK, slot < FORCED0],
+                     [slot, slot - NTASK, slot - 2 * NTASK], slot - FORCED0)
     seat = rows[:, 2].astype(np.int64)
     frame = pd.DataFrame({
         "game_id": ids[gi], "deal": g["deals"][gi], "rotation": g["rots"][gi],
@@ -160,7 +166,8 @@ def probe_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray,
         "candidates": rows[:, 5].astype(np.int64),
         "score_a": rows[:, 6], "score_b": rows[:, 7], "win_a": rows[:, 8],
         "win_b": rows[:, 9], "has_a": rows[:, 10], "has_b": rows[:, 11],
-        "kept_b": rows[:, 12].astype(bool)})
+        "kept_b": rows[:, 12].astype(bool), "out_a": rows[:, 13].astype(bool),
+        "out_b": rows[:, 14].astype(bool)})
     return frame.loc[:, list(COLUMNS)]
 
 
@@ -208,10 +215,12 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
     ``decision``, ``candidates`` (eligible decisions the one forked was drawn from), and per
     branch A (the item) / B (the best alternative): ``score_*`` (mover's final score),
     ``win_*`` (its share of the win), ``has_*`` (item lit / owned at the end); ``kept_b``
-    is False where the light ban had to give way.  With ``run_dir`` (the run the
-    configuration is read from) the table is cached in ``fork_cache_dir()`` and reused
-    while the run, the settings and the engine are unchanged; nothing is written into
-    ``run_dir``.
+    is False where the light ban had to give way (igniting the dead task was the mover's only
+    main option); ``out_a`` / ``out_b``: the mover ended the game out (the rules' skip).
+    ``forced`` rows are light forks at a decision reached after a forced take.  With
+    ``run_dir`` (the run the configuration is read from) the table is cached in
+    ``fork_cache_dir()`` and reused while the run, the settings and the engine are
+    unchanged; nothing is written into ``run_dir``.
 
     ``fork_rules``: another configuration that shares this one's deals (it may differ in
     overrides and variants only); the games are played under ``config`` and every forked
@@ -310,3 +319,21 @@ def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.nda
             if progress:
                 progress(done, total)
     return parts
+
+
+def fork_speed(games: int = 400, players: int = 4, jobs: int = 2,
+               kinds: tuple[str, ...] = DEFAULT_KINDS, seed: int = 11) -> dict[str, float]:
+    """Forks per second of ``probe_values`` on ``games`` seat-rotated games of the default
+    population with ``jobs`` workers, compile time excluded (a small warm-up probe runs
+    first), nothing cached: ``{"forks", "seconds", "forks_per_s", "games_per_s"}``."""
+    import time
+
+    games -= games % players
+    warm = RunConfig(games=players * 2, players=players, seat_rotation=True, seed=seed + 1)
+    probe_values(warm, ProbeSettings(kinds=kinds, chunk_size=players), jobs=jobs)
+    cfg = RunConfig(games=max(games, players), players=players, seat_rotation=True, seed=seed)
+    t0 = time.perf_counter()
+    tab = probe_values(cfg, ProbeSettings(kinds=kinds, chunk_size=50), jobs=jobs)
+    dt = time.perf_counter() - t0
+    return {"forks": float(len(tab)), "seconds": dt, "forks_per_s": len(tab) / dt,
+            "games_per_s": cfg.games / dt}

@@ -267,7 +267,9 @@ def gnome_values(runs: RunLike | Sequence[RunLike], *,
     the best other move; ``win_value`` (``win_lo``, ``win_hi``) the same in win share;
     ``owned_after`` share of forks ending with the gnome owned in branch A;
     ``recruit_rate`` (share of players owning it at the end, Wilson ``recruit_lo`` /
-    ``recruit_hi``); ``kind``, ``text``; ``typical`` (the median gnome value of the player
+    ``recruit_hi``); ``kind``, ``text``; ``relative`` (``rel_lo``, ``rel_hi``): points
+    against the average of the other gnomes of the player count, interval clustered by
+    deal (``card_values``' scale); ``typical`` (the median gnome value of the player
     count) and ``q_value``/``flag`` (``strong`` / ``weak``: value more than ``margin`` above /
     below the typical gnome, BH at ``alpha`` per player count); ``imprecise``; ``games``.
     A recruit is compared with the best other move at a random moment the gnome was
@@ -305,8 +307,25 @@ def gnome_values(runs: RunLike | Sequence[RunLike], *,
         out.loc[idx, "q_value"] = q
         out.loc[idx, "flag"] = f
     out["imprecise"] = FL.imprecise(out["lo"], out["hi"], margin)
-    out = out.drop(columns=["se"])
+    out = out.drop(columns=["se"]).merge(_relative_gnomes(tab), on=["gnome", "players"],
+                                         how="left")
     return _finish(out, "gnome", margin, pooled)
+
+
+def _relative_gnomes(tab: pd.DataFrame) -> pd.DataFrame:
+    """Per gnome and player count: ``relative`` = value minus the mean value of the other
+    gnomes of that count, points, with a 95% interval clustered by deal (``rel_lo`` /
+    ``rel_hi``): the readable scale of ``card_values``."""
+    from bonfire_sim.analysis.card_values import GNOME_GROUP, relative_values
+
+    cols = ["gnome", "players", "relative", "rel_lo", "rel_hi"]
+    if not len(tab):
+        return pd.DataFrame(columns=cols)
+    t = tab[tab["kind"] == "gnome"]
+    t = t.assign(cluster=t["run"].astype(str) + "|" + t["deal"].astype(str))
+    rel = relative_values(t, ("gnome",), GNOME_GROUP)
+    return rel.rename(columns={"card": "gnome", "surplus": "relative", "s_lo": "rel_lo",
+                               "s_hi": "rel_hi"})[cols]
 
 
 # ---- seats ------------------------------------------------------------------------------

@@ -25,13 +25,18 @@ from bonfire_sim.cli.options import quiet_option
 @click.option("--manifest", "manifest_", is_flag=True,
               help="Time one manifest update per chunk at 100, 1,000 and 20,000 chunks "
                    "(the append-only chunk log against a full rewrite).")
+@click.option("--forks", "forks_", is_flag=True,
+              help="Instead: engine forks per second (the task and gnome values) on --games "
+                   "seat-rotated 4-player games of the default mix with --jobs workers, for "
+                   "the report's fork kinds and for the card values' (reprice).")
 @click.option("--rounds", type=int, default=5, show_default=True,
               help="--versus-catanatron: interleave the three measurements in this many "
                    "rounds (a slice of each per round), so a change of machine speed "
                    "during the run affects both engines alike.")
 @quiet_option
 def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanatron: bool,
-          catanatron_games: int, rounds: int, manifest_: bool, quiet: bool) -> None:
+          catanatron_games: int, rounds: int, manifest_: bool, forks_: bool,
+          quiet: bool) -> None:
     """Measure engine speed on fixed scenarios (after a warm-up, compile time excluded).
 
     Scenarios: random and the default strategy mix, 2 and 4 players, turn log off and on.
@@ -46,6 +51,7 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
         bonfire-sim bench --per-strategy --games 2000
         bonfire-sim bench --versus-catanatron --games 2000 --catanatron-games 200
         bonfire-sim bench --manifest
+        bonfire-sim bench --forks --games 400 --jobs 2
     """
     import os
     import platform
@@ -67,6 +73,20 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
     check_count("--catanatron-games", catanatron_games, lo=1, hi=1_000_000)
     check_count("--rounds", rounds, lo=1, hi=1000)
     jobs = resolve_jobs(jobs)
+    if forks_:
+        from bonfire_sim.analysis.card_values import CARD_KINDS
+        from bonfire_sim.analysis.probes import DEFAULT_KINDS, fork_speed
+
+        ensure_warm(None if quiet else lambda m: click.echo(m, err=True))
+        header = f"{'fork kinds':>28} {'forks':>8} {'seconds':>8} {'forks/s':>8} {'games/s':>8}"
+        click.echo(header)
+        click.echo("-" * len(header))
+        for kinds in (DEFAULT_KINDS, CARD_KINDS):
+            m = fork_speed(games=games, players=4, jobs=jobs, kinds=kinds)
+            click.echo(f"{','.join(kinds):>28} {m['forks']:8,.0f} {m['seconds']:8.1f} "
+                       f"{m['forks_per_s']:8,.0f} {m['games_per_s']:8.1f}")
+        click.echo(f"4 players, default mix, seat-rotated, {jobs} worker(s), compile excluded")
+        return
     if manifest_:
         from bonfire_sim.sim.bench import time_manifest_updates
 

@@ -33,4 +33,5 @@ COMMANDS: dict[str, str] = {
     "check": "bonfire_sim.cli.check:check",
     "sensitivity": "bonfire_sim.cli.sensitivity:sensitivity",
     "tune": "bonfire_sim.cli.tune:tune",
+    "reprice": "bonfire_sim.cli.reprice:reprice",
 }

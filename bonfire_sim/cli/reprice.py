@@ -1,0 +1,110 @@
+"""``bonfire-sim reprice``: whole-point printed task values, written as experiment
+overrides and (``--verify``) checked on fresh deals."""
+
+from __future__ import annotations
+
+import math
+
+import click
+
+from bonfire_sim.cli.options import quiet_option
+
+
+def _fmt(v: float, digits: int = 1) -> str:
+    return "-" if v is None or not math.isfinite(float(v)) else f"{float(v):+.{digits}f}"
+
+
+@click.command()
+@click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR...")
+@click.option("--out", "out", required=True, metavar="FILE.toml",
+              help="Experiment file to write ([run] like the runs, [overrides] task_points).")
+@click.option("--verify", is_flag=True,
+              help="Play fresh deals under the proposal, re-measure, and re-price the cards "
+                   "still off until a fixed point or --rounds are spent.")
+@click.option("--margin", type=float, default=1.0, show_default=True,
+              help="Points a card's surplus must be shown to exceed to be re-priced.")
+@click.option("--probe-games", type=click.IntRange(min=1), default=None,
+              help="Games forked per run for the estimate [default: all].")
+@click.option("--verify-games", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Fresh games per player count and verification round.")
+@click.option("--rounds", type=click.IntRange(min=1, max=20), default=3, show_default=True,
+              help="Verification rounds at most (each on new deals).")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes for the forks.")
+@click.option("--seed", type=int, default=None,
+              help="First seed of the fresh deals [default: one above the runs' largest].")
+@quiet_option
+def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
+            probe_games: int | None, verify_games: int, rounds: int, jobs: int,
+            seed: int | None, quiet: bool) -> None:
+    """Propose whole-point printed task values for the cards whose price is off.
+
+    A task's surplus is its lit value (engine forks: ignite it now against never) minus
+    the mean lit value of the tasks of its colour at that player count; the proposal is
+    printed - surplus, rounded, one value for all player counts (each count's own value is
+    shown).  Only rows measured to within the margin can be re-priced.  Runs of one
+    player count must play the same game (players, variants, overrides); each count is
+    measured on its own.  See docs/howto/reprice.md.
+
+    Example:
+
+    \b
+        bonfire-sim reprice runs/four --out experiments/reprice.toml --verify --jobs 2
+        bonfire-sim reprice runs/two runs/four --out reprice.toml --probe-games 500
+    """
+    from bonfire_sim.analysis.reprice import overrides_toml
+    from bonfire_sim.analysis.reprice import reprice as run_reprice
+    from bonfire_sim.analysis.runs import as_runs
+    from bonfire_sim.config import check_seed
+    from bonfire_sim.errors import ConfigError
+    from bonfire_sim.fileio import check_output_file, write_text
+
+    if not math.isfinite(margin) or margin <= 0:
+        raise ConfigError(f"--margin must be a positive number of points, got {margin}")
+    if seed is not None:
+        check_seed(seed, "--seed")
+    path = check_output_file(out)
+    runs = as_runs(list(run_dirs))
+
+    def note(msg: str) -> None:
+        if not quiet:
+            click.echo(msg, err=True)
+
+    res = run_reprice(runs, margin=margin, probe_games=probe_games, verify=verify,
+                      verify_games=verify_games, rounds=rounds, seed=seed, jobs=jobs,
+                      quiet=quiet, note=note)
+    write_text(path, overrides_toml(res, runs, margin))
+    est = res.estimate
+    counts = sorted(int(c.split("_")[1]) for c in est.columns if c.startswith("surplus_"))
+    flagged = est[est["flagged"]]
+    click.echo(f"{len(flagged)} of {len(est)} tasks off by more than {margin:g} point(s) at "
+               f"some player count; {len(res.proposal)} re-priced")
+    if len(flagged):
+        head = f"{'task':>5} {'printed':>7} {'proposed':>8} " + " ".join(
+            f"{'own ' + str(n) + 'p':>8} {'surplus':>8}" for n in counts)
+        click.echo(head)
+        for _, r in flagged.iterrows():
+            own = " ".join(f"{r[f'own_{n}']:>8.0f} {_fmt(r[f'surplus_{n}']):>8}"
+                           if math.isfinite(r[f"own_{n}"]) else f"{'-':>8} {'-':>8}"
+                           for n in counts)
+            prop = res.proposal.get(r["card"], r["printed"])
+            click.echo(f"{r['card']:>5} {r['printed']:>7} {prop:>8} {own}")
+    unmeasured = {n: int((est[f"status_{n}"] != "measured").sum()) for n in counts}
+    click.echo("not measured (interval wider than the margin): "
+               + ", ".join(f"{k} tasks at {n} players" for n, k in unmeasured.items()))
+    if res.verified is not None:
+        v = res.verified
+        click.echo(f"verified on fresh deals (seeds {res.rounds[0].seed}.."
+                   f"{res.rounds[-1].seed}, {len(res.rounds)} round(s)"
+                   f"{', fixed point' if res.fixed_point else ', no fixed point shown'}):")
+        click.echo(f"{'task':>5} {'players':>7} {'was':>4} {'now':>4} {'surplus':>8} "
+                   f"{'95% interval':>16} {'forks':>6}  status")
+        for _, r in v.iterrows():
+            click.echo(f"{r['card']:>5} {int(r['players']):>7} {int(r['original']):>4} "
+                       f"{int(r['printed']):>4} {_fmt(r['surplus']):>8} "
+                       f"{_fmt(r['s_lo']):>7} .. {_fmt(r['s_hi']):>6} {int(r['n']):>6}  "
+                       f"{'within' if r['within'] else 'off'} margin, {r['status']}")
+        if len(v):
+            click.echo(f"{int(v['within'].sum())} of {len(v)} re-priced rows within "
+                       f"±{margin:g} point(s)")
+    click.echo(f"wrote {path}")
