@@ -234,6 +234,8 @@ CASES += [
     ("view-game-missing", ["view", "--run", "{run}", "--game", "99999",
                            "--out", "{dir}/v.html"]),
     ("view-out-dir", ["view", "--seed", "1", "--players", "2", "--out", "{dir}"]),
+    ("reprice-not-a-run", ["reprice", "{dir}/nope", "--out", "{dir}/x.toml"]),
+    ("reprice-margin-nan", ["reprice", "{run}", "--out", "{dir}/x.toml", "--margin", "nan"]),
 ]
 
 FULL_DISK_CASES: list[tuple[str, list[str]]] = [
@@ -286,7 +288,8 @@ EXPECT = {
     "sensitivity-config-players-nan": "players must be an integer, got nan",
     "check-missing": "not found", "check-bad-players": "seat_win needs players among",
     "view-players-7": "players must be 1..4", "view-game-missing": "game 99999 is not in",
-    "view-out-dir": "is a directory",
+    "view-out-dir": "is a directory", "reprice-not-a-run": "is not a directory",
+    "reprice-margin-nan": "--margin must be a positive number of points, got nan",
     "unknown-command": "No such command", "unknown-global-option": "No such option",
     "cards-kind": "unknown card kind", "cards-format": "unknown format",
     "cards-unknown-option": "No such option", "cards-extra-arg": "unexpected extra argument",
