@@ -18,6 +18,7 @@ import math
 import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -137,6 +138,26 @@ TABLES: dict[str, tuple[dict[str, Field], bool]] = {
     "report": (REPORT_FIELDS, False),
     "variants": (VARIANT_FIELDS, False),
 }
+
+
+def read_toml(path: str | Path, what: str) -> dict[str, Any]:
+    """The parsed TOML file ``path`` (an experiment, check or sensitivity file: ``what``),
+    or one ``ConfigError`` naming the file and what is wrong with it."""
+    import tomllib
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{what} {path} not found") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{what} {path} is a directory") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot read {what} {path}: {e}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path} is not valid TOML: {e}") from None
 
 
 # ---- checking -----------------------------------------------------------------------------

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import csv
 import io
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +57,7 @@ from bonfire_sim.config import (
     check_value,
     expand_sweep,
     point_label,
+    read_toml,
 )
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.sim.runner import RunConfig, check_run_dir, resolve_jobs
@@ -74,18 +74,7 @@ def read_experiment(path: str | Path) -> dict[str, dict[str, Any]]:
     """The checked tables of an experiment file (see ``bonfire_sim.config.TABLES``);
     ``run.players`` may be a list of player counts (a sweep axis)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"experiment file {path} not found") from None
-    except IsADirectoryError:
-        raise ConfigError(f"experiment file {path} is a directory") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"cannot read experiment file {path}: {e}") from None
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path} is not valid TOML: {e}") from None
+    doc = read_toml(path, "experiment file")
     counts = _player_counts(doc, str(path))
     checked = check_document(doc, str(path))
     if counts is not None:

@@ -34,7 +34,6 @@ import math
 import shutil
 import tempfile
 import time
-import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -51,7 +50,7 @@ from bonfire_sim.analysis.sequential import (
     sprt_decision,
     wald_bounds,
 )
-from bonfire_sim.config import check_count, check_seed
+from bonfire_sim.config import check_count, check_seed, read_toml
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import components as C
 from bonfire_sim.sim.runner import SEED_MASK, ChunkJob, RunConfig, resolve_players
@@ -381,16 +380,7 @@ def _override_keys() -> tuple[str, ...]:
 def load_checks(path: str | Path) -> CheckPlan:
     """Read and validate a whole check file (ConfigError naming file, assertion, key)."""
     path = Path(path)
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"check file {path} not found") from None
-    except IsADirectoryError:
-        raise ConfigError(f"check file {path} is a directory") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"cannot read check file {path}: {e}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path} is not valid TOML: {e}") from None
+    doc = read_toml(path, "check file")
     unknown = [k for k in doc if k not in ("check", "assert")]
     if unknown:
         raise ConfigError(f"{path}: unknown table [{unknown[0]}]; valid: [check], [[assert]]")

@@ -413,15 +413,10 @@ def run_sensitivity(plan: SensitivityPlan, work: str | Path, jobs: int = 1,
 
 def load_plan(path: str | Path) -> tuple[SensitivityPlan, dict[str, Any]]:
     """A plan and its output settings from the ``[sensitivity]`` table of a TOML file."""
-    import tomllib
+    from bonfire_sim.config import read_toml
 
     path = Path(path)
-    try:
-        doc = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"sensitivity file {path} not found") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path} is not valid TOML: {e}") from None
+    doc = read_toml(path, "sensitivity file")
     t = doc.get("sensitivity")
     if not isinstance(t, dict):
         raise ConfigError(f"{path} has no [sensitivity] table")
