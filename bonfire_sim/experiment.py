@@ -95,10 +95,7 @@ def _contain_paths(doc: Mapping[str, Any], where: str) -> None:
                 continue
             for v in (value if f.kind == "paths" else [value]):
                 safepaths.within(base, v, where, f"{table}.{name}")
-    for spec in (doc.get("run") or {}).get("strategies", ()):
-        if "@" in spec:
-            safepaths.within(base, spec.partition("@")[2].strip(), where,
-                             f"the weights file of {spec.partition('@')[0].strip()!r}")
+    safepaths.weights_files_within(base, (doc.get("run") or {}).get("strategies", ()), where)
 
 
 def _player_counts(doc: dict[str, Any], where: str) -> list[int] | None:

@@ -82,3 +82,12 @@ def within(base: str | Path, rel: object, where: str, what: str) -> Path:
                           f"relative and stay inside it (no absolute path, no '..', no "
                           f"link leading out)")
     return Path(rel)
+
+
+def weights_files_within(base: str | Path, specs: object, where: str) -> None:
+    """Refuse a ``style@file`` player spec in a shared file (an experiment or check file)
+    whose weights file leads outside ``base`` (see ``within``)."""
+    for spec in specs if isinstance(specs, list | tuple) else ():
+        if isinstance(spec, str) and "@" in spec:
+            name, _, file = spec.partition("@")
+            within(base, file.strip(), where, f"the weights file of {name.strip()!r}")

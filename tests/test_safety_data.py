@@ -348,3 +348,19 @@ def test_an_experiment_file_cannot_name_paths_outside_the_folder_it_is_run_from(
     assert sorted(p.name for p in outside.iterdir()) == ["page.html", "w.toml"]
     assert (outside / "page.html").read_text() == "mine"
     assert sorted(p.name for p in here.iterdir()) == ["e.toml", "link"]
+
+
+@pytest.mark.parametrize("spec", ["portal@../w.toml", "portal@{outside}/w.toml"])
+def test_a_check_file_cannot_name_a_weights_file_outside_the_folder_it_is_run_from(
+        tmp_path, monkeypatch, spec):
+    here, outside = tmp_path / "here", tmp_path / "elsewhere"
+    here.mkdir()
+    outside.mkdir()
+    (outside / "w.toml").write_text("[weights]\nignite = 1.0\n")
+    monkeypatch.chdir(here)
+    (here / "c.toml").write_text('[[assert]]\nmeasure = "seat_win"\nplayers = 2\n'
+                                 f'strategies = ["{spec.replace("{outside}", str(outside))}",'
+                                 ' "greedy"]\nseat = 0\nmin = 0.1\n')
+    res = CliRunner().invoke(main, ["check", "c.toml", "--quiet"])
+    line = _one_error_line(res)
+    assert "the weights file of 'portal'" in line and "leads outside" in line

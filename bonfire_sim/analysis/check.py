@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bonfire_sim import safepaths
 from bonfire_sim.analysis.intervals import mean_ci
 from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS, ProbeSettings
 from bonfire_sim.analysis.sequential import (
@@ -360,6 +361,8 @@ def _configs(where: str, t: Mapping[str, Any], games: int, players: int, rotatio
     strategies = t.get("strategies", ())
     if isinstance(strategies, str):
         strategies = [strategies]
+    # check files are shared like experiment files: weights files stay inside the folder
+    safepaths.weights_files_within(Path.cwd(), list(strategies), where)
     try:
         config = RunConfig(games=games, players=players, strategies=tuple(strategies),
                            seat_rotation=rotation, seed=check_seed(seed), chunk_size=chunk,
