@@ -274,6 +274,10 @@ def test_stepping_through_a_game_by_keys_in_chromium(runs, tmp_path):
                 after = page.inner_html("#seats") + page.inner_html("#boardsvg")
                 changed += after != before
                 seen.add(after)
+                # The board's round header names the round the control bar names.
+                bar = re.search(r"round (\d+)", page.inner_text("#pos")).group(1)
+                header = page.text_content("#roundhdr")
+                assert header.startswith(f"Round {bar}"), (i, header, bar)
                 if i in (1, n_frames // 2, n_frames - 1):
                     page.screenshot(path=str(shots / f"frame-{i:04d}.png"), full_page=True)
             page.keyboard.press("ArrowRight")  # past the end: stays on the last frame
