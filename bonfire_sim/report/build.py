@@ -16,16 +16,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bonfire_sim import __version__, fileio
+from bonfire_sim import __version__, extras, fileio
 from bonfire_sim import analysis as A
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.config import MAX_POINTS, check_float
-from bonfire_sim.errors import ConfigError
 from bonfire_sim.report import decided as DC
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import groups as G
 from bonfire_sim.report import html as H
 from bonfire_sim.report import stats as S
+from bonfire_sim.report.data import (  # noqa: F401 (public here: compare and callers)
+    UNREAD_LISTS,
+    check_distinct_runs,
+    load_runs,
+    report_columns,
+    run_labels,
+)
 from bonfire_sim.report.method import (  # noqa: F401 (public here: compare and callers)
     TARGET,
     load_sensitivity,
@@ -368,38 +374,6 @@ def section_tom(players: pd.DataFrame,
 
 
 # ---- the report ----------------------------------------------------------------------------
-def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
-    """Each run's label: its directory name, or the full path where names repeat."""
-    labels = [Path(d).name or str(d) for d in run_dirs]
-    if len(set(labels)) < len(labels):
-        labels = [str(d) for d in run_dirs]
-    return labels
-
-
-def load_runs(run_dirs: Sequence[str | Path],
-              status: Callable[[str], None] | None = None) -> list[tuple[str, Any]]:
-    from bonfire_sim.sim.load import load
-
-    check_distinct_runs(run_dirs)
-    out = []
-    for lab, d in zip(run_labels(run_dirs), run_dirs, strict=True):
-        if status is not None:
-            status(f"loading run {lab} ({d})")
-        out.append((lab, load(d, turns=False, categorical=False)))
-    return out
-
-
-def check_distinct_runs(run_dirs: Sequence[str | Path]) -> None:
-    """Refuse a run given twice (it would be counted twice)."""
-    seen: dict[Path, str] = {}
-    for d in run_dirs:
-        key = Path(d).resolve()
-        if key in seen:
-            raise ConfigError(f"run {d} is given twice (as {seen[key]} and {d}); each run "
-                              f"may appear once")
-        seen[key] = str(d)
-
-
 def provenance(runs: Sequence[Any], command: str | None = None,
                probes: Any = None) -> list[str]:
     """Lines recording how the report was made: engine, runs and their seeds, command."""
@@ -561,6 +535,7 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
     meaningless mix is refused before any table is read or fork computed.
     """
     fileio.check_output_file(out)
+    extras.check("seaborn")  # before minutes of loading and forks
     margin = check_float("margin", margin, 0, MAX_POINTS)
     say = status or (lambda _text: None)
     check_distinct_runs(run_dirs)

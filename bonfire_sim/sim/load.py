@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 
 from bonfire_sim import fileio
 from bonfire_sim.errors import ConfigError, DataError
+from bonfire_sim.sim.checksums import Memos
 from bonfire_sim.sim.frames import NULL_IF_NEGATIVE, SCHEMAS
 from bonfire_sim.sim.runner import MANIFEST, read_manifest, run_files
 
@@ -110,15 +111,40 @@ def _explode(players: Any, lists: Mapping[str, str]) -> Any:
         out = players.select(cols).explode(list(lists)).rename(dict(lists))
         first = next(iter(lists.values()))
         return out.filter(pl.col(first).is_not_null())
-    out = players[cols].explode(list(lists)).rename(columns=dict(lists))
-    first = next(iter(lists.values()))
-    out = out[out[first].notna()].reset_index(drop=True)
-    for c in lists.values():
-        if c.endswith("turn"):
-            out[c] = out[c].astype("int64")
-        else:
-            out[c] = out[c].astype(str)
+    return _explode_pandas(players, keep, lists)
+
+
+def _explode_pandas(players: Any, keep: Sequence[str], lists: Mapping[str, str]) -> Any:
+    """The long table of Arrow-backed list columns, flattened by Arrow (no Python lists):
+    one row per item, keys repeated; rows whose lists are empty or null leave none."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    arrays = [_arrow_list(players[c]) for c in lists]
+    first = arrays[0]
+    parents = np.asarray(pc.list_parent_indices(first))
+    for c, a in zip(lists, arrays, strict=True):
+        if not pc.all(pc.equal(pc.list_value_length(a).fill_null(0),
+                               pc.list_value_length(first).fill_null(0))).as_py():
+            raise DataError(f"the players table's list column {c} does not match "
+                            f"{next(iter(lists))} in length")
+    out = players[list(keep)].iloc[parents].reset_index(drop=True)
+    for c, a in zip(lists, arrays, strict=True):
+        flat = pc.list_flatten(a)
+        name = lists[c]
+        values = flat.to_numpy(zero_copy_only=False)
+        out[name] = values.astype("int64") if name.endswith("turn") else values
     return out
+
+
+def _arrow_list(column: Any) -> pa.Array:
+    """A pandas list column as one Arrow list array (Arrow-backed or, from older frames,
+    Python lists)."""
+    import pandas as pd
+
+    if isinstance(column.dtype, pd.ArrowDtype):
+        return pa.chunked_array(column.array._pa_array).combine_chunks()
+    return pa.array(list(column))
 
 
 def _stack_tasks(lit: Any, unlit: Any) -> Any:
@@ -185,12 +211,14 @@ def verify_directory(out: Path, manifest: Mapping[str, Any]) -> None:
                         f"{', '.join(strangers[:5])}; move them away")
 
 
-def _verified(out: Path, entry: Mapping[str, Any]) -> Path:
+def _verified(out: Path, entry: Mapping[str, Any], memos: Memos | None = None) -> Path:
+    """The listed file's path once its SHA-256 matches the manifest's (hashed once per
+    version of the file and remembered: ``sim.checksums``)."""
     path = out / entry["file"]
     if not path.is_file():
         raise DataError(f"{path} is missing")
     try:
-        digest = fileio.sha256(path)
+        digest = memos.sha256(path) if memos is not None else fileio.sha256(path)
     except OSError as e:
         raise DataError(f"{path} is unreadable ({e.strerror})") from None
     if digest != entry.get("sha256"):
@@ -274,23 +302,26 @@ def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
     out = Path(run_dir)
     manifest = finished_manifest(out)
     verify_directory(out, manifest)
-    paths = {t: [_verified(out, manifest[t])] for t in ("games", "players")}
+    memos = Memos()
+    paths = {t: [_verified(out, manifest[t], memos)] for t in ("games", "players")}
     chunk_entries = [manifest["chunks"][k] for k in sorted(manifest["chunks"], key=int)]
     if len(chunk_entries) != manifest.get("n_chunks", len(chunk_entries)):
         raise DataError(f"{out / MANIFEST} lists {len(chunk_entries)} of "
                         f"{manifest.get('n_chunks')} chunks")
     turn_entries = [e["turns"] for e in chunk_entries if "turns" in e]
-    paths["turns"] = [_verified(out, e) for e in turn_entries] if turns else []
+    paths["turns"] = [_verified(out, e, memos) for e in turn_entries] if turns else []
+    memos.save()  # only digests that matched the manifest get here
     if lazy:
         return _lazy(out, manifest, paths, columns, categorical)
-    tables: dict[str, pa.Table | None] = {}
-    for t in TABLES:
-        parts = [_read(p, t, _select(columns, t)) for p in paths[t]]
-        tables[t] = pa.concat_tables(parts) if parts else None
     conv = _converter(engine, categorical)
-    return RunData(conv(tables["games"]), conv(tables["players"]),
-                   conv(tables["turns"]) if tables["turns"] is not None else None,
-                   manifest, out)
+    frames: dict[str, Any] = {}
+    for t in TABLES:  # one table at a time, its Arrow copy freed as it is converted
+        parts = [_read(p, t, _select(columns, t)) for p in paths[t]]
+        table = pa.concat_tables(parts) if parts else None
+        del parts  # the converter frees the table's buffers: no other reference may hold them
+        frames[t] = conv(table) if table is not None else None
+        del table
+    return RunData(frames["games"], frames["players"], frames["turns"], manifest, out)
 
 
 def _converter(engine: str, categorical: bool) -> Any:
@@ -309,12 +340,25 @@ def _converter(engine: str, categorical: bool) -> Any:
 
     import pandas as pd
 
+    def lists_as_arrow(typ: pa.DataType) -> Any:
+        # list columns stay Arrow lists: Python lists cost ~50x the memory
+        return pd.ArrowDtype(typ) if pa.types.is_list(typ) else None
+
+    nullable_int = {pa.int64(): pd.Int64Dtype()}.get
+
     def to_pandas(t: pa.Table) -> Any:
-        nullable = {c for c in NULL_IF_NEGATIVE if c in t.schema.names}
-        df = plain(t).to_pandas()
-        nullable_int = {pa.int64(): pd.Int64Dtype()}.get
-        for c in nullable:
-            df[c] = t.column(c).to_pandas(types_mapper=nullable_int).array
+        t = plain(t)
+        names = t.schema.names
+        nullable = {c: t.column(c).to_pandas(types_mapper=nullable_int).array
+                    for c in NULL_IF_NEGATIVE if c in names}
+        rest = t.drop_columns(list(nullable))
+        del t
+        # self_destruct frees each Arrow column once converted: the peak stays near one
+        # copy of the table instead of two (the caller holds no other reference)
+        df = rest.to_pandas(types_mapper=lists_as_arrow, split_blocks=True, self_destruct=True)
+        del rest
+        for c, values in nullable.items():
+            df.insert(names.index(c), c, values)
         return df
 
     return to_pandas
