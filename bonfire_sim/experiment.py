@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bonfire_sim import fileio, ownership, safepaths
+from bonfire_sim import extras, fileio, ownership, safepaths
 from bonfire_sim.config import (
     REPORT_FIELDS,
     RUN_FIELDS,
@@ -255,6 +255,7 @@ def plan_experiment(path: str | Path, *, jobs: int | None = None,
                 ownership.check_may_replace(top / RESPONSE, lambda f: False)
     if page is not None:
         fileio.check_output_file(page)
+        extras.check("seaborn")  # before any game is played
         _check_extra_runs(extra_runs)
     axes = tuple(points[0].values)
     if sweep and report:

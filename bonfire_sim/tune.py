@@ -47,6 +47,7 @@ import numpy as np
 from bonfire_sim import fileio, ownership, safepaths, signed
 from bonfire_sim.config import TUNE_FLOATS, check_float
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.extras import require
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.rng import game_seed, seed_words
@@ -272,7 +273,7 @@ class Study:
 
 
 def _new_optimiser(config: TuneConfig) -> Any:
-    import cma
+    cma = require("cma")
 
     opts = {"seed": config.seed + 1, "verbose": -9, "verb_disp": 0, "verb_log": 0,
             "CMA_diagonal": False}
@@ -357,6 +358,7 @@ def tune(config: TuneConfig, out: str | Path, *, jobs: int = 1, resume: bool = F
     also write the final mean row there (``weights_toml``); it is checked before the
     first game.  One process at a time works on a study (``ownership.locked``).
     """
+    require("cma")  # before any game: the study needs the optimiser
     out = Path(out)
     ownership.check_may_write(out, own=out, own_kind="study")
     if weights_out is not None:

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bonfire_sim import __version__, fileio
+from bonfire_sim import __version__, extras, fileio
 from bonfire_sim.config import MAX_POINTS, check_float
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.report import figures as F
@@ -189,6 +189,7 @@ def build_compare(run_a: str | Path, run_b: str | Path, out: str | Path, *,
     Refuses runs with different player counts; pairs by game when they share deals.
     """
     fileio.check_output_file(out)
+    extras.check("seaborn")  # before the forks
     margin = check_float("margin", margin, 0, MAX_POINTS)
     runs = load_runs([run_a, run_b])
     counts = [r.manifest.get("config", {}).get("players") for _, r in runs]

@@ -16,6 +16,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from bonfire_sim.extras import require
+
 COLOURS = {"blue": "#3a6fb0", "red": "#c0392b", "yellow": "#d4a017"}
 FLAG_COLOURS = {"under-valued": "#1b9e77", "over-valued": "#d95f02", "strong": "#1b9e77",
                 "weak": "#d95f02", "": "#777777"}
@@ -325,7 +327,7 @@ def value_intervals(est: pd.DataFrame, key: str, label: str, ref: str | None = N
     order = (e.groupby(key)["_v"].mean().sort_values().index.tolist())
     labels = e.drop_duplicates(key).set_index(key)[label].reindex(order)
     lines = max((str(t).count("\n") + 1 for t in labels), default=1)
-    import seaborn as sns  # imports pyplot: only when a report draws, never on import
+    sns = require("seaborn")  # imports pyplot: only when a report draws, never on import
 
     with sns.axes_style("whitegrid"):
         fig = Figure(figsize=(3.4 + 2.6 * len(counts), (0.12 + 0.1 * lines) * len(order) + 1.8),
@@ -374,7 +376,7 @@ def value_intervals(est: pd.DataFrame, key: str, label: str, ref: str | None = N
 def heatmap_by_players(est: pd.DataFrame, key: str, value: str, label: str,
                        title: str = "", cbar: str = "", center: float | None = 0.0) -> Axes:
     """Items x player counts heatmap of ``value`` (seaborn), annotated with the numbers."""
-    import seaborn as sns
+    sns = require("seaborn")
 
     wide = est.pivot_table(index=key, columns="players", values=value, aggfunc="first")
     labels = est.drop_duplicates(key).set_index(key)[label]
@@ -393,7 +395,7 @@ def heatmap_by_players(est: pd.DataFrame, key: str, value: str, label: str,
 
 def seat_compensation(seats: pd.DataFrame, ax: Axes | None = None) -> Axes:
     """Starting points per seat that equalise win shares, with 95% intervals, per count."""
-    import seaborn as sns
+    sns = require("seaborn")
 
     with sns.axes_style("whitegrid"):
         ax = _ax(ax)
