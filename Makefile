@@ -27,7 +27,7 @@ help:
 	@echo "make test-heavy  the full-size planted-effect checks (minutes; CI runs them too)"
 	@echo "make demo     install, then run the demo commands (DEMO_CMDS)"
 	@echo "make bench    run the engine benchmark"
-	@echo "make lint     ruff check"
+	@echo "make lint     ruff check, then mypy (configured in pyproject.toml)"
 	@echo "make clean    remove caches and build artefacts (keeps $(VENV))"
 
 install: $(STAMP)
@@ -53,8 +53,9 @@ bench: install
 	$(BIN)/bonfire-sim bench
 
 lint: install
-	test -x $(BIN)/ruff || $(PIP) install -q -e '.[test,dev]'
+	test -x $(BIN)/ruff -a -x $(BIN)/mypy || $(PIP) install -q -e '.[test,dev]'
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis $(STAMP)

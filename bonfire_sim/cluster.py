@@ -160,7 +160,8 @@ def connect(scheduler: str | None) -> Iterator[Session]:
                                    silence_logs=logging.CRITICAL)
             client = Client(cluster)
         try:
-            session = Session(client, scheduler or cluster.scheduler_address)
+            address = scheduler or (cluster.scheduler_address if cluster else "")
+            session = Session(client, address)
             session.check_workers()
             yield session
         finally:
@@ -263,12 +264,13 @@ class DaskPool:
 
 def _result(fut: Any) -> Any:
     """A finished task's value; a worker that kept dying is one ``WorkerError`` line."""
+    killed: type[BaseException]
     try:
-        from distributed.scheduler import KilledWorker
+        from distributed.scheduler import KilledWorker as killed
     except ImportError:  # pragma: no cover - older distributed
-        KilledWorker = RuntimeError  # noqa: N806
+        killed = RuntimeError
     try:
         return fut.result()
-    except KilledWorker:
+    except killed:
         raise WorkerError("a task killed every dask worker that tried it (out of memory, or "
                           "a plug-in that exited or crashed its process)") from None

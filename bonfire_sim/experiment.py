@@ -116,9 +116,10 @@ def _player_counts(doc: dict[str, Any], where: str) -> list[int] | None:
 def _config(doc: dict[str, dict[str, Any]], players: int, overrides: dict[str, Any],
             where: str) -> RunConfig:
     run = doc["run"]
+    given: dict[str, Any] = {"games": 1000}  # the default, unless the file sets it
+    given.update({k: run[k] for k in RUN_CONFIG_KEYS if k in run})
     try:
-        return RunConfig(**{k: run[k] for k in RUN_CONFIG_KEYS if k in run},
-                         **({} if "games" in run else {"games": 1000}),
+        return RunConfig(**given,
                          players=players, overrides=overrides,
                          variants=doc.get("variants", {}))
     except ConfigError as e:

@@ -146,11 +146,11 @@ class Space:
     @classmethod
     def around(cls, style: str, start: str = "") -> Space:
         table = weight_table(style, load_weights(start) if start else None)
-        start = np.array([table[k] for k in WEIGHT_NAMES])
-        scale = np.maximum(0.25, np.abs(start) / 2)
+        x0 = np.array([table[k] for k in WEIGHT_NAMES])
+        scale = np.maximum(0.25, np.abs(x0) / 2)
         lo = np.array([BOUNDS.get(k, DEFAULT_BOUNDS)[0] for k in WEIGHT_NAMES])
         hi = np.array([BOUNDS.get(k, DEFAULT_BOUNDS)[1] for k in WEIGHT_NAMES])
-        return cls(start, scale, lo, hi)
+        return cls(x0, scale, lo, hi)
 
     def row(self, x: Sequence[float]) -> np.ndarray:
         """The weight row (length ``W``) of coordinates ``x``."""

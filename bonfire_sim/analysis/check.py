@@ -447,12 +447,13 @@ def _batch_value(a: Assertion, config: RunConfig, work: Path, jobs: int) -> floa
     from bonfire_sim.sim.runner import run
 
     out = run(config, work, jobs=jobs)
+    item = str(a.item)  # a value assertion always names its item (checked when read)
     try:
         if a.measure == "gnome_value":
-            t = gnome_values(out, probes=ProbeSettings(kinds=("gnome",), gnomes=(a.item,)),
+            t = gnome_values(out, probes=ProbeSettings(kinds=("gnome",), gnomes=(item,)),
                              jobs=jobs).rename(columns={"gnome": "id"})
         else:
-            t = task_values(out, probes=ProbeSettings(kinds=("light",), tasks=(a.item,)),
+            t = task_values(out, probes=ProbeSettings(kinds=("light",), tasks=(item,)),
                             jobs=jobs).rename(columns={"task": "id"})
     finally:
         shutil.rmtree(out, ignore_errors=True)

@@ -140,7 +140,8 @@ def as_seat_points(c: np.ndarray, scores: np.ndarray | None = None,
     if scores is None or bonfires is None:
         return [int(math.floor(v + 0.5)) for v in c]
     n = len(c)
-    best, best_dev = None, math.inf
+    best: np.ndarray | None = None
+    best_dev = math.inf
     for corner in itertools.product((0, 1), repeat=n):
         offs = np.floor(c).astype(np.int64) + np.array(corner, dtype=np.int64)
         offs -= offs.min()
@@ -148,4 +149,5 @@ def as_seat_points(c: np.ndarray, scores: np.ndarray | None = None,
                                   - 1.0 / n)))
         if dev < best_dev - 1e-12:
             best, best_dev = offs, dev
+    assert best is not None  # 2**n >= 2 corners were tried
     return [int(v) for v in best]

@@ -85,6 +85,7 @@ def standings(run: str | Path | RunData) -> pd.DataFrame:
         return pd.DataFrame(columns=cols)
     task_pts, fate_pts, left_div = _points_table(data.config)
     pl = data.players.merge(games, on="game_id")
+    assert data.turns is not None  # _run refused a run without a turn log
     turns = data.turns.merge(games[["game_id"]], on="game_id")
     turns = turns.assign(stock=turns["resources"] + turns["tiles"])
     # The state after round r = before the seat's first decision of a later round, else

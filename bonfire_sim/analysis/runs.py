@@ -42,11 +42,11 @@ def as_runs(runs: RunLike | Sequence[RunLike]) -> list[Run]:
             path = Path(r)
             out.append(Run(path.name or str(path), path, load(path, turns=False)))
         elif isinstance(r, RunData):
-            path = getattr(r, "path", None)
-            out.append(Run(f"run{i}", Path(path) if path else None, r))
+            where = getattr(r, "path", None)
+            out.append(Run(f"run{i}", Path(where) if where else None, r))
         elif isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], RunData):
-            path = getattr(r[1], "path", None)
-            out.append(Run(str(r[0]), Path(path) if path else None, r[1]))
+            where = getattr(r[1], "path", None)
+            out.append(Run(str(r[0]), Path(where) if where else None, r[1]))
         else:
             raise DataError(f"not a run: {r!r} (give a run directory or a loaded run)")
     labels = [r.label for r in out]

@@ -176,7 +176,7 @@ def sequential_compare(a: RunConfig, b: RunConfig, *, metric: str = "score",
     b = replace(b, games=budget, chunk_size=a.chunk_size)
     # One-sided: one test against h1.  Two-sided: against h0 + delta and h0 - delta.
     delta = abs(h1 - h0)
-    alts = (h0 + delta, h0 - delta) if two_sided else (h1,)
+    alts: tuple[float, ...] = (h0 + delta, h0 - delta) if two_sided else (h1,)
     players_a, players_b = resolve_players(a), resolve_players(b)
     ensure_warm(status)  # compile once, here, before any worker starts
     n_chunks = -(-budget // a.chunk_size)

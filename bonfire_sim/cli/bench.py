@@ -93,8 +93,8 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
         header = f"{'chunks in run':>14} {'log append (ms)':>16} {'full rewrite (ms)':>18}"
         click.echo(header)
         click.echo("-" * len(header))
-        for m in time_manifest_updates():
-            click.echo(f"{m.chunks:14,} {m.append_ms:16.3f} {m.rewrite_ms:18.3f}")
+        for row in time_manifest_updates():
+            click.echo(f"{row.chunks:14,} {row.append_ms:16.3f} {row.rewrite_ms:18.3f}")
         click.echo("the runner appends one log line per chunk (flat); the full rewrite is "
                    "what one update cost before, growing with the run")
         return
@@ -105,14 +105,15 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
     click.echo(f"machine: {platform.processor() or platform.machine()}, "
                f"{os.cpu_count()} cores, python {platform.python_version()}")
     if versus_catanatron:
-        from bonfire_sim.sim.versus import fit_rounds, versus_catanatron
+        from bonfire_sim.sim.versus import fit_rounds
+        from bonfire_sim.sim.versus import versus_catanatron as play_versus
 
         mix = Scenario("default mix 4p", 4, default_mix(4), "none")
         rnd = Scenario("random 4p", 4, ("random",), "none")
         rounds = fit_rounds(rounds, games, catanatron_games)
         with Progress(3 * rounds, "bench", "slice", quiet=quiet) as bar:
             ensure_warm(bar.write)
-            vs = versus_catanatron(mix, rnd, games, catanatron_games, rounds, bar.update)
+            vs = play_versus(mix, rnd, games, catanatron_games, rounds, bar.update)
         click.echo(f"catanatron {catanatron_version()}, {catanatron_games} games; "
                    f"bonfire_sim {games} games per scenario; one core, one process, "
                    f"{rounds} interleaved rounds")

@@ -57,10 +57,11 @@ class LazyGroup(click.Group):
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         """Like click's, but a usage error is one line (``Error: ... (see --help)``)."""
+        run: Any = super().main  # click's overloads do not admit forwarded *args
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return run(*args, standalone_mode=False, **kwargs)
         try:
-            rv = super().main(*args, standalone_mode=False, **kwargs)
+            rv = run(*args, standalone_mode=False, **kwargs)
         except click.UsageError as error:
             hint = f" (see '{error.ctx.command_path} --help')" if error.ctx else ""
             message = " ".join(error.format_message().split())

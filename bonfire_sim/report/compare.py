@@ -49,7 +49,8 @@ def _value_blocks(runs: list[Any], probes: Any, paired: bool, margin: float,
 
     tabs = [probe_table([r], probes, jobs=jobs, quiet=quiet) for r in runs]
     tab_ab = _direct_table(runs, probes, jobs, quiet) if paired else None
-    task_blocks, gnome_blocks = [], []
+    task_blocks: list[dict[str, Any]] = []
+    gnome_blocks: list[dict[str, Any]] = []
     for kind, what, blocks in (("light", "lit value", task_blocks),
                                ("take", "take value", task_blocks),
                                ("gnome", "gnome value", gnome_blocks)):

@@ -34,6 +34,7 @@ def _ax(ax: Axes | None, size: tuple[float, float] = (6.4, 3.6)) -> Axes:
 def to_png_base64(ax: Axes) -> str:
     """PNG of the axes' figure as base64 text; closes the figure."""
     fig = ax.figure
+    assert isinstance(fig, Figure)  # every axes here is drawn on its own Figure
     fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format="png", bbox_inches="tight")  # keeps legends drawn outside
@@ -66,7 +67,7 @@ def game_lengths(games: pd.DataFrame, ax: Axes | None = None) -> Axes:
     lo, hi = int(games["n_rounds"].min()), int(games["n_rounds"].max())
     bins = np.arange(lo - 0.5, hi + 1.5, 1.0)
     for n, g in games.groupby("n_players"):
-        ax.hist(g["n_rounds"], bins=bins, histtype="step", lw=1.5, label=f"{n} players")
+        ax.hist(g["n_rounds"], bins=list(bins), histtype="step", lw=1.5, label=f"{n} players")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("rounds per game (a round = one turn of every player)")
     ax.set_ylabel("games")
@@ -226,7 +227,7 @@ def solo_score_hist(solo: pd.DataFrame, ax: Axes | None = None) -> Axes:
     ax = _ax(ax)
     lo = float(min(solo["score"].min(), solo["tom"].min()))
     hi = float(max(solo["score"].max(), solo["tom"].max()))
-    bins = np.linspace(lo, hi + 1, 30)
+    bins = list(np.linspace(lo, hi + 1, 30))
     for s, g in solo.groupby("strategy"):
         ax.hist(g["score"], bins=bins, histtype="step", lw=1.5, label=s)
     ax.hist(solo["tom"], bins=bins, alpha=0.35, color="grey", label="Tom")

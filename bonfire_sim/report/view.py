@@ -115,8 +115,9 @@ def game_frames(record: GameRecord, params: np.ndarray) -> list[dict[str, Any]]:
 
     p = params
     s = new_game(record.seed, record.players, p)
-    frames = [{"board": view_state.board(s, p), "seat": -1, "round": 1, "turn": 0,
-               "lines": ["Setup: the islands, displays and cities are dealt."]}]
+    frames: list[dict[str, Any]] = [
+        {"board": view_state.board(s, p), "seat": -1, "round": 1, "turn": 0,
+         "lines": ["Setup: the islands, displays and cities are dealt."]}]
     for ev in record.events:
         if ev["kind"] != "move":
             line = _line(record, ev)

@@ -67,7 +67,7 @@ def disable_jit() -> bool:
         return False
     import numba
 
-    numba.config.DISABLE_JIT = True
+    setattr(numba.config, "DISABLE_JIT", True)  # noqa: B010 (set at run time by numba)
     return True
 
 
