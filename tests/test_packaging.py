@@ -36,3 +36,45 @@ def test_numba_is_bounded_to_the_tested_range(wheel):
     text = zipfile.ZipFile(wheel).read(meta).decode()
     line = next(ln for ln in text.splitlines() if ln.startswith("Requires-Dist: numba"))
     assert "<0.69" in line and ">=0.59" in line
+
+
+def _requires(wheel: Path) -> list[str]:
+    meta = next(n for n in zipfile.ZipFile(wheel).namelist() if n.endswith("METADATA"))
+    return [ln.split(":", 1)[1].strip() for ln in
+            zipfile.ZipFile(wheel).read(meta).decode().splitlines()
+            if ln.startswith("Requires-Dist:")]
+
+
+def test_seaborn_and_cma_are_extras_that_the_test_extra_still_pulls(wheel):
+    reqs = _requires(wheel)
+    core = [r for r in reqs if "extra ==" not in r]
+    assert not any(r.startswith(("seaborn", "cma")) for r in core), core
+    for extra, module in (("report", "seaborn"), ("tune", "cma"), ("test", "seaborn"),
+                          ("test", "cma")):
+        assert any(r.startswith(module) and f'extra == "{extra}"' in r for r in reqs), extra
+    assert not any(r.startswith("hypothesis") for r in reqs)  # no test imports it
+
+
+def test_the_core_imports_neither_seaborn_nor_cma():
+    code = ("import sys, bonfire_sim.sim.load, bonfire_sim.analysis, bonfire_sim.report.build,"
+            " bonfire_sim.tune, bonfire_sim.cli.main; "
+            "print(sorted(m for m in ('seaborn', 'cma') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("args, extra", [
+    (["tune", "--generations", "1", "--out", "{tmp}/study"], "tune"),
+    (["report", "{tmp}/no-run", "--out", "{tmp}/page.html"], "report"),
+])
+def test_a_missing_extra_is_one_error_line_naming_the_pip_install(tmp_path, args, extra):
+    # a None entry in sys.modules makes the import fail as if the package were absent
+    module = {"tune": "cma", "report": "seaborn"}[extra]
+    code = (f"import sys; sys.modules[{module!r}] = None; from bonfire_sim.cli.main import main;"
+            f" main({[a.format(tmp=tmp_path) for a in args]!r})")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    lines = (res.stdout + res.stderr).strip().splitlines()
+    assert res.returncode == 2 and len(lines) == 1, res.stdout + res.stderr
+    assert lines[0].startswith("Error: ") and f"pip install 'bonfire-sim[{extra}]'" in lines[0]
+    assert not (tmp_path / "study").exists()  # refused before any work
