@@ -8,8 +8,9 @@ the default probes, each as a child process, and prints one JSON line per comman
 seconds, the run folder's size on disk and the peak resident memory of the client and of
 each worker.  Peaks are the kernel's own high-water marks (``VmHWM`` in
 ``/proc/PID/status``, Linux), read for the whole process tree every 0.2 s, so a worker's
-peak is exact up to its last 0.2 s; the client's is exact (``RUSAGE_CHILDREN`` after it is
-waited for).  The run folder is deleted afterwards unless ``--keep``.
+peak is exact up to its last 0.2 s; ``largest_peak_mb`` (``RUSAGE_CHILDREN`` after the
+command is waited for) is exact and bounds them all.  The run folder is deleted afterwards
+unless ``--keep``.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def measure(cmd: list[str]) -> dict[str, object]:
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peaks: dict[int, tuple[str, float]] = {}
     while proc.poll() is None:
-        for pid in _children(proc.pid):
+        for pid in [proc.pid, *_children(proc.pid)]:
             got = _hwm_mb(pid)
             if got is not None:
                 peaks[pid] = got
@@ -73,14 +74,16 @@ def measure(cmd: list[str]) -> dict[str, object]:
     wall = time.perf_counter() - t0
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
     after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    # ru_maxrss of the children is the largest of any waited-for descendant: the client
-    # itself here (its workers are waited for by it), exact whatever the sampling missed
-    client = after / 1024 if after > before else None
+    # ru_maxrss of the children is the largest of any waited-for descendant (client or
+    # worker): exact, whatever the sampling missed, so it bounds every process's peak
+    largest = after / 1024 if after > before else None
+    client = peaks.pop(proc.pid, ("", 0.0))[1]
     workers = sorted((round(mb, 1) for pid, (c, mb) in peaks.items()
                       if "python" in c or "bonfire" in c), reverse=True)
     return {"cmd": " ".join(cmd[1:4]), "rc": proc.returncode, "wall_s": round(wall, 1),
-            "client_peak_mb": round(client, 1) if client else None,
-            "worker_peaks_mb": workers[:8], "stderr_tail": err.strip().splitlines()[-2:]}
+            "client_peak_mb": round(client, 1), "worker_peaks_mb": workers[:8],
+            "largest_peak_mb": round(largest, 1) if largest else None,
+            "stderr_tail": err.strip().splitlines()[-2:]}
 
 
 def disk_mb(path: Path) -> float:
