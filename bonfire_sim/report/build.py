@@ -26,7 +26,7 @@ from bonfire_sim.report import groups as G
 from bonfire_sim.report import html as H
 from bonfire_sim.report import stats as S
 from bonfire_sim.report.data import (  # noqa: F401 (public here: compare and callers)
-    UNREAD_LISTS,
+    PLAYER_COLUMNS,
     check_distinct_runs,
     load_runs,
     report_columns,

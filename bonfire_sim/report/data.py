@@ -22,31 +22,37 @@ def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
     return labels
 
 
-# Players list columns no report or compare section reads (the "decided" section loads its
-# own, with the turn log): left on disk, they are most of a loaded players table.
-UNREAD_LISTS = ("gnome_turns", "bonfire_taken_turns", "bonfire_lit_turns", "unlit_taken_turns",
-                "ability_effects")
+# The players columns the report's and compare's sections read (the "decided" section
+# loads its own, with the turn log).  A section that reads another column adds it here;
+# the rest stay on disk, which is most of a players table (the turn lists, ability_effects
+# and the score breakdown).  Solo runs also keep the score lines behind Tom's breakdown.
+PLAYER_COLUMNS = ("game_id", "strategy", "seat", "score", "rank", "won", "score_ingame",
+                  "n_bonfires", "gnome_ids", "bonfire_task_ids", "unlit_task_ids")
+SOLO_PREFIXES = ("score_", "pts_")
 
 
-def report_columns() -> dict[str, list[str]]:
-    """The columns a report loads: every games column, every players column but
-    ``UNREAD_LISTS`` (list columns come as Arrow lists, not Python objects)."""
+def report_columns(solo: bool = False) -> dict[str, list[str]]:
+    """The columns a report loads: every games column, and ``PLAYER_COLUMNS`` of players
+    (with the score lines in a solo run).  List columns come as Arrow lists."""
     from bonfire_sim.sim.frames import SCHEMAS
 
-    return {"games": list(SCHEMAS["games"].names),
-            "players": [c for c in SCHEMAS["players"].names if c not in UNREAD_LISTS]}
+    players = [c for c in SCHEMAS["players"].names
+               if c in PLAYER_COLUMNS or (solo and c.startswith(SOLO_PREFIXES))]
+    return {"games": list(SCHEMAS["games"].names), "players": players}
 
 
 def load_runs(run_dirs: Sequence[str | Path],
               status: Callable[[str], None] | None = None) -> list[tuple[str, Any]]:
-    from bonfire_sim.sim.load import load
+    from bonfire_sim.sim.load import finished_manifest, load
 
     check_distinct_runs(run_dirs)
     out = []
     for lab, d in zip(run_labels(run_dirs), run_dirs, strict=True):
         if status is not None:
             status(f"loading run {lab} ({d})")
-        out.append((lab, load(d, turns=False, categorical=False, columns=report_columns())))
+        solo = finished_manifest(d).get("config", {}).get("players") == 1
+        out.append((lab, load(d, turns=False, categorical=False,
+                              columns=report_columns(solo))))
     return out
 
 

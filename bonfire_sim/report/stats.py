@@ -68,14 +68,17 @@ def combine(runs: Sequence[tuple[str, Any]]) -> tuple[pd.DataFrame, pd.DataFrame
         g = data.games.copy()
         g["run"] = label
         g["rotated"] = bool(cfg.get("seat_rotation", False))
-        p = data.players.copy()
-        p["run"] = label
-        p = p.merge(g[["game_id", "n_players", "solo", "n_turns", "end_reason", "rotated"]],
-                    on="game_id", how="left")
+        # merge makes the one new frame (no copy before it, no concat of a single run):
+        # at a million games each copy of the players table is hundreds of MB
+        p = data.players.merge(g[["game_id", "n_players", "solo", "n_turns", "end_reason",
+                                  "rotated"]], on="game_id", how="left")
+        p.insert(len(data.players.columns), "run", label)
         gs.append(g)
         ps.append(p)
-    games = pd.concat(gs, ignore_index=True)
-    players = pd.concat(ps, ignore_index=True)
+        del p
+    games = gs[0] if len(gs) == 1 else pd.concat(gs, ignore_index=True)
+    players = ps.pop() if len(ps) == 1 else pd.concat(ps, ignore_index=True)
+    del ps
     players["won"] = players["won"].astype(bool)
     winners = players.groupby(["run", "game_id"])["won"].transform("sum")
     players["win_share"] = np.where(players["won"], 1.0 / winners.clip(lower=1), 0.0)
