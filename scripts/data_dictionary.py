@@ -34,8 +34,9 @@ def render() -> str:
              "(kernel source hash, package, numpy, numba and pyarrow versions).  Nullable "
              "columns (null = no value) are "
              + ", ".join(f"`{c}`" for c in sorted(NULL_IF_NEGATIVE)) + "; pandas loads "
-             "them as `Int64`.  `RunData.player_gnomes` and `RunData.player_tasks` give the "
-             "list columns as long tables.", ""]
+             "them as `Int64`; list columns come as Arrow lists (`pd.ArrowDtype`, use the "
+             "`.list` accessor), not Python lists.  `RunData.player_gnomes` and "
+             "`RunData.player_tasks` give the list columns as long tables.", ""]
     for name, schema in SCHEMAS.items():
         lines += [f"## {name}", "", INTRO[name][0].upper() + INTRO[name][1:] + ".", "",
                   "| column | type | meaning |", "| --- | --- | --- |"]

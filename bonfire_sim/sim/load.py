@@ -292,7 +292,10 @@ def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
     ``game_id``/``seat``) or a dict ``{"players": [...], ...}``.  ``lazy=True`` gives
     polars LazyFrames (implies ``engine="polars"``).  Strings such as ``strategy`` come
     as categoricals unless ``categorical=False``.  Engine sentinels are nulls (pandas:
-    nullable ``Int64`` columns).
+    nullable ``Int64`` columns).  In pandas, list columns are Arrow lists
+    (``pd.ArrowDtype``), never Python objects.  Each file's checksum is verified once per
+    version of the file and remembered (``sim.checksums``).  For a run too big for memory,
+    use ``lazy=True`` and aggregate before ``collect`` (docs/howto/big-runs.md).
 
     Raises ``DataError`` naming the file if the run is unfinished, foreign or corrupt.
     """
