@@ -155,3 +155,26 @@ def test_a_single_population_says_how_to_check_more(tmp_path):
                       seed=4, chunk_size=60), tmp_path / "only")
     html = build_report([a], tmp_path / "r.html", probes=10, views=False).read_text()
     assert "played by one population" in html and "populations = " in html
+
+
+def test_the_solo_players_of_one_setting_are_marked_on_their_win_rate_against_tom():
+    from bonfire_sim.report import groups as G
+    from bonfire_sim.report.marks import tom_figures
+
+    groups = [G.Group("solo steady · default game", "default game", 1, "steady", ("a",), 900),
+              G.Group("solo tuned · default game", "default game", 1, "tuned", ("b",), 900),
+              G.Group("solo tuned · tom_deck = gnome", "tom_deck = gnome", 1, "tuned",
+                      ("c",), 900)]
+
+    def by_id(rates: list[float]) -> dict:
+        tom = pd.DataFrame({"strategy": [g.label for g in groups], "win_rate": rates,
+                            "lo": [r - 0.01 for r in rates], "hi": [r + 0.01 for r in rates]})
+        return {"tom": {"data": {"tom": tom}}}
+
+    figs = tom_figures(by_id([0.20, 0.205, 0.5]), groups)
+    assert [s for s, _ in figs] == ["default game"]  # the gnome deck has one solo player
+    marked = P.marks(pd.DataFrame(figs[0][1], columns=P.FIGURE_COLUMNS))
+    assert marked["mark"].item() == P.HOLDS and list(marked.columns[3:]) == ["steady", "tuned"]
+    figs = tom_figures(by_id([0.20, 0.30, 0.5]), groups)
+    assert P.marks(pd.DataFrame(figs[0][1], columns=P.FIGURE_COLUMNS))["mark"].item() \
+        == P.DIFFERS

@@ -150,7 +150,9 @@ def _nan(v: Any) -> bool:
 def _text(r: Any, kind: str) -> str:
     if r is None or not np.isfinite(r.value):
         return "not measured"
-    fmt = ".3f" if abs(r.value) <= 1 and kind != "points" else ".1f"
+    # Shares (a win rate, the start seat's share) to 3 places, points to 1.
+    share = kind == "share" or (kind == "flag" and 0 <= r.lo <= r.hi <= 1)
+    fmt = ".3f" if share else ".1f"
     ci = (f" ({format(r.lo, fmt)} to {format(r.hi, fmt)})"
           if np.isfinite(r.lo) and np.isfinite(r.hi) else "")
     flag = f", {r.flag}" if isinstance(r.flag, str) and r.flag else ""
