@@ -152,9 +152,10 @@ def cells(results: Sequence[GameResult], config: SkillConfig, players: int) -> p
     rows = []
     for (stronger, weaker, strong), wins in acc.items():
         n, k = len(wins), float(sum(wins))
-        lo, hi = wilson(k, n)
         fair = strong / players
         share = k / n
+        lo, hi = wilson(k, n)
+        lo, hi = min(lo, share), max(hi, share)  # rounding put a 100% share above 1 - 1e-16
         rows.append({"players": players, "lineup": lineup_name(strong, players - strong),
                      "stronger": stronger, "weaker": weaker,
                      "rung_gap": rank[stronger] - rank[weaker], "strong_seats": strong,
@@ -260,7 +261,8 @@ def read_matrix(path: str | Path) -> tuple[dict[str, Any], pd.DataFrame, pd.Data
         raise DataError(f"{path}: a cell holds a non-number ({e})") from None
     ok = (numbers.notna().all(axis=1) & numbers.abs().lt(float("inf")).all(axis=1)
           & (numbers["games"] >= 1) & numbers["share"].between(0, 1)
-          & (numbers["lo"] <= numbers["share"]) & (numbers["share"] <= numbers["hi"])
+          & (numbers["lo"] <= numbers["share"] + 1e-9)
+          & (numbers["share"] <= numbers["hi"] + 1e-9)
           & numbers["players"].isin(list(LINEUPS)))
     if not ok.all():
         bad = int((~ok).to_numpy().nonzero()[0][0])

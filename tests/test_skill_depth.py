@@ -63,6 +63,7 @@ def test_the_stronger_player_wins_more_than_its_fair_share(doc):
     lone = tuned_random[tuned_random["lineup"] == "1 stronger vs 3 weaker"].iloc[0]
     assert lone["fair"] == 0.25 and lone["share"] > 0.25 + 0.2
     assert (m["lo"] <= m["share"]).all() and (m["share"] <= m["hi"]).all()
+    assert (two["share"] < 1 or two["hi"] == 1)  # a clean sweep keeps its interval's top
     depth = [r for r in doc["summary"] if r["lineup"] == "all lineups"]
     assert [r["players"] for r in depth] == [2, 4] and all(r["edge"] > 0 for r in depth)
 
@@ -185,3 +186,12 @@ def test_report_refuses_a_bad_matrix_before_any_run(tmp_path):
     assert res.exit_code == 2
     assert res.output.strip().splitlines()[-1].startswith("Error:")
     assert "holds no cells" in res.output
+
+
+def test_a_clean_sweep_is_a_valid_cell():
+    """400 wins in 400 games: Wilson's top is 1 - 1e-16 in floating point; the cell keeps
+    the share inside its interval and reads back."""
+    games = [GameResult(d, 1, ("a", "b"), (2, 1), (1, 2), (True, False), "countdown")
+             for d in range(400)]
+    m = cells(games, SkillConfig(rungs=("b", "a")), 2)
+    assert m["share"].item() == 1.0 and m["hi"].item() == 1.0 and m["lo"].item() < 1.0
