@@ -90,7 +90,8 @@ RUN_FIELDS: dict[str, Field] = {
                           "limit)", 0, MAX_MOVE_TIMEOUT, check=_positive),
     "populations": Field("strs", "play the configuration once per population, each in its "
                          "own run <out>/population=NAME: a name from strategies.POPULATIONS "
-                         "(strong, old_mix) or specs such as 'portal,planner'; replaces "
+                         "(strong, old_mix; 'default' = all of them) or specs such as "
+                         "'portal,planner'; replaces "
                          "strategies; the report marks each finding across them",
                          default=()),
 }

@@ -73,6 +73,7 @@ RESPONSE = "response.csv"  # the sweep's response table (the figures' data), nex
 RUN_CONFIG_KEYS = ("games", "strategies", "seat_rotation", "seed", "turn_log", "chunk_size")
 PLAYERS_AXIS = "players"
 POPULATION_AXIS = "population"  # [run] populations: one report, marked across them
+DEFAULT_POPULATIONS = "default"  # in [run] populations: every strategies.POPULATIONS entry
 # A progress step: step(description, total, unit) -> progress(done, total) callback.
 StepFn = Callable[[str, int | None, str], Callable[[int, int], None]]
 
@@ -212,12 +213,16 @@ def _populations(run: Mapping[str, Any], override_points: int, where: str,
     if run.get("strategies"):
         raise ConfigError(f"{where}: run.populations replaces run.strategies; give one of "
                           f"them")
-    if len(names) < 2:
+    if len(names) < 2 and DEFAULT_POPULATIONS not in names:
         raise ConfigError(f"{where}: run.populations needs at least two populations to "
                           f"check a finding across")
     if override_points > 1:
         raise ConfigError(f"{where}: run.populations cannot combine with an overrides sweep; "
                           f"check one override point per file")
+    from bonfire_sim.strategies import POPULATIONS
+
+    # "default" stands for every default population, so files need not repeat the names
+    names = [m for n in names for m in (POPULATIONS if n == DEFAULT_POPULATIONS else [n])]
     try:
         pops = [resolve_population(n) for n in names]
     except ConfigError as e:

@@ -102,6 +102,13 @@ def test_an_experiment_file_asks_for_populations(tmp_path, monkeypatch):
     assert all(p.config.seed == plan.points[0].config.seed for p in plan.points)
 
 
+def test_default_stands_for_every_default_population(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = _experiment(tmp_path, '[run]\ngames = 10\nplayers = 4\npopulations = ["default"]\n')
+    plan = plan_experiment(path)
+    assert [p.values[POPULATION_AXIS] for p in plan.points] == list(POPULATIONS)
+
+
 @pytest.mark.parametrize("run, match", [
     ('populations = ["strong", "nope"]', "nope"),
     ('populations = ["strong"]', "at least two"),
