@@ -30,7 +30,7 @@ def _section(blocks: list[dict[str, Any]], absent: str | None = None,
 
 def matrix_heatmaps(matrix: pd.DataFrame) -> Any:
     """One heat map per (player count, lineup): stronger rung (rows) x weaker rung
-    (columns), annotated with the stronger side's win share, coloured by share - fair."""
+    (columns), annotated with the stronger side's win share, coloured by its edge."""
     import numpy as np
     import seaborn as sns
     from matplotlib.figure import Figure
@@ -42,12 +42,14 @@ def matrix_heatmaps(matrix: pd.DataFrame) -> Any:
     fig = Figure(figsize=(3.3 * len(panels) + 0.6, 0.45 * len(order) + 1.6), dpi=90)
     axes = np.atleast_1d(fig.subplots(1, len(panels)))
     for ax, ((n, lineup), g) in zip(axes, panels, strict=True):
-        share = g.pivot_table(index="stronger", columns="weaker", values="share",
-                              aggfunc="first").reindex(index=order[1:], columns=order[:-1])
-        edge = share - float(g["fair"].iloc[0])
-        labels = share.map(lambda v: "" if pd.isna(v) else f"{100 * v:.0f}%")
-        sns.heatmap(edge, annot=labels, fmt="", cmap="vlag", center=0, vmin=-0.75,
-                    vmax=0.75, ax=ax, cbar=False, annot_kws={"fontsize": 8})
+        def wide(col: str, g: pd.DataFrame = g) -> pd.DataFrame:
+            return g.pivot_table(index="stronger", columns="weaker", values=col,
+                                 aggfunc="first").reindex(index=order[1:], columns=order[:-1])
+
+        labels = wide("share").map(lambda v: "" if pd.isna(v) else f"{100 * v:.0f}%")
+        # Coloured by the edge, so a clean sweep is the same red in every lineup
+        sns.heatmap(wide("edge"), annot=labels, fmt="", cmap="vlag", center=0, vmin=-1,
+                    vmax=1, ax=ax, cbar=False, annot_kws={"fontsize": 8})
         ax.set_title(f"{n} players, {lineup}\n(fair {float(g['fair'].iloc[0]):.0%})",
                      fontsize=9)
         ax.set_xlabel("weaker rung", fontsize=8)
@@ -98,8 +100,9 @@ def section_skill(path: str | Path | None, runs_setting: Sequence[str] = (),
                         if runs_setting else "")),
         H.figure_block(F.to_png_base64(matrix_heatmaps(matrix)),
                        "Win share of the stronger rung (row) against the weaker (column), per "
-                       "player count and lineup; colour: share minus the fair share (red: the "
-                       "stronger wins more than its seats' share)."),
+                       "player count and lineup; colour: the edge (white: the stronger wins "
+                       "only its seats' fair share; deep red: every game; blue: less than "
+                       "fair)."),
         H.table_block(summary, {
             "players": ("players", "d"), "lineup": ("lineup", ""),
             "cells": ("adjacent-rung cells", "d"),
