@@ -41,7 +41,7 @@ import pandas as pd
 
 from bonfire_sim.config import check_count, check_overrides, check_seed
 from bonfire_sim.errors import ConfigError, DataError
-from bonfire_sim.ladder import GameResult, Rules, play_plan, seatings, wilson
+from bonfire_sim.ladder import Z95, GameResult, Rules, play_plan, seatings, wilson
 
 DEFAULT_RUNGS: tuple[str, ...] = ("random", "portal", "tuned", "search:16")
 # (stronger seats, weaker seats) per player count: the lone stronger player against a
@@ -182,6 +182,37 @@ def summary(matrix: pd.DataFrame) -> pd.DataFrame:
                      "edge": float(g["edge"].mean()), "ordered": int((g["lo"] > g["fair"]).sum())})
     return pd.DataFrame(rows, columns=["players", "lineup", "cells", "mean_share", "fair",
                                        "edge", "ordered"])
+
+
+def depth_interval(matrix: pd.DataFrame) -> pd.DataFrame:
+    """Per player count: the skill depth with a normal 95% interval (each adjacent cell's
+    edge has the standard error of its Wilson interval / (1 - fair); cells independent)."""
+    adj = matrix[matrix["rung_gap"] == 1]
+    rows = []
+    for n, g in adj.groupby("players", sort=True):
+        se = ((g["hi"] - g["lo"]) / (2 * Z95) / (1 - g["fair"]))
+        depth, half = float(g["edge"].mean()), Z95 * math.sqrt(float((se ** 2).sum())) / len(g)
+        rows.append({"players": int(n), "depth": depth, "lo": depth - half,
+                     "hi": depth + half, "se": half / Z95})
+    return pd.DataFrame(rows, columns=["players", "depth", "lo", "hi", "se"])
+
+
+def compare_depth(matrix: pd.DataFrame, meta: Mapping[str, Any], base: pd.DataFrame,
+                  base_meta: Mapping[str, Any]) -> pd.DataFrame:
+    """Skill depth of ``matrix`` against a baseline matrix, per player count both have:
+    both values and their difference with a 95% interval (independent normal errors; on
+    the same seed the deals are shared, so this interval is conservative).  The two must
+    have the same rungs: another ladder measures another thing."""
+    if list(meta.get("rungs", [])) != list(base_meta.get("rungs", [])):
+        raise ConfigError(f"the baseline's rungs {base_meta.get('rungs')} differ from "
+                          f"{meta.get('rungs')}: compare matrices of the same rungs")
+    a, b = depth_interval(matrix), depth_interval(base)
+    both = a.merge(b, on="players", suffixes=("", "_base"))
+    diff = both["depth"] - both["depth_base"]
+    half = Z95 * (both["se"] ** 2 + both["se_base"] ** 2) ** 0.5
+    return pd.DataFrame({"players": both["players"], "depth": both["depth"],
+                         "baseline": both["depth_base"], "difference": diff,
+                         "lo": diff - half, "hi": diff + half})
 
 
 def skill_matrix(config: SkillConfig, *, jobs: int = 1,

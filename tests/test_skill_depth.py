@@ -195,3 +195,28 @@ def test_a_clean_sweep_is_a_valid_cell():
              for d in range(400)]
     m = cells(games, SkillConfig(rungs=("b", "a")), 2)
     assert m["share"].item() == 1.0 and m["hi"].item() == 1.0 and m["lo"].item() < 1.0
+
+
+def test_a_rules_change_is_compared_with_its_baseline(doc, tmp_path):
+    from bonfire_sim.skill import compare_depth, depth_interval
+
+    meta, m, _ = read_matrix(write_matrix(tmp_path / "a.json", doc))
+    d = depth_interval(m)
+    assert (d["lo"] <= d["depth"]).all() and (d["depth"] <= d["hi"]).all()
+    same = compare_depth(m, meta, m, meta)
+    assert (same["difference"] == 0).all() and (same["lo"] < 0).all()
+    # a planted loss of skill: every stronger side wins only its fair share
+    flat = m.assign(share=m["fair"], edge=0.0)
+    lower = compare_depth(flat, meta, m, meta)
+    assert (lower["hi"] < 0).all()
+    with pytest.raises(ConfigError, match="same rungs"):
+        compare_depth(m, {**meta, "rungs": ["random", "tuned"]}, m, meta)
+
+
+def test_cli_refuses_a_baseline_of_other_rungs_before_playing(doc, tmp_path):
+    write_matrix(tmp_path / "base.json", doc)
+    res = CliRunner().invoke(main, ["ladder", "--skill-depth", "--games", "1", "--quiet",
+                                    "--strategies", "random,portal", "--baseline",
+                                    str(tmp_path / "base.json")])
+    assert res.exit_code == 2 and "same rungs" in res.output
+    assert res.output.strip().splitlines()[-1].startswith("Error:")

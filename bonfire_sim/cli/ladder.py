@@ -65,6 +65,9 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
 @click.option("--config", "config_file", default=None, metavar="FILE.toml",
               help="With --skill-depth: play under this experiment file's [overrides] and "
                    "[variants] (--variant and --set apply on top).")
+@click.option("--baseline", default=None, metavar="FILE.json",
+              help="With --skill-depth: a matrix of the same rungs under other rules (e.g. "
+                   "the printed game); prints the skill depth against it per player count.")
 @variant_option
 @set_option
 @format_option
@@ -73,8 +76,8 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
 def ladder(counts: tuple[int, ...], games: int, seed: int, names: str | None,
            csv_path: str | None, jobs: int, tom_games: int, move_timeout: float | None,
            skill_depth: bool, search_games: int | None, out: str | None,
-           config_file: str | None, variants: dict[str, str], overrides: dict,
-           fmt: str, quiet: bool) -> None:
+           config_file: str | None, baseline: str | None, variants: dict[str, str],
+           overrides: dict, fmt: str, quiet: bool) -> None:
     """Round-robin ladder of players: win rates (Wilson 95%), scores, Bradley-Terry ratings.
 
     Every N-subset of the players plays each deal in every seat order, so each player
@@ -112,13 +115,14 @@ def ladder(counts: tuple[int, ...], games: int, seed: int, names: str | None,
         fileio.check_output_file(csv_path)
     if skill_depth:
         _skill_depth(counts, games, seed, names, csv_path, jobs, search_games, out,
-                     config_file, variants, overrides, fmt, quiet)
+                     config_file, variants, overrides, fmt, quiet, baseline)
         return
-    if len(counts) > 1 or out or config_file or search_games or variants or overrides:
+    if (len(counts) > 1 or out or config_file or search_games or variants or overrides
+            or baseline):
         from bonfire_sim.errors import ConfigError
 
         raise ConfigError("a list of player counts, --out, --config, --search-games, "
-                          "--variant and --set go with --skill-depth")
+                          "--baseline, --variant and --set go with --skill-depth")
     players = counts[0]
     chosen = (split_specs(names) if names
               else sorted(n for n, i in STRATEGY_IDS.items() if i != SEARCH_ID))
@@ -151,11 +155,19 @@ def _tom_line(best: str, games: int, seed: int, jobs: int) -> None:
 def _skill_depth(counts: tuple[int, ...], games: int, seed: int, names: str | None,
                  csv_path: str | None, jobs: int, search_games: int | None, out: str | None,
                  config_file: str | None, variants: dict[str, str], overrides: dict,
-                 fmt: str, quiet: bool) -> None:
+                 fmt: str, quiet: bool, baseline: str | None = None) -> None:
     """The skill-depth matrix (``bonfire_sim.skill``): cells to stdout, summary to stderr."""
     from bonfire_sim import fileio
     from bonfire_sim.progress import Progress
-    from bonfire_sim.skill import DEFAULT_RUNGS, SkillConfig, describe, skill_matrix, write_matrix
+    from bonfire_sim.skill import (
+        DEFAULT_RUNGS,
+        SkillConfig,
+        compare_depth,
+        describe,
+        read_matrix,
+        skill_matrix,
+        write_matrix,
+    )
     from bonfire_sim.strategies.specs import split_specs
 
     base_overrides: dict = {}
@@ -168,6 +180,12 @@ def _skill_depth(counts: tuple[int, ...], games: int, seed: int, names: str | No
                          variants={**base_variants, **variants}).check()
     if out:
         fileio.check_output_file(out)
+    base = read_matrix(baseline) if baseline else None  # a bad file: refused before playing
+    if base is not None and list(base[0].get("rungs", [])) != list(config.rungs):
+        from bonfire_sim.errors import ConfigError
+
+        raise ConfigError(f"the baseline {baseline} has rungs {base[0].get('rungs')}, not "
+                          f"{list(config.rungs)}: compare matrices of the same rungs")
     with Progress(None, "skill-depth games", "game", quiet=quiet) as bar:
         doc = skill_matrix(config, jobs=jobs, progress=progress_callback(bar), status=bar.write)
     if out:
@@ -188,6 +206,17 @@ def _skill_depth(counts: tuple[int, ...], games: int, seed: int, names: str | No
                        f"{r['mean_share']:.1%} on average over adjacent rungs (fair "
                        f"{r['fair']:.0%}); {r['ordered']} of {r['cells']} cells clearly above "
                        f"fair", err=True)
+    if base is not None:
+        import pandas as pd
+
+        rows_now = pd.DataFrame(doc["cells"])
+        same_seed = base[0].get("seed") == config.seed
+        for r in compare_depth(rows_now, doc["meta"], base[1], base[0]).itertuples():
+            click.echo(f"against {baseline}: skill depth at {r.players} players {r.depth:.3f} "
+                       f"vs {r.baseline:.3f}, difference {r.difference:+.3f} (95% "
+                       f"{r.lo:+.3f} to {r.hi:+.3f}" + ("" if same_seed else
+                                                       "; other seed: deals not shared")
+                       + ")", err=True)
     if out:
         click.echo(f"wrote {out}", err=True)
 
