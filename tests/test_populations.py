@@ -185,3 +185,30 @@ def test_the_solo_players_of_one_setting_are_marked_on_their_win_rate_against_to
     figs = tom_figures(by_id([0.20, 0.30, 0.5]), groups)
     assert P.marks(pd.DataFrame(figs[0][1], columns=P.FIGURE_COLUMNS))["mark"].item() \
         == P.DIFFERS
+
+
+def test_each_player_count_of_a_population_reads_its_own_frames():
+    """`tuned` at 2 and 4 players are two settings ("tuned, tuned" vs four names): the
+    4-player figures must come from the 4-player setting, not show as not measured."""
+    from bonfire_sim.report import groups as G
+    from bonfire_sim.report.marks import figures_of
+
+    def sa(n: int, v0: float) -> pd.DataFrame:
+        return pd.DataFrame({"players": [n], "seat": [0], "value": [v0], "lo": [v0 - 0.01],
+                             "hi": [v0 + 0.01], "fair": [1 / n], "compensation": [0.0],
+                             "c_lo": [0.0], "c_hi": [0.0]})
+
+    groups = {"strong": [G.Group("2", "players = tuned, tuned", 2, "tuned, tuned", ("s2",), 9),
+                         G.Group("4", "players = tuned x4", 4, "tuned x4", ("s4",), 9)],
+              "old_mix": [G.Group("2m", "default game", 2, "default mix", ("m2",), 9),
+                          G.Group("4m", "default game", 4, "default mix", ("m4",), 9)]}
+    by_setting = [("players = tuned, tuned", {"compensation": sa(2, 0.55)}),
+                  ("players = tuned x4", {"compensation": sa(4, 0.32)}),
+                  ("default game", {"compensation": pd.concat([sa(2, 0.55), sa(4, 0.32)])})]
+    by_id = {"seats": {"data": {"by_setting": by_setting}}}
+    players = pd.DataFrame({"run": ["s2"], "solo": [False], "strategy": ["tuned"],
+                            "won": [True], "n_players": [2], "score": [80.0]})
+    figs = figures_of(by_id, players, groups)
+    marked = P.marks(pd.DataFrame(figs["seats"], columns=P.FIGURE_COLUMNS)).set_index("figure")
+    assert "not measured" not in marked.loc["4 players: start player's win share", "strong"]
+    assert marked.loc["4 players: start player's win share", "mark"] == P.HOLDS

@@ -105,14 +105,17 @@ def figures_of(by_id: Mapping[str, Any], players: pd.DataFrame,
     multi = S.multiplayer(players)
     cards: dict[str, list[dict]] = {"tasks": [], "gnomes": []}
     for pop, members in pops.items():
-        setting = members[0].setting
-        sa = _frame(by_id, "seats", setting, "compensation")
-        if sa is not None and len(sa):
-            out["seats"] += P.seat_rows(sa, pop)
-        labels = {r for g in members for r in g.runs}
-        out["score"] += P.win_score_rows(multi[multi["run"].isin(labels)], pop)
-        cards["tasks"] += card_rows(_frame(by_id, "tasks", setting, "tasks"), "task", pop)
-        cards["gnomes"] += card_rows(_frame(by_id, "gnomes", setting, "gnomes"), "gnome", pop)
+        # one group per player count; their settings differ when the players part names
+        # every seat ("tuned, tuned" at 2, four at 4), so each count reads its own frames
+        for g in sorted(members, key=lambda g: g.players):
+            sa = _frame(by_id, "seats", g.setting, "compensation")
+            if sa is not None and len(sa):
+                out["seats"] += P.seat_rows(sa[sa["players"] == g.players], pop)
+            out["score"] += P.win_score_rows(multi[multi["run"].isin(g.runs)], pop)
+            for q, key in (("tasks", "task"), ("gnomes", "gnome")):
+                frame = _frame(by_id, q, g.setting, q)
+                if frame is not None and "players" in frame:
+                    cards[q] += card_rows(frame[frame["players"] == g.players], key, pop)
     out["tasks"] = _flagged_only(cards["tasks"])
     out["gnomes"] = _flagged_only(cards["gnomes"])
     return out
