@@ -100,8 +100,7 @@ def ladder(counts: tuple[int, ...], games: int, seed: int, names: str | None,
     --set (or --config) play it under a rules change, to compare with the printed game.
 
     \b
-        bonfire-sim ladder --skill-depth --players 2,4 --games 50 --search-games 5 \\
-            --jobs 2 --out skill.json
+        bonfire-sim ladder --skill-depth --players 2,4 --search-games 5 --out skill.json
     """
     from bonfire_sim import fileio
     from bonfire_sim.ladder import play_ladder, summarize

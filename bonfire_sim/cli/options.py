@@ -166,7 +166,7 @@ def variant_option(fn: F) -> F:
         "--variant", "variants", multiple=True, metavar="FACT=NAME",
         callback=_parse_variants,
         help="Use a named variant of an uncertain fact, e.g. tom_deck=gnome or "
-             "fate_area=4x6 (repeatable; list: bonfire-sim cards --kind variants).",
+             "fate_area=4x6 (repeatable; `bonfire-sim cards --kind variants` lists them).",
     )(fn)
 def progress_callback(bar: Any) -> Callable[[int, int], None]:
     """A library ``progress(done, total)`` callback that drives a ``progress.Progress``."""
