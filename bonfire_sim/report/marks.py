@@ -173,11 +173,13 @@ def answer_marks(by_id: Mapping[str, Any], players: pd.DataFrame, groups: Sequen
     for label, pops in confs:
         where = f" ({label}; {', '.join(pops)})"
         figs = figures_of(by_id, players, pops)
-        everything = [r for q in ("seats", "score", "tasks", "gnomes") for r in figs[q]]
-        if everything:
-            out["summary"].append(_table(P.marks(pd.DataFrame(everything,
-                                                              columns=P.FIGURE_COLUMNS)),
-                                         f"Headline figures per population{where}"))
+        # the seat and score rows stay short and open; the card rows may fold
+        for qs, what in ((("seats", "score"), "Headline figures per population"),
+                         (("tasks", "gnomes"), "Tasks and gnomes flagged in some population")):
+            rows = [r for q in qs for r in figs[q]]
+            if rows:
+                out["summary"].append(_table(P.marks(pd.DataFrame(
+                    rows, columns=P.FIGURE_COLUMNS)), f"{what}{where}"))
         for q in ("tasks", "gnomes", "seats"):
             rows = figs[q] + (figs["score"] if q == "seats" else [])
             if rows:
