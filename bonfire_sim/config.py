@@ -88,6 +88,12 @@ RUN_FIELDS: dict[str, Field] = {
                   check=_jobs_not_zero),
     "move_timeout": Field("num", "seconds a plug-in seat may take per move (default: no "
                           "limit)", 0, MAX_MOVE_TIMEOUT, check=_positive),
+    "populations": Field("strs", "play the configuration once per population, each in its "
+                         "own run <out>/population=NAME: a name from strategies.POPULATIONS "
+                         "(strong, old_mix; 'default' = all of them) or specs such as "
+                         "'portal,planner'; replaces "
+                         "strategies; the report marks each finding across them",
+                         default=()),
 }
 OVERRIDE_FIELDS: dict[str, Field] = {
     "task_points": Field("map", "points of a task, by task id", 0, MAX_POINTS, keys=_task_ids),
@@ -119,6 +125,8 @@ REPORT_FIELDS: dict[str, Field] = {
                          "gnome values", 1, MAX_GAMES, 2000),
     "jobs": Field("int", "worker processes for the forks (-1 = every core; default: the "
                   "[run] jobs)", -1, MAX_JOBS, 1, check=_jobs_not_zero),
+    "skill_depth": Field("path", "a skill-depth matrix (bonfire-sim ladder --skill-depth "
+                         "--out) to show as its own section"),
 }
 
 def _variant_fields() -> dict[str, Field]:

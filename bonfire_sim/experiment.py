@@ -33,6 +33,12 @@ every combination is a point with its own run directory ``<out>/<point label>``.
 sweep's report is the sweep page (``report.sweep``): each headline measure against the
 swept value, per player count, from each point's own games (``analysis.sweep``).
 
+``populations = ["strong", "old_mix"]`` in [run] plays the configuration once per
+population (``strategies.POPULATIONS`` names, or specs such as ``"portal,planner"``), each
+in ``<out>/population=<name>``, and writes one ordinary report over all of them, whose
+answers mark each headline figure as holding in every population or not
+(``report.marks``).
+
 ``plan_experiment`` makes every check that can refuse (all points' configurations, the
 run directories, the output files, probe settings) before any game is played.
 """
@@ -66,6 +72,8 @@ SWEEP_INDEX = "sweep.csv"  # in a sweep's run directory, next to the points' run
 RESPONSE = "response.csv"  # the sweep's response table (the figures' data), next to it
 RUN_CONFIG_KEYS = ("games", "strategies", "seat_rotation", "seed", "turn_log", "chunk_size")
 PLAYERS_AXIS = "players"
+POPULATION_AXIS = "population"  # [run] populations: one report, marked across them
+DEFAULT_POPULATIONS = "default"  # in [run] populations: every strategies.POPULATIONS entry
 # A progress step: step(description, total, unit) -> progress(done, total) callback.
 StepFn = Callable[[str, int | None, str], Callable[[int, int], None]]
 
@@ -95,7 +103,10 @@ def _contain_paths(doc: Mapping[str, Any], where: str) -> None:
                 continue
             for v in (value if f.kind == "paths" else [value]):
                 safepaths.within(base, v, where, f"{table}.{name}")
-    safepaths.weights_files_within(base, (doc.get("run") or {}).get("strategies", ()), where)
+    run = doc.get("run") or {}
+    safepaths.weights_files_within(base, run.get("strategies", ()), where)
+    for population in run.get("populations", ()):  # "portal@w.toml,planner" names files too
+        safepaths.weights_files_within(base, str(population).split(","), where)
 
 
 def _player_counts(doc: dict[str, Any], where: str) -> list[int] | None:
@@ -114,8 +125,10 @@ def _player_counts(doc: dict[str, Any], where: str) -> list[int] | None:
 
 
 def _config(doc: dict[str, dict[str, Any]], players: int, overrides: dict[str, Any],
-            where: str) -> RunConfig:
-    run = doc["run"]
+            where: str, strategies: tuple[str, ...] | None = None) -> RunConfig:
+    run = dict(doc["run"])
+    if strategies is not None:  # a population's seats
+        run["strategies"] = strategies
     given: dict[str, Any] = {"games": 1000}  # the default, unless the file sets it
     given.update({k: run[k] for k in RUN_CONFIG_KEYS if k in run})
     try:
@@ -158,10 +171,14 @@ def load_sweep(path: str | Path) -> list[tuple[dict[str, Any], RunConfig, dict[s
                           else f"{path}: {e}") from None
     swept = isinstance(run.get("players"), list)
     counts = run["players"] if swept else [run.get("players", 4)]
-    points = [({PLAYERS_AXIS: n, **point} if swept else point, n, overrides)
+    pops = _populations(run, len(override_points), str(path))
+    points = [({PLAYERS_AXIS: n, **point} if swept else point, n, overrides, None)
               for n in counts for point, overrides in override_points]
+    if pops:  # each population is a point of its own, with its own seats
+        points = [({**point, POPULATION_AXIS: label}, n, overrides, _seats(specs, n))
+                  for point, n, overrides, _ in points for label, specs in pops]
     out, seen = [], set()
-    for point, n, overrides in points:
+    for point, n, overrides, specs in points:
         label = point_label(point)
         if label in seen:
             raise ConfigError(f"{path}: the sweep holds the point {label} twice; list each "
@@ -175,8 +192,46 @@ def load_sweep(path: str | Path) -> list[tuple[dict[str, Any], RunConfig, dict[s
         if "out" in run or len(points) > 1:
             extra["out"] = str(Path(base_out) / label) if len(points) > 1 else base_out
         where = f"{path} (point {label})" if len(points) > 1 else str(path)
-        out.append((point, _config(doc, n, overrides, where), extra))
+        out.append((point, _config(doc, n, overrides, where, specs), extra))
     return out
+
+
+def _seats(specs: tuple[str, ...], players: int) -> tuple[str, ...]:
+    """A population's specs cycled over the seats (one spec stays one: every seat)."""
+    if len(specs) == 1:
+        return specs
+    return tuple(specs[i % len(specs)] for i in range(players))
+
+
+def _populations(run: Mapping[str, Any], override_points: int, where: str,
+                 ) -> list[tuple[str, tuple[str, ...]]]:
+    """``[run] populations`` resolved to (label, seat specs); [] when not given."""
+    from bonfire_sim.analysis.populations import resolve_population
+
+    names = run.get("populations") or ()
+    if not names:
+        return []
+    if run.get("strategies"):
+        raise ConfigError(f"{where}: run.populations replaces run.strategies; give one of "
+                          f"them")
+    if len(names) < 2 and DEFAULT_POPULATIONS not in names:
+        raise ConfigError(f"{where}: run.populations needs at least two populations to "
+                          f"check a finding across")
+    if override_points > 1:
+        raise ConfigError(f"{where}: run.populations cannot combine with an overrides sweep; "
+                          f"check one override point per file")
+    from bonfire_sim.strategies import POPULATIONS
+
+    # "default" stands for every default population, so files need not repeat the names
+    names = [m for n in names for m in (POPULATIONS if n == DEFAULT_POPULATIONS else [n])]
+    try:
+        pops = [resolve_population(n) for n in names]
+    except ConfigError as e:
+        raise ConfigError(f"{where}: run.populations: {e}") from None
+    labels = [label for label, _ in pops]
+    if len(set(labels)) < len(labels):
+        raise ConfigError(f"{where}: run.populations lists a population twice: {labels}")
+    return pops
 
 
 @dataclass(frozen=True)
@@ -208,9 +263,17 @@ class ExperimentPlan:
     extra_runs: tuple[str, ...]
     move_timeout: float | None = None  # seconds a plug-in seat may take per move
 
+    skill_depth: str | None = None  # [report] skill_depth: a matrix shown as a section
+
     @property
     def is_sweep(self) -> bool:
         return len(self.points) > 1
+
+    @property
+    def by_population(self) -> bool:
+        """Points are populations (and maybe player counts): one ordinary report over all
+        their runs, not a sweep page."""
+        return POPULATION_AXIS in self.axes
 
 
 def plan_experiment(path: str | Path, *, jobs: int | None = None,
@@ -237,7 +300,8 @@ def plan_experiment(path: str | Path, *, jobs: int | None = None,
     sweep = len(points) > 1
     top = points[0].out.parent if sweep else points[0].out
     extra_runs = tuple(settings.get("runs", ()))
-    if sweep and extra_runs:
+    axes = tuple(points[0].values)
+    if sweep and extra_runs and POPULATION_AXIS not in axes:
         raise ConfigError(f"{path}: [report] runs cannot join a sweep (they have no point "
                           f"on its axis); report them with `bonfire-sim report`")
     for p in points:  # every point, before any game is played
@@ -258,13 +322,17 @@ def plan_experiment(path: str | Path, *, jobs: int | None = None,
         fileio.check_output_file(page)
         extras.check("seaborn")  # before any game is played
         _check_extra_runs(extra_runs)
-    axes = tuple(points[0].values)
     if sweep and report:
         _check_probes(points, axes, probe_games)
+    skill = settings.get("skill_depth")
+    if report and skill is not None:
+        from bonfire_sim.skill import read_matrix
+
+        read_matrix(skill)  # a bad matrix is refused before any game
     return ExperimentPlan(path, points, axes, top, page,
                           settings.get("title", f"Bonfire experiment: {path.stem}"),
                           run_jobs, report_jobs, probe_games, extra_runs,
-                          extra.get("move_timeout"))
+                          extra.get("move_timeout"), skill)
 
 
 def _check_extra_runs(runs: tuple[str, ...]) -> None:
@@ -352,13 +420,14 @@ def run_experiment(path: str | Path, jobs: int | None = None, report: bool = Tru
                           [p.out for p in plan.points])
     if plan.page is None:
         return plan.top, None
-    if plan.is_sweep:
+    if plan.is_sweep and not plan.by_population:
         return plan.top, report_sweep(plan, step)
     from bonfire_sim.report.build import STEPS, build_report
 
-    page = build_report([plan.top, *plan.extra_runs], plan.page, title=plan.title,
+    runs = [p.out for p in plan.points] if plan.by_population else [plan.top]
+    page = build_report([*runs, *plan.extra_runs], plan.page, title=plan.title,
                         probes=plan.probe_games, jobs=plan.report_jobs,
-                        progress=step("report", STEPS, "step"))
+                        progress=step("report", STEPS, "step"), skill_depth=plan.skill_depth)
     return plan.top, page
 
 

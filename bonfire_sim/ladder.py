@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -199,6 +200,7 @@ def play_ladder(
     jobs: int = 1,
     status: Callable[[str], None] | None = None,
     move_timeout: float | None = None,
+    rules: Rules | None = None,
 ) -> list[GameResult]:
     """Play the whole schedule; ``strategies`` are player specs (``bonfire_sim.strategies.specs``).
 
@@ -206,22 +208,57 @@ def play_ladder(
     depends only on its deal and seat order, so the results (in schedule order) are the
     same for any ``jobs``.  ``progress(done, total)`` after each chunk; ``status(line)``
     hears about compiling, which happens once, here, before any worker starts.
-    ``move_timeout``: seconds a plug-in may take per move (None: no limit).
+    ``move_timeout``: seconds a plug-in may take per move (None: no limit); ``rules``:
+    the game's overrides and variants (None: the game as printed).
     """
+    check_count("games", games)
+    return play_plan(strategies, players, seed, schedule(strategies, players, games),
+                     progress=progress, jobs=jobs, status=status, move_timeout=move_timeout,
+                     rules=rules)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Designer overrides and variants a ladder plays under (``tables.build_params``)."""
+
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    variants: Mapping[str, str] = field(default_factory=dict)
+
+    def params(self) -> np.ndarray:
+        from bonfire_sim.rules import tables as T
+
+        if not self.overrides and not self.variants:
+            return T.DEFAULT_PARAMS
+        return T.build_params(dict(self.overrides) or None, dict(self.variants) or None)
+
+
+def play_plan(
+    strategies: Sequence[str],
+    players: int,
+    seed: int,
+    plan: Sequence[tuple[int, tuple[str, ...]]],
+    progress: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
+    status: Callable[[str], None] | None = None,
+    move_timeout: float | None = None,
+    rules: Rules | None = None,
+) -> list[GameResult]:
+    """Play a (deal, seat order) ``plan`` over ``jobs`` workers (see ``play_ladder``);
+    the results come back in plan order, the same for any ``jobs``."""
     from bonfire_sim.sim.runner import check_move_timeout
     from bonfire_sim.sim.warm import ensure_warm
     from bonfire_sim.strategies.specs import parse_player
 
     if not 2 <= players <= 4:
         raise ConfigError(f"ladder players must be 2..4, got {players}")
-    check_count("games", games)
     check_seed(seed)
     move_timeout = check_move_timeout(move_timeout)
     if jobs < 1:
         raise ConfigError(f"jobs must be >= 1, got {jobs}")
     for name in strategies:
         parse_player(name)  # a bad spec fails here, before any worker starts
-    plan = schedule(strategies, players, games)
+    rules = rules or Rules()
+    rules.params()  # bad overrides or variants fail here too
     size = max(1, min(200, math.ceil(len(plan) / (8 * jobs))))
     chunks = [plan[i:i + size] for i in range(0, len(plan), size)]
     ensure_warm(status)
@@ -229,14 +266,15 @@ def play_ladder(
 
     if local(jobs):
         parts: Iterable[list[GameResult]] = (
-            play_schedule(strategies, players, seed, c, move_timeout) for c in chunks)
+            play_schedule(strategies, players, seed, c, move_timeout, rules) for c in chunks)
     else:
         from joblib import delayed
 
         from bonfire_sim.workers import pool
 
         parts = pool(jobs, return_as="generator")(
-            delayed(play_schedule)(strategies, players, seed, c, move_timeout) for c in chunks)
+            delayed(play_schedule)(strategies, players, seed, c, move_timeout, rules)
+            for c in chunks)
     out: list[GameResult] = []
     for part in parts:
         out.extend(part)
@@ -251,10 +289,10 @@ def play_schedule(
     seed: int,
     plan: Sequence[tuple[int, tuple[str, ...]]],
     move_timeout: float | None = None,
+    rules: Rules | None = None,
 ) -> list[GameResult]:
     """Play (deal, seat order) games of a ladder schedule in this process."""
     from bonfire_sim.rules import layout as L
-    from bonfire_sim.rules import tables as T
     from bonfire_sim.rules.scoring import NLINES, final_result
     from bonfire_sim.rules.setup import new_game
     from bonfire_sim.sim.loop import W, new_buffer, play_out
@@ -263,7 +301,7 @@ def play_schedule(
 
     resolved = {name: parse_player(name) for name in strategies}
     plugins = {name: pl.load() for name, pl in resolved.items() if not pl.compiled}
-    p = T.DEFAULT_PARAMS
+    p = (rules or Rules()).params()
     buf = new_buffer()
     out: list[GameResult] = []
     scores = np.zeros(players, np.int64)

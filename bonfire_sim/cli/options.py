@@ -166,7 +166,7 @@ def variant_option(fn: F) -> F:
         "--variant", "variants", multiple=True, metavar="FACT=NAME",
         callback=_parse_variants,
         help="Use a named variant of an uncertain fact, e.g. tom_deck=gnome or "
-             "fate_area=4x6 (repeatable; list: bonfire-sim cards --kind variants).",
+             "fate_area=4x6 (repeatable; `bonfire-sim cards --kind variants` lists them).",
     )(fn)
 def progress_callback(bar: Any) -> Callable[[int, int], None]:
     """A library ``progress(done, total)`` callback that drives a ``progress.Progress``."""
@@ -202,3 +202,49 @@ def backend_options(fn: F) -> F:
         help="Where worker processes run: loky (this machine) or dask (a cluster; --jobs "
              "is then the number of tasks in flight).")(wrapper)
     return wrapper  # type: ignore[return-value]
+
+
+def parse_set(items: Sequence[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` overrides (``task_points.Y14=5``, ``seat_points=[0, 1, 1, 2]``,
+    ``portal_points=3``) as the [overrides] table of an experiment file, checked by
+    ``config.check_overrides``; a value is read as TOML, so lists and numbers keep their
+    types."""
+    import tomllib
+
+    from bonfire_sim.config import check_overrides
+
+    table: dict[str, Any] = {}
+    for text in items:
+        key, sep, raw = text.partition("=")
+        key = key.strip()
+        if not sep or not key or not raw.strip():
+            raise ConfigError(f"an override is written KEY=VALUE (e.g. task_points.Y14=5), "
+                              f"got {text!r}")
+        try:
+            value = tomllib.loads(f"v = {raw.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            raise ConfigError(f"override {key}: {raw.strip()!r} is not a number or a list "
+                              f"of numbers") from None
+        head, _, sub = key.partition(".")
+        if sub:
+            inner = table.setdefault(head, {})
+            if not isinstance(inner, dict):
+                raise ConfigError(f"override {head} is given both whole and as {key}")
+            inner[sub] = value
+        else:
+            table[head] = value
+    return check_overrides(table)
+
+
+def set_option(fn: F) -> F:
+    """``--set KEY=VALUE`` (repeatable; parameter ``overrides``, a checked dict): designer
+    overrides as an experiment file's [overrides] table takes them."""
+
+    def _parse(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> dict:
+        return parse_set(value)
+
+    return click.option(
+        "--set", "overrides", multiple=True, metavar="KEY=VALUE", callback=_parse,
+        help="Change a number of the game as an experiment file's [overrides] does, e.g. "
+             "task_points.Y14=5 or seat_points=[0,1,1,2] (repeatable).",
+    )(fn)

@@ -18,6 +18,9 @@ from bonfire_sim.config import MAX_POINTS
               help="Page title.")
 @click.option("--sensitivity", "sensitivity", default=None, metavar="FILE.json",
               help="Show this `bonfire-sim sensitivity --json` table in the method section.")
+@click.option("--skill-depth", "skill_depth", default=None, metavar="FILE.json",
+              help="Show this skill-depth matrix (`bonfire-sim ladder --skill-depth --out`) "
+                   "as its own section.")
 @click.option("--probe-games", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Games per run whose decisions are forked for the task and gnome values "
               "(cached in the user cache directory, never in the run).")
@@ -29,22 +32,28 @@ from bonfire_sim.config import MAX_POINTS
 @backend_options
 @quiet_option
 def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | None,
-           probe_games: int, margin: float, jobs: int, quiet: bool) -> None:
+           skill_depth: str | None, probe_games: int, margin: float, jobs: int,
+           quiet: bool) -> None:
     """Build an HTML balance report from finished runs' Parquet tables.
 
     Sections: answers first (the four questions in plain sentences with the changes to
     make), then overview (which configuration groups the report holds), start-player
     advantage and compensation, task values and gnome strength (engine forks, per player
     count), Tom difficulty (from solo runs) and method/caveats (the assumptions in force
-    and, with --sensitivity, how much the figures move under other readings); a section
-    without data says so.  Runs that play different games (player count, players,
-    overrides, variants) are groups shown side by side, never pooled; two runs of the
-    same deals are refused before any work.
+    and, with --sensitivity, how much the figures move under other readings) and, with
+    --skill-depth, the graded-skill win matrix; a section without data says so.  Runs
+    that differ only in their players are the populations of one configuration: the
+    answers mark each headline figure as holding in every population or not.  Runs that
+    play different games (player count, players, overrides, variants) are groups shown
+    side by side, never pooled; two runs of the same deals are refused before any work.
 
     Example:
 
     \b
         bonfire-sim report runs/p4 runs/solo --out reports/p4.html
+
+    \b
+        bonfire-sim report runs/p4-tuned runs/p4-old --skill-depth skill.json
     """
     from bonfire_sim.progress import Heartbeat, Progress
     from bonfire_sim.report.build import STEPS, build_report
@@ -57,6 +66,7 @@ def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | N
     with Progress(STEPS, "report", "step", quiet=quiet) as bar, \
             Heartbeat("report", quiet=quiet, write=bar.write, note=bar.note) as beat:
         path = build_report(run_dirs, out, title=title, sensitivity=sensitivity,
-                            probes=probe_games, margin=margin, command=command, jobs=jobs,
+                            skill_depth=skill_depth, probes=probe_games, margin=margin,
+                            command=command, jobs=jobs,
                             progress=progress_callback(bar), quiet=quiet, status=beat.step)
     click.echo(f"wrote {path}")

@@ -20,6 +20,7 @@ from bonfire_sim.report import figures as F
 from bonfire_sim.report import groups as G
 from bonfire_sim.report import html as H
 from bonfire_sim.report import stats as S
+from bonfire_sim.report.marks import answer_marks
 
 # The strongest reference player and its measured strength: not measured in the runs of a
 # report, so quoted with its source (README, "Where every player stands").
@@ -259,23 +260,32 @@ def section_answers(sections: Sequence[dict[str, Any]], players: pd.DataFrame,
                            f"({', '.join(g.label for g in groups)}); each answer is given per "
                            f"group and never pools two of them.")]
     blocks.append(population_block(players, groups))
+    # Each headline figure checked across the populations of its configuration (issue 27).
+    marked = answer_marks(by_id, players, groups, runs)
+    blocks.append(H.heading_block("Do the answers hold for other players?",
+                                  "answer-populations"))
+    blocks += marked["summary"]
     none = [H.text_block("No multiplayer games in these runs.", "answer")]
     blocks.append(H.heading_block("1. Task values", "answer-tasks"))
     blocks += [b for setting, data in _by_setting(by_id, "tasks") if data.get("tasks") is not None
                for b in task_answer(data["tasks"], setting, many)] or none
+    blocks += marked["tasks"]
     blocks.append(H.links_block([("#tasks", "task details")], "Details: "))
     blocks.append(H.heading_block("2. Gnome strength", "answer-gnomes"))
     blocks += [b for setting, data in _by_setting(by_id, "gnomes")
                if data.get("gnomes") is not None
                for b in gnome_answer(data["gnomes"], setting, many)] or none
+    blocks += marked["gnomes"]
     blocks.append(H.links_block([("#gnomes", "gnome details")], "Details: "))
     blocks.append(H.heading_block("3. Start-player advantage and its compensation",
                                   "answer-seats"))
     for setting, data in _by_setting(by_id, "seats"):
         blocks += seat_answer(data, setting, many, members.get(setting, []), runs)
+    blocks += marked["seats"]
     blocks.append(H.links_block([("#seats", "seat details")], "Details: "))
     blocks.append(H.heading_block("4. Tom's difficulty", "answer-tom"))
     blocks += tom_answer((by_id.get("tom") or {}).get("data", {}))
+    blocks += marked["tom"]
     blocks.append(H.links_block([("#tom", "Tom details")], "Details: "))
     blocks.append(H.links_block([(f"#{s['id']}", s["title"]) for s in sections],
                                 "Every detailed section: "))

@@ -39,6 +39,8 @@ from bonfire_sim.report.method import (  # noqa: F401 (public here: compare and 
     variants_in_force,
 )
 from bonfire_sim.report.overview import players_block, section_overview  # noqa: F401
+from bonfire_sim.report.skill import section_skill
+from bonfire_sim.skill import read_matrix
 
 # Games per run whose decisions are forked for the task and gnome values (cached per run).
 DEFAULT_PROBE_GAMES = 2000
@@ -442,11 +444,13 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
                     sensitivity: dict[str, Any] | None = None,
                     progress: Callable[[], None] | None = None,
                     quiet: bool = True, groups: Sequence[G.Group] | None = None,
-                    status: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+                    status: Callable[[str], None] | None = None,
+                    skill_depth: str | Path | None = None) -> list[dict[str, Any]]:
     """Compute and draw every section of the report for loaded runs (``paths``: their
     directories, where fork tables are cached; ``sensitivity``: the JSON document of
     ``bonfire-sim sensitivity``, shown in the method section; ``groups``: the runs'
-    configuration groups, from their manifests when not given).
+    configuration groups, from their manifests when not given; ``skill_depth``: a
+    skill-depth matrix for its own section).
 
     The answers section comes first; the seat, task and gnome sections are built once per
     multiplayer setting.  ``progress()`` is called after each unit of ``report_steps``
@@ -503,6 +507,8 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
     tick()
     say("section decided")
     sections.append(DC.section_decided(aruns))
+    if skill_depth is not None:  # the matrix is its own games: shown beside, never pooled
+        sections.append(section_skill(skill_depth, [g.label for g in groups], say))
     warnings = [b["warning"] for s in sections for b in s["blocks"]
                 if b["kind"] == "figure" and b.get("warning")]
     say("section method")
@@ -522,14 +528,15 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
                  sensitivity: str | Path | None = None,
                  progress: Callable[[int, int], None] | None = None,
                  quiet: bool = True, status: Callable[[str], None] | None = None,
-                 views: bool = True) -> Path:
+                 views: bool = True, skill_depth: str | Path | None = None) -> Path:
     """Write one self-contained HTML report for the runs; returns its path.
 
     ``probes``: games per run to fork for the task and gnome values (None = all), or
     ``ProbeSettings``; ``margin``: the practical margin of the flags, in points;
     ``progress(done, total)`` after loading, after each section and after writing;
     ``status(text)``: which run, which section and how many forks, before each step;
-    ``views``: write view pages of the example games into ``views/`` beside the page.
+    ``views``: write view pages of the example games into ``views/`` beside the page;
+    ``skill_depth``: a ``bonfire-sim ladder --skill-depth`` matrix, checked before loading.
 
     The runs are grouped by configuration from their manifests first (``groups``), so a
     meaningless mix is refused before any table is read or fork computed.
@@ -538,6 +545,8 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
     extras.check("seaborn")  # before minutes of loading and forks
     margin = check_float("margin", margin, 0, MAX_POINTS)
     say = status or (lambda _text: None)
+    if skill_depth is not None:
+        read_matrix(skill_depth)  # a bad file: refused before any run is read
     check_distinct_runs(run_dirs)
     groups = G.group_dirs(run_dirs, run_labels(run_dirs))
     total = report_steps(groups)
@@ -555,7 +564,8 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
     tick()
     sections = report_sections(runs, paths=run_dirs, probes=probes, margin=margin,
                                command=command, jobs=jobs, sensitivity=sens, progress=tick,
-                               quiet=quiet, groups=groups, status=say)
+                               quiet=quiet, groups=groups, status=say,
+                               skill_depth=skill_depth)
     n_games = sum(len(r.games) for _, r in runs)
     subtitle = (f"{n_games:,} games from {len(runs)} run(s) in {len(groups)} group(s): "
                 f"{', '.join(lab for lab, _ in runs)} — bonfire_sim {__version__}, built "

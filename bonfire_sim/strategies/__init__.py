@@ -55,6 +55,12 @@ STYLE_DEFAULTS = {m.NAME: dict(m.DEFAULTS) for m in STYLES}
 # styles - the ladder leader (portal), the steadiest igniter (planner), the fast one
 # (tempo) and the gnome engine - so default runs show varied, countdown-ending games.
 DEFAULT_MIX: tuple[str, ...] = ("portal", "planner", "tempo", "gnome_engine")
+# The populations every finding is checked across (issue 27), name -> seat specs cycled
+# over the seats as a run's strategies.  The one place they are defined: the report's
+# "holds in every population" marks and an experiment's `[run] populations` read them.
+# "strong" is the strongest fast population known (`tuned` in every seat; swap in a strong
+# varied mix when one ships); "old_mix" is the seat mix behind the earlier headline figures.
+POPULATIONS: dict[str, tuple[str, ...]] = {"strong": ("tuned",), "old_mix": DEFAULT_MIX}
 # The default human in solo games: the style that does best against Tom (README, "Headline
 # findings": portal wins 10.4% of its solo games, the next best 4.4%).
 SOLO_DEFAULT = "portal"
