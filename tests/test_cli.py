@@ -211,6 +211,17 @@ def test_bench_per_strategy_lists_every_builtin_with_speed_and_stall_share():
     assert float(rows["random"][1]) == 1.0  # random players never reach a 4p countdown
 
 
+def test_bench_search_times_the_search_and_its_flat_reference_on_the_same_deals():
+    result = run("bench", "--search", "--search-games", "1")
+    assert result.exit_code == 0, result.output
+    rows = [line.split() for line in result.output.splitlines()
+            if line.split() and line.split()[0] in ("2", "4")]
+    assert [r[0] for r in rows] == ["2", "4"]
+    for _, games, ref, new, ratio in rows:
+        assert games == "1" and float(ref) > 0 and float(new) > 0
+        assert abs(float(ratio) - float(new) / float(ref)) < 0.01 * float(ratio) + 0.01
+
+
 def test_bench_versus_catanatron_prints_both_engines_and_the_ratios():
     result = run("bench", "--versus-catanatron", "--games", "12", "--catanatron-games", "2",
                  "--quiet")

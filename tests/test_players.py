@@ -16,9 +16,14 @@ from bonfire_sim.ladder import play_ladder
 from bonfire_sim.sim.loop import choose
 from bonfire_sim.sim.runner import RunConfig, read_manifest, run
 from bonfire_sim.solo import play_solo
-from bonfire_sim.strategies import SEARCH_ID, strategy_id, weights_for
+from bonfire_sim.strategies import SEARCH_ID, describe, strategy_id, weights_for
 from bonfire_sim.strategies import search as SE
-from bonfire_sim.strategies.specs import parse_player, parse_players, split_specs
+from bonfire_sim.strategies.specs import (
+    check_stored_spec,
+    parse_player,
+    parse_players,
+    split_specs,
+)
 from bonfire_sim.strategies.weights import WEIGHT_NAMES
 
 PLUGIN = "tests.test_players:CompiledPortal"
@@ -204,3 +209,19 @@ def test_tuned_beats_portal_in_most_seat_rotated_two_player_games():
     results = play_ladder(["tuned", "portal"], 2, 40, seed=99)
     wins = sum(r.won[r.strategies.index("tuned")] for r in results)
     assert len(results) == 80 and wins / 80 >= 0.6
+
+
+def test_search_ref_names_the_flat_search_it_replaced():
+    from bonfire_sim.strategies.plugin import is_plugin_spec
+
+    ref = parse_player("search_ref")
+    assert ref.kind == "search" and ref.sid == SEARCH_ID and ref.budget == SE.REF_BUDGET
+    assert ref.weight_row()[SE.R_MODE] == SE.MODE_FLAT and ref.record()["mode"] == "flat"
+    new = parse_player("search:16")
+    assert new.weight_row()[SE.R_MODE] == SE.MODE_HALVING
+    assert new.record()["mode"] == "halving"
+    assert parse_player("search_ref:8").budget == 8
+    assert not is_plugin_spec("search_ref:8") and check_stored_spec("search_ref:8")
+    with pytest.raises(ConfigError, match="budget must be an integer"):
+        parse_player("search_ref:0")
+    assert "search_ref" in dict(describe())

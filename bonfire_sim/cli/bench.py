@@ -29,6 +29,12 @@ from bonfire_sim.cli.options import quiet_option
               help="Instead: engine forks per second (the task and gnome values) on --games "
                    "seat-rotated 4-player games of the default mix with --jobs workers, for "
                    "the report's fork kinds and for the card values' (reprice).")
+@click.option("--search", "search_", is_flag=True,
+              help="Instead: games/s of the search player (search, sequential halving) and "
+                   "of search_ref (the flat search it replaced) in seat 0 against tuned, 2 "
+                   "and 4 players, on the same --search-games deals, interleaved, one core.")
+@click.option("--search-games", type=int, default=8, show_default=True,
+              help="Games per player count and search player with --search.")
 @click.option("--rounds", type=int, default=5, show_default=True,
               help="--versus-catanatron: interleave the three measurements in this many "
                    "rounds (a slice of each per round), so a change of machine speed "
@@ -36,7 +42,7 @@ from bonfire_sim.cli.options import quiet_option
 @quiet_option
 def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanatron: bool,
           catanatron_games: int, rounds: int, manifest_: bool, forks_: bool,
-          quiet: bool) -> None:
+          search_: bool, search_games: int, quiet: bool) -> None:
     """Measure engine speed on fixed scenarios (after a warm-up, compile time excluded).
 
     Scenarios: random and the default strategy mix, 2 and 4 players, turn log off and on.
@@ -52,6 +58,7 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
         bonfire-sim bench --versus-catanatron --games 2000 --catanatron-games 200
         bonfire-sim bench --manifest
         bonfire-sim bench --forks --games 400 --jobs 2
+        bonfire-sim bench --search --search-games 8
     """
     import os
     import platform
@@ -72,7 +79,23 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
     check_count("--games", games, lo=10, hi=1_000_000)
     check_count("--catanatron-games", catanatron_games, lo=1, hi=1_000_000)
     check_count("--rounds", rounds, lo=1, hi=1000)
+    check_count("--search-games", search_games, lo=1, hi=100_000)
     jobs = resolve_jobs(jobs)
+    if search_:
+        from bonfire_sim.sim.bench import time_search
+
+        ensure_warm(None if quiet else lambda m: click.echo(m, err=True))
+        header = (f"{'players':>7} {'games':>6} {'search_ref g/s':>15} {'search g/s':>11} "
+                  f"{'ratio':>6}")
+        click.echo(header)
+        click.echo("-" * len(header))
+        for players in (2, 4):
+            t = time_search(players, search_games)
+            click.echo(f"{players:7} {t.games:6} {t.ref_games_per_s:15.3f} "
+                       f"{t.new_games_per_s:11.3f} {t.ratio:6.2f}")
+        click.echo("one core (CPU time), compile excluded; the search player in seat 0, "
+                   "tuned in the other seats, the same deals for both")
+        return
     if forks_:
         from bonfire_sim.analysis.card_values import CARD_KINDS
         from bonfire_sim.analysis.probes import DEFAULT_KINDS, fork_speed

@@ -120,6 +120,42 @@ def time_runner(sc: Scenario, games: int, jobs: int, seed: int = 12345) -> float
 
 
 @dataclass(frozen=True)
+class SearchTiming:
+    players: int
+    games: int
+    ref_games_per_s: float  # search_ref (the flat search) in seat 0, tuned elsewhere
+    new_games_per_s: float  # search, same deals, same seat
+
+    @property
+    def ratio(self) -> float:
+        return self.new_games_per_s / self.ref_games_per_s
+
+
+def time_search(players: int, games: int, rounds: int = 2,
+                seed: int = 12345) -> SearchTiming:
+    """Games/s on one core (CPU time) of ``search`` and of ``search_ref`` (its flat
+    predecessor), each in seat 0 with ``tuned`` in the other seats, on the same ``games``
+    deals.  The two are interleaved in ``rounds`` slices so that a change of machine load
+    during the measurement touches both alike; compilation is excluded (a warm-up game)."""
+    from bonfire_sim.strategies import SEARCH_POLICY
+    from bonfire_sim.strategies import search as SE
+
+    scs = {name: Scenario(f"{name} {players}p", players,
+                          (name,) + (SEARCH_POLICY,) * (players - 1), "none")
+           for name in (SE.REF_NAME, SE.NAME)}
+    for sc in scs.values():
+        run_one(ChunkJob(RunConfig(games=1, players=players, strategies=sc.strategies,
+                                   seed=seed + 10**6, chunk_size=1), 0))
+    rounds = max(1, min(rounds, games))
+    out = dict.fromkeys(scs, 0.0)
+    for r in range(rounds):
+        for name, sc in scs.items():
+            seconds, _, _ = time_slice(sc, games, rounds, r, seed)
+            out[name] += seconds
+    return SearchTiming(players, games, games / out[SE.REF_NAME], games / out[SE.NAME])
+
+
+@dataclass(frozen=True)
 class ManifestTiming:
     chunks: int
     append_ms: float  # one chunk's log append (what the runner does per chunk)

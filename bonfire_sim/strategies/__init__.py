@@ -79,8 +79,10 @@ def strategy_id(name: str) -> int:
 
 
 def describe() -> list[tuple[str, str]]:
-    """(name, one-line description) of every built-in strategy."""
-    return [(name, desc) for name, (_, desc) in sorted(BUILTIN.items())]
+    """(name, one-line description) of every built-in strategy (and ``search_ref``, the
+    search's flat yardstick: the search's strategy id with another row)."""
+    return sorted([(name, desc) for name, (_, desc) in BUILTIN.items()]
+                  + [(search.REF_NAME, search.REF_DESCRIPTION)])
 
 
 def weight_table(name: str, overrides: Mapping[str, float] | None = None) -> dict[str, float]:

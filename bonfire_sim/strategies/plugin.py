@@ -186,5 +186,7 @@ def _failure(path: str, what: str, error: BaseException) -> PluginError:
 
 def is_plugin_spec(spec: str) -> bool:
     """True if a seat spec names a plug-in (``module:Attribute``) rather than a built-in
-    (``search:N`` is the built-in search player, see ``bonfire_sim.strategies.specs``)."""
-    return ":" in spec and not spec.startswith("search:") and "@" not in spec
+    (``search:N`` and ``search_ref:N`` are the built-in search players, see
+    ``bonfire_sim.strategies.specs``)."""
+    return (":" in spec and not spec.startswith(("search:", "search_ref:"))
+            and "@" not in spec)

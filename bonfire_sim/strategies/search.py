@@ -1,4 +1,4 @@
-"""search: flat Monte-Carlo search over the mover's best moves, with fair determinization.
+"""search: Monte-Carlo search over the mover's best moves, with fair determinization.
 
 The strength reference the scripted styles are measured against.  At a decision in one of
 the searched phases (``SEARCH_PHASES``) it:
@@ -10,12 +10,22 @@ the searched phases (``SEARCH_PHASES``) it:
 2. picks up to ``width`` candidate moves: the rollout policy's own choice, passing (when
    legal) and the policy's next choices once the earlier ones are removed (all on the
    canonical state);
-3. for each of ``budget / width`` *determinizations* - the hidden parts of the canonical
-   state shuffled again, fresh RNG streams - plays every candidate and then the rest of
-   the game with the rollout policy (the evaluator with the ``tuned`` weight row for every
-   seat) and scores it for the mover: 1 for a win, plus 0.01 x the point margin over the
-   best other seat.  All candidates see the same determinizations (paired comparison);
-4. plays the candidate with the best mean.
+3. races the candidates by *sequential halving* (Karnin, Koren & Somekh 2013, "Almost
+   optimal exploration in multi-armed bandits"): the budget is split over ceil(log2 k)
+   rounds; in each round every candidate still in the race is played on the round's new
+   *determinizations* - the hidden parts of the canonical state shuffled again, fresh RNG
+   streams - and the rest of the game with the rollout policy (the evaluator with the
+   ``tuned`` weight row for every seat), scored for the mover: 1 for a win, plus 0.01 x
+   the point margin over the best other seat; then the better half (by total, ties to the
+   policy's order) goes on.  All candidates in a round see the same determinizations
+   (paired comparison), and the finalists' totals cover the same samples;
+4. plays the best finalist.
+
+With 4 candidates and the default budget 12 that is 1 sample each, then 3 more for the
+best two: 10 rollouts where the flat search (``search_ref``: one round, every candidate on
+every sample, budget 64) spends 64.  The rollouts a clearly worse candidate would have
+had go to the close call; the strength this keeps is measured head to head
+(``docs/explanation/players.md``).
 
 The search's random stream is seeded from a hash of the canonical state (and the row's
 ``salt``), so its choice depends on the visible information only: two states that
@@ -25,7 +35,9 @@ are left to the rollout policy: they are cheap to get right one-ply, and searchi
 would multiply the cost.
 
 Weight row: ``row[:NW]`` = the rollout policy's weights; ``row[R_BUDGET]`` rollouts per
-decision, ``row[R_WIDTH]`` candidates, ``row[R_SALT]`` seed salt.
+decision (at most), ``row[R_WIDTH]`` candidates, ``row[R_SALT]`` seed salt,
+``row[R_MODE]`` ``MODE_HALVING`` (``search``) or ``MODE_FLAT`` (``search_ref``),
+``row[R_PHASES]`` the searched phases (a bit mask, ``SEARCH_PHASES`` by default).
 """
 
 from __future__ import annotations
@@ -43,12 +55,19 @@ from bonfire_sim.strategies import evaluate as E
 from bonfire_sim.strategies.weights import WEIGHT_NAMES
 
 NAME = "search"
-DESCRIPTION = "flat Monte-Carlo search with fair re-sampled hidden information (search:N)"
-DEFAULT_BUDGET = 64
+DESCRIPTION = ("Monte-Carlo search (sequential halving) with fair re-sampled hidden "
+               "information (search:N)")
+REF_NAME = "search_ref"
+REF_DESCRIPTION = ("the flat search as it was before sequential halving: every candidate on "
+                   "every sample (search_ref:N), kept to measure the faster search against")
+DEFAULT_BUDGET = 12
+REF_BUDGET = 64
 DEFAULT_WIDTH = 4
 ROW_W = 64
-R_BUDGET, R_WIDTH, R_SALT = ROW_W - 1, ROW_W - 2, ROW_W - 3
+R_BUDGET, R_WIDTH, R_SALT, R_MODE, R_PHASES = range(ROW_W - 1, ROW_W - 6, -1)
+MODE_HALVING, MODE_FLAT = 0, 1  # row[R_MODE]: search / search_ref
 NW = len(WEIGHT_NAMES)
+assert NW <= R_PHASES, "the weight row would overlap the search's own slots"
 # Phases worth searching: the turn's option, bonus actions/ending, the island action, the
 # council space and the starting fate tile.
 SEARCH_PHASES = ((1 << L.PH_MAIN) | (1 << L.PH_POST) | (1 << L.PH_SHIP_ACTION)
@@ -193,11 +212,11 @@ def candidates(c, p, moves, n, w, width, out):
 
 
 @njit(cache=True)
-def rollout(x, p, w, seat, buf, scores, lines, ranks, won):
+def rollout(x, p, w, seat, buf, scores, lines, ranks, won, floats, ints):
     """Play ``x`` to its end with the policy in every seat; the value for ``seat``."""
     while x[L.G_OVER] == 0:
         n = legal_moves(x, p, buf)
-        i = 0 if n == 1 else E.choose(x, p, buf, n, w)
+        i = 0 if n == 1 else E.choose_in(x, p, buf, n, w, floats, ints)
         apply_move(x, p, buf[i])
     final_result(x, p, scores, lines, ranks, won)
     best_other = -1000
@@ -205,6 +224,18 @@ def rollout(x, p, w, seat, buf, scores, lines, ranks, won):
         if j != seat and scores[j] > best_other:
             best_other = scores[j]
     return float(won[seat]) + 0.01 * float(scores[seat] - best_other)
+
+
+@njit(cache=True)
+def halving_rounds(k, mode):
+    """Rounds of the search over ``k`` candidates: 1 for the flat search (``MODE_FLAT``),
+    else ceil(log2 k) (each round halves the field)."""
+    if mode == MODE_FLAT:
+        return 1
+    r = 0
+    while (1 << r) < k:
+        r += 1
+    return max(1, r)
 
 
 @njit(cache=True, _nrt=True)  # allocates: see price_context.WITH_RT
@@ -215,14 +246,14 @@ def choose(s, p, moves, n, row):
         return 0
     c = np.empty_like(s)
     canonical(s, c)
-    if (SEARCH_PHASES >> s[L.G_PHASE]) & 1 == 0:
+    phases = int(row[R_PHASES])
+    if (phases >> s[L.G_PHASE]) & 1 == 0:
         return E.choose(c, p, moves, n, w)
     width = max(1, min(int(row[R_WIDTH]), n))
     cand = np.empty(width, np.int64)
     k = candidates(c, p, moves, n, w, width, cand)
     if k == 1:
         return cand[0]
-    samples = max(1, int(row[R_BUDGET]) // k)
     rng = np.zeros(1, np.int64)
     rng[0] = state_hash(c, int(row[R_SALT]))
     seat = s[L.G_CUR]
@@ -234,29 +265,50 @@ def choose(s, p, moves, n, row):
     lines = np.zeros((nseat, NLINES), np.int64)
     ranks = np.zeros(nseat, np.int64)
     won = np.zeros(nseat, np.int64)
+    floats = np.empty(E.N_FLOATS)
+    ints = np.empty(E.scratch_ints(p), np.int64)
     total = np.zeros(k, np.float64)
-    for _ in range(samples):
-        determinize(c, d, rng)
-        for j in range(k):
-            for q in range(d.shape[0]):
-                x[q] = d[q]
-            apply_move(x, p, moves[cand[j]])
-            total[j] += rollout(x, p, w, seat, buf, scores, lines, ranks, won)
-    best = 0
-    for j in range(1, k):
-        if total[j] > total[best]:
-            best = j
-    return cand[best]
+    # alive[:m] = the candidates still in the race, best first after every round
+    alive = np.arange(k)
+    m = k
+    rounds = halving_rounds(k, int(row[R_MODE]))
+    per_round = max(1, int(row[R_BUDGET]) // rounds)
+    for _round in range(rounds):
+        for _ in range(max(1, per_round // m)):
+            determinize(c, d, rng)
+            for a in range(m):
+                j = alive[a]
+                for q in range(d.shape[0]):
+                    x[q] = d[q]
+                apply_move(x, p, moves[cand[j]])
+                total[j] += rollout(x, p, w, seat, buf, scores, lines, ranks, won, floats,
+                                    ints)
+        # stable ranking by total, ties to the earlier candidate (the policy's order)
+        for a in range(1, m):
+            j = alive[a]
+            b = a
+            while b > 0 and (total[alive[b - 1]] < total[j]
+                             or (total[alive[b - 1]] == total[j] and alive[b - 1] > j)):
+                alive[b] = alive[b - 1]
+                b -= 1
+            alive[b] = j
+        m = (m + 1) // 2
+    return cand[alive[0]]
 
 
 def search_row(policy_row: np.ndarray, budget: int = DEFAULT_BUDGET,
-               width: int = DEFAULT_WIDTH, salt: int = 0) -> np.ndarray:
-    """The search's weight row: the rollout policy's row plus budget, width and salt."""
+               width: int = DEFAULT_WIDTH, salt: int = 0,
+               mode: int = MODE_HALVING, phases: int = SEARCH_PHASES) -> np.ndarray:
+    """The search's weight row: the rollout policy's row plus budget, width, salt, mode
+    (``MODE_HALVING``: ``search``; ``MODE_FLAT``: ``search_ref``) and the searched
+    phases (a bit mask over ``L.PH_*``)."""
     row = np.zeros(ROW_W, np.float64)
     row[:NW] = policy_row[:NW]
     row[R_BUDGET] = float(budget)
     row[R_WIDTH] = float(width)
     row[R_SALT] = float(salt)
+    row[R_MODE] = float(mode)
+    row[R_PHASES] = float(phases)
     return row
 
 

@@ -7,8 +7,10 @@ spec                      player
 ``portal@my.toml``        a built-in style with weights loaded from a TOML/JSON file
                           (``strategies.load_weights``; names not in the file keep
                           the style's defaults)
-``search`` / ``search:N`` the search player with N rollouts per decision
+``search`` / ``search:N`` the search player with at most N rollouts per decision
                           (default ``search.DEFAULT_BUDGET``)
+``search_ref:N``          the flat search it replaced (every candidate on every
+                          sample; default ``search.REF_BUDGET``), kept as a yardstick
 ``pkg.module:Class``      a pure-Python plug-in (``bonfire_sim.strategies.plugin``), played on the
                           slower Python loop (``bonfire_sim.sim.pyloop``)
 ========================  ====================================================
@@ -92,6 +94,7 @@ class Player:
         if self.kind == "search":
             rec["budget"] = self.budget
             rec["width"] = int(self.row[SE.R_WIDTH])
+            rec["mode"] = "flat" if self.row[SE.R_MODE] == SE.MODE_FLAT else "halving"
             rec["rollout_policy"] = SEARCH_POLICY
         if self.weights_file is not None:
             rec["weights_file"] = self.weights_file
@@ -108,7 +111,7 @@ def parse_player(spec: str) -> Player:
     if not isinstance(spec, str) or not spec.strip():
         raise ConfigError(f"empty player spec {spec!r}")
     spec = spec.strip()
-    if spec == SE.NAME or spec.startswith(SE.NAME + ":"):
+    if _is_search(spec):
         return _search(spec)
     if "@" in spec:
         name, _, file = spec.partition("@")
@@ -163,7 +166,7 @@ def check_stored_spec(spec: str) -> str:
     if not isinstance(spec, str) or not spec.strip():
         raise ConfigError(f"empty player spec {spec!r}")
     spec = spec.strip()
-    if spec == SE.NAME or spec.startswith(SE.NAME + ":"):
+    if _is_search(spec):
         _search(spec)
     elif "@" in spec:
         _style_of(spec, spec.partition("@")[0].strip())
@@ -176,8 +179,15 @@ def check_stored_spec(spec: str) -> str:
     return spec
 
 
+def _is_search(spec: str) -> bool:
+    """True if ``spec`` names the search player or its flat reference (``search_ref``)."""
+    name = spec.split(":", 1)[0]
+    return name in (SE.NAME, SE.REF_NAME)
+
+
 def _search(spec: str) -> Player:
-    budget = SE.DEFAULT_BUDGET
+    ref = spec.split(":", 1)[0] == SE.REF_NAME
+    budget = SE.REF_BUDGET if ref else SE.DEFAULT_BUDGET
     if ":" in spec:
         text = spec.split(":", 1)[1]
         try:
@@ -186,7 +196,8 @@ def _search(spec: str) -> Player:
             budget = -1
         if not 1 <= budget <= MAX_BUDGET:
             raise ConfigError(f"{spec!r}: the search budget must be an integer 1..{MAX_BUDGET}")
-    row = SE.search_row(weights_for(SEARCH_POLICY), budget=budget)
+    row = SE.search_row(weights_for(SEARCH_POLICY), budget=budget,
+                        mode=SE.MODE_FLAT if ref else SE.MODE_HALVING)
     return Player(spec=spec, kind="search", sid=SEARCH_ID, row=tuple(row), budget=budget)
 
 
