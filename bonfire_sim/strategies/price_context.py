@@ -18,7 +18,15 @@ from bonfire_sim.rules.islands import (
 )
 from bonfire_sim.rules.turns import pass_points
 from bonfire_sim.strategies import features as FE
-from bonfire_sim.strategies.weights import W_GOLD, W_RES, W_TILE, W_TPN, W_TV0, W_YELLOW
+from bonfire_sim.strategies.weights import (
+    W_GOLD,
+    W_RES,
+    W_TILE,
+    W_TPN,
+    W_TV0,
+    W_YELLOW,
+    W_YELLOW_FLOOR,
+)
 
 NEG = -1.0e9
 GOLD, YELLOW = C.GOLD, C.YELLOW
@@ -112,6 +120,15 @@ def stock_values(s, pb, w, late, nd, tv, rv):
     dead = dead_tiles(s, pb)
     for k in range(6):
         tv[PAYV + k] = tv[SURPLUS] if (dead >> k) & 1 else tv[k]
+    # The joker stands for any live tile, so keeping it is worth at least the dearest one
+    # it could replace: below that the payment prices favour paying yellow while holding
+    # the tile asked (legal, almost always worse).  0 in the older rows: unchanged play.
+    floor = w[W_YELLOW_FLOOR]
+    if floor > 0.0:
+        dear = 0.0
+        for k in range(6):
+            dear = max(dear, tv[PAYV + k])
+        tv[YELLOW] = max(tv[YELLOW], floor * dear)
     held = 0
     for r in range(6):
         held += s[pb + L.P_RES + r]
