@@ -75,3 +75,21 @@ def test_the_default_population_puts_every_card_in_play():
     assert (gnomes["owned"] >= 1).all(), gnomes.loc[gnomes["owned"] < 1, "gnome"].tolist()
     sets = tasks[tasks["task"].isin(["Y15", "Y16", "Y17"])]
     assert sets["ignited"].sum() >= 3  # the tile-set tasks are lit, not only taken
+
+
+def test_a_changed_weight_row_starts_a_fresh_kernel_cache(tmp_path, monkeypatch):
+    # sim.loop.DEFAULT_ROWS freezes every built-in row into the cached kernels: a row file
+    # edited without a new cache key would leave play() on the old row (issue 27: it did)
+    import shutil
+
+    from bonfire_sim import _jitcache
+
+    pkg = tmp_path / "bonfire_sim"
+    for sub in ("rules", "sim", "strategies"):
+        shutil.copytree(_jitcache._PKG / sub, pkg / sub,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(_jitcache, "_PKG", pkg)
+    before = _jitcache.source_hash()
+    row = pkg / "strategies" / "rows" / "tuned_tempo.toml"
+    row.write_text(row.read_text().replace("[weights]", "[weights]\n# edited"))
+    assert _jitcache.source_hash() != before

@@ -11,8 +11,9 @@ hand-weighted style itself.  The exact command, the study and its mean row are u
 weights (``set_take``, ``set_keep``, ``spec_flat``) were set by hand so that the population
 takes and lights every task and recruits every gnome (docs/explanation/players.md).
 
-The rows live in ``rows/<name>.toml`` (data, not code: a weight row is never compiled into
-the engine, so re-tuning a row does not recompile the kernels).  The hand-weighted styles
+The rows live in ``rows/<name>.toml`` (data beside the code).  They still reach the
+compiled kernels (``sim.loop.DEFAULT_ROWS`` freezes every built-in row), so they count in
+the kernel cache's key (``_jitcache.source_hash``) like a kernel's source.  The hand-weighted styles
 keep their names (``portal``, ...): the weaker population that produced the earlier
 figures.
 """
