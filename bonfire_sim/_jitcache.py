@@ -28,8 +28,8 @@ _SOURCES = ("rules", "sim", "strategies")
 def source_hash() -> str:
     """Hash of every kernel-bearing source file (names and contents).
 
-    All of rules/ and strategies/ count (their module constants are compiled in); of sim/
-    only the files that define kernels.
+    All of rules/ and strategies/ count (their module constants are compiled in), with the
+    weight rows in strategies/rows/; of sim/ only the files that define kernels.
     """
     h = hashlib.sha256()
     for sub in _SOURCES:
@@ -40,6 +40,12 @@ def source_hash() -> str:
                 continue  # sim/ also holds plain-Python modules (runner, traces)
             h.update(f.name.encode())
             h.update(data)
+    # The built-in weight rows kept as data (strategies/rows/*.toml) are compiled in too:
+    # sim.loop.DEFAULT_ROWS is a global array, frozen into the cached kernels, so a changed
+    # row must start a fresh cache like a changed kernel.
+    for f in sorted((_PKG / "strategies" / "rows").glob("*.toml")):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
     return h.hexdigest()[:16]
 
 

@@ -52,7 +52,14 @@ from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.rng import game_seed, seed_words
 from bonfire_sim.rules.state import blank_state
-from bonfire_sim.strategies import W, load_weights, weight_table, weights_for
+from bonfire_sim.strategies import (
+    MAX_WEIGHT,
+    STYLE_DEFAULTS,
+    W,
+    load_weights,
+    weight_table,
+    weights_for,
+)
 from bonfire_sim.strategies.specs import parse_player
 from bonfire_sim.strategies.weights import WEIGHT_NAMES
 
@@ -65,6 +72,7 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "horizon": (2.0, 40.0), "max_open": (1.0, 7.0), "tpn": (1.0, 20.0),
     "fire_cap": (0.0, 20.0), "refresh": (-5.0, 5.0), "synergy": (-3.0, 5.0),
     "ignite_hold": (0.0, 100.0),  # must outweigh ignite + task points to change anything
+    "yellow_floor": (0.0, 1.5),  # a share of the dearest tile; above ~1 it only hoards jokers
 }
 DEFAULT_BOUNDS = (0.0, 30.0)
 OBJECTIVE = ("win2 + 0.005 * margin2 + w_score * (win_score4 - 60) + w_bonfires * "
@@ -95,6 +103,11 @@ class TuneConfig:
     w_short: float = 0.0
     start: str = ""  # weights file (TOML/JSON) to start from instead of the style's row
     start_sha256: str = ""  # its hash, recorded so a resumed study uses the same start
+    # Keep a style's plan while tuning it: (name, lo, hi) bounds replacing ``BOUNDS``, and
+    # ``keep_signature`` F > 1 bounds every weight the style's own module sets (its
+    # signature, ``DEFAULTS``) within a factor F of its start value (0: off).
+    bounds: tuple[tuple[str, float, float], ...] = ()
+    keep_signature: float = 0.0
 
     def __post_init__(self) -> None:
         weights_for(self.style)  # ValueError for an unknown style
@@ -122,6 +135,16 @@ class TuneConfig:
             check_float(name, getattr(self, name), lo, hi, lo_open=name == "sigma")
         if self.seed < 0 or self.budget < 0 or self.popsize < 0:
             raise ConfigError("seed, budget and popsize must be >= 0")
+        object.__setattr__(self, "bounds", tuple((str(n), float(lo), float(hi))
+                                                 for n, lo, hi in self.bounds))
+        for name, lo, hi in self.bounds:
+            if name not in WEIGHT_NAMES:
+                raise ConfigError(f"bound on unknown weight {name!r}; known: "
+                                  f"{', '.join(WEIGHT_NAMES)}")
+            check_float(f"bound {name} low", lo, -MAX_WEIGHT, MAX_WEIGHT)
+            check_float(f"bound {name} high", hi, lo, MAX_WEIGHT)
+        if self.keep_signature:
+            check_float("keep_signature", self.keep_signature, 1.0, 100.0, lo_open=True)
 
     @property
     def games_per_candidate(self) -> int:
@@ -130,6 +153,7 @@ class TuneConfig:
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["field"] = list(self.field)
+        d["bounds"] = [list(b) for b in self.bounds]
         return d
 
 
@@ -144,13 +168,23 @@ class Space:
     hi: np.ndarray
 
     @classmethod
-    def around(cls, style: str, start: str = "") -> Space:
+    def around(cls, style: str, start: str = "",
+               bounds: Sequence[tuple[str, float, float]] = (),
+               keep_signature: float = 0.0) -> Space:
+        """The space around ``style``'s row (or the ``start`` file's), with ``bounds``
+        replacing ``BOUNDS`` and the style's signature kept within ``keep_signature``."""
         table = weight_table(style, load_weights(start) if start else None)
-        x0 = np.array([table[k] for k in WEIGHT_NAMES])
-        scale = np.maximum(0.25, np.abs(x0) / 2)
-        lo = np.array([BOUNDS.get(k, DEFAULT_BOUNDS)[0] for k in WEIGHT_NAMES])
-        hi = np.array([BOUNDS.get(k, DEFAULT_BOUNDS)[1] for k in WEIGHT_NAMES])
-        return cls(x0, scale, lo, hi)
+        start_row = np.array([table[k] for k in WEIGHT_NAMES])
+        scale = np.maximum(0.25, np.abs(start_row) / 2)
+        limits = {k: BOUNDS.get(k, DEFAULT_BOUNDS) for k in WEIGHT_NAMES}
+        if keep_signature:
+            for k in STYLE_DEFAULTS.get(style, {}):
+                v = table[k]
+                limits[k] = tuple(sorted((v / keep_signature, v * keep_signature)))
+        limits.update({name: (low, high) for name, low, high in bounds})
+        lo = np.array([limits[k][0] for k in WEIGHT_NAMES])
+        hi = np.array([limits[k][1] for k in WEIGHT_NAMES])
+        return cls(start_row, scale, lo, hi)
 
     def row(self, x: Sequence[float]) -> np.ndarray:
         """The weight row (length ``W``) of coordinates ``x``."""
@@ -377,7 +411,7 @@ def _tune_locked(config: TuneConfig, out: Path, jobs: int, resume: bool,
     from bonfire_sim.workers import pool as worker_pool
 
     study, es = open_study(out, config, resume)
-    space = Space.around(config.style, config.start)
+    space = Space.around(config.style, config.start, config.bounds, config.keep_signature)
     with worker_pool(max(1, jobs)) as pool:
         while study.generation < config.generations and not (
                 config.budget and study.games >= config.budget):
@@ -414,3 +448,17 @@ def weights_toml(study: Study) -> str:
              f"{study.games} games", "[weights]"]
     lines += [f"{k} = {v}" for k, v in study.best.get("mean_weights", {}).items()]
     return "\n".join(lines) + "\n"
+
+
+def parse_bound(spec: str) -> tuple[str, float, float]:
+    """``NAME=LO:HI`` as (name, lo, hi); one ``ConfigError`` line for anything else."""
+    name, eq, rng = spec.partition("=")
+    lo_s, colon, hi_s = rng.partition(":")
+    if not (eq and colon and name.strip()):
+        raise ConfigError(f"bound {spec!r}: write NAME=LO:HI, e.g. portal=3:8")
+    try:
+        lo, hi = float(lo_s), float(hi_s)
+    except ValueError:
+        raise ConfigError(f"bound {spec!r}: LO and HI must be numbers") from None
+    lo = check_float(f"bound {name} low", lo, -MAX_WEIGHT, MAX_WEIGHT)
+    return name.strip(), lo, check_float(f"bound {name} high", hi, lo, MAX_WEIGHT)

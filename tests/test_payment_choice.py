@@ -130,3 +130,22 @@ def test_a_bot_keeps_its_yellow_tile_and_discards_surplus_before_a_fate_tile():
     fate = next(m for m in engine.legal_moves(s) if m[0] == L.M_FATE)
     engine.apply(s, fate)
     assert chosen(s, "greedy") == [0, 0, 0, 0, 0, 0, 1]
+
+
+def _choose_with(s: np.ndarray, row: np.ndarray) -> list[int]:
+    moves = engine.legal_moves(s)
+    i = evaluate.choose(s, P, moves, len(moves), row)
+    return unpack(int(moves[i][1]), 7 if moves[i][2] == 0 else 6)
+
+
+def test_the_yellow_floor_keeps_the_joker_while_the_tile_asked_is_held():
+    # tuned prices the joker (yellow 0.51) below a fire tile (tile 1.58 x tv_fire 1.88), so
+    # it pays its joker for the Great Bonfire while holding the fire tile asked (issue 27:
+    # legal, almost always worse).  yellow_floor = 1 prices the kept joker at least at the
+    # dearest live tile it stands for: the fire tile is paid.  tuned keeps its row (and
+    # every documented figure), the issue-27 styles carry the floor.
+    s = mid_game(StateBuilder().tiles(0, fire=1, yellow=1, task=1))
+    engine.apply(s, FIRE_ON_3)
+    assert _choose_with(s.copy(), weights_for("tuned")) == [0, 0, 0, 0, 0, 0, 1]
+    fixed = weights_for("tuned", {"yellow_floor": 1.0})
+    assert _choose_with(s.copy(), fixed) == [0, 0, 0, 1, 0, 0, 0]

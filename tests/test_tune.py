@@ -118,3 +118,38 @@ def test_cli_tune_takes_the_bonfire_floor(tmp_path):
     assert (cfg["bonfires_min"], cfg["w_short"]) == (4.5, 1.5)
     bad = CliRunner().invoke(main, ["tune", "--w-short", "-1", "--out", str(tmp_path / "b")])
     assert bad.exit_code != 0 and "w-short" in bad.output
+
+
+def test_bounds_and_the_signature_keep_a_tuned_style_its_plan(tmp_path):
+    from bonfire_sim.strategies import STYLE_DEFAULTS
+    from bonfire_sim.strategies.weights import WEIGHT_NAMES
+    from bonfire_sim.tune import parse_bound
+
+    space = Space.around("guardian", bounds=[("yellow_floor", 1.0, 1.5)], keep_signature=1.5)
+    big = space.row(np.full(len(space.start), 1000.0))  # far past every bound, upwards
+    small = space.row(np.full(len(space.start), -1000.0))
+    for k in STYLE_DEFAULTS["guardian"]:
+        i = WEIGHT_NAMES.index(k)
+        assert big[i] == pytest.approx(space.start[i] * 1.5)
+        assert small[i] == pytest.approx(space.start[i] / 1.5)
+    i = WEIGHT_NAMES.index("yellow_floor")
+    assert (small[i], big[i]) == (1.0, 1.5)
+    free = WEIGHT_NAMES.index("tile")  # not guardian's: only the default bounds
+    assert big[free] == 30.0 and small[free] == 0.0
+    assert parse_bound("portal=3:8") == ("portal", 3.0, 8.0)
+    for bad in ("portal", "portal=3", "portal=a:b", "portal=8:3", "portal=nan:1"):
+        with pytest.raises(ConfigError):
+            parse_bound(bad)
+    with pytest.raises(ConfigError, match="unknown weight"):
+        TuneConfig(generations=1, bounds=(("nope", 0, 1),), **TINY)
+    with pytest.raises(ConfigError):
+        TuneConfig(generations=1, keep_signature=0.5, **TINY)
+    res = CliRunner().invoke(main, [
+        "tune", "--deals2", "1", "--games4", "1", "--popsize", "3", "--generations", "1",
+        "--keep-signature", "1.5", "--bound", "yellow_floor=1:1.5",
+        "--out", str(tmp_path / "t"), "--quiet"])
+    assert res.exit_code == 0, res.output
+    cfg = json.loads((tmp_path / "t" / "study.json").read_text())["config"]
+    assert cfg["bounds"] == [["yellow_floor", 1.0, 1.5]] and cfg["keep_signature"] == 1.5
+    res = CliRunner().invoke(main, ["tune", "--bound", "x=1", "--out", str(tmp_path / "u")])
+    assert res.exit_code == 2 and res.output.startswith("Error: ")

@@ -26,8 +26,11 @@ def test_tuned_ships_the_stage3_row_and_not_the_bonfire_rows():
     """strategies/tuned.py: the built-in is stage 3 (the strongest); stages 5 and 6 light
     more bonfires but lose head to head, so they are only weight files."""
     tuning = Path(__file__).parent.parent / "experiments" / "tuning"
-    for name in ("stage3.toml", "stage5.toml", "stage6.toml"):  # complete: nothing falls back
-        assert set(load_weights(tuning / name)) == set(WEIGHT_NAMES)
+    # complete: nothing falls back but the weights appended later (issue 27), whose base
+    # value 0 leaves these rows' play as it was
+    later = {"yellow_floor", "set_take", "set_keep", "spec_flat"}
+    for name in ("stage3.toml", "stage5.toml", "stage6.toml"):
+        assert set(load_weights(tuning / name)) == set(WEIGHT_NAMES) - later
     built_in = parse_player("tuned").weight_row()
     stage3 = parse_player(f"tuned@{tuning / 'stage3.toml'}").weight_row()
     assert np.array_equal(built_in, stage3)

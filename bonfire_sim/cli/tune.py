@@ -47,6 +47,12 @@ from bonfire_sim.config import TUNE_FLOATS
 @click.option("--start", default="", metavar="FILE.toml",
               help="Start from this weights file (e.g. an earlier study's --weights-out) "
                    "instead of the style's row.")
+@click.option("--bound", "bound_specs", multiple=True, metavar="NAME=LO:HI",
+              help="Keep weight NAME within [LO, HI] (repeatable; replaces its default bound).")
+@click.option("--keep-signature", type=FiniteFloat(0.0, 100.0), default=0.0, show_default=True,
+              metavar="F",
+              help="Keep every weight the style's own module sets (its plan) within a factor "
+                   "F of its start value, so a tuned style stays that style (0: off).")
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Worker processes (results do not depend on it).")
 @click.option("--out", default="runs/tune", show_default=True, help="Study directory.")
@@ -58,8 +64,8 @@ from bonfire_sim.config import TUNE_FLOATS
 def tune(style: str, field_specs: str, deals2: int, games4: int, generations: int,
          budget: int, popsize: int, sigma: float, seed: int, w_score: float,
          w_bonfires: float, bonfires_min: float, w_short: float, w_stalled: float,
-         start: str, jobs: int, out: str, resume: bool, weights_out: str | None,
-         quiet: bool) -> None:
+         start: str, bound_specs: tuple[str, ...], keep_signature: float, jobs: int,
+         out: str, resume: bool, weights_out: str | None, quiet: bool) -> None:
     """Tune a style's weight row with CMA-ES on paired deals (common random numbers).
 
     Each generation's candidates play the same deals: 2-player games against every field
@@ -75,18 +81,24 @@ def tune(style: str, field_specs: str, deals2: int, games4: int, generations: in
         bonfire-sim tune --field portal,planner --generations 60 --jobs 2 --out runs/tp
 
     \b
+        bonfire-sim tune --style guardian --keep-signature 1.5 --bound yellow_floor=0.8:1.2 \
+            --field tuned,guardian --generations 40 --jobs 2 --out runs/tg
+
+    \b
         bonfire-sim tune --field portal,planner --generations 80 --jobs 2 --out runs/tp --resume
     """
     from bonfire_sim.progress import Progress
     from bonfire_sim.strategies.specs import split_specs
-    from bonfire_sim.tune import Study, TuneConfig
+    from bonfire_sim.tune import Study, TuneConfig, parse_bound
     from bonfire_sim.tune import tune as run_tune
 
     config = TuneConfig(style=style, field=tuple(split_specs(field_specs)), deals2=deals2,
                         games4=games4, generations=generations, budget=budget,
                         popsize=popsize, sigma=sigma, seed=seed, w_score=w_score,
                         w_bonfires=w_bonfires, bonfires_min=bonfires_min, w_short=w_short,
-                        w_stalled=w_stalled, start=start)
+                        w_stalled=w_stalled, start=start,
+                        bounds=tuple(parse_bound(b) for b in bound_specs),
+                        keep_signature=keep_signature)
     with Progress(total=generations, desc="generations", unit="gen", quiet=quiet) as bar:
         def progress(study: Study) -> None:
             bar.update(study.generation - bar.n)

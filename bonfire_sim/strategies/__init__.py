@@ -33,14 +33,17 @@ from bonfire_sim.strategies import (
     steady,
     tempo,
     tuned,
+    tuned_styles,
 )
 from bonfire_sim.strategies.weights import BASE, WEIGHT_NAMES, WEIGHTS
 
 W = 64  # weights per seat (= bonfire_sim.sim.loop.W)
 MAX_WEIGHT = 1e6  # any weight a file may set: far beyond every tuned row, finite in the engine
 RANDOM_ID = 0
-STYLES: tuple[ModuleType, ...] = (greedy, tempo, guardian, portal, gnome_engine, planner,
-                                  tuned, steady)
+# ids follow this order (search takes the next): new styles are only ever appended
+STYLES: tuple[ModuleType | tuned_styles.Style, ...] = (
+    greedy, tempo, guardian, portal, gnome_engine, planner, tuned, steady,
+    *tuned_styles.STYLES)
 BUILTIN = {
     random_player.NAME: (RANDOM_ID, random_player.DESCRIPTION),
     **{m.NAME: (i + 1, m.DESCRIPTION) for i, m in enumerate(STYLES)},
@@ -51,16 +54,19 @@ BUILTIN[search.NAME] = (SEARCH_ID, search.DESCRIPTION)
 SEARCH_POLICY = tuned.NAME
 STRATEGY_IDS = {name: sid for name, (sid, _) in BUILTIN.items()}
 STYLE_DEFAULTS = {m.NAME: dict(m.DEFAULTS) for m in STYLES}
-# The default seat mix of a batch run (cycled over the seats): four distinct competent
-# styles - the ladder leader (portal), the steadiest igniter (planner), the fast one
-# (tempo) and the gnome engine - so default runs show varied, countdown-ending games.
-DEFAULT_MIX: tuple[str, ...] = ("portal", "planner", "tempo", "gnome_engine")
+# The default seat mix of a batch run (cycled over the seats): four distinct plans, each
+# tuned on tuned's judgement (issue 27; docs/explanation/players.md) - strong players who
+# still play differently.  The hand-weighted mix it replaces, kept as a weaker population:
+# ``OLD_MIX``.
+DEFAULT_MIX: tuple[str, ...] = ("tuned_portal", "tuned_planner", "tuned_tempo",
+                                "tuned_gnome_engine")
+OLD_MIX: tuple[str, ...] = ("portal", "planner", "tempo", "gnome_engine")
 # The populations every finding is checked across (issue 27), name -> seat specs cycled
 # over the seats as a run's strategies.  The one place they are defined: the report's
 # "holds in every population" marks and an experiment's `[run] populations` read them.
-# "strong" is the strongest fast population known (`tuned` in every seat; swap in a strong
-# varied mix when one ships); "old_mix" is the seat mix behind the earlier headline figures.
-POPULATIONS: dict[str, tuple[str, ...]] = {"strong": ("tuned",), "old_mix": DEFAULT_MIX}
+# "strong" is the default mix above; "old_mix" is the hand-weighted mix behind the earlier
+# headline figures.
+POPULATIONS: dict[str, tuple[str, ...]] = {"strong": DEFAULT_MIX, "old_mix": OLD_MIX}
 # The default human in solo games: the style that does best against Tom (README, "Headline
 # findings": portal wins 10.4% of its solo games, the next best 4.4%).
 SOLO_DEFAULT = "portal"

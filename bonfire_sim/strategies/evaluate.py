@@ -32,6 +32,8 @@ price (``value_of``) and chooses.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -203,24 +205,35 @@ def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
 
 
 # ---- one move ------------------------------------------------------------------------------
+# What pricing a move reads besides the state and the parameters, made once per decision by
+# ``choose_in``: the seat's weight row ``w``, the decision's context ``cx`` (``CX_*``), the
+# NEED vector ``nd``, the tile and resource values ``tv``/``rv`` (``stock_values``), and the
+# fate area's labelling ``lab``/``size`` and free lines ``fl`` (made at the first fate move).
+Scratch = namedtuple("Scratch", ("w", "cx", "nd", "tv", "rv", "lab", "size", "fl"))
+
+
 @njit(cache=True)
-def move_value(s, p, mv, w, cx, nd, tv, rv, lab, size, fl):
-    """Value of move row mv for the seat to move (in points)."""
-    return value_of(s, p, mv[0], mv[1], mv[2], mv[3], mv[4], w, cx, nd, tv, rv, lab, size, fl)
+def move_value(s, p, mv, sc):
+    """Value of move row mv for the seat to move (in points), with the decision's
+    ``Scratch`` sc."""
+    return value_of(s, p, (mv[0], mv[1], mv[2], mv[3], mv[4]), sc)
 
 
 # Inlined into its callers (numba IR inlining): a compiled call passes every array as
 # seven machine words, so calling it once per priced move with its eight arrays cost more
 # than many moves' pricing itself.  Inlining changes no arithmetic.
 @njit(inline="always", **NO_RT)
-def value_of(s, p, kind, a, b, c, d, w, cx, nd, tv, rv, lab, size, fl):
-    """``move_value`` of the move [kind, a, b, c, d] (no row view per move)."""
+def value_of(s, p, move, sc):
+    """``move_value`` of ``move`` = (kind, a, b, c, d), one row of the move table (no row
+    view per move), with the decision's ``Scratch`` sc."""
+    kind, a, b, c, d = move
+    w, cx, nd, tv, rv = sc.w, sc.cx, sc.nd, sc.tv, sc.rv
     seat = s[L.G_CUR]
     pb = TK.pbase(seat)
     ph = s[L.G_PHASE]
     if kind == L.M_FATE:
-        return fate_value(s, p, pb, a, b, c, d, ph == L.PH_MAIN, w, cx, nd, tv, rv, lab, size,
-                          fl)
+        return fate_value(s, p, pb, a, b, c, d, ph == L.PH_MAIN, w, cx, nd, tv, rv, sc.lab,
+                          sc.size, sc.fl)
     if kind == L.M_IGNITE:
         t = s[pb + L.P_TASK + a]
         v = w[W_IGNITE] + w[W_NOVICE] * cx[CX_PRESS] + p[T.T_POINTS + t] + nd[FE.N_BONFIRES]
@@ -340,13 +353,14 @@ def choose_in(s, p, moves, n, w, floats, fate):
     cx[CX_PRESS] = stall_pressure(s, p)
     # Under stall pressure stock that no held task needs falls towards its leftover value:
     # converting tiles at the Great Bonfire only delays a stall.
-    stock_values(s, pb, w, cx[CX_LATE] * (1.0 - w[W_STOCK_PRESS] * cx[CX_PRESS]), nd, tv, rv)
+    stock_values(s, p, pb, w, cx[CX_LATE] * (1.0 - w[W_STOCK_PRESS] * cx[CX_PRESS]), nd, tv, rv)
     # the fate area's labelling and free lines, made at the first fate move
     lab = fate[:F.NCELL]
     size = fate[F.NCELL:2 * F.NCELL]
     stack = fate[2 * F.NCELL:3 * F.NCELL]
     fl = fate[3 * F.NCELL:]
     labelled = False
+    sc = Scratch(w, cx, nd, tv, rv, lab, size, fl)
     best = NEG
     bi = 0
     pass_i = -1
@@ -362,8 +376,7 @@ def choose_in(s, p, moves, n, w, floats, fate):
             cx[CX_OCC] = occ
             free_lines(p, occ, fl)
             labelled = True
-        v = value_of(s, p, kind, moves[i, 1], moves[i, 2], moves[i, 3], moves[i, 4], w, cx,
-                     nd, tv, rv, lab, size, fl)
+        v = value_of(s, p, (kind, moves[i, 1], moves[i, 2], moves[i, 3], moves[i, 4]), sc)
         if v > best:
             best = v
             bi = i

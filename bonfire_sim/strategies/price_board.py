@@ -34,6 +34,7 @@ from bonfire_sim.strategies.weights import (
     W_PORTAL,
     W_PROC_RES,
     W_SPEC,
+    W_SPEC_FLAT,
 )
 
 # Specialist abilities 1..27 in points (index = ability); see rulebook Appendix III.
@@ -172,6 +173,7 @@ def gnome_value(s, p, pb, gid, w, cx, nd):
     v = nd[FE.N_GNOMES]
     if gid < C.N_SPECIALISTS:
         v += w[W_SPEC] * SPEC_VALUE[gid + 1] * cx[CX_LATE]
+        v += w[W_SPEC_FLAT] * cx[CX_LATE]
         v += nd[FE.N_GNOMERES + p[T.SPEC_RES + gid]]
     else:
         e = gid - C.N_SPECIALISTS

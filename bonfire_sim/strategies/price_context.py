@@ -18,7 +18,16 @@ from bonfire_sim.rules.islands import (
 )
 from bonfire_sim.rules.turns import pass_points
 from bonfire_sim.strategies import features as FE
-from bonfire_sim.strategies.weights import W_GOLD, W_RES, W_TILE, W_TPN, W_TV0, W_YELLOW
+from bonfire_sim.strategies.weights import (
+    W_GOLD,
+    W_RES,
+    W_SET_KEEP,
+    W_TILE,
+    W_TPN,
+    W_TV0,
+    W_YELLOW,
+    W_YELLOW_FLOOR,
+)
 
 NEG = -1.0e9
 GOLD, YELLOW = C.GOLD, C.YELLOW
@@ -103,7 +112,7 @@ def stall_pressure(s, p):
 
 
 @njit(**NO_RT)
-def stock_values(s, pb, w, late, nd, tv, rv):
+def stock_values(s, p, pb, w, late, nd, tv, rv):
     """Values of one action tile of each type (tv) and one resource (rv)."""
     for k in range(6):
         tv[k] = 0.5 * (1.0 - late) + late * w[W_TILE] * w[W_TV0 + k]
@@ -112,6 +121,17 @@ def stock_values(s, pb, w, late, nd, tv, rv):
     dead = dead_tiles(s, pb)
     for k in range(6):
         tv[PAYV + k] = tv[SURPLUS] if (dead >> k) & 1 else tv[k]
+    # The joker stands for any live tile, so keeping it is worth at least the dearest one
+    # it could replace: below that the payment prices favour paying yellow while holding
+    # the tile asked (legal, almost always worse).  0 in the older rows: unchanged play.
+    floor = w[W_YELLOW_FLOOR]
+    if floor > 0.0:
+        dear = 0.0
+        for k in range(6):
+            dear = max(dear, tv[PAYV + k])
+        tv[YELLOW] = max(tv[YELLOW], floor * dear)
+    if w[W_SET_KEEP] > 0.0:
+        keep_tile_sets(s, p, pb, w[W_SET_KEEP], tv)
     held = 0
     for r in range(6):
         held += s[pb + L.P_RES + r]
@@ -119,6 +139,27 @@ def stock_values(s, pb, w, late, nd, tv, rv):
     for r in range(5):
         rv[r] = 0.5 * (1.0 - late) + late * (w[W_RES] + scarce) + nd[FE.N_RES + r]
     rv[GOLD] = 0.5 * (1.0 - late) + late * w[W_GOLD] + nd[FE.N_RES + GOLD]
+
+
+@njit(**NO_RT)
+def keep_tile_sets(s, p, pb, keep, tv):
+    """Raise the last held tile of each type that a held, unlit tile-set task (Y15-Y17:
+    "action tiles ... in supply") asks for: paying it breaks the set the task needs when it
+    is ignited, and late in the game every tile falls to its leftover value, so without
+    this the set is spent before the countdown ignite."""
+    for j in range(C.MAX_TASKS):
+        t = s[pb + L.P_TASK + j]
+        if t < 0 or s[pb + L.P_LIT + j] == 1 or p[T.T_KIND + t] != TK.K_TILES_IN_SUPPLY:
+            continue
+        a = p[T.T_A + t]
+        miss = 0
+        for k in range(6):
+            if (a >> k) & 1 and s[pb + L.P_TILES + k] < 1:
+                miss += 1
+        bonus = keep * (p[T.T_POINTS + t] + FE.IGNITE_EXTRA) / (1.0 + miss)
+        for k in range(6):
+            if (a >> k) & 1 and s[pb + L.P_TILES + k] == 1:
+                tv[PAYV + k] += bonus
 
 
 @njit(**NO_RT)

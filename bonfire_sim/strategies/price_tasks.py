@@ -40,6 +40,7 @@ from bonfire_sim.strategies.weights import (
     W_CRYSTAL,
     W_MAX_OPEN,
     W_NOVICE,
+    W_SET_TAKE,
     W_SYNERGY,
     W_TASK_COL0,
     W_TASK_DIST,
@@ -108,6 +109,8 @@ def take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd, d):
     v += w[W_NOVICE] * cx[CX_PRESS] * frac
     v += task_promise(w, cx, frac)
     v += w[W_TASK_SPACE] * space / 6.0
+    if p[T.T_KIND + t] == TK.K_TILES_IN_SUPPLY:
+        v += w[W_SET_TAKE]  # a set of tiles held at once: priced far, so rarely taken
     if 1 <= space <= s[pb + L.P_NPATH]:
         if p[T.PATH_CRYSTAL + s[pb + L.P_PATH + space]] == col:
             v += w[W_CRYSTAL]

@@ -60,6 +60,16 @@ WEIGHTS: dict[str, tuple[float, str]] = {
     "task_idle": (0.0, "bonus for a new task while the seat holds no unlit task"),
     "fire_plain": (0.0, "penalty on a paid Great Bonfire turn that brings no portal"),
     "ignite_hold": (0.0, "penalty on igniting before the countdown (x 1 - stall pressure)"),
+    # appended 2026-11-26 (issue 27): default 0 leaves every older style's play unchanged
+    "yellow_floor": (0.0, "a kept yellow joker is worth at least this share of the dearest "
+                          "live tile it stands for (1: never pays yellow while holding the "
+                          "tile asked)"),
+    "set_take": (0.0, "bonus for taking a task that asks for a set of action tiles held "
+                      "(Y15-Y17)"),
+    "set_keep": (0.0, "share of such a held task's points laid on the last tile of each type "
+                      "it asks for (x 1 / (1 + types missing))"),
+    "spec_flat": (0.0, "value of any specialist on top of its ability's (x late): recruits "
+                       "the ones whose ability the evaluator prices low"),
 }
 WEIGHT_NAMES = tuple(WEIGHTS)
 BASE = {k: v for k, (v, _) in WEIGHTS.items()}
@@ -69,4 +79,5 @@ BASE = {k: v for k, (v, _) in WEIGHTS.items()}
  W_ADVANCE, W_PORTAL, W_SPEC, W_ELDER, W_ELDER_WAIT, W_FATE_COST, W_FATE_LOW, W_HORIZON,
  W_TPN, W_FUTURE, W_COUNCIL_POINT, W_PROC_RES, W_FIRE_POINTS, W_REFRESH, W_SHIP_FOLLOW,
  W_DISCARD, W_NOVICE, W_FIRE_CAP, W_FATE_GEO, W_STOCK_PRESS, W_TASK_IGNITE, W_TASK_IDLE,
- W_FIRE_PLAIN, W_IGNITE_HOLD) = range(len(WEIGHT_NAMES))
+ W_FIRE_PLAIN, W_IGNITE_HOLD, W_YELLOW_FLOOR, W_SET_TAKE, W_SET_KEEP,
+ W_SPEC_FLAT) = range(len(WEIGHT_NAMES))
