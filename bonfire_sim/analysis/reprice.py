@@ -186,22 +186,26 @@ def secant_step(history: Sequence[tuple[float, float]], lo: float = SLOPE_LO,
 def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
             alpha: float = FL.ALPHA, probe_games: ProbeSettings | int | None = None,
             verify: bool = False, verify_games: int = VERIFY_GAMES,
-            focus_games: int | None = None, rounds: int = ROUNDS, seed: int | None = None,
+            focus_games: int | None = None, top_up_games: int | None = None,
+            rounds: int = ROUNDS, seed: int | None = None,
             jobs: int = 1, quiet: bool = True,
             note: Callable[[str], None] | None = None) -> Reprice:
     """Propose whole printed task values from ``runs`` and, with ``verify``, iterate them
     on fresh deals and check the result on deals no proposal was estimated from.
 
-    Round 0 is the runs' own estimate: every card flagged at some count is re-priced to
-    its whole fair value (``combine``).  Each of up to ``rounds`` iteration rounds plays
-    fresh deals (seed ``seed + i``) at the current prices (``fresh_table``: all tasks on
-    ``verify_games`` games, the re-priced cards on ``focus_games``, default 4x) and moves
-    every re-priced card by a secant step (``secant_step``: the surplus is not exactly
-    linear in the printed value, because the players take and light a card differently
-    when it prints more) to the whole value closest to a zero surplus, and re-prices any
-    card newly flagged there.  The iteration stops at a fixed point (no card moves).
-    Then one more round on new deals (the **check**), whose figures move nothing, gives
-    ``verified``: per re-priced card and count, its surplus there and whether it lies
+    Round 0 is the runs' own estimate, topped up where a card is not measured and its
+    surplus lies beyond the margin (its forks alone on ``top_up_games`` fresh games per
+    count, seed ``seed``; default twice the runs' games, 0 = none): every card flagged at
+    some count is re-priced to its whole fair value (``combine``).  Each of up to
+    ``rounds`` iteration rounds plays fresh deals (seed ``seed + 1 + i``) at the current
+    prices (``fresh_table``: all tasks on ``verify_games`` games, the re-priced cards on
+    ``focus_games``, default 4x) and moves every re-priced card by a secant step
+    (``secant_step``: the surplus is not exactly linear in the printed value, because
+    the players take and light a card differently when it prints more) to the whole
+    value closest to a zero surplus, and re-prices any card newly flagged there.  The
+    iteration stops at a fixed point (no card moves).  Then one more round on new deals
+    (the **check**), whose figures move nothing, gives ``verified``: per re-priced card
+    and count, its surplus there and whether it lies
     within ± margin.  Seeds of the estimating runs are refused."""
     rs = as_runs(runs)
     if not rs:
@@ -209,14 +213,31 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     groups = group_runs(rs)
     used = {r.config.seed for r in rs}
     base = (max(used) + 1) if seed is None else int(seed)
-    if verify and any(base + i in used for i in range(rounds + 1)):
-        raise DataError(f"verification seeds {base}..{base + rounds} include a seed of "
-                        f"the estimating runs ({sorted(used)}): pick a disjoint --seed")
+    if any(base + i in used for i in range(rounds + 2)):
+        raise DataError(f"the fresh seeds {base}..{base + rounds + 1} (top-up, rounds, "
+                        f"check) include a seed of the estimating runs ({sorted(used)}): "
+                        f"pick a disjoint --seed")
     focus_games = 4 * verify_games if focus_games is None else int(focus_games)
+    top_up = (2 * max(r.config.games for r in rs)) if top_up_games is None else top_up_games
     printed = printed_points(rs[0].config)
     settings = task_settings(probe_games)
     forks = _forks([(r.label, r.config, r.path) for r in rs], settings, jobs, quiet)
     table = card_table(forks, {n: printed for n in groups}, margin, alpha)
+    wide = _wide(table, margin)
+    if wide and top_up > 0:
+        # More forks where the interval is too wide to decide and the card may be off:
+        # fresh deals of the same game (seed ``base``, never a verification seed), only
+        # those cards forked, so they cost a fraction of a full probe.
+        if note:
+            note(f"top-up: {len(wide)} card(s) not measured with a surplus beyond the "
+                 f"margin, forked on {top_up} fresh games per player count (seed {base})")
+        extra = [(f"topup{n}", _fresh(g[0].config, base, top_up, printed), None)
+                 for n, g in groups.items()]
+        forks = pd.concat([forks, _forks(extra, ProbeSettings(kinds=TASK_KINDS,
+                                                              tasks=tuple(wide)),
+                                         jobs, quiet)], ignore_index=True)
+        table = card_table(forks, {n: printed for n in groups}, margin, alpha)
+    base += 1  # the verification rounds and the check play the seeds after the top-up
     est = combine(table, printed, margin)
     proposal = {str(r["card"]): int(r["proposed"]) for _, r in est.iterrows()
                 if r["flagged"] and r["proposed"] != r["printed"]}
@@ -258,6 +279,14 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     v["within"] = v["surplus"].abs() <= margin
     result.verified = v.reset_index(drop=True)
     return result
+
+
+def _wide(table: pd.DataFrame, margin: float) -> list[str]:
+    """Tasks some count leaves not measured while its surplus lies beyond the margin: the
+    cards that may be off and need more forks to say so."""
+    t = table[(table["kind"] == "task") & (table["status"] != "measured")
+              & (table["surplus"].abs() > margin)]
+    return sorted(set(t["card"]))
 
 
 def _pooled(table: pd.DataFrame, card: str) -> float:

@@ -38,6 +38,10 @@ def _after(res, rnd) -> list[int]:
 @click.option("--focus-games", type=click.IntRange(min=1), default=None,
               help="Fresh games per player count and round on which the re-priced cards "
                    "alone are forked (their own intervals) [default: 4x --verify-games].")
+@click.option("--top-up-games", type=click.IntRange(min=0), default=None,
+              help="Fresh games per player count on which the cards not measured but "
+                   "possibly off are forked again before proposing [default: twice the "
+                   "runs' games; 0: none].")
 @click.option("--rounds", type=click.IntRange(min=1, max=20), default=3, show_default=True,
               help="Iteration rounds at most (each on new deals), then one check round.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
@@ -47,7 +51,8 @@ def _after(res, rnd) -> list[int]:
 @quiet_option
 def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
             probe_games: int | None, verify_games: int, focus_games: int | None,
-            rounds: int, jobs: int, seed: int | None, quiet: bool) -> None:
+            top_up_games: int | None, rounds: int, jobs: int, seed: int | None,
+            quiet: bool) -> None:
     """Propose whole-point printed task values for the cards whose price is off.
 
     A task's surplus is its lit value (engine forks: ignite it now against never) minus
@@ -84,7 +89,8 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
             click.echo(msg, err=True)
 
     res = run_reprice(runs, margin=margin, probe_games=probe_games, verify=verify,
-                      verify_games=verify_games, focus_games=focus_games, rounds=rounds,
+                      verify_games=verify_games, focus_games=focus_games,
+                      top_up_games=top_up_games, rounds=rounds,
                       seed=seed, jobs=jobs,
                       quiet=quiet, note=note)
     write_text(path, overrides_toml(res, runs, margin))
