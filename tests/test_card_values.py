@@ -203,7 +203,7 @@ def test_reprice_brings_a_planted_misprice_back_on_fresh_deals(tmp_path):
                     overrides={"task_points": {"B1": 8}})
     r = run(cfg, tmp_path / "r")
     res = reprice(r, probe_games=BLUE_LIGHT, verify=True, verify_games=900,
-                  focus_games=3600, rounds=2)
+                  focus_games=3600, top_up_games=900, rounds=2)
     assert 1 <= res.proposal["B1"] <= 4  # printed 2 in the game; 8 was planted
     v = res.verified.set_index("card")
     assert abs(v.loc["B1", "surplus"]) <= 1.0
@@ -237,6 +237,23 @@ def test_secant_step_zeroes_the_line_through_the_latest_prices():
     assert secant_step([(6.0, 2.0), (4.0, 0.5), (4.0, 1.0)])[1] == pytest.approx(0.5)
 
 
+def test_the_top_up_gives_the_undecided_cards_the_forks_they_need():
+    from bonfire_sim.analysis.reprice import _top_up_size, _wide
+
+    printed = printed_points(RunConfig(games=2, players=2))
+    vals = {t: (printed[t] + 0.0, 400) for t in BLUE}
+    vals["B1"] = (printed["B1"] + 3.0, 40)  # off, but too few forks to say so
+    vals["B2"] = (printed["B2"] + 0.2, 40)  # as wide, but nothing suggests it is off
+    tab = card_table(_synthetic(vals, sd=6.0), {2: printed})
+    assert _wide(tab, 1.0) == ["B1"]
+    row = tab.set_index("card").loc["B1"]
+    # 40 forks in 400 games: the missing forks at that rate, 10% spare, capped.
+    need = 1.1 * (row["forks_needed"] - 40) / (40 / 400)
+    assert _top_up_size(tab, ["B1"], 400, 10**6) == int(np.ceil(need))
+    assert _top_up_size(tab, ["B1"], 400, 500) == 500
+    assert _top_up_size(tab, [], 400, 500) == 0
+
+
 def test_test_retest_small(tmp_path):
     """Two independent seeds (blue tasks, 2 players): the printed values the tool proposes
     agree within 1 point for 90% of the cards, and no card is flagged without forks."""
@@ -244,7 +261,7 @@ def test_test_retest_small(tmp_path):
     for seed in (61, 62):
         r = run(RunConfig(games=1200, players=2, seed=seed, seat_rotation=True),
                 tmp_path / str(seed))
-        res = reprice(r, probe_games=BLUE_LIGHT)
+        res = reprice(r, probe_games=BLUE_LIGHT, top_up_games=0)  # CI size: no top-up
         final.append(pd.Series(res.printed | res.proposal)[list(BLUE)])
         f = card_values(r, probes=BLUE_LIGHT).query("flag != ''")
         assert (f["n"] > 0).all() and (f["status"] == "measured").all()

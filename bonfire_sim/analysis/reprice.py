@@ -195,7 +195,8 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
 
     Round 0 is the runs' own estimate, topped up where a card is not measured and its
     surplus lies beyond the margin (its forks alone on ``top_up_games`` fresh games per
-    count, seed ``seed``; default twice the runs' games, 0 = none): every card flagged at
+    count, seed ``seed``; default what their ``forks_needed`` ask for, at most four times
+    the games forked, 0 = none): every card flagged at
     some count is re-priced to its whole fair value (``combine``).  Each of up to
     ``rounds`` iteration rounds plays fresh deals (seed ``seed + 1 + i``) at the current
     prices (``fresh_table``: all tasks on ``verify_games`` games, the re-priced cards on
@@ -218,12 +219,15 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
                         f"check) include a seed of the estimating runs ({sorted(used)}): "
                         f"pick a disjoint --seed")
     focus_games = 4 * verify_games if focus_games is None else int(focus_games)
-    top_up = (2 * max(r.config.games for r in rs)) if top_up_games is None else top_up_games
     printed = printed_points(rs[0].config)
     settings = task_settings(probe_games)
     forks = _forks([(r.label, r.config, r.path) for r in rs], settings, jobs, quiet)
     table = card_table(forks, {n: printed for n in groups}, margin, alpha)
     wide = _wide(table, margin)
+    forked = max(sum(min(settings.games or r.config.games, r.config.games) for r in g)
+                 for g in groups.values())
+    top_up = (_top_up_size(table, wide, forked, 4 * forked) if top_up_games is None
+              else top_up_games)
     if wide and top_up > 0:
         # More forks where the interval is too wide to decide and the card may be off:
         # fresh deals of the same game (seed ``base``, never a verification seed), only
@@ -287,6 +291,17 @@ def _wide(table: pd.DataFrame, margin: float) -> list[str]:
     t = table[(table["kind"] == "task") & (table["status"] != "measured")
               & (table["surplus"].abs() > margin)]
     return sorted(set(t["card"]))
+
+
+def _top_up_size(table: pd.DataFrame, wide: Sequence[str], forked: int, cap: int) -> int:
+    """Fresh games that give the ``wide`` cards the forks their rows need for the margin
+    (``forks_needed`` at each card's own fork rate over the ``forked`` games, 10% spare),
+    at most ``cap``: a card the players almost never meet would need far more."""
+    t = table[table["card"].isin(list(wide)) & (table["n"] > 0)]
+    if t.empty:
+        return 0
+    games = (t["forks_needed"] - t["n"]).clip(lower=0) / (t["n"] / max(forked, 1))
+    return int(min(cap, math.ceil(1.1 * float(games.max()))))
 
 
 def _pooled(table: pd.DataFrame, card: str) -> float:

@@ -40,8 +40,9 @@ def _after(res, rnd) -> list[int]:
                    "alone are forked (their own intervals) [default: 4x --verify-games].")
 @click.option("--top-up-games", type=click.IntRange(min=0), default=None,
               help="Fresh games per player count on which the cards not measured but "
-                   "possibly off are forked again before proposing [default: twice the "
-                   "runs' games; 0: none].")
+                   "possibly off are forked again before proposing [default: the games "
+                   "their intervals need for the margin, at most 4x the games forked; "
+                   "0: none].")
 @click.option("--rounds", type=click.IntRange(min=1, max=20), default=3, show_default=True,
               help="Iteration rounds at most (each on new deals), then one check round.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
