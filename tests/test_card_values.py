@@ -343,9 +343,10 @@ def test_test_retest_on_two_seeds_heavy(tmp_path):
     for seed in (41, 42):
         r = run(RunConfig(games=HEAVY_GAMES, players=4, seed=seed, seat_rotation=True,
                           strategies=TUNED), tmp_path / str(seed), jobs=2)
-        tabs.append(card_values(r, jobs=2).set_index(["card", "kind"]))
-        res = reprice(r, jobs=2)
+        res = reprice(r, jobs=2)  # with its top-up: the table the proposal came from
+        tabs.append(res.table.set_index(["card", "kind"]))
         final.append(pd.Series(res.printed | res.proposal))
+        print(f"seed {seed}: re-priced {res.proposal}")
     a, b = tabs
     both = a["proposed"].notna() & b["proposed"].notna()
     own = (a.loc[both, "proposed"] - b.loc[both, "proposed"]).abs() <= 1

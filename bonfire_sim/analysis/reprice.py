@@ -63,6 +63,7 @@ class Reprice:
     verified: pd.DataFrame | None = None
     fixed_point: bool = False
     check: Round | None = None
+    table: pd.DataFrame | None = None  # the card table the proposal came from
 
 
 def group_runs(runs: Sequence[Run]) -> dict[int, list[Run]]:
@@ -245,7 +246,7 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     est = combine(table, printed, margin)
     proposal = {str(r["card"]): int(r["proposed"]) for _, r in est.iterrows()
                 if r["flagged"] and r["proposed"] != r["printed"]}
-    result = Reprice(printed=printed, proposal=proposal, estimate=est)
+    result = Reprice(printed=printed, proposal=proposal, estimate=est, table=table)
     if not verify or not proposal:
         result.fixed_point = not proposal
         return result
