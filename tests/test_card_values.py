@@ -316,7 +316,8 @@ def test_closed_loop_on_a_four_player_run_heavy(tmp_path):
     # loop has cards to re-price, so the check never passes by having nothing to verify.
     # Measured (2026-11-26, load 15): the top-up flags B1, R3, Y14 and Y22; round 1 moves
     # R3 3 -> 2 and Y14 5 -> 6, round 2 is a fixed point, and on the check's new deals all
-    # 4 lie within +-1 (B1 -0.47, R3 -0.67, Y14 +0.67, Y22 +0.10); 995 s of reprice.
+    # 4 lie within +-1 (B1 -0.47, R3 -0.67, Y14 +0.67, Y22 +0.10); reprice 184 s at load
+    # 2-3 (estimate forks cached), 995 s at load 15.
     plant = {"B1": 8, "R3": 9, "Y14": 3}
     r = run(RunConfig(games=HEAVY_GAMES, players=4, seed=31, seat_rotation=True,
                       strategies=TUNED, overrides={"task_points": plant}),
