@@ -44,21 +44,22 @@ def main() -> None:
                       "c_hi"], 3)
         print("whole-point seat_points per player count:", seats.attrs.get("seat_points"))
         tv = task_values(multi_dirs, probes=args.probes, jobs=args.jobs)
-        tv = tv.dropna(subset=["fair_price"]).assign(gap=lambda t: t["fair_price"] - t["printed"])
-        cols = ["task", "players", "printed", "fair_price", "fp_lo", "fp_hi", "value", "lo",
-                "hi", "take_value", "lit_rate", "flag"]
+        tv = tv.dropna(subset=["surplus"])
+        cols = ["task", "players", "printed", "surplus", "s_lo", "s_hi", "proposed", "value",
+                "n", "status", "lit_rate", "flag", "who"]
         for n, t in tv.groupby("players"):
-            _show(f"{n} players: tasks most under-priced (fair price above printed)",
-                  t.sort_values("gap", ascending=False).head(5), cols)
-            _show(f"{n} players: tasks most over-priced (fair price below printed)",
-                  t.sort_values("gap").head(5), cols)
+            _show(f"{n} players: tasks worth most beyond their colour (print them lower)",
+                  t.sort_values("surplus", ascending=False).head(5), cols)
+            _show(f"{n} players: tasks worth least (print them higher)",
+                  t.sort_values("surplus").head(5), cols)
             print(f"flagged: {', '.join(t.loc[t['flag'] != '', 'task']) or 'none'}")
         gv = gnome_values(multi_dirs, probes=args.probes, jobs=args.jobs).dropna(
-            subset=["value"])
-        gcols = ["gnome", "players", "value", "lo", "hi", "n", "typical", "flag"]
+            subset=["relative"])
+        gcols = ["gnome", "players", "relative", "rel_lo", "rel_hi", "n", "status", "flag"]
         for n, g in gv.groupby("players"):
-            ranked = g.sort_values("value")
-            _show(f"{n} players: strongest gnomes", ranked.tail(5)[::-1], gcols)
+            ranked = g.sort_values("relative")
+            _show(f"{n} players: strongest gnomes (points against the average gnome)",
+                  ranked.tail(5)[::-1], gcols)
             _show(f"{n} players: weakest gnomes", ranked.head(5), gcols)
     if solo_dirs:
         _show("against Tom:", tom_difficulty(solo_dirs).sort_values("value", ascending=False),

@@ -148,9 +148,14 @@ def test_public_api_returns_one_row_per_item_and_player_count(tmp_path):
     probes = ProbeSettings(tasks=("B13", "R3"), gnomes=("E1",))
     tv = task_values(out, probes=probes)
     assert len(tv) == 66 and set(tv["players"]) == {2}
-    for col in ("task", "players", "value", "lo", "hi", "n", "printed", "fair_price",
-                "take_value", "flag", "imprecise", "games"):
+    for col in ("task", "players", "value", "lo", "hi", "n", "printed", "surplus", "s_lo",
+                "s_hi", "fair", "proposed", "status", "forks_needed", "flag", "imprecise",
+                "games", "who"):
         assert col in tv.columns
+    assert "fair_price" not in tv.columns  # the first-order price is retired
+    from bonfire_sim.analysis.card_values import population
+
+    assert set(tv["who"]) == {population(as_runs(out)[0].config.strategies)}
     b13 = tv.set_index("task").loc["B13"]
     assert b13["n"] > 0 and b13["lo"] <= b13["value"] <= b13["hi"] and b13["printed"] == 3
     assert tv.set_index("task").loc["B1", "n"] == 0  # not probed: no estimate, no flag

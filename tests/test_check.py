@@ -89,8 +89,17 @@ chunk_size = 100
 
 
 def test_task_measures_come_from_the_public_task_values(tmp_path):
-    """task_value and task_surplus read the same batches; they differ by the printed
-    points (overridden here), so both follow ``analysis.values.task_values``."""
+    """task_value and task_surplus read the same batches from ``analysis.values.
+    task_values``: the lit value, and the surplus over the other tasks of its colour (the
+    card value the report shows), each equal to task_values on the same batch run."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from bonfire_sim.analysis.probes import ProbeSettings
+    from bonfire_sim.analysis.values import task_values
+    from bonfire_sim.sim.runner import run
+
     body = """
 [[assert]]
 measure = "{m}"
@@ -106,8 +115,21 @@ seed = 5
     value = CK.run_assertion(_plan(tmp_path, body.format(m="task_value")).assertions[0])
     surplus = CK.run_assertion(_plan(tmp_path, body.format(m="task_surplus")).assertions[0])
     assert value.observations == surplus.observations == 5
-    assert value.estimate - surplus.estimate == pytest.approx(6.0)
     assert value.verdict == "holds" and value.games == 500
+    a = _plan(tmp_path, body.format(m="task_surplus")).assertions[0]
+    direct = {"value": [], "surplus": []}
+    yellow = tuple(f"Y{i}" for i in range(1, 23))
+    for i in range(5):
+        cfg = replace(a.config, games=100, chunk_size=100, seed=CK.batch_seed(5, i))
+        r = run(cfg, tmp_path / f"d{i}")
+        for k, tasks in (("value", ("Y14",)), ("surplus", yellow)):
+            tv = task_values(r, probes=ProbeSettings(kinds=("light", "forced"),
+                                                     tasks=tasks)).set_index("task")
+            assert tv.loc["Y14", "printed"] == 6
+            direct[k].append(tv.loc["Y14", k])
+    assert value.estimate == pytest.approx(np.mean(direct["value"]))
+    assert surplus.estimate == pytest.approx(np.mean(direct["surplus"]))
+    assert abs(value.estimate - surplus.estimate) > 0.01  # the colour mean, not 0
 
 
 GOOD = """

@@ -16,6 +16,7 @@ from bonfire_sim.analysis.intervals import wilson
 from bonfire_sim.analysis.probes import fork_cache_dir, run_identity
 from bonfire_sim.cli.main import main
 from bonfire_sim.experiment import plan_experiment
+from bonfire_sim.sim.runner import RunConfig
 
 # The Y14 x players sweep of experiments/y14_sweep.toml at a size a test can afford.
 TINY = """[run]
@@ -69,7 +70,11 @@ def test_a_y14_by_players_sweep_reports_each_measure_per_point_never_pooled(
         assert row["lo"].item() == pytest.approx(float(lo) - 1 / n)
         assert row["n"].item() == len(seat0) == 12
     # [report] probe_games reached the forks: 8 of the 12 games probed at each point, and
-    # each surplus is the mean take-fork difference of that point's own forks.
+    # each surplus is the card surplus (card_table) of that point's own light and forced
+    # forks of the yellow tasks (Y14's colour: its reference).
+    from bonfire_sim.analysis.card_values import card_table, printed_points
+
+    yellow = {f"Y{i}" for i in range(1, 23)}
     surplus = resp[resp["measure"] == "surplus:Y14"].set_index(["players", "task_points.Y14"])
     for n, v in POINTS:
         # the fork cache lives in the user cache directory, keyed by the run's identity
@@ -77,13 +82,16 @@ def test_a_y14_by_players_sweep_reports_each_measure_per_point_never_pooled(
         metas = [m for m in fork_cache_dir().glob("probes-*.json")
                  if json.loads(m.read_text())["run"] == json.loads(json.dumps(ident))]
         # (an earlier test session may have cached this run under other probe settings)
-        meta = next(m for m in metas if json.loads(m.read_text())["games"] == 8)
+        meta = next(m for m in metas if json.loads(m.read_text())["games"] == 8
+                    and json.loads(m.read_text())["settings"]["kinds"] == ["light", "forced"])
         forks = pd.read_parquet(meta.with_suffix(".parquet"))
-        take = forks[(forks["kind"] == "take") & (forks["item"] == "Y14")]
-        assert set(forks["item"]) <= {"Y14"} and surplus.loc[(n, v), "n"] == len(take)
-        if len(take):
-            assert surplus.loc[(n, v), "value"] == pytest.approx(
-                (take["score_a"] - take["score_b"]).mean())
+        assert set(forks["item"]) <= yellow and set(forks["kind"]) <= {"light", "forced"}
+        assert surplus.loc[(n, v), "n"] == (forks["item"] == "Y14").sum()
+        printed = printed_points(RunConfig(games=4, players=n,
+                                           overrides={"task_points": {"Y14": v}}))
+        tab = card_table(forks.assign(cluster=forks["deal"].astype(str)), {n: printed})
+        assert surplus.loc[(n, v), "value"] == pytest.approx(
+            tab.set_index("card").loc["Y14", "surplus"], nan_ok=True)
     assert (surplus["n"] > 0).sum() >= 2  # this seed forks Y14 at several points
     page = (tmp_path / "y14.html").read_text()
     assert page.count("data:image/png;base64,") == 3  # one response figure per measure

@@ -42,7 +42,8 @@ from scipy import stats as sps
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.intervals import clustered_mean
 from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS, ProbeSettings, probe_values
-from bonfire_sim.analysis.runs import RunLike, as_runs
+from bonfire_sim.analysis.runs import Run, RunLike, as_runs
+from bonfire_sim.errors import DataError
 from bonfire_sim.rules import components as C
 from bonfire_sim.sim.runner import RunConfig
 
@@ -194,19 +195,58 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
     return out.loc[:, list(COLUMNS)]
 
 
+def population(strategies: Sequence[str]) -> str:
+    """Who played, in words: ``tuned in every seat`` or the seats' players in order."""
+    names = list(strategies)
+    if names and len(set(names)) == 1:
+        return f"{names[0]} in every seat"
+    return ", ".join(names)
+
+
+def populations(runs: Sequence[Run]) -> dict[int, str]:
+    """Who played per player count; runs of one count that seat different players are
+    refused (their card values describe different games and are never pooled)."""
+    out: dict[int, tuple[str, ...]] = {}
+    for run in runs:
+        n, who = run.config.players, tuple(sorted(run.config.strategies))
+        if out.setdefault(n, who) != who:
+            raise DataError(f"runs with {n} players seat different players "
+                            f"({', '.join(out[n])} against {', '.join(who)}); their card "
+                            f"values are never pooled: analyse them separately")
+    return {n: population(next(r.config.strategies for r in runs if r.config.players == n))
+            for n in out}
+
+
+TASK_KINDS = ("light", "forced")  # the forks a task's value rests on
+
+
+def card_forks(runs: Sequence[Run], probes: ProbeSettings | int | None = None, *,
+               kinds: Sequence[str] = CARD_KINDS, jobs: int = 1,
+               quiet: bool = True) -> pd.DataFrame:
+    """The runs' forks of ``card_settings(probes)`` limited to ``kinds`` (so the tasks'
+    values never pay for gnome forks, nor the reverse; cached like ``probe_values``)
+    with ``run`` and a deal ``cluster`` column (run, deal)."""
+    settings = card_settings(probes)
+    settings = replace(settings, kinds=tuple(k for k in settings.kinds if k in kinds)
+                       or tuple(kinds))
+    parts = []
+    for run in runs:
+        t = probe_values(run.config, settings, run_dir=run.path, jobs=jobs, quiet=quiet)
+        parts.append(t.assign(run=run.label, cluster=run.label + "|" + t["deal"].astype(str)))
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
 def card_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | int | None = None,
                 margin: float = FL.MARGIN, alpha: float = FL.ALPHA, jobs: int = 1,
                 quiet: bool = True) -> pd.DataFrame:
     """``card_table`` of the runs' forks (``CARD_KINDS``, cached like ``probe_values``);
     forks are clustered by (run, deal).  Runs of one player count must print the same
-    task points."""
+    task points and seat the same players; ``who`` says who played."""
     from bonfire_sim.analysis.values import _printed
 
     rs = as_runs(runs)
-    settings = card_settings(probes)
-    parts = []
-    for run in rs:
-        t = probe_values(run.config, settings, run_dir=run.path, jobs=jobs, quiet=quiet)
-        parts.append(t.assign(cluster=run.label + "|" + t["deal"].astype(str)))
-    forks = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-    return card_table(forks, _printed(rs), margin, alpha)
+    who = populations(rs)
+    printed = _printed(rs)
+    out = card_table(card_forks(rs, probes, jobs=jobs, quiet=quiet), printed, margin, alpha)
+    out["who"] = out["players"].map(who)
+    return out

@@ -23,8 +23,9 @@ Observations: seat, strategy and solo measures give one per deal (the seat rotat
 a deal averaged; with a baseline the per-deal difference), played chunk by chunk with
 the same seeds as a run.  Task and gnome values give one per *batch*: each batch is a
 fresh seeded run of ``chunk_size`` games whose value is read from the public
-``analysis.values.task_values`` / ``gnome_values`` (so a check follows whatever method
-those functions use); no batch decides before ``MIN_OBSERVATIONS`` batches.
+``analysis.values.task_values`` / ``gnome_values`` (so a check follows the card values
+the report shows: a task's surplus over its colour, a gnome against the average gnome);
+no batch decides before ``MIN_OBSERVATIONS`` batches.
 """
 
 from __future__ import annotations
@@ -93,9 +94,11 @@ MEASURES: dict[str, Measure] = {
     "task_value": Measure("points", "batch", ("task",), (1, 2, 3, 4),
                           "lit value of a task (analysis.values.task_values)"),
     "task_surplus": Measure("points", "batch", ("task",), (1, 2, 3, 4),
-                            "lit value of a task minus its printed points"),
+                            "a task's surplus: its lit value minus the mean lit value of "
+                            "the other tasks of its colour (analysis.values.task_values)"),
     "gnome_value": Measure("points", "batch", ("gnome",), (1, 2, 3, 4),
-                           "value of recruiting a gnome (analysis.values.gnome_values)"),
+                           "a gnome's points against the average gnome "
+                           "(analysis.values.gnome_values)"),
 }
 COMMON_KEYS = ("name", "measure", "players", "strategies", "seat_rotation", "overrides",
                "variants", "baseline", "min", "max", "target", "within", "resolution",
@@ -449,19 +452,23 @@ def _batch_value(a: Assertion, config: RunConfig, work: Path, jobs: int) -> floa
     out = run(config, work, jobs=jobs)
     item = str(a.item)  # a value assertion always names its item (checked when read)
     try:
-        if a.measure == "gnome_value":
-            t = gnome_values(out, probes=ProbeSettings(kinds=("gnome",), gnomes=(item,)),
-                             jobs=jobs).rename(columns={"gnome": "id"})
-        else:
-            t = task_values(out, probes=ProbeSettings(kinds=("light",), tasks=(item,)),
-                            jobs=jobs).rename(columns={"task": "id"})
+        if a.measure == "gnome_value":  # against the average gnome: every gnome forked
+            t = gnome_values(out, probes=ProbeSettings(kinds=("gnome",)), jobs=jobs)
+            t = t.rename(columns={"gnome": "id", "relative": "measure"})
+        else:  # the surplus needs its colour's other tasks (the reference)
+            colour = {t.id: t.colour for t in C.TASKS}
+            tasks = ((item,) if a.measure == "task_value" else
+                     tuple(k for k, c in colour.items() if c == colour[item]))
+            t = task_values(out, probes=ProbeSettings(kinds=("light", "forced"), tasks=tasks),
+                            jobs=jobs)
+            t = t.rename(columns={"task": "id", "value" if a.measure == "task_value"
+                                  else "surplus": "measure"})
     finally:
         shutil.rmtree(out, ignore_errors=True)
     row = t[(t["id"] == a.item) & (t["players"] == config.players)]
     if row.empty:
         return math.nan
-    value = float(row["value"].iloc[0])
-    return value - float(row["printed"].iloc[0]) if a.measure == "task_surplus" else value
+    return float(row["measure"].iloc[0])
 
 
 def _batch_stream(a: Assertion, jobs: int) -> Iterator[tuple[int, np.ndarray]]:

@@ -322,18 +322,25 @@ def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.nda
 
 
 def fork_speed(games: int = 400, players: int = 4, jobs: int = 2,
-               kinds: tuple[str, ...] = DEFAULT_KINDS, seed: int = 11) -> dict[str, float]:
-    """Forks per second of ``probe_values`` on ``games`` seat-rotated games of the default
-    population with ``jobs`` workers, compile time excluded (a small warm-up probe runs
-    first), nothing cached: ``{"forks", "seconds", "forks_per_s", "games_per_s"}``."""
+               kinds: tuple[str, ...] = DEFAULT_KINDS, seed: int = 11,
+               strategies: tuple[str, ...] | None = None,
+               tasks: tuple[str, ...] | None = None) -> dict[str, float]:
+    """Forks per second of ``probe_values`` on ``games`` seat-rotated games of
+    ``strategies`` (None: the default population) with ``jobs`` workers, only ``tasks``
+    forked when given, compile time excluded (a small warm-up probe runs first), nothing
+    cached: ``{"forks", "seconds", "forks_per_s", "games_per_s"}``."""
     import time
 
+    who = {} if strategies is None else {"strategies": tuple(strategies)}
     games -= games % players
-    warm = RunConfig(games=players * 2, players=players, seat_rotation=True, seed=seed + 1)
-    probe_values(warm, ProbeSettings(kinds=kinds, chunk_size=players), jobs=jobs)
-    cfg = RunConfig(games=max(games, players), players=players, seat_rotation=True, seed=seed)
+    settings = ProbeSettings(kinds=kinds, tasks=tasks, chunk_size=players)
+    warm = RunConfig(games=players * 2, players=players, seat_rotation=True, seed=seed + 1,
+                     **who)
+    probe_values(warm, settings, jobs=jobs)
+    cfg = RunConfig(games=max(games, players), players=players, seat_rotation=True,
+                    seed=seed, **who)
     t0 = time.perf_counter()
-    tab = probe_values(cfg, ProbeSettings(kinds=kinds, chunk_size=50), jobs=jobs)
+    tab = probe_values(cfg, replace(settings, chunk_size=50), jobs=jobs)
     dt = time.perf_counter() - t0
     return {"forks": float(len(tab)), "seconds": dt, "forks_per_s": len(tab) / dt,
             "games_per_s": cfg.games / dt}

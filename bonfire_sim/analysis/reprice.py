@@ -1,15 +1,17 @@
 """Whole-point printed task values that survive a closed loop (``bonfire-sim reprice``).
 
-``propose(runs)`` measures the card values (``card_values``) of finished runs and proposes,
+``reprice(runs)`` measures the card values (``card_table``) of finished runs and proposes,
 for every task flagged at some player count (its surplus shown to lie beyond ± margin),
 one whole printed value for all counts: the inverse-variance mean over the counts of
-printed - surplus, rounded; each count's own value stays in the table.  ``reprice(...,
-verify=True)`` then plays FRESH deals (seeds disjoint from the estimating runs') under the
-proposal, measures the surpluses again and, while cards are still off (flagged, or
-re-priced and measured with a whole value of their own other than the one played) and
-rounds are left, re-prices those (all at once, from the last round's deals) and plays the
-next fresh deals: a fixed-point iteration like the seat lottery's.  The proposal it keeps is always
-one that was verified on deals it was not estimated from.
+printed - surplus, rounded; each count's own value stays in the table.  With
+``verify=True`` it then plays FRESH deals (seeds disjoint from the estimating runs') at
+the proposal and moves each re-priced card by a secant step (the surplus is not exactly
+linear in the printed value: a card printed higher is taken and lit at other moments),
+all cards at once, round after round, until no card moves (a fixed point, as the seat
+lottery does) or the rounds are spent; the re-priced cards get more forks than the rest
+(``focus_games``), since their own interval decides whether they are done.  Finally one
+**check** round on new deals, whose figures change nothing, says per re-priced card
+whether its surplus lies within ± margin: the out-of-sample test of the proposal.
 
 Runs are grouped per player count; runs that differ in anything but their seed and size
 (variants, overrides, players) are never pooled.
@@ -26,14 +28,15 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.card_values import card_settings, card_table, printed_points
+from bonfire_sim.analysis.card_values import TASK_KINDS, card_table, printed_points
 from bonfire_sim.analysis.probes import ProbeSettings, probe_values
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
 from bonfire_sim.errors import DataError
 from bonfire_sim.sim.runner import RunConfig
 
-ROUNDS = 3  # verification rounds (fresh deals each) by default
+ROUNDS = 3  # iteration rounds (fresh deals each) by default, then one check round
 VERIFY_GAMES = 1000  # fresh games per player count and round by default
+SLOPE_LO, SLOPE_HI = 0.5, 2.0  # the secant slope's bounds (surplus per printed point)
 
 
 @dataclass
@@ -59,6 +62,8 @@ class Reprice:
     rounds: list[Round] = field(default_factory=list)
     verified: pd.DataFrame | None = None
     fixed_point: bool = False
+    check: Round | None = None
+    table: pd.DataFrame | None = None  # the card table the proposal came from
 
 
 def group_runs(runs: Sequence[Run]) -> dict[int, list[Run]]:
@@ -86,6 +91,14 @@ def group_runs(runs: Sequence[Run]) -> dict[int, list[Run]]:
                                 f"{what}: one printed value cannot serve both; re-price "
                                 f"them in separate calls")
     return dict(sorted(groups.items()))
+
+
+def task_settings(probes: ProbeSettings | int | None = None) -> ProbeSettings:
+    """The task forks of the estimate (light and forced; gnomes print no number, so their
+    forks would only cost time): a number of games (None = all) or given settings."""
+    if isinstance(probes, ProbeSettings):
+        return replace(probes, kinds=TASK_KINDS)
+    return ProbeSettings(games=probes, kinds=TASK_KINDS)
 
 
 def _forks(configs: Sequence[tuple[str, RunConfig, Any]], settings: ProbeSettings, jobs: int,
@@ -131,72 +144,204 @@ def _fresh(cfg: RunConfig, seed: int, games: int, prices: dict[str, int]) -> Run
     return replace(cfg, seed=seed, games=max(g, cfg.players), overrides=overrides)
 
 
+def fresh_table(groups: dict[int, list[Run]], prices: dict[str, int], seed: int, games: int,
+                focus: Sequence[str], focus_games: int, margin: float, alpha: float,
+                tasks: tuple[str, ...] | None = None, jobs: int = 1,
+                quiet: bool = True) -> pd.DataFrame:
+    """The card table of fresh deals (``seed``) played at ``prices``: every task's forks on
+    the first ``games`` games (the colour references), the ``focus`` cards' own forks on
+    ``focus_games`` games (their intervals: a fork of a few cards costs a fraction of
+    one of all 66, so the cards being re-priced get many more)."""
+    parts = []
+    for n, g in groups.items():
+        cfg = _fresh(g[0].config, seed, max(games, focus_games), prices)
+        base = probe_values(cfg, ProbeSettings(games=games, kinds=TASK_KINDS, tasks=tasks),
+                            jobs=jobs, quiet=quiet)
+        if focus:
+            base = base[~base["item"].isin(focus)]
+            extra = probe_values(cfg, ProbeSettings(games=focus_games, kinds=TASK_KINDS,
+                                                    tasks=tuple(focus)),
+                                 jobs=jobs, quiet=quiet)
+            base = pd.concat([base, extra], ignore_index=True)
+        parts.append(base.assign(cluster=f"fresh{n}|" + base["deal"].astype(str)))
+    forks = pd.concat(parts, ignore_index=True)
+    return card_table(forks, {n: prices for n in groups}, margin, alpha)
+
+
+def secant_step(history: Sequence[tuple[float, float]], lo: float = SLOPE_LO,
+                hi: float = SLOPE_HI) -> tuple[float, float]:
+    """(next printed value, slope) from one card's (printed, surplus) measurements, the
+    last one current: the surplus is taken as linear in the printed value with the slope
+    of the two latest distinct prices (1 with one price: a re-price by k moves the
+    surplus by k at every decision), clipped to [lo, hi] so one noisy pair cannot send
+    the card far; the next value zeroes the line."""
+    p, s = history[-1]
+    slope = 1.0
+    for q, t in reversed(history[:-1]):
+        if q != p:
+            slope = float(np.clip((s - t) / (p - q), lo, hi))
+            break
+    return p - s / slope, slope
+
+
 def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
             alpha: float = FL.ALPHA, probe_games: ProbeSettings | int | None = None,
-            verify: bool = False,
-            verify_games: int = VERIFY_GAMES, rounds: int = ROUNDS, seed: int | None = None,
+            verify: bool = False, verify_games: int = VERIFY_GAMES,
+            focus_games: int | None = None, top_up_games: int | None = None,
+            rounds: int = ROUNDS, seed: int | None = None,
             jobs: int = 1, quiet: bool = True,
             note: Callable[[str], None] | None = None) -> Reprice:
-    """Propose whole printed task values from ``runs`` and, with ``verify``, check them on
-    fresh deals (seeds ``seed``, ``seed + 1``, ...; default: one above the runs' largest
-    seed; never a seed of the runs), iterating up to ``rounds`` times."""
+    """Propose whole printed task values from ``runs`` and, with ``verify``, iterate them
+    on fresh deals and check the result on deals no proposal was estimated from.
+
+    Round 0 is the runs' own estimate, topped up where a card is not measured and its
+    surplus lies beyond the margin (its forks alone on ``top_up_games`` fresh games per
+    count, seed ``seed``; default what their ``forks_needed`` ask for, at most four times
+    the games forked, 0 = none): every card flagged at
+    some count is re-priced to its whole fair value (``combine``).  Each of up to
+    ``rounds`` iteration rounds plays fresh deals (seed ``seed + 1 + i``) at the current
+    prices (``fresh_table``: all tasks on ``verify_games`` games, the re-priced cards on
+    ``focus_games``, default 4x) and moves every re-priced card by a secant step
+    (``secant_step``: the surplus is not exactly linear in the printed value, because
+    the players take and light a card differently when it prints more) to the whole
+    value closest to a zero surplus, and re-prices any card newly flagged there.  The
+    iteration stops at a fixed point (no card moves).  Then one more round on new deals
+    (the **check**), whose figures move nothing, gives ``verified``: per re-priced card
+    and count, its surplus there and whether it lies
+    within ± margin.  Seeds of the estimating runs are refused."""
     rs = as_runs(runs)
     if not rs:
         raise DataError("no runs to re-price")
     groups = group_runs(rs)
     used = {r.config.seed for r in rs}
     base = (max(used) + 1) if seed is None else int(seed)
-    if verify and any(base + i in used for i in range(rounds)):
-        raise DataError(f"verification seeds {base}..{base + rounds - 1} include a seed of "
-                        f"the estimating runs ({sorted(used)}): pick a disjoint --seed")
+    if any(base + i in used for i in range(rounds + 2)):
+        raise DataError(f"the fresh seeds {base}..{base + rounds + 1} (top-up, rounds, "
+                        f"check) include a seed of the estimating runs ({sorted(used)}): "
+                        f"pick a disjoint --seed")
+    focus_games = 4 * verify_games if focus_games is None else int(focus_games)
     printed = printed_points(rs[0].config)
-    settings = card_settings(probe_games)
+    settings = task_settings(probe_games)
     forks = _forks([(r.label, r.config, r.path) for r in rs], settings, jobs, quiet)
     table = card_table(forks, {n: printed for n in groups}, margin, alpha)
+    wide = _wide(table, margin)
+    forked = max(sum(min(settings.games or r.config.games, r.config.games) for r in g)
+                 for g in groups.values())
+    top_up = (_top_up_size(table, wide, forked, 4 * forked) if top_up_games is None
+              else top_up_games)
+    if wide and top_up > 0:
+        # More forks where the interval is too wide to decide and the card may be off:
+        # fresh deals of the same game (seed ``base``, never a verification seed), only
+        # those cards forked, so they cost a fraction of a full probe.
+        if note:
+            note(f"top-up: {len(wide)} card(s) not measured with a surplus beyond the "
+                 f"margin, forked on {top_up} fresh games per player count (seed {base})")
+        extra = [(f"topup{n}", _fresh(g[0].config, base, top_up, printed), None)
+                 for n, g in groups.items()]
+        forks = pd.concat([forks, _forks(extra, ProbeSettings(kinds=TASK_KINDS,
+                                                              tasks=tuple(wide)),
+                                         jobs, quiet)], ignore_index=True)
+        table = card_table(forks, {n: printed for n in groups}, margin, alpha)
+    base += 1  # the verification rounds and the check play the seeds after the top-up
     est = combine(table, printed, margin)
     proposal = {str(r["card"]): int(r["proposed"]) for _, r in est.iterrows()
                 if r["flagged"] and r["proposed"] != r["printed"]}
-    result = Reprice(printed=printed, proposal=proposal, estimate=est)
+    result = Reprice(printed=printed, proposal=proposal, estimate=est, table=table)
     if not verify or not proposal:
         result.fixed_point = not proposal
         return result
+    # Each card's (printed, surplus) history, one pooled surplus per round (the
+    # inverse-variance mean over the counts, as the one printed value serves them all).
+    history = {c: [(float(printed[c]), _pooled(table, c))] for c in proposal}
     current = dict(printed) | proposal
+    tasks = settings.tasks
     for i in range(rounds):
-        cfgs = [(f"fresh{n}", _fresh(g[0].config, base + i, verify_games, current), None)
-                for n, g in groups.items()]
+        moved = sorted(c for c in current if current[c] != printed[c])
         if note:
-            moved_n = sum(current[c] != printed[c] for c in current)
-            note(f"round {i + 1}: {moved_n} re-priced card(s) on fresh deals "
-                 f"(seed {base + i}, {verify_games} games per player count)")
-        ft = _forks(cfgs, replace(settings, games=None), jobs, quiet)
-        tab = card_table(ft, {n: current for n in groups}, margin, alpha)
-        # Still off: any card flagged on these deals, and any re-priced card measured to
-        # within the margin whose own whole value is not the one played (the fixed point).
-        t = tab[tab["kind"] == "task"]
-        moved = t["card"].isin([c for c in current if current[c] != printed[c]])
-        off = (t["flag"] != "") | (moved & (t["status"] == "measured")
-                                   & (t["proposed"] != t["printed"]))
-        flagged = sorted(set(t.loc[off, "card"]))
-        result.rounds.append(Round(base + i, dict(current), tab, flagged))
-        result.proposal = {c: v for c, v in current.items() if v != printed[c]}
-        if not flagged:
-            # A fixed point only where every re-priced row was measured to the margin.
-            result.fixed_point = bool((t.loc[moved, "status"] == "measured").all())
+            note(f"round {i + 1}: {len(moved)} re-priced card(s) on fresh deals (seed "
+                 f"{base + i}, {verify_games} games per player count, {focus_games} for "
+                 f"the re-priced cards)")
+        tab = fresh_table(groups, current, base + i, verify_games, moved, focus_games,
+                          margin, alpha, tasks, jobs, quiet)
+        step = _next_prices(tab, current, printed, history, margin)
+        result.rounds.append(Round(base + i, dict(current), tab, sorted(step)))
+        if not step:
+            result.fixed_point = True
             break
-        if i + 1 < rounds:
-            again = combine(tab, current, margin)
-            for _, r in again.iterrows():
-                if r["card"] in flagged and math.isfinite(r["proposed"]):
-                    current[str(r["card"])] = int(r["proposed"])
-    last = result.rounds[-1]
-    t = last.table
-    keep = t["card"].isin(list(result.proposal)) & (t["kind"] == "task")
-    v = t.loc[keep, ["card", "players", "printed", "surplus", "s_lo", "s_hi", "n", "status",
-                     "flag"]].copy()
+        current |= step
+    result.proposal = {c: v for c, v in current.items() if v != printed[c]}
+    moved = sorted(result.proposal)
+    if note:
+        note(f"check: {len(moved)} re-priced card(s) on new deals (seed {base + rounds}), "
+             f"figures that move nothing")
+    check = fresh_table(groups, current, base + rounds, verify_games, moved, focus_games,
+                        margin, alpha, tasks, jobs, quiet)
+    result.check = Round(base + rounds, dict(current), check, [])
+    t = check[check["card"].isin(moved) & (check["kind"] == "task")]
+    v = t[["card", "players", "printed", "surplus", "s_lo", "s_hi", "n", "status",
+           "flag"]].copy()
     v["original"] = v["card"].map(printed)
     v["within"] = v["surplus"].abs() <= margin
     result.verified = v.reset_index(drop=True)
     return result
+
+
+def _wide(table: pd.DataFrame, margin: float) -> list[str]:
+    """Tasks some count leaves not measured while its surplus lies beyond the margin: the
+    cards that may be off and need more forks to say so."""
+    t = table[(table["kind"] == "task") & (table["status"] != "measured")
+              & (table["surplus"].abs() > margin)]
+    return sorted(set(t["card"]))
+
+
+def _top_up_size(table: pd.DataFrame, wide: Sequence[str], forked: int, cap: int) -> int:
+    """Fresh games that give the ``wide`` cards the forks their rows need for the margin
+    (``forks_needed`` at each card's own fork rate over the ``forked`` games, 10% spare),
+    at most ``cap``: a card the players almost never meet would need far more."""
+    t = table[table["card"].isin(list(wide)) & (table["n"] > 0)]
+    if t.empty:
+        return 0
+    games = (t["forks_needed"] - t["n"]).clip(lower=0) / (t["n"] / max(forked, 1))
+    return int(min(cap, math.ceil(1.1 * float(games.max()))))
+
+
+def _pooled(table: pd.DataFrame, card: str) -> float:
+    """Inverse-variance mean over the counts of one card's surplus (NaN if none)."""
+    t = table[(table["card"] == card) & (table["kind"] == "task")]
+    t = t[t["surplus"].notna() & (t["half"] > 0)]
+    if t.empty:
+        return math.nan
+    w = 1.0 / t["half"] ** 2
+    return float((t["surplus"] * w).sum() / w.sum())
+
+
+def _next_prices(tab: pd.DataFrame, current: dict[str, int], printed: dict[str, int],
+                 history: dict[str, list[tuple[float, float]]],
+                 margin: float) -> dict[str, int]:
+    """The cards to move after one fresh round: each re-priced card measured there (every
+    count's row within the margin's precision) by a secant step to a whole value, and
+    every untouched card flagged there by its own fair value."""
+    t = tab[tab["kind"] == "task"]
+    step: dict[str, int] = {}
+    for card, g in t.groupby("card"):
+        card = str(card)
+        s = _pooled(tab, card)
+        if not math.isfinite(s):
+            continue
+        if card in history:
+            if not (g["status"] == "measured").all():
+                continue  # too wide to steer by: keep the price, the next round has more
+            history[card].append((float(current[card]), s))
+            target, _slope = secant_step(history[card])
+        elif (g["flag"] != "").any():
+            history[card] = [(float(current[card]), s)]
+            target = current[card] - s
+        else:
+            continue
+        new = max(int(math.floor(target + 0.5)), 0)
+        if new != current[card]:
+            step[card] = new
+    return step
 
 
 def overrides_toml(result: Reprice, runs: Sequence[Run], margin: float) -> str:
@@ -224,7 +369,7 @@ def overrides_toml(result: Reprice, runs: Sequence[Run], margin: float) -> str:
         lines.append(f"players = {cfg.players}")
         strategies = ", ".join(f'"{s}"' for s in cfg.strategies)
         lines.append(f"strategies = [{strategies}]")
-    seeds = [r.seed for r in result.rounds]
+    seeds = [r.seed for r in result.rounds] + ([result.check.seed] if result.check else [])
     lines += [f"seat_rotation = {'true' if cfg.seat_rotation else 'false'}",
               f"seed = {max([r.config.seed for r in runs] + seeds) + 1}", "",
               "[overrides]"]

@@ -7,10 +7,11 @@ A sweep runs one configuration per point (a swept override value, a player count
 * ``start_advantage`` (2+ players): seat 0's win share minus the fair 1/n (shared wins
   split), Wilson interval;
 * ``winning_score`` (2+ players): the mean final score of the game's winner, t interval;
-* ``surplus:<task>`` (2+ players, where a task's points are swept): what receiving the task
-  adds to its receiver's final score over the best other move at that decision (engine
-  forks, t interval).  It grows with the task's printed points; where it crosses zero,
-  taking the task is neutral: that printed value is the task's price under this play;
+* ``surplus:<task>`` (2+ players, where a task's points are swept): the task's card
+  surplus (``card_values``): its lit value minus the mean lit value of the other tasks of
+  its colour (engine forks, interval clustered by deal).  It grows with the task's printed
+  points; where it crosses zero the card is worth its tier's typical card: that printed
+  value is the task's price under this play;
 * ``tom_win_rate`` (solo): the player's win rate against Tom, Wilson interval.
 
 Rows carry ``players``, the point's swept values (one column per axis) and ``ref`` (the
@@ -29,6 +30,7 @@ from bonfire_sim.analysis.intervals import mean_ci, wilson
 from bonfire_sim.analysis.probes import TASK_IDS, ProbeSettings
 from bonfire_sim.analysis.runs import Run
 from bonfire_sim.analysis.values import player_rows, task_values
+from bonfire_sim.rules import components as C
 
 TASK_AXIS = "task_points."  # a swept task's axis name: "task_points.Y14"
 MEASURES: dict[str, tuple[str, str, str]] = {  # measure -> (title, axis label, what it is)
@@ -37,9 +39,9 @@ MEASURES: dict[str, tuple[str, str, str]] = {  # measure -> (title, axis label, 
                         "1/n (Wilson interval)"),
     "winning_score": ("Mean winning score", "winner's final score",
                       "Mean winning score: the winner's final score (t interval)"),
-    "surplus": ("Surplus", "points over the best other move",
-                "Surplus of receiving the task: its receiver's final score minus the best "
-                "other move at the same decision, engine forks (t interval); where it "
+    "surplus": ("Surplus", "points over the typical card of its colour",
+                "Surplus of the task: its lit value minus the mean lit value of the other "
+                "tasks of its colour, engine forks (interval clustered by deal); where it "
                 "crosses 0 the printed value is the task's price"),
     "tom_win_rate": ("Win rate against Tom", "win rate against Tom",
                      "Solo: the player's win rate against Tom (Wilson interval)"),
@@ -89,21 +91,27 @@ def game_measures(run: Run) -> list[dict[str, Any]]:
 
 def surplus_measures(run: Run, tasks: Sequence[str], probes: ProbeSettings,
                      jobs: int = 1) -> list[dict[str, Any]]:
-    """``surplus:<task>`` rows of one run from its (cached) take forks; none for solo."""
+    """``surplus:<task>`` rows of one run: the task's card surplus (``task_values``: its
+    lit value minus the mean of the other tasks of its colour) from the run's (cached)
+    light and forced forks; none for solo."""
     if run.config.players < 2 or not tasks:
         return []
     tv = task_values([run], probes=probes, jobs=jobs)
     rows = []
     for task in tasks:
         r = tv[(tv["task"] == task) & (tv["players"] == run.config.players)].iloc[0]
-        rows.append(_row(f"surplus:{task}", run.config.players, float(r["take_value"]),
-                         float(r["take_lo"]), float(r["take_hi"]), int(r["take_n"]), 0.0))
+        rows.append(_row(f"surplus:{task}", run.config.players, float(r["surplus"]),
+                         float(r["s_lo"]), float(r["s_hi"]), int(r["n"]), 0.0))
     return rows
 
 
 def probe_settings(tasks: Sequence[str], games: int) -> ProbeSettings:
-    """Only the take forks of the swept tasks: the surplus needs nothing else."""
-    return ProbeSettings(games=games, kinds=("take",), tasks=tuple(tasks))
+    """The light and forced forks of every task sharing a colour with a swept task: the
+    surplus needs its colour's other tasks as the reference."""
+    colour = {t.id: t.colour for t in C.TASKS}
+    wanted = {colour[t] for t in tasks}
+    return ProbeSettings(games=games, kinds=("light", "forced"),
+                         tasks=tuple(t for t, c in colour.items() if c in wanted))
 
 
 def response_table(points: Sequence[tuple[Mapping[str, Any], Sequence[dict[str, Any]]]]

@@ -18,7 +18,7 @@ from scipy import stats as sps
 
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.compensation import as_seat_points, compensation
-from bonfire_sim.analysis.intervals import mean_ci, t_half, wilson
+from bonfire_sim.analysis.intervals import mean_ci, wilson
 from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS, ProbeSettings, probe_values
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
 from bonfire_sim.errors import DataError
@@ -46,12 +46,6 @@ def probe_table(runs: RunLike | Sequence[RunLike], probes: ProbeSettings | int |
 
 def _examples(ids: pd.Series) -> str:
     return ", ".join(str(int(x)) for x in sorted(set(ids))[:EXAMPLES])
-
-
-def _merge_ids(*lists: object) -> str:
-    """Union of comma-separated game-id lists, sorted, at most ``EXAMPLES``."""
-    ids = {int(x) for s in lists if isinstance(s, str) and s for x in s.split(",")}
-    return ", ".join(str(x) for x in sorted(ids)[:EXAMPLES])
 
 
 def fork_estimates(tab: pd.DataFrame, kind: str) -> pd.DataFrame:
@@ -159,129 +153,135 @@ def pool(frame: pd.DataFrame, key: str, alpha: float = HETEROGENEITY_ALPHA) -> p
     return pd.DataFrame(rows)
 
 
-def _finish(frame: pd.DataFrame, key: str, margin: float, pooled: bool) -> pd.DataFrame:
-    out = frame
-    if pooled and len(frame):
-        extra = pool(frame, key)
-        if len(extra):
-            # Pooled rows are a summary: they carry no flag of their own.
-            extra["imprecise"] = FL.imprecise(extra["lo"], extra["hi"], margin)
-            extra["flag"] = ""
-            out = pd.concat([frame, extra], ignore_index=True)
-    return out.reset_index(drop=True)
+# ---- tasks and gnomes: the card values --------------------------------------------------
+def _example_games(forks: pd.DataFrame, kinds: Sequence[str]) -> pd.DataFrame:
+    """Per (players, card): up to ``EXAMPLES`` game ids of its forks of ``kinds``."""
+    t = forks[forks["kind"].isin(kinds)] if len(forks) else forks
+    if not len(t):
+        return pd.DataFrame(columns=["players", "card", "games"])
+    return (t.groupby(["players", "item"])["game_id"].agg(_examples).reset_index()
+            .rename(columns={"item": "card", "game_id": "games"}))
 
 
-# ---- tasks ------------------------------------------------------------------------------
+def _pool_cards(frame: pd.DataFrame, key: str, margin: float) -> pd.DataFrame:
+    """Pooled rows (``players`` = 0) of the surplus over player counts, where the counts
+    agree (Cochran's Q) and print the same points: the one value a card printed once for
+    every count would carry (``reprice`` proposes it the same way, inverse-variance)."""
+    m = frame[(frame["players"] > 0) & (frame["status"] == "measured")]
+    if "printed" in m:
+        same = m.groupby(key)["printed"].transform("nunique") == 1
+        m = m[same]
+    extra = pool(m.rename(columns={"value": "lit", "surplus": "value", "lo": "v_lo",
+                                   "hi": "v_hi", "s_lo": "lo", "s_hi": "hi"}), key)
+    if not len(extra):
+        return extra
+    extra = extra.rename(columns={"value": "surplus", "lo": "s_lo", "hi": "s_hi"})
+    extra["half"] = (extra["s_hi"] - extra["s_lo"]) / 2
+    extra["status"] = np.where(extra["half"] <= margin, "measured", "not measured")
+    extra["flag"] = ""  # a summary: the flags are the counts' own
+    first = frame.drop_duplicates(key).set_index(key)
+    for col in ("printed", "colour", "text", "kind", "who"):
+        if col in first:
+            extra[col] = extra[key].map(first[col])
+    if "printed" in extra:
+        extra["fair"] = extra["printed"] - extra["surplus"]
+        extra["proposed"] = np.maximum(np.floor(extra["fair"] + 0.5), 0)
+    extra["who"] = "; ".join(sorted(set(frame["who"].dropna())))
+    return extra
+
+
 def task_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | int | None = None,
                 margin: float = FL.MARGIN, alpha: float = FL.ALPHA, pooled: bool = False,
                 jobs: int = 1, quiet: bool = True) -> pd.DataFrame:
-    """Per task and player count, from engine forks (``probes.probe_values``).
+    """Per task and player count, the card value (``card_values``; the one method: see
+    docs/explanation/values.md).
 
-    * ``value`` / ``lo`` / ``hi`` / ``n``: the **lit value**: the mover's final score when it
-      ignites the task at a decision where it could, minus the same game with the task left
-      unlit for good (light forks).  Printed points enter branch A only, so a change of k
-      printed points moves this value by about k.
-    * ``take_value`` (``take_lo``, ``take_hi``, ``take_n``): receiving the task at a
-      decision where it could, minus the best other move (take forks; includes the risk of
-      never lighting it and what the action could have done instead).
-    * ``win_lit`` / ``win_take`` (with ``_lo``/``_hi``): the same differences in win share.
-    * ``lit_after_take``: share of take forks whose branch A ends with the task lit;
-      ``price_slope``: that minus the same share in branch B, i.e. the points one more
-      printed point adds to ``take_value``.
-    * ``fair_price`` (``fp_lo``, ``fp_hi``): printed - take_value / price_slope, the printed
-      points at which taking the task would be neutral (first order: the strategies' play
-      is held fixed).
-    * ``take_rate`` (share of players who received it), ``lit_rate`` (lit | received),
-      ``printed``, ``colour``, ``text``; ``q_value`` and ``flag`` (``strong`` = fair price
-      more than ``margin`` below printed, ``weak`` = above; BH at ``alpha`` over the tasks
-      of one player count); ``imprecise`` (fair-price or lit-value interval wider than ±
-      margin); ``games``: example game ids of the forks (``bonfire-sim replay --run DIR
-      --game ID``).
-    With ``pooled=True`` rows with ``players`` = 0 pool the lit value over player counts
-    for tasks whose counts agree (Cochran's Q, ``het_p``).
+    * ``value`` / ``lo`` / ``hi`` / ``n`` (``deals``, ``n_forced``): the **lit value**, the
+      mover's final score when it ignites the task at a decision where it could (natural
+      and forced forks), minus the same game with the task dead from there on; interval
+      clustered by deal.
+    * ``surplus`` (``s_lo``, ``s_hi``, ``half``): the lit value minus the mean lit value of
+      the other tasks of its colour at that count (``reference``): what the card gives
+      beyond the typical card of its tier.  A re-price by k moves it by k.
+    * ``fair`` = printed - surplus and ``proposed`` (its whole number, >= 0): the printed
+      value at which the card is worth its tier's typical card.
+    * ``status``: ``measured`` (95% half-width of the surplus within ``margin``, forks
+      from at least ``card_values.MIN_DEALS`` deals) or ``not measured``, with
+      ``forks_needed`` for the margin; ``imprecise`` is its negation.  Only measured rows
+      carry ``q_value`` / ``flag`` (``strong``: surplus above +margin, worth more than its
+      points; ``weak``: below -margin; Benjamini-Hochberg at ``alpha`` per count).
+    * ``who``: who played (the values describe games among these players); ``printed``,
+      ``colour``, ``text``, ``take_rate`` (share of players who received it), ``lit_rate``
+      (lit | received), ``games`` (example game ids of its forks).
+    With ``pooled=True`` rows with ``players`` = 0 pool the surplus over the counts where
+    they agree (Cochran's Q, ``het_p``) and print the same points.
     """
+    from bonfire_sim.analysis.card_values import TASK_KINDS, card_forks, card_table, populations
+
     rs = as_runs(runs)
     printed = _printed(rs)  # refuses mixed task points before any fork is computed
-    tab = probe_table(rs, probes, jobs=jobs, quiet=quiet)
-    players = player_rows(rs)
-    light = fork_estimates(tab, "light") if len(tab) else fork_estimates(tab.head(0), "light")
-    take = fork_estimates(tab, "take") if len(tab) else fork_estimates(tab.head(0), "take")
+    who = populations(rs)  # and runs of one count with different players
+    forks = card_forks(rs, probes, kinds=TASK_KINDS, jobs=jobs, quiet=quiet)
+    tab = card_table(forks, printed, margin, alpha)
+    out = tab[tab["kind"] == "task"].rename(columns={"card": "task"}).reset_index(drop=True)
     info = {t.id: (t.colour, t.text) for t in C.TASKS}
-    rows = []
+    out["colour"] = out["task"].map(lambda t: info[t][0])
+    out["text"] = out["task"].map(lambda t: info[t][1])
+    out["who"] = out["players"].map(who)
+    players = player_rows(rs)
+    rates = []
     for n in sorted(printed):
         p = players[players["players"] == n]
         held = _item_counts(p["bonfire_task_ids"], TASK_IDS) + _item_counts(
             p["unlit_task_ids"], TASK_IDS)
         lit = _item_counts(p["bonfire_task_ids"], TASK_IDS)
-        for j, tid in enumerate(TASK_IDS):
-            rows.append({"task": tid, "players": n, "printed": printed[n][tid],
-                         "colour": info[tid][0], "text": info[tid][1],
-                         "take_rate": held[j] / len(p) if len(p) else np.nan,
-                         "lit_rate": lit[j] / held[j] if held[j] else np.nan})
-    out = pd.DataFrame(rows)
-    lv = light.rename(columns={"item": "task", "win": "win_lit", "win_lo": "win_lit_lo",
-                               "win_hi": "win_lit_hi", "games": "light_games"})
-    out = out.merge(lv[["task", "players", "value", "lo", "hi", "n", "win_lit", "win_lit_lo",
-                        "win_lit_hi", "light_games", "kept"]], on=["task", "players"],
-                    how="left")
-    tv = take.rename(columns={"item": "task", "value": "take_value", "lo": "take_lo",
-                              "hi": "take_hi", "n": "take_n", "win": "win_take",
-                              "win_lo": "win_take_lo", "win_hi": "win_take_hi",
-                              "has_a": "lit_after_take", "slope": "price_slope",
-                              "games": "take_games"})
-    out = out.merge(tv[["task", "players", "take_value", "take_lo", "take_hi", "take_n",
-                        "win_take", "win_take_lo", "win_take_hi", "lit_after_take",
-                        "price_slope", "ratio", "ratio_se", "take_games"]],
-                    on=["task", "players"], how="left")
-    out["n"] = out["n"].fillna(0).astype(int)
-    out["take_n"] = out["take_n"].fillna(0).astype(int)
-    # A slope near 0 (taking hardly changes whether it gets lit) makes the price undefined.
-    ok = out["price_slope"] >= 0.1
-    half = t_half(out["ratio_se"], out["take_n"])
-    out["fair_price"] = np.where(ok, out["printed"] - out["ratio"], np.nan)
-    out["fp_lo"] = np.where(ok, out["fair_price"] - half, np.nan)
-    out["fp_hi"] = np.where(ok, out["fair_price"] + half, np.nan)
-    out["q_value"] = np.nan
-    out["flag"] = ""
-    for _n, idx in out.groupby("players").groups.items():
-        g = out.loc[idx]
-        q, f = FL.flag(g["fair_price"], g["ratio_se"], g["printed"], margin, alpha,
-                       labels=("weak", "strong"))
-        out.loc[idx, "q_value"] = q
-        out.loc[idx, "flag"] = f
-    out["imprecise"] = (FL.imprecise(out["lo"], out["hi"], margin)
-                        | FL.imprecise(out["fp_lo"], out["fp_hi"], margin))
-    out["games"] = [_merge_ids(a, b) for a, b in zip(out["light_games"], out["take_games"],
-                                                      strict=True)]
-    out = out.drop(columns=["light_games", "take_games", "ratio", "ratio_se"])
-    return _finish(out, "task", margin, pooled)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rates.append(pd.DataFrame({"task": TASK_IDS, "players": n,
+                                       "take_rate": held / len(p) if len(p) else np.nan,
+                                       "lit_rate": np.where(held > 0, lit / held, np.nan)}))
+    out = out.merge(pd.concat(rates), on=["task", "players"], how="left")
+    ex = _example_games(forks, ("light", "forced")).rename(columns={"card": "task"})
+    out = out.merge(ex, on=["task", "players"], how="left")
+    out["games"] = out["games"].fillna("")
+    out["imprecise"] = out["status"] != "measured"
+    if pooled and len(out):
+        extra = _pool_cards(out, "task", margin)
+        if len(extra):
+            extra["imprecise"] = extra["status"] != "measured"
+            out = pd.concat([out, extra], ignore_index=True)
+    return out.reset_index(drop=True)
 
 
-# ---- gnomes -----------------------------------------------------------------------------
 def gnome_values(runs: RunLike | Sequence[RunLike], *,
                  probes: ProbeSettings | int | None = None, margin: float = FL.MARGIN,
                  alpha: float = FL.ALPHA, pooled: bool = False, jobs: int = 1,
                  quiet: bool = True) -> pd.DataFrame:
-    """Per gnome and player count, from gnome forks: ``value`` (``lo``, ``hi``, ``n``) =
-    the mover's final score after recruiting the gnome at a decision where it could, minus
-    the best other move; ``win_value`` (``win_lo``, ``win_hi``) the same in win share;
-    ``owned_after`` share of forks ending with the gnome owned in branch A;
-    ``recruit_rate`` (share of players owning it at the end, Wilson ``recruit_lo`` /
-    ``recruit_hi``); ``kind``, ``text``; ``relative`` (``rel_lo``, ``rel_hi``): points
-    against the average of the other gnomes of the player count, interval clustered by
-    deal (``card_values``' scale); ``typical`` (the median gnome value of the player
-    count) and ``q_value``/``flag`` (``strong`` / ``weak``: value more than ``margin`` above /
-    below the typical gnome, BH at ``alpha`` per player count); ``imprecise``; ``games``.
-    A recruit is compared with the best other move at a random moment the gnome was
-    available, so values are mostly negative: compare gnomes with each other."""
+    """Per gnome and player count, the card value (``card_values``): ``value`` (``lo``,
+    ``hi``, ``n``, ``deals``) = the mover's final score after recruiting the gnome at a
+    decision where it could, minus the best other move (interval clustered by deal);
+    ``relative`` (``rel_lo``, ``rel_hi``, ``half``): that minus the mean of the other gnomes
+    of the count, i.e. **points against the average gnome** (``reference``); ``status``
+    (``measured`` / ``not measured``, ``forks_needed``) as for tasks, and on measured rows
+    ``q_value`` / ``flag`` (``strong`` / ``weak``: more than ``margin`` above / below the
+    average gnome, Benjamini-Hochberg at ``alpha`` per count); ``imprecise`` (not
+    measured); ``recruit_rate`` (share of players owning it at the end, Wilson
+    ``recruit_lo`` / ``recruit_hi``), ``kind``, ``text``, ``who``, ``games``.  A gnome
+    prints no number, so nothing is proposed: a strong gnome is weakened by its ability."""
+    from bonfire_sim.analysis.card_values import card_forks, card_table, populations
+
     rs = as_runs(runs)
-    tab = probe_table(rs, probes, jobs=jobs, quiet=quiet)
-    players = player_rows(rs)
-    est = fork_estimates(tab, "gnome") if len(tab) else fork_estimates(tab.head(0), "gnome")
+    who = populations(rs)
+    forks = card_forks(rs, probes, kinds=("gnome",), jobs=jobs, quiet=quiet)
+    counts = sorted({r.config.players for r in rs})
+    tab = card_table(forks, {n: {t: 0 for t in TASK_IDS} for n in counts}, margin, alpha)
+    out = tab[tab["kind"] == "gnome"].rename(columns={
+        "card": "gnome", "kind": "card_kind", "surplus": "relative", "s_lo": "rel_lo",
+        "s_hi": "rel_hi"}).drop(columns=["printed", "fair", "proposed", "card_kind"])
     texts = [C.SPECIALIST_TEXT[i] for i in range(1, C.N_SPECIALISTS + 1)] + list(C.ELDER_TEXT)
     kinds = ["specialist"] * C.N_SPECIALISTS + ["elder"] * C.N_ELDERS
+    players = player_rows(rs)
     rows = []
-    for n in sorted({r.config.players for r in rs}):
+    for n in counts:
         p = players[players["players"] == n]
         own = _item_counts(p["gnome_ids"], GNOME_IDS)
         lo, hi = wilson(own, len(p))
@@ -289,43 +289,21 @@ def gnome_values(runs: RunLike | Sequence[RunLike], *,
             rows.append({"gnome": gid, "players": n, "kind": kinds[j], "text": texts[j],
                          "recruit_rate": own[j] / len(p) if len(p) else np.nan,
                          "recruit_lo": lo[j], "recruit_hi": hi[j]})
-    out = pd.DataFrame(rows)
-    ev = est.rename(columns={"item": "gnome", "win": "win_value", "has_a": "owned_after"})
-    out = out.merge(ev[["gnome", "players", "value", "se", "lo", "hi", "n", "win_value",
-                        "win_lo", "win_hi", "owned_after", "games"]],
-                    on=["gnome", "players"], how="left")
-    out["n"] = out["n"].fillna(0).astype(int)
-    out["q_value"] = np.nan
-    out["flag"] = ""
-    for _n, idx in out.groupby("players").groups.items():
-        g = out.loc[idx]
-        # Against the typical gnome: every recruit is compared with the best other move at
-        # a random moment it was available, which is mostly negative for all gnomes.
-        typical = float(np.nanmedian(g["value"])) if g["value"].notna().any() else 0.0
-        out.loc[idx, "typical"] = typical
-        q, f = FL.flag(g["value"], g["se"], typical, margin, alpha, labels=("strong", "weak"))
-        out.loc[idx, "q_value"] = q
-        out.loc[idx, "flag"] = f
-    out["imprecise"] = FL.imprecise(out["lo"], out["hi"], margin)
-    out = out.drop(columns=["se"]).merge(_relative_gnomes(tab), on=["gnome", "players"],
-                                         how="left")
-    return _finish(out, "gnome", margin, pooled)
-
-
-def _relative_gnomes(tab: pd.DataFrame) -> pd.DataFrame:
-    """Per gnome and player count: ``relative`` = value minus the mean value of the other
-    gnomes of that count, points, with a 95% interval clustered by deal (``rel_lo`` /
-    ``rel_hi``): the readable scale of ``card_values``."""
-    from bonfire_sim.analysis.card_values import GNOME_GROUP, relative_values
-
-    cols = ["gnome", "players", "relative", "rel_lo", "rel_hi"]
-    if not len(tab):
-        return pd.DataFrame(columns=cols)
-    t = tab[tab["kind"] == "gnome"]
-    t = t.assign(cluster=t["run"].astype(str) + "|" + t["deal"].astype(str))
-    rel = relative_values(t, ("gnome",), GNOME_GROUP)
-    return rel.rename(columns={"card": "gnome", "surplus": "relative", "s_lo": "rel_lo",
-                               "s_hi": "rel_hi"})[cols]
+    out = pd.DataFrame(rows).merge(out, on=["gnome", "players"], how="left")
+    out["who"] = out["players"].map(who)
+    ex = _example_games(forks, ("gnome",)).rename(columns={"card": "gnome"})
+    out = out.merge(ex, on=["gnome", "players"], how="left")
+    out["games"] = out["games"].fillna("")
+    out["imprecise"] = out["status"] != "measured"
+    if pooled and len(out):
+        extra = _pool_cards(out.rename(columns={"relative": "surplus", "rel_lo": "s_lo",
+                                                "rel_hi": "s_hi"}), "gnome", margin)
+        if len(extra):
+            extra = extra.rename(columns={"surplus": "relative", "s_lo": "rel_lo",
+                                          "s_hi": "rel_hi"})
+            extra["imprecise"] = extra["status"] != "measured"
+            out = pd.concat([out, extra], ignore_index=True)
+    return out.reset_index(drop=True)
 
 
 # ---- seats ------------------------------------------------------------------------------

@@ -35,6 +35,9 @@ from bonfire_sim.cli.options import quiet_option
                    "and 4 players, on the same --search-games deals, interleaved, one core.")
 @click.option("--search-games", type=int, default=8, show_default=True,
               help="Games per player count and search player with --search.")
+@click.option("--strategies", "strategies", default=None, metavar="NAME,...",
+              help="--forks: the players, one name for every seat or one per seat "
+                   "[default: the default population].")
 @click.option("--rounds", type=int, default=5, show_default=True,
               help="--versus-catanatron: interleave the three measurements in this many "
                    "rounds (a slice of each per round), so a change of machine speed "
@@ -42,7 +45,7 @@ from bonfire_sim.cli.options import quiet_option
 @quiet_option
 def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanatron: bool,
           catanatron_games: int, rounds: int, manifest_: bool, forks_: bool,
-          search_: bool, search_games: int, quiet: bool) -> None:
+          search_: bool, search_games: int, strategies: str | None, quiet: bool) -> None:
     """Measure engine speed on fixed scenarios (after a warm-up, compile time excluded).
 
     Scenarios: random and the default strategy mix, 2 and 4 players, turn log off and on.
@@ -57,7 +60,7 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
         bonfire-sim bench --per-strategy --games 2000
         bonfire-sim bench --versus-catanatron --games 2000 --catanatron-games 200
         bonfire-sim bench --manifest
-        bonfire-sim bench --forks --games 400 --jobs 2
+        bonfire-sim bench --forks --games 400 --jobs 2 --strategies tuned
         bonfire-sim bench --search --search-games 8
     """
     import os
@@ -99,16 +102,27 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
     if forks_:
         from bonfire_sim.analysis.card_values import CARD_KINDS
         from bonfire_sim.analysis.probes import DEFAULT_KINDS, fork_speed
+        from bonfire_sim.sim.runner import RunConfig
 
         ensure_warm(None if quiet else lambda m: click.echo(m, err=True))
         header = f"{'fork kinds':>28} {'forks':>8} {'seconds':>8} {'forks/s':>8} {'games/s':>8}"
         click.echo(header)
         click.echo("-" * len(header))
-        for kinds in (DEFAULT_KINDS, CARD_KINDS):
-            m = fork_speed(games=games, players=4, jobs=jobs, kinds=kinds)
-            click.echo(f"{','.join(kinds):>28} {m['forks']:8,.0f} {m['seconds']:8.1f} "
+        seats = None
+        if strategies:
+            names = tuple(x.strip() for x in strategies.split(",") if x.strip())
+            seats = names * 4 if len(names) == 1 else names
+            RunConfig(games=4, players=4, strategies=seats)  # refuses a bad name: Error
+        rows = [(",".join(k), k, None) for k in (DEFAULT_KINDS, CARD_KINDS)]
+        # What reprice --verify forks for the cards it re-prices (3 red tasks here).
+        rows.append(("light,forced of 3 tasks", ("light", "forced"), ("R3", "R8", "R9")))
+        for label, kinds, tasks in rows:
+            m = fork_speed(games=games, players=4, jobs=jobs, kinds=kinds, strategies=seats,
+                           tasks=tasks)
+            click.echo(f"{label:>28} {m['forks']:8,.0f} {m['seconds']:8.1f} "
                        f"{m['forks_per_s']:8,.0f} {m['games_per_s']:8.1f}")
-        click.echo(f"4 players, default mix, seat-rotated, {jobs} worker(s), compile excluded")
+        who = "the default mix" if seats is None else ", ".join(seats)
+        click.echo(f"4 players, {who}, seat-rotated, {jobs} worker(s), compile excluded")
         return
     if manifest_:
         from bonfire_sim.sim.bench import time_manifest_updates

@@ -14,6 +14,14 @@ def _fmt(v: float, digits: int = 1) -> str:
     return "-" if v is None or not math.isfinite(float(v)) else f"{float(v):+.{digits}f}"
 
 
+def _after(res, rnd) -> list[int]:
+    """The values the cards a round moved went to (the next round's prices, or the final
+    proposal after the last round)."""
+    i = res.rounds.index(rnd)
+    nxt = res.rounds[i + 1].prices if i + 1 < len(res.rounds) else res.printed | res.proposal
+    return [nxt[c] for c in rnd.flagged]
+
+
 @click.command()
 @click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR...")
 @click.option("--out", "out", required=True, metavar="FILE.toml",
@@ -27,24 +35,35 @@ def _fmt(v: float, digits: int = 1) -> str:
               help="Games forked per run for the estimate [default: all].")
 @click.option("--verify-games", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Fresh games per player count and verification round.")
+@click.option("--focus-games", type=click.IntRange(min=1), default=None,
+              help="Fresh games per player count and round on which the re-priced cards "
+                   "alone are forked (their own intervals) [default: 4x --verify-games].")
+@click.option("--top-up-games", type=click.IntRange(min=0), default=None,
+              help="Fresh games per player count on which the cards not measured but "
+                   "possibly off are forked again before proposing [default: the games "
+                   "their intervals need for the margin, at most 4x the games forked; "
+                   "0: none].")
 @click.option("--rounds", type=click.IntRange(min=1, max=20), default=3, show_default=True,
-              help="Verification rounds at most (each on new deals).")
+              help="Iteration rounds at most (each on new deals), then one check round.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes for the forks.")
 @click.option("--seed", type=int, default=None,
               help="First seed of the fresh deals [default: one above the runs' largest].")
 @quiet_option
 def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
-            probe_games: int | None, verify_games: int, rounds: int, jobs: int,
-            seed: int | None, quiet: bool) -> None:
+            probe_games: int | None, verify_games: int, focus_games: int | None,
+            top_up_games: int | None, rounds: int, jobs: int, seed: int | None,
+            quiet: bool) -> None:
     """Propose whole-point printed task values for the cards whose price is off.
 
     A task's surplus is its lit value (engine forks: ignite it now against never) minus
     the mean lit value of the tasks of its colour at that player count; the proposal is
     printed - surplus, rounded, one value for all player counts (each count's own value is
-    shown).  Only rows measured to within the margin can be re-priced.  Runs of one
-    player count must play the same game (players, variants, overrides); each count is
-    measured on its own.  See docs/howto/reprice.md.
+    shown).  Only rows measured to within the margin can be re-priced.  --verify moves
+    the re-priced cards by secant steps on fresh deals until none moves, then checks the
+    result on new deals that moved nothing.  Runs of one player count must play the
+    same game (players, variants, overrides); each count is measured on its own.  See
+    docs/howto/reprice.md.
 
     Example:
 
@@ -71,7 +90,9 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
             click.echo(msg, err=True)
 
     res = run_reprice(runs, margin=margin, probe_games=probe_games, verify=verify,
-                      verify_games=verify_games, rounds=rounds, seed=seed, jobs=jobs,
+                      verify_games=verify_games, focus_games=focus_games,
+                      top_up_games=top_up_games, rounds=rounds,
+                      seed=seed, jobs=jobs,
                       quiet=quiet, note=note)
     write_text(path, overrides_toml(res, runs, margin))
     est = res.estimate
@@ -94,9 +115,13 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
                + ", ".join(f"{k} tasks at {n} players" for n, k in unmeasured.items()))
     if res.verified is not None:
         v = res.verified
-        click.echo(f"verified on fresh deals (seeds {res.rounds[0].seed}.."
-                   f"{res.rounds[-1].seed}, {len(res.rounds)} round(s)"
-                   f"{', fixed point' if res.fixed_point else ', no fixed point shown'}):")
+        for r in res.rounds:
+            moves = ", ".join(f"{c} {r.prices.get(c, res.printed[c])}->{v2}"
+                              for c, v2 in zip(r.flagged, _after(res, r), strict=True))
+            click.echo(f"round seed {r.seed}: {moves or 'no card moved (fixed point)'}")
+        click.echo(f"check on new deals (seed {res.check.seed}; "
+                   f"{'after a fixed point' if res.fixed_point else 'rounds spent first'}"
+                   f"), figures that moved nothing:")
         click.echo(f"{'task':>5} {'players':>7} {'was':>4} {'now':>4} {'surplus':>8} "
                    f"{'95% interval':>16} {'forks':>6}  status")
         for _, r in v.iterrows():

@@ -54,73 +54,100 @@ def _by_setting(sections: Mapping[str, dict[str, Any]], sid: str) -> list[tuple[
 
 
 # ---- the four questions -------------------------------------------------------------------
+def _measured_note(rows: pd.DataFrame, what: str) -> str:
+    """How many rows are not measured and the forks the widest of them needs."""
+    wide = rows[rows["status"] != "measured"]
+    if wide.empty:
+        return f"Every {what} row is measured to the margin."
+    need = wide["forks_needed"].dropna()
+    most = f"; the widest needs about {int(need.max()):,} forks" if len(need) else ""
+    return (f"{len(wide)} of {len(rows)} {what} rows are not measured (interval wider than "
+            f"the margin or too few deals), so they are never flagged{most}: probe more "
+            f"games (`--probe-games`).")
+
+
+def _who(rows: pd.DataFrame) -> str:
+    who = sorted(set(rows["who"].dropna())) if "who" in rows else []
+    return f"Played by {'; '.join(who)}." if who else ""
+
+
 def task_answer(tv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, Any]]:
     where = _where(setting, many)
-    rows = tv[(tv["players"] > 0) & tv["fair_price"].notna()]
+    rows = tv[(tv["players"] > 0) & tv["surplus"].notna()]
     if rows.empty:
-        return [H.text_block(f"Task values{where}: no fair price could be measured (too few "
+        return [H.text_block(f"Task values{where}: no task could be measured (too few "
                              f"forks); see the details.", "answer")]
-    ranked = rows.assign(gap=lambda d: d["fair_price"] - d["printed"])
-    ranked = ranked.reindex(ranked["gap"].abs().sort_values(ascending=False).index)
+    ranked = rows.reindex(rows["surplus"].abs().sort_values(ascending=False).index)
     flagged = ranked[ranked["flag"] != ""]
-    honest = ("Measured by the current first-order fair-price method (engine forks: take "
-              "value / price slope); the card-value method is being redesigned, so these are "
-              "today's measurements, not final prices.")
-    # The figure shows the flagged tasks, or the largest gaps when none is flagged.
-    shown = (flagged if len(flagged) else ranked).head(SHOWN)
-    shown = shown.assign(label=shown["task"] + " " + shown["text"].map(F.wrap_label))
-    what = "Flagged tasks" if len(flagged) else "Largest gaps (none flagged)"
-    fig = _fig(F.value_intervals(shown, "task", "label", ref="printed", value="fair_price",
-                                 lo="fp_lo", hi="fp_hi", legend=F.TASK_LEGEND,
-                                 title=f"{what}: fair price (| = printed)",
-                                 xlabel="fair price (points)"),
-               f"{what}{where}: fair price with 95% intervals; "
-               + F.legend_text(F.TASK_LEGEND) + ".")
+    method = ("A task's surplus is its lit value (engine forks: ignite it now against never) "
+              "minus the mean lit value of the other tasks of its colour at that player "
+              "count; print printed - surplus and the card is worth its tier's typical "
+              "card. `bonfire-sim reprice RUN --verify` proposes one printed value for every "
+              "count and checks it on fresh deals.")
+    # The figure shows the flagged tasks, or the largest surpluses when none is flagged.
+    shown = (flagged if len(flagged) else ranked[ranked["status"] == "measured"]).head(SHOWN)
+    figure = []
+    if len(shown):
+        shown = shown.assign(label=shown["task"] + " " + shown["text"].map(F.wrap_label))
+        what = "Flagged tasks" if len(flagged) else "Largest measured surpluses (none flagged)"
+        figure = [_fig(F.value_intervals(shown, "task", "label", value="surplus", lo="s_lo",
+                                         hi="s_hi", legend=F.TASK_LEGEND,
+                                         title=f"{what}: surplus over the typical card",
+                                         xlabel="points beyond the typical card of its colour"),
+                       f"{what}{where}: surplus with 95% intervals clustered by deal; "
+                       + F.legend_text(F.TASK_LEGEND) + ".")]
+    tail = f"{_measured_note(rows, 'task')} {_who(rows)} {method}"
     if flagged.empty:
-        return [H.text_block(f"Task values{where}: no task is flagged as mispriced (fair "
-                             f"price within the margin of its printed points, FDR 5%) in "
-                             f"{len(rows)} task rows; no change suggested. {honest}",
-                             "answer"), fig]
+        return [H.text_block(f"Task values{where}: no measured task is flagged as mispriced "
+                             f"(surplus within ±margin of the typical card of its colour, "
+                             f"FDR 5%) in {len(rows)} task rows; no change suggested. {tail}",
+                             "answer")] + figure
     items = "; ".join(
-        f"{r.task} at {int(r.players)} players prints {int(r.printed)}, measured fair price "
-        f"{r.fair_price:.1f} ({_ci(r.fp_lo, r.fp_hi, '.1f')}): {r.flag}, re-price to about "
-        f"{max(round(r.fair_price), 0)}" for r in flagged.head(SHOWN).itertuples())
+        f"{r.task} at {int(r.players)} players prints {int(r.printed)}, surplus "
+        f"{r.surplus:+.1f} ({_ci(r.s_lo, r.s_hi)}) points: {r.flag}, print {int(r.proposed)} "
+        f"(measured, {int(r.n):,} forks from {int(r.deals):,} deals)"
+        for r in flagged.head(SHOWN).itertuples())
     more = f" and {len(flagged) - SHOWN} more" if len(flagged) > SHOWN else ""
     return [H.text_block(f"Task values{where}: {len(flagged)} of {len(rows)} task rows are "
-                         f"flagged as mispriced: {items}{more}. {honest}", "answer"), fig]
+                         f"flagged as mispriced: {items}{more}. {tail}", "answer")] + figure
 
 
 def gnome_answer(gv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, Any]]:
     where = _where(setting, many)
-    rows = gv[(gv["players"] > 0) & gv["value"].notna()]
+    rows = gv[(gv["players"] > 0) & gv["relative"].notna()]
     if rows.empty:
         return [H.text_block(f"Gnome strength{where}: no gnome value could be measured.",
                              "answer")]
-    ranked = rows.assign(rel=lambda d: d["value"] - d["typical"])
-    ranked = ranked.reindex(ranked["rel"].abs().sort_values(ascending=False).index)
+    ranked = rows.reindex(rows["relative"].abs().sort_values(ascending=False).index)
     flagged = ranked[ranked["flag"] != ""]
-    shown = (flagged if len(flagged) else ranked).head(SHOWN)
-    shown = shown.assign(label=shown["gnome"] + " " + shown["text"].map(F.wrap_label))
-    what = "Flagged gnomes" if len(flagged) else "Furthest from the typical gnome (none flagged)"
-    fig = _fig(F.value_intervals(shown, "gnome", "label", legend=F.GNOME_LEGEND,
-                                 title=f"{what}: recruit value",
-                                 xlabel="points vs the best other move"),
-               f"{what}{where}: recruit value with 95% intervals; "
-               + F.legend_text(F.GNOME_LEGEND) + ".")
+    shown = (flagged if len(flagged) else ranked[ranked["status"] == "measured"]).head(SHOWN)
+    figure = []
+    if len(shown):
+        shown = shown.assign(label=shown["gnome"] + " " + shown["text"].map(F.wrap_label))
+        what = ("Flagged gnomes" if len(flagged)
+                else "Furthest from the average gnome (none flagged)")
+        figure = [_fig(F.value_intervals(shown, "gnome", "label", value="relative",
+                                         lo="rel_lo", hi="rel_hi", legend=F.GNOME_LEGEND,
+                                         title=f"{what}: points against the average gnome",
+                                         xlabel="points against the average gnome"),
+                       f"{what}{where}: points against the average gnome of the player "
+                       f"count with 95% intervals clustered by deal; "
+                       + F.legend_text(F.GNOME_LEGEND) + ".")]
+    tail = f"{_measured_note(rows, 'gnome')} {_who(rows)}"
     if flagged.empty:
-        return [H.text_block(f"Gnome strength{where}: no gnome stands out from the typical "
-                             f"gnome of its player count by more than the margin (FDR 5%) "
-                             f"in {len(rows)} gnome rows; no change suggested.", "answer"),
-                fig]
+        return [H.text_block(f"Gnome strength{where}: no measured gnome stands out from the "
+                             f"average gnome of its player count by more than the margin "
+                             f"(FDR 5%) in {len(rows)} gnome rows; no change suggested. "
+                             f"{tail}", "answer")] + figure
     items = "; ".join(
-        f"{r.gnome} at {int(r.players)} players {r.rel:+.1f} against the typical gnome "
-        f"(value {r.value:+.1f}, {_ci(r.lo, r.hi)}): {r.flag}"
+        f"{r.gnome} at {int(r.players)} players {r.relative:+.1f} ({_ci(r.rel_lo, r.rel_hi)}) "
+        f"points against the average gnome: {r.flag} (measured, {int(r.n):,} forks)"
         for r in flagged.head(SHOWN).itertuples())
     more = f" and {len(flagged) - SHOWN} more" if len(flagged) > SHOWN else ""
     return [H.text_block(f"Gnome strength{where}: {len(flagged)} of {len(rows)} gnome rows "
                          f"are flagged: {items}{more}. Recommended change: weaken the strong "
-                         f"and strengthen the weak ones, then re-measure (fork values give "
-                         f"no price for an ability).", "answer"), fig]
+                         f"and strengthen the weak ones, then re-measure (a gnome prints no "
+                         f"number to re-price). {tail}", "answer")] + figure
 
 
 def _seat_points_now(members: Sequence[G.Group], runs: Mapping[str, Any], n: int) -> list:

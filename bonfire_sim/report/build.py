@@ -216,6 +216,10 @@ def _label_task(tv: pd.DataFrame) -> pd.Series:
     return text.map(F.wrap_label)
 
 
+_STATUS_COLUMNS = {"status": ("status", ""), "forks_needed": ("forks for ±margin", ",.0f"),
+                   "q_value": ("q", ".3f"), "flag": ("flag", ""), "who": ("who played", "")}
+
+
 def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
                   jobs: int = 1, quiet: bool = True) -> dict[str, Any]:
     title = "Task values"
@@ -225,52 +229,50 @@ def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
     tv = A.task_values(multi, probes=probes, margin=margin, pooled=True, jobs=jobs,
                        quiet=quiet)
     tv["label"] = _label_task(tv)
-    est = tv[tv["n"] > 0]
+    est = tv[(tv["players"] > 0) & tv["surplus"].notna()]
     flagged = tv[tv["flag"] != ""]
+    wide = tv[(tv["players"] > 0) & (tv["status"] != "measured")]
     blocks = [H.text_block(
         "Values are measured by the engine itself, not by a regression: at a sampled "
         "decision the game is copied and played on twice with the same random streams "
         "(see Method). Lit value: the owner's final score when it ignites the task at a "
-        "decision where it could, minus the same game in which that task is never lit. "
-        "Take value: receiving the task minus the best other move at that decision. Fair "
-        "price: the printed points at which taking it would be neutral. One row per player "
-        "count; a pooled row only where the counts agree (Cochran's Q, p >= 0.05)."),
-        H.text_block(f"{len(flagged)} task rows flagged (fair price more than {margin:g} "
-                     f"point(s) from printed, Benjamini-Hochberg FDR 5%): "
-                     + (", ".join(f"{r.task} {int(r.players)}p ({r.flag})"
-                                  for r in flagged.itertuples()) or "none") + ".")]
-    priced = est.dropna(subset=["fair_price"]).assign(
-        gap=lambda d: d["fair_price"] - d["printed"])
-    if not priced.empty:
-        blocks.append(_fig(F.value_intervals(priced[priced["players"] > 0], "task", "label",
-                                             ref="printed", value="fair_price", lo="fp_lo",
-                                             hi="fp_hi", legend=F.TASK_LEGEND,
-                                             title="Fair price per task (| = printed points)",
-                                             xlabel="fair price (points)"),
-                           "Fair price with 95% intervals per player count, coloured by "
-                           "the flag on that same fair price: "
-                           + F.legend_text(F.TASK_LEGEND) + "."))
-        blocks.append(_fig(F.heatmap_by_players(priced, "task", "gap", "label",
-                                                title="Fair price minus printed points",
-                                                cbar="points"),
-                           "Positive: the task deserves more points; negative: fewer."))
+        "decision where it could, minus the same game in which that task is dead (natural "
+        "forks, and forced ones after a forced take so that tasks the players avoid are "
+        "measured too). Surplus: the lit value minus the mean lit value of the other tasks "
+        "of its colour at that player count, i.e. the points it gives beyond the typical "
+        "card of its tier. Print: printed - surplus, whole (`bonfire-sim reprice` checks "
+        "it on fresh deals). Intervals clustered by deal; a row is measured when its "
+        f"surplus interval is within ±{margin:g} point(s) (10+ deals), and only measured "
+        "rows are flagged. Pooled rows only where the counts agree (Cochran's Q)."),
+        H.text_block(f"{len(flagged)} task rows flagged (measured surplus beyond ±{margin:g} "
+                     f"point(s), Benjamini-Hochberg FDR 5%): "
+                     + (", ".join(f"{r.task} {int(r.players)}p ({r.flag}, print "
+                                  f"{int(r.proposed)})" for r in flagged.itertuples())
+                        or "none") + f". {len(wide)} rows not measured.")]
     if not est.empty:
-        blocks.append(_fig(F.value_intervals(est, "task", "label", ref="printed",
-                                             title="Lit value per task (| = printed points)",
-                                             xlabel="points lighting adds"),
-                           "Lit value with 95% t intervals per player count (uncoloured: "
-                           "the flags judge the fair price, above, not the lit value)."))
-    blocks.append(_precision_block(tv[tv["n"] > 0], "task", "lit-value", margin))
+        blocks.append(_fig(F.value_intervals(est, "task", "label", value="surplus",
+                                             lo="s_lo", hi="s_hi", legend=F.TASK_LEGEND,
+                                             title="Surplus per task over the typical card "
+                                                   "of its colour",
+                                             xlabel="points"),
+                           "Surplus with 95% intervals clustered by deal, per player count, "
+                           "coloured by its flag: " + F.legend_text(F.TASK_LEGEND) + "."))
+        blocks.append(_fig(F.heatmap_by_players(tv[tv["surplus"].notna()], "task", "surplus",
+                                                "label", title="Surplus (points)",
+                                                cbar="points"),
+                           "Positive: the task is worth more than its points (print it "
+                           "lower); negative: fewer."))
+    blocks.append(_precision_block(tv[tv["n"] > 0], "task", "surplus", margin, "s_lo",
+                                   "s_hi"))
     blocks.append(H.table_block(tv.sort_values(["players", "task"]), {
         "task": ("task", ""), "players": ("players", "d"), "text": ("condition", ""),
         "printed": ("printed", "d"), "value": ("lit value", ".2f"), "lo": ("95% lo", ".2f"),
-        "hi": ("95% hi", ".2f"), "n": ("forks", ","), "take_value": ("take value", "+.2f"),
-        "take_lo": ("95% lo", "+.2f"), "take_hi": ("95% hi", "+.2f"),
-        "win_take": ("win (take)", "+.3f"), "fair_price": ("fair price", ".1f"),
-        "fp_lo": ("95% lo", ".1f"), "fp_hi": ("95% hi", ".1f"),
+        "hi": ("95% hi", ".2f"), "n": ("forks", ","), "n_forced": ("forced", ","),
+        "deals": ("deals", ","), "reference": ("colour mean", ".2f"),
+        "surplus": ("surplus", "+.2f"), "s_lo": ("95% lo", "+.2f"),
+        "s_hi": ("95% hi", "+.2f"), "fair": ("fair", ".1f"), "proposed": ("print", ".0f"),
         "take_rate": ("taken", ".3f"), "lit_rate": ("lit | taken", ".2f"),
-        "q_value": ("q", ".3f"), "flag": ("flag", ""), "imprecise": ("wide", ""),
-        "games": ("example games", "")},
+        **_STATUS_COLUMNS, "games": ("example games", "")},
         caption="Tasks per player count (players 0 = pooled where counts agree); replay an "
                 "example with `bonfire-sim replay --run DIR --game ID`", row_class="flag"))
     return _section("tasks", title, blocks, data={"tasks": tv})
@@ -285,33 +287,38 @@ def section_gnomes(runs: Sequence[Any], probes: Any, margin: float,
     gv = A.gnome_values(multi, probes=probes, margin=margin, pooled=True, jobs=jobs,
                         quiet=quiet)
     gv["label"] = (gv["gnome"] + " " + gv["text"]).map(F.wrap_label)
-    est = gv[gv["n"] > 0]
+    est = gv[(gv["players"] > 0) & gv["relative"].notna()]
     flagged = gv[gv["flag"] != ""]
     blocks = [H.text_block(
-        "Value of recruiting a gnome: the owner's final score after recruiting it at a "
-        "decision where it could (main action or council bonus), minus the best other "
-        "move at that decision, same random streams (see Method). Because the decision is "
-        "drawn from all moments the gnome was available, most of which the strategies "
-        "would have used otherwise, values are mostly negative: compare gnomes with each "
-        "other. Flags: strong / weak when more than "
-        f"{margin:g} point(s) above / below the typical (median) gnome of the player count, "
-        "Benjamini-Hochberg FDR 5%."),
+        "Points against the average gnome: the owner's final score after recruiting the "
+        "gnome at a decision where it could (main action or council bonus), minus the best "
+        "other move at that decision, same random streams (see Method), minus the same "
+        "figure of the other gnomes of the player count. Intervals clustered by deal; a "
+        f"row is measured when its interval is within ±{margin:g} point(s). Flags (measured "
+        f"rows only): strong / weak when more than {margin:g} point(s) above / below the "
+        "average gnome, Benjamini-Hochberg FDR 5%. A gnome prints no number, so nothing is "
+        "proposed."),
         H.text_block(f"{len(flagged)} gnome rows flagged: "
                      + (", ".join(f"{r.gnome} {int(r.players)}p ({r.flag})"
                                   for r in flagged.itertuples()) or "none") + ".")]
     if not est.empty:
-        blocks.append(_fig(F.value_intervals(est, "gnome", "label", legend=F.GNOME_LEGEND,
-                                             title="Value of recruiting each gnome",
-                                             xlabel="points vs the best other move"),
-                           "Recruit value with 95% t intervals per player count, coloured "
-                           "by the flag on that value: " + F.legend_text(F.GNOME_LEGEND) + "."))
-    blocks.append(_precision_block(gv[gv["n"] > 0], "gnome", "gnome value", margin))
-    blocks.append(H.table_block(gv.sort_values(["players", "value"], ascending=[True, False]), {
+        blocks.append(_fig(F.value_intervals(est, "gnome", "label", value="relative",
+                                             lo="rel_lo", hi="rel_hi", legend=F.GNOME_LEGEND,
+                                             title="Points against the average gnome",
+                                             xlabel="points"),
+                           "Points against the average gnome with 95% intervals clustered "
+                           "by deal per player count, coloured by its flag: "
+                           + F.legend_text(F.GNOME_LEGEND) + "."))
+    blocks.append(_precision_block(gv[gv["n"] > 0], "gnome", "gnome value", margin,
+                                   "rel_lo", "rel_hi"))
+    blocks.append(H.table_block(gv.sort_values(["players", "relative"],
+                                               ascending=[True, False]), {
         "gnome": ("gnome", ""), "players": ("players", "d"), "kind": ("kind", ""),
-        "text": ("ability", ""), "value": ("value", "+.2f"), "lo": ("95% lo", "+.2f"),
-        "hi": ("95% hi", "+.2f"), "n": ("forks", ","), "win_value": ("win", "+.3f"),
-        "recruit_rate": ("recruited", ".3f"), "q_value": ("q", ".3f"), "flag": ("flag", ""),
-        "imprecise": ("wide", ""), "games": ("example games", "")},
+        "text": ("ability", ""), "relative": ("vs average", "+.2f"),
+        "rel_lo": ("95% lo", "+.2f"), "rel_hi": ("95% hi", "+.2f"),
+        "value": ("recruit value", "+.2f"), "n": ("forks", ","), "deals": ("deals", ","),
+        "recruit_rate": ("recruited", ".3f"), **_STATUS_COLUMNS,
+        "games": ("example games", "")},
         caption="Gnomes per player count (players 0 = pooled where counts agree)",
         row_class="flag"))
     return _section("gnomes", title, blocks, data={"gnomes": gv})
@@ -435,7 +442,7 @@ def _fork_count(data: dict[str, Any]) -> int:
     if frame is None or frame.empty:
         return 0
     rows = frame[frame["players"] > 0]
-    return int(rows["n"].sum() + (rows["take_n"].sum() if "take_n" in rows else 0))
+    return int(rows["n"].sum())
 
 
 def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (),

@@ -288,13 +288,13 @@ FLAG_COLOURS.update({"behind": "#d95f02", "ahead": "#1b9e77", "up": "#1b9e77",
                      "down": "#d95f02"})
 
 
-# The task flags judge the fair price against the printed points, so only the fair-price
-# plot is coloured by them; legend and caption are both built from this one mapping.
-TASK_LEGEND = {"strong": "fair price below printed: worth more than its points (strong)",
-               "weak": "fair price above printed: worth less than its points (weak)",
-               "": "within the margin (not flagged)"}
-GNOME_LEGEND = {"strong": "above the typical gnome by more than the margin (strong)",
-                "weak": "below the typical gnome by more than the margin (weak)",
+# The task flags judge the surplus (a card's worth beyond the typical card of its colour),
+# so only the surplus plot is coloured by them; legend and caption come from this mapping.
+TASK_LEGEND = {"strong": "surplus above +margin: worth more than its points (strong)",
+               "weak": "surplus below -margin: worth less than its points (weak)",
+               "": "within the margin, or not measured (never flagged)"}
+GNOME_LEGEND = {"strong": "above the average gnome by more than the margin (strong)",
+                "weak": "below the average gnome by more than the margin (weak)",
                 "": "not flagged"}
 COLOUR_NAMES = {"#1b9e77": "green", "#d95f02": "orange", "#777777": "grey",
                 "#555555": "grey"}
