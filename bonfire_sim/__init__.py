@@ -12,7 +12,7 @@ import importlib
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from bonfire_sim import _jitcache
+from bonfire_sim.infra import _jitcache
 
 _jitcache.install_import_hook()  # numba is configured only when the engine is imported
 

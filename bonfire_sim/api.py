@@ -16,7 +16,7 @@ from typing import Any
 
 from bonfire_sim.config import expand_sweep, point_label
 from bonfire_sim.sim.load import RunData, load
-from bonfire_sim.sim.runner import RunConfig
+from bonfire_sim.sim.runconfig import RunConfig
 from bonfire_sim.sim.runner import run as run_games
 
 
@@ -104,7 +104,7 @@ def sweep(overrides: Mapping[str, Any], *, out: str | Path | None = None,
     """
     import pandas as pd
 
-    from bonfire_sim.workers import using
+    from bonfire_sim.infra.workers import using
 
     points = expand_sweep(overrides)
     runs, rows = [], []

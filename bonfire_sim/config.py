@@ -111,7 +111,7 @@ OVERRIDE_FIELDS: dict[str, Field] = {
                          " a fraction is a per-deal lottery: 2.4 = 3 points in 40% of deals)",
                          0, MAX_POINTS, check=_one_to_four),
 }
-# The real-valued settings of a tuning study (bonfire_sim.tune) and their ranges (sigma:
+# The real-valued settings of a tuning study (bonfire_sim.studies.tune) and their ranges (sigma:
 # above 0); here, not in tune, so the CLI can state them without importing the tuner.
 TUNE_FLOATS: dict[str, tuple[float, float]] = {
     "sigma": (0.0, 100.0), "w_score": (-1000.0, 1000.0), "w_bonfires": (-1000.0, 1000.0),

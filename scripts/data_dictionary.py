@@ -55,7 +55,7 @@ def main(argv: list[str]) -> int:
             print(f"{OUT} is stale: run python scripts/data_dictionary.py", file=sys.stderr)
             return 1
         return 0
-    from bonfire_sim.fileio import write_text
+    from bonfire_sim.infra.fileio import write_text
 
     write_text(OUT, text)
     print(f"wrote {OUT}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from bonfire_sim import fileio
+from bonfire_sim.infra import fileio
 from bonfire_sim.strategies import STYLE_DEFAULTS, weight_table
 from bonfire_sim.strategies.weights import BASE, WEIGHT_NAMES
 

@@ -23,8 +23,9 @@ from bonfire_sim.analysis.paired import (
 from bonfire_sim.analysis.runs import as_runs
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.sim.load import load
+from bonfire_sim.sim.runconfig import RunConfig
 from bonfire_sim.sim.rungame import game_spec, replay_game
-from bonfire_sim.sim.runner import RunConfig, run
+from bonfire_sim.sim.runner import run
 
 
 # ---- flags --------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ code 2 and exactly one line, and must write or destroy nothing.
 Each case runs in a fresh sandbox (a copy of a small world of runs and files) as the
 working directory; the whole sandbox is compared byte for byte before and after.  The
 full-disk cases mount a tiny tmpfs filled to the brim when the platform allows it (root
-and mount permitted) and otherwise simulate ENOSPC in ``bonfire_sim.fileio``; the mode is
+and mount permitted) and otherwise simulate ENOSPC in ``bonfire_sim.infra.fileio``; the mode is
 part of each full-disk case's id, so neither is skipped silently.
 """
 
@@ -24,9 +24,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bonfire_sim import fileio
 from bonfire_sim.cli.main import main
-from bonfire_sim.sim.runner import RunConfig, run
+from bonfire_sim.infra import fileio
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import run
 
 BIG = str(10**30)
 SEED_TOO_BIG = str(2**64)
@@ -458,7 +459,7 @@ def _check_case(args: list[str], sandbox: Path, monkeypatch, expect: str) -> Non
     monkeypatch.delenv("BONFIRE_SIM_TRACEBACK", raising=False)
     # Progress log lines (every few seconds off a terminal) are not part of an error's
     # output; on a cold numba cache a command may run long enough to print one first.
-    monkeypatch.setattr("bonfire_sim.progress.LOG_EVERY", float("inf"))
+    monkeypatch.setattr("bonfire_sim.infra.progress.LOG_EVERY", float("inf"))
     monkeypatch.setattr("bonfire_sim.analysis.probes.fork_cache_dir",
                         lambda: sandbox.parent / "fork-cache")
     before = _snapshot(sandbox)

@@ -22,14 +22,15 @@ from bonfire_sim.analysis.reprice import overrides_toml, reprice, secant_step
 from bonfire_sim.analysis.runs import as_runs
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import DataError
-from bonfire_sim.experiment import load_experiment
+from bonfire_sim.pipelines.experiment import load_experiment
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.moves import apply_move, legal_moves
 from bonfire_sim.rules.setup import setup_game
 from bonfire_sim.rules.state import blank_state
 from bonfire_sim.sim.loop import choose
-from bonfire_sim.sim.runner import RunConfig, run
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import run
 
 BLUE = tuple(f"B{i}" for i in range(1, 23))
 BLUE_LIGHT = ProbeSettings(kinds=("light", "forced"), tasks=BLUE)

@@ -13,13 +13,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bonfire_sim import fileio
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import DataError
+from bonfire_sim.infra import fileio
 from bonfire_sim.sim import chunklog
 from bonfire_sim.sim.bench import time_manifest_updates
 from bonfire_sim.sim.load import load
-from bonfire_sim.sim.runner import MANIFEST, RunConfig, read_manifest, run
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import MANIFEST, read_manifest, run
 
 CFG = RunConfig(games=16, players=2, seed=11, chunk_size=4, turn_log="all")
 

@@ -256,7 +256,7 @@ def test_every_long_command_takes_quiet(name):
 
 
 def test_ladder_shows_progress_in_a_log_and_not_with_quiet(monkeypatch):
-    monkeypatch.setattr("bonfire_sim.progress.LOG_EVERY", 0.0)  # a log line at every update
+    monkeypatch.setattr("bonfire_sim.infra.progress.LOG_EVERY", 0.0)  # a log line at every update
     args = ["ladder", "--players", "2", "--games", "2", "--strategies", "random,greedy"]
     shown = run(*args)
     assert shown.exit_code == 0, shown.output

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bonfire_sim import cluster as CL
-from bonfire_sim import workers
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError, EngineMismatchError, PluginError, WorkerError
-from bonfire_sim.sim.runner import RunConfig
+from bonfire_sim.infra import cluster as CL
+from bonfire_sim.infra import workers
+from bonfire_sim.sim.runconfig import RunConfig
 
 distributed = pytest.importorskip("distributed")
 
@@ -76,14 +76,14 @@ def test_report_forks_are_the_same_in_the_same_order(address):
 
 
 def test_ladder_gives_the_same_games(address):
-    from bonfire_sim.ladder import play_ladder
+    from bonfire_sim.studies.ladder import play_ladder
 
     loky, dask = _on_both(address, lambda: play_ladder(("random", "greedy"), 2, 4, 7, jobs=2))
     assert len(loky) == 8 and loky == dask
 
 
 def test_tune_gives_the_same_study(address, tmp_path):
-    from bonfire_sim.tune import TuneConfig, tune
+    from bonfire_sim.studies.tune import TuneConfig, tune
 
     config = TuneConfig(generations=1, deals2=1, games4=1, popsize=3, seed=5)
     runs = iter(("loky", "dask"))
@@ -120,7 +120,7 @@ def test_check_gives_the_same_verdicts(address, tmp_path):
 
 
 def test_solo_gives_the_same_scores(address):
-    from bonfire_sim.solo import play_solo
+    from bonfire_sim.analysis.solo import play_solo
 
     loky, dask = _on_both(address, lambda: play_solo("greedy", 6, 4, jobs=2, chunk_size=2))
     assert (loky.human == dask.human).all() and (loky.tom == dask.tom).all()
@@ -139,7 +139,7 @@ def test_sensitivity_gives_the_same_table(address, tmp_path):
 
 def test_experiment_gives_the_same_runs_and_forks(address, tmp_path, monkeypatch):
     from bonfire_sim.analysis import probes
-    from bonfire_sim.experiment import run_experiment
+    from bonfire_sim.pipelines.experiment import run_experiment
 
     monkeypatch.chdir(tmp_path)
     tops = []
@@ -190,9 +190,9 @@ def test_the_python_api_refuses_a_scheduler_without_dask(tmp_path):
 
 # Run on the workers by ``client.run``: code as text (a function of this test module
 # would be pickled by reference, and the workers cannot import the tests).
-FAKE_ENGINE = ("import bonfire_sim.cluster as c; "
+FAKE_ENGINE = ("import bonfire_sim.infra.cluster as c; "
                "c._FP[:] = ['{\"bonfire_sim\": \"0.0\", \"source_hash\": \"other\"}']")
-REAL_ENGINE = "import bonfire_sim.cluster as c; c._FP.clear()"
+REAL_ENGINE = "import bonfire_sim.infra.cluster as c; c._FP.clear()"
 
 
 def test_a_worker_running_another_engine_is_refused_before_any_result(address, tmp_path):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bonfire_sim.coverage import ability_coverage, task_coverage
+from bonfire_sim.analysis.coverage import ability_coverage, task_coverage
 
 
 def _rows():

@@ -164,7 +164,7 @@ def test_the_plugin_howto_runs_as_written(tmp_path: Path) -> None:
 
 def test_the_experiment_files_the_docs_show_are_valid(tmp_path: Path) -> None:
     """Every TOML block in the how-to and reference pages passes the experiment schema."""
-    from bonfire_sim.experiment import load_sweep
+    from bonfire_sim.pipelines.experiment import load_sweep
 
     pages = [p.relative_to(ROOT / "docs").as_posix()
              for p in sorted((ROOT / "docs").glob("*/*.md"))]

@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from bonfire_sim.ladder import (
+from bonfire_sim.studies.ladder import (
     ELO,
     GameResult,
     bradley_terry,

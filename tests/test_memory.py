@@ -16,15 +16,16 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from bonfire_sim import fileio
 from bonfire_sim.analysis import values as V
 from bonfire_sim.errors import DataError
+from bonfire_sim.infra import fileio
 from bonfire_sim.report import data as RD
 from bonfire_sim.report import stats as S
 from bonfire_sim.sim import checksums
 from bonfire_sim.sim.frames import SCHEMAS
 from bonfire_sim.sim.load import load
-from bonfire_sim.sim.runner import RunConfig, run
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import run
 
 LISTS = [f.name for f in SCHEMAS["players"] if pa.types.is_list(f.type)]
 

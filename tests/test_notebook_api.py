@@ -114,7 +114,7 @@ def test_import_changes_neither_numba_settings_nor_the_matplotlib_backend():
 
 def test_the_engine_cache_is_still_keyed_by_the_kernel_sources():
     import bonfire_sim.rules.moves  # noqa: F401  (the engine is loaded)
-    from bonfire_sim import _jitcache
+    from bonfire_sim.infra import _jitcache
 
     assert _jitcache._INSTALLED == [_jitcache.cache_dir()]
     assert _jitcache.source_hash() in _jitcache.cache_dir()

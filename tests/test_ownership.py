@@ -27,11 +27,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bonfire_sim import fileio, ownership
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import OutputError
+from bonfire_sim.infra import fileio, ownership
 from bonfire_sim.sim.load import load
-from bonfire_sim.sim.runner import RunConfig, run
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import run
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN = ["--games", "4", "--players", "2"]
@@ -56,7 +57,7 @@ def box(world, tmp_path, monkeypatch) -> Path:
     shutil.copytree(world, box)
     monkeypatch.chdir(box)
     monkeypatch.delenv("BONFIRE_SIM_TRACEBACK", raising=False)
-    monkeypatch.setattr("bonfire_sim.progress.LOG_EVERY", float("inf"))
+    monkeypatch.setattr("bonfire_sim.infra.progress.LOG_EVERY", float("inf"))
     monkeypatch.setattr("bonfire_sim.analysis.probes.fork_cache_dir",
                         lambda: tmp_path / "cache" / "forks")
     return box
@@ -252,7 +253,7 @@ def test_run_and_tune_hold_their_lock_while_they_write(tmp_path):
 
     run(RunConfig(games=4, players=2, chunk_size=2), tmp_path / "r", progress=during_run)
     assert seen == [0, 2, 4] and not (tmp_path / "r" / ownership.LOCK).exists()
-    from bonfire_sim.tune import TuneConfig, tune
+    from bonfire_sim.studies.tune import TuneConfig, tune
 
     studies = []
     tune(TuneConfig(deals2=1, games4=0, popsize=2, generations=1), tmp_path / "t",

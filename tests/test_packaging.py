@@ -57,7 +57,7 @@ def test_seaborn_and_cma_are_extras_that_the_test_extra_still_pulls(wheel):
 
 def test_the_core_imports_neither_seaborn_nor_cma():
     code = ("import sys, bonfire_sim.sim.load, bonfire_sim.analysis, bonfire_sim.report.build,"
-            " bonfire_sim.tune, bonfire_sim.cli.main; "
+            " bonfire_sim.studies.tune, bonfire_sim.cli.main; "
             "print(sorted(m for m in ('seaborn', 'cma') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout

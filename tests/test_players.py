@@ -10,12 +10,12 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
+from bonfire_sim.analysis.solo import play_solo
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.ladder import play_ladder
 from bonfire_sim.sim.loop import choose
-from bonfire_sim.sim.runner import RunConfig, read_manifest, run
-from bonfire_sim.solo import play_solo
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import read_manifest, run
 from bonfire_sim.strategies import SEARCH_ID, describe, strategy_id, weights_for
 from bonfire_sim.strategies import search as SE
 from bonfire_sim.strategies.specs import (
@@ -25,6 +25,7 @@ from bonfire_sim.strategies.specs import (
     split_specs,
 )
 from bonfire_sim.strategies.weights import WEIGHT_NAMES
+from bonfire_sim.studies.ladder import play_ladder
 
 PLUGIN = "tests.test_players:CompiledPortal"
 

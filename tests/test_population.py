@@ -64,7 +64,7 @@ def test_the_old_rows_do_not_use_the_new_weights_and_the_mixes_are_named():
 
 def test_the_default_population_puts_every_card_in_play():
     import bonfire_sim
-    from bonfire_sim.coverage import ability_coverage, task_coverage
+    from bonfire_sim.analysis.coverage import ability_coverage, task_coverage
 
     players = bonfire_sim.run(games=1200, players=4, seed=27, jobs=1).players
     tasks = task_coverage(players)
@@ -82,7 +82,7 @@ def test_a_changed_weight_row_starts_a_fresh_kernel_cache(tmp_path, monkeypatch)
     # edited without a new cache key would leave play() on the old row (issue 27: it did)
     import shutil
 
-    from bonfire_sim import _jitcache
+    from bonfire_sim.infra import _jitcache
 
     pkg = tmp_path / "bonfire_sim"
     for sub in ("rules", "sim", "strategies"):

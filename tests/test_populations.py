@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from bonfire_sim.analysis import populations as P
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.experiment import POPULATION_AXIS, plan_experiment
+from bonfire_sim.pipelines.experiment import POPULATION_AXIS, plan_experiment
 from bonfire_sim.strategies import DEFAULT_MIX, POPULATIONS
 
 
@@ -137,7 +137,8 @@ def test_the_answers_carry_the_marks_for_two_populations(tmp_path):
     """Two 2-player runs that differ only in their players: one configuration, two
     populations; the answers section marks each headline figure."""
     from bonfire_sim.report.build import build_report
-    from bonfire_sim.sim.runner import RunConfig, run
+    from bonfire_sim.sim.runconfig import RunConfig
+    from bonfire_sim.sim.runner import run
 
     a = run(RunConfig(games=120, players=2, strategies=("tuned",), seat_rotation=True,
                       seed=4, chunk_size=120), tmp_path / "strong")
@@ -156,7 +157,8 @@ def test_the_answers_carry_the_marks_for_two_populations(tmp_path):
 
 def test_a_single_population_says_how_to_check_more(tmp_path):
     from bonfire_sim.report.build import build_report
-    from bonfire_sim.sim.runner import RunConfig, run
+    from bonfire_sim.sim.runconfig import RunConfig
+    from bonfire_sim.sim.runner import run
 
     a = run(RunConfig(games=60, players=2, strategies=("tuned",), seat_rotation=True,
                       seed=4, chunk_size=60), tmp_path / "only")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from bonfire_sim.progress import Progress, track
+from bonfire_sim.infra.progress import Progress, track
 
 
 def test_progress_logs_plain_lines_when_not_a_terminal():
@@ -49,7 +49,7 @@ def test_a_heartbeat_logs_while_one_long_unit_runs():
 
 
 def test_steps_show_one_step_at_a_time_and_name_each():
-    from bonfire_sim.progress import Steps
+    from bonfire_sim.infra.progress import Steps
 
     out = io.StringIO()
     with Steps(every=0.0, stream=out) as steps:
@@ -78,7 +78,7 @@ def test_the_heartbeat_names_the_current_step_until_the_next_one():
     import io
     import time
 
-    from bonfire_sim.progress import Heartbeat
+    from bonfire_sim.infra.progress import Heartbeat
 
     stream = io.StringIO()
     with Heartbeat("report", every=0.05, stream=stream) as beat:

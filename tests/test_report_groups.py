@@ -23,7 +23,8 @@ from bonfire_sim.errors import ConfigError
 from bonfire_sim.report import groups as G
 from bonfire_sim.report.build import build_report
 from bonfire_sim.rules import components as C
-from bonfire_sim.sim.runner import RunConfig, read_manifest, run
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import read_manifest, run
 
 TOM_DECKS = tuple(v.name for v in C.VARIANTS["tom_deck"])
 

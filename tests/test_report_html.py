@@ -14,7 +14,8 @@ from click.testing import CliRunner
 
 from bonfire_sim.cli.main import main
 from bonfire_sim.report.build import build_report
-from bonfire_sim.sim.runner import RunConfig, run
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import run
 
 SECTIONS = ("answers", "overview", "seats", "tasks", "gnomes", "tom", "decided", "method")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -187,7 +188,7 @@ title = "Tiny experiment"
 @pytest.mark.parametrize("name", ["start_player", "task_values", "gnome_strength",
                                   "tom_difficulty"])
 def test_the_shipped_experiment_files_are_valid(name):
-    from bonfire_sim.experiment import load_experiment
+    from bonfire_sim.pipelines.experiment import load_experiment
 
     root = Path(__file__).resolve().parents[1]
     config, extra = load_experiment(root / "experiments" / f"{name}.toml")

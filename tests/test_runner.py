@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.sim.load import load
-from bonfire_sim.sim.runner import RunConfig, default_mix, read_manifest, run
+from bonfire_sim.sim.runconfig import RunConfig, default_mix
+from bonfire_sim.sim.runner import read_manifest, run
 
 CFG = RunConfig(games=60, players=4, seed=5, chunk_size=16, turn_log="sample:0.5")
 

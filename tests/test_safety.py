@@ -18,7 +18,6 @@ import pyarrow.parquet as pq
 import pytest
 
 from bonfire_sim import config as CF
-from bonfire_sim import fileio
 from bonfire_sim.errors import (
     BonfireError,
     ConfigError,
@@ -26,11 +25,13 @@ from bonfire_sim.errors import (
     EngineMismatchError,
     OutputError,
 )
-from bonfire_sim.experiment import load_sweep, run_experiment
-from bonfire_sim.fingerprint import engine_fingerprint
+from bonfire_sim.infra import fileio
+from bonfire_sim.infra.fingerprint import engine_fingerprint
+from bonfire_sim.pipelines.experiment import load_sweep, run_experiment
 from bonfire_sim.sim import runner as R
 from bonfire_sim.sim.load import load
-from bonfire_sim.sim.runner import RunConfig, resolve_jobs, run
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import resolve_jobs, run
 
 CFG = RunConfig(games=12, players=2, seed=3, chunk_size=5, turn_log="all")
 FINALS = ("games.parquet", "players.parquet")

@@ -20,12 +20,13 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from bonfire_sim import signed
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import DataError
+from bonfire_sim.infra import signed
 from bonfire_sim.sim.load import load
-from bonfire_sim.sim.runner import MANIFEST, RunConfig, run
-from bonfire_sim.tune import OPTIMISER, STUDY, Study, TuneConfig
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import MANIFEST, run
+from bonfire_sim.studies.tune import OPTIMISER, STUDY, Study, TuneConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 CFG = RunConfig(games=4, players=2, seed=3, chunk_size=2, turn_log="all")
@@ -106,7 +107,7 @@ def test_a_state_signed_with_another_users_key_is_refused(tmp_path, monkeypatch)
 
 
 def test_a_link_in_a_study_folder_stops_a_resume_before_it_writes(tmp_path):
-    from bonfire_sim.tune import _new_optimiser
+    from bonfire_sim.studies.tune import _new_optimiser
 
     config = TuneConfig(generations=1, deals2=2, games4=1, popsize=4, seed=5)
     out = _study(tmp_path / "s", signed.sign(pickle.dumps((_new_optimiser(config),
@@ -272,7 +273,8 @@ def test_python_m_never_imports_a_module_from_the_current_folder(tmp_path):
 def test_forks_of_a_shared_run_use_the_weights_its_manifest_recorded(tmp_path):
     from bonfire_sim.analysis.probes import ProbeSettings, probe_values
     from bonfire_sim.analysis.runs import run_config
-    from bonfire_sim.sim.runner import read_manifest, resolve_players
+    from bonfire_sim.sim.chunk import resolve_players
+    from bonfire_sim.sim.runner import read_manifest
 
     weights = tmp_path / "w.toml"
     weights.write_text("[weights]\ntile = 0.9\nignite = 7.0\n")
@@ -294,7 +296,8 @@ def test_forks_of_a_shared_run_use_the_weights_its_manifest_recorded(tmp_path):
 def test_a_recorded_weight_that_is_not_a_finite_number_is_refused(tmp_path, bad):
     from bonfire_sim.analysis.runs import run_config
     from bonfire_sim.errors import ConfigError
-    from bonfire_sim.sim.runner import read_manifest, resolve_players
+    from bonfire_sim.sim.chunk import resolve_players
+    from bonfire_sim.sim.runner import read_manifest
 
     weights = tmp_path / "w.toml"
     weights.write_text("[weights]\ntile = 0.9\n")

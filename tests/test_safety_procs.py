@@ -131,7 +131,8 @@ def test_run_workers_die_with_a_killed_parent(tmp_path):
 
 @needs_proc
 def test_report_fork_workers_die_with_a_killed_parent(tmp_path):
-    from bonfire_sim.sim.runner import RunConfig, run
+    from bonfire_sim.sim.runconfig import RunConfig
+    from bonfire_sim.sim.runner import run
 
     run(RunConfig(games=400, players=2, strategies=("greedy",), chunk_size=100, seed=3),
         tmp_path / "run")

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from bonfire_sim.analysis.sequential import llr_normal, sequential_compare
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.sim.runner import RunConfig
+from bonfire_sim.sim.runconfig import RunConfig
 
 BASE = RunConfig(games=2000, players=2, seed=41, seat_rotation=True, chunk_size=100)
 

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError, DataError
-from bonfire_sim.ladder import GameResult
 from bonfire_sim.report.skill import section_skill
-from bonfire_sim.skill import (
+from bonfire_sim.studies.ladder import GameResult
+from bonfire_sim.studies.skill import (
     SkillConfig,
     cell_plan,
     cells,
@@ -198,7 +198,7 @@ def test_a_clean_sweep_is_a_valid_cell():
 
 
 def test_a_rules_change_is_compared_with_its_baseline(doc, tmp_path):
-    from bonfire_sim.skill import compare_depth, depth_interval
+    from bonfire_sim.studies.skill import compare_depth, depth_interval
 
     meta, m, _ = read_matrix(write_matrix(tmp_path / "a.json", doc))
     d = depth_interval(m)

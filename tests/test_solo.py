@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 from click.testing import CliRunner
 
-from bonfire_sim.cli.main import main
-from bonfire_sim.solo import (
+from bonfire_sim.analysis.solo import (
     SoloGames,
     equilibrium_handicap,
     handicap_path,
@@ -14,6 +13,7 @@ from bonfire_sim.solo import (
     outcomes_at,
     play_solo,
 )
+from bonfire_sim.cli.main import main
 
 
 def test_the_handicap_starts_at_minus_ten_and_moves_plus_five_minus_two_or_zero():

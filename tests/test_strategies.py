@@ -187,7 +187,8 @@ def test_a_failing_plugin_is_reported_with_seat_seed_and_turn():
 def test_the_default_mix_reaches_the_countdown_in_nearly_every_four_player_game():
     # 800 seat-rotated games (200 deals), fixed seed: 0.4% stall now (3 games), 1.5% with
     # the task-feasibility fixes alone, about 6% before them.
-    from bonfire_sim.sim.runner import ChunkJob, RunConfig, run_one
+    from bonfire_sim.sim.chunk import ChunkJob, run_one
+    from bonfire_sim.sim.runconfig import RunConfig
 
     cfg = RunConfig(games=800, players=4, seat_rotation=True, seed=31, chunk_size=800)
     games = run_one(ChunkJob(cfg, 0)).games.to_pandas()
@@ -197,7 +198,7 @@ def test_the_default_mix_reaches_the_countdown_in_nearly_every_four_player_game(
 @pytest.mark.parametrize("name", SCRIPTED)
 def test_every_scripted_strategy_beats_random_in_two_player_games(name):
     # 20 deals in both seat orders; the bar is 95% (measured: 100% on 720 games).
-    from bonfire_sim.ladder import play_ladder
+    from bonfire_sim.studies.ladder import play_ladder
 
     results = play_ladder([name, "random"], 2, 20, seed=17)
     wins = sum(r.won[r.strategies.index(name)] and not r.won[r.strategies.index("random")]

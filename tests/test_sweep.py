@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from bonfire_sim.analysis.intervals import wilson
 from bonfire_sim.analysis.probes import fork_cache_dir, run_identity
 from bonfire_sim.cli.main import main
-from bonfire_sim.experiment import plan_experiment
-from bonfire_sim.sim.runner import RunConfig
+from bonfire_sim.pipelines.experiment import plan_experiment
+from bonfire_sim.sim.runconfig import RunConfig
 
 # The Y14 x players sweep of experiments/y14_sweep.toml at a size a test can afford.
 TINY = """[run]
@@ -201,7 +201,7 @@ def test_the_example_sweep_file_is_a_real_study():
 
 def test_a_players_only_sweep_draws_against_the_player_count_with_solo_against_tom(
         tmp_path, monkeypatch):
-    from bonfire_sim.experiment import run_experiment
+    from bonfire_sim.pipelines.experiment import run_experiment
 
     monkeypatch.chdir(tmp_path)
     f = _write(tmp_path, "[run]\ngames = 6\nplayers = [1, 2]\nchunk_size = 3\nseed = 2\n"

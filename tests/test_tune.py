@@ -12,7 +12,7 @@ from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.strategies import weights_for
 from bonfire_sim.strategies.specs import parse_player
-from bonfire_sim.tune import Space, TuneConfig, deal_seeds, evaluate_row, tune, weights_toml
+from bonfire_sim.studies.tune import Space, TuneConfig, deal_seeds, evaluate_row, tune, weights_toml
 
 TINY = dict(style="portal", field=("portal",), deals2=2, games4=1, popsize=4, seed=5)
 
@@ -62,7 +62,7 @@ def test_cli_tune_writes_a_weights_file_that_is_a_player(tmp_path):
 
 def test_weights_toml_lists_every_weight():
     cfg = TuneConfig(generations=1, **TINY)
-    from bonfire_sim.tune import Study, table_of
+    from bonfire_sim.studies.tune import Study, table_of
 
     study = Study(cfg, best={"mean_weights": table_of(weights_for("portal"))})
     text = weights_toml(study)
@@ -70,7 +70,7 @@ def test_weights_toml_lists_every_weight():
 
 
 def test_the_stall_weight_scales_the_objective_and_old_studies_resume(tmp_path):
-    from bonfire_sim.tune import objective
+    from bonfire_sim.studies.tune import objective
 
     st = {"win2": 0.5, "margin2": 0.0, "stalled2": 0.1}
     assert objective(st, TuneConfig(generations=1, **TINY)) == pytest.approx(0.5 - 0.2)
@@ -89,7 +89,7 @@ def test_the_stall_weight_scales_the_objective_and_old_studies_resume(tmp_path):
 
 
 def test_the_bonfire_floor_costs_only_below_it_and_rejects_negative_settings():
-    from bonfire_sim.tune import objective
+    from bonfire_sim.studies.tune import objective
 
     base = {"win_score4": 60.0, "stalled4": 0.0}
     cfg = TuneConfig(generations=1, w_bonfires=0.0, bonfires_min=4.6, w_short=2.0, **TINY)
@@ -123,7 +123,7 @@ def test_cli_tune_takes_the_bonfire_floor(tmp_path):
 def test_bounds_and_the_signature_keep_a_tuned_style_its_plan(tmp_path):
     from bonfire_sim.strategies import STYLE_DEFAULTS
     from bonfire_sim.strategies.weights import WEIGHT_NAMES
-    from bonfire_sim.tune import parse_bound
+    from bonfire_sim.studies.tune import parse_bound
 
     space = Space.around("guardian", bounds=[("yellow_floor", 1.0, 1.5)], keep_signature=1.5)
     big = space.row(np.full(len(space.start), 1000.0))  # far past every bound, upwards

@@ -26,7 +26,7 @@ from bonfire_sim.rules.setup import new_game
 from bonfire_sim.rules.state import StateBuilder
 from bonfire_sim.sim.loop import new_buffer, no_weights, play_checked
 from bonfire_sim.sim.play import play
-from bonfire_sim.sim.runner import RunConfig
+from bonfire_sim.sim.runconfig import RunConfig
 from bonfire_sim.strategies import features as FE
 
 PB = L.player_base(0)
@@ -269,7 +269,7 @@ def test_play_and_the_catalog_take_variants():
 
 
 def test_an_experiment_file_selects_variants_and_resume_refuses_a_mismatch(tmp_path):
-    from bonfire_sim.experiment import load_experiment
+    from bonfire_sim.pipelines.experiment import load_experiment
     from bonfire_sim.sim.runner import run
 
     f = tmp_path / "x.toml"

@@ -24,7 +24,8 @@ from bonfire_sim.report import decided as DC
 from bonfire_sim.report.view import deltas
 from bonfire_sim.rules import components as C
 from bonfire_sim.sim.load import load
-from bonfire_sim.sim.runner import RunConfig, run
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import run
 
 CHROMIUM = "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else (
     shutil.which("chromium") or shutil.which("chromium-browser"))

@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from bonfire_sim.cli.main import main
-from bonfire_sim.ladder import play_ladder
 from bonfire_sim.sim import runner, warm
 from bonfire_sim.sim.narrate import narrate
 from bonfire_sim.sim.play import play
+from bonfire_sim.studies.ladder import play_ladder
 
 ROOT = Path(__file__).resolve().parents[1]
 

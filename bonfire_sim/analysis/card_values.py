@@ -45,7 +45,7 @@ from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS, ProbeSettings, prob
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
 from bonfire_sim.errors import DataError
 from bonfire_sim.rules import components as C
-from bonfire_sim.sim.runner import RunConfig
+from bonfire_sim.sim.runconfig import RunConfig
 
 CARD_KINDS = ("light", "gnome", "forced")  # the forks the card values use
 MIN_DEALS = 10  # fewer deals than this: the clustered interval is not trusted
@@ -242,11 +242,11 @@ def card_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | in
     """``card_table`` of the runs' forks (``CARD_KINDS``, cached like ``probe_values``);
     forks are clustered by (run, deal).  Runs of one player count must print the same
     task points and seat the same players; ``who`` says who played."""
-    from bonfire_sim.analysis.values import _printed
+    from bonfire_sim.analysis.runs import printed_task_points
 
     rs = as_runs(runs)
     who = populations(rs)
-    printed = _printed(rs)
+    printed = printed_task_points(rs)
     out = card_table(card_forks(rs, probes, jobs=jobs, quiet=quiet), printed, margin, alpha)
     out["who"] = out["players"].map(who)
     return out

@@ -43,7 +43,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bonfire_sim import safepaths
 from bonfire_sim.analysis.intervals import mean_ci
 from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS, ProbeSettings
 from bonfire_sim.analysis.sequential import (
@@ -54,8 +53,10 @@ from bonfire_sim.analysis.sequential import (
 )
 from bonfire_sim.config import check_count, check_seed, read_toml
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.infra import safepaths
 from bonfire_sim.rules import components as C
-from bonfire_sim.sim.runner import SEED_MASK, ChunkJob, RunConfig, resolve_players
+from bonfire_sim.sim.chunk import ChunkJob, resolve_players
+from bonfire_sim.sim.runconfig import SEED_MASK, RunConfig
 
 # Exit codes (``bonfire-sim sequential`` uses the same): every assertion holds / one
 # fails / none fails but one ran out of budget undecided; bad input is 2 (the CLI group).
@@ -409,7 +410,7 @@ def _game_values(a: Assertion, players: Any) -> pd.Series:
         return per_game_values(players, a.measure[5:], a.seat, None)
     if a.measure.startswith("strategy_"):
         return per_game_values(players, a.measure[9:], None, a.strategy)
-    from bonfire_sim.solo import outcomes_at
+    from bonfire_sim.analysis.solo import outcomes_at
 
     t = players.select(["game_id", "strategy", "score"]).to_pandas()
     is_tom = t["strategy"].astype(str) == "tom"

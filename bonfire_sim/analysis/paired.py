@@ -18,12 +18,9 @@ import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.intervals import mean_ci
-from bonfire_sim.analysis.runs import Run
+from bonfire_sim.analysis.runs import Run, shares_deals
 from bonfire_sim.analysis.values import fork_estimates, player_rows
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.sim.runner import RunConfig
-
-SAME_DEALS = ("seed", "players", "strategies", "seat_rotation")
 
 
 def check_comparable(a: Run, b: Run) -> None:
@@ -32,21 +29,6 @@ def check_comparable(a: Run, b: Run) -> None:
     if na != nb:
         raise ConfigError(f"cannot compare a {na}-player run ({a.label}) with a {nb}-player "
                           f"run ({b.label}): compare runs of one player count")
-
-
-def check_shared_deals(a: RunConfig, b: RunConfig) -> None:
-    """Refuse two configurations whose game i is not the same deal with the same seats."""
-    ja, jb = a.to_json(), b.to_json()
-    differ = [k for k in SAME_DEALS if ja[k] != jb[k]]
-    if differ:
-        raise ConfigError(f"the configurations do not share their deals: they differ in "
-                          f"{', '.join(differ)} (only overrides and variants may differ)")
-
-
-def shares_deals(a: Run, b: Run) -> bool:
-    """True when game i of both runs is the same deal with the same seats."""
-    ca, cb = a.config.to_json(), b.config.to_json()
-    return all(ca[k] == cb[k] for k in SAME_DEALS)
 
 
 def _welch(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:

@@ -28,22 +28,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bonfire_sim import __version__, _jitcache, fileio
+from bonfire_sim import __version__
 from bonfire_sim import strategies as S
 from bonfire_sim.errors import BonfireError, ConfigError
+from bonfire_sim.infra import _jitcache, fileio
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.rng import game_seed, seed_words
 from bonfire_sim.rules.state import blank_state
+from bonfire_sim.sim.chunk import resolve_players, seat_names
 from bonfire_sim.sim.loop import W
-from bonfire_sim.sim.runner import (
-    SEED_MASK,
-    RunConfig,
-    read_manifest,
-    resolve_players,
-    seat_names,
-)
+from bonfire_sim.sim.runconfig import SEED_MASK, RunConfig
+from bonfire_sim.sim.runner import read_manifest
 from bonfire_sim.strategies.plugin import is_plugin_spec
 
 TASK_IDS = tuple(t.id for t in C.TASKS)
@@ -237,7 +234,7 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
     # Key on the games actually forked, so any cap >= the run's size shares one cache.
     settings = replace(settings, games=n_games)
     if fork_rules is not None:
-        from bonfire_sim.analysis.paired import check_shared_deals
+        from bonfire_sim.analysis.runs import check_shared_deals
 
         check_shared_deals(config, fork_rules)
     identity = run_identity(run_dir) if run_dir else None
@@ -284,12 +281,12 @@ def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.nda
              jobs: int, quiet: bool, progress: Callable[[int, int], None] | None,
              fork_rules: RunConfig | None = None) -> list[pd.DataFrame]:
     """Probe the chunks (in parallel when jobs > 1); results in chunk order."""
-    from bonfire_sim.progress import Progress
+    from bonfire_sim.infra.progress import Progress
 
     total = int(sum(len(c) for c in chunks))
     parts: list[pd.DataFrame] = []
     with Progress(total, "probing", "games", quiet=quiet) as bar:
-        from bonfire_sim.workers import local, on_cluster
+        from bonfire_sim.infra.workers import local, on_cluster
 
         if local(jobs if len(chunks) > 1 else 1):
             results: Iterable[pd.DataFrame] = (probe_chunk(config, settings, c, fork_rules)
@@ -297,8 +294,8 @@ def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.nda
         else:
             from joblib import delayed
 
+            from bonfire_sim.infra.workers import pool
             from bonfire_sim.sim.warm import ensure_warm
-            from bonfire_sim.workers import pool
 
             # Compile once, here: the engine (ensure_warm) and the fork kernels (the first
             # chunk), so that the workers load the cache instead of each compiling it.  A
@@ -331,7 +328,7 @@ def fork_speed(games: int = 400, players: int = 4, jobs: int = 2,
     cached: ``{"forks", "seconds", "forks_per_s", "games_per_s"}``."""
     import time
 
-    who = {} if strategies is None else {"strategies": tuple(strategies)}
+    who: dict[str, Any] = {} if strategies is None else {"strategies": tuple(strategies)}
     games -= games % players
     settings = ProbeSettings(kinds=kinds, tasks=tasks, chunk_size=players)
     warm = RunConfig(games=players * 2, players=players, seat_rotation=True, seed=seed + 1,

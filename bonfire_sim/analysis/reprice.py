@@ -32,7 +32,7 @@ from bonfire_sim.analysis.card_values import TASK_KINDS, card_table, printed_poi
 from bonfire_sim.analysis.probes import ProbeSettings, probe_values
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
 from bonfire_sim.errors import DataError
-from bonfire_sim.sim.runner import RunConfig
+from bonfire_sim.sim.runconfig import RunConfig
 
 ROUNDS = 3  # iteration rounds (fresh deals each) by default, then one check round
 VERIFY_GAMES = 1000  # fresh games per player count and round by default
@@ -348,7 +348,7 @@ def overrides_toml(result: Reprice, runs: Sequence[Run], margin: float) -> str:
     """An experiment file that plays the proposal on fresh deals: ``[run]`` like the
     estimating runs (the largest player count; the others as a ``players`` sweep when they
     use the default seat mix) and ``[overrides] task_points``."""
-    from bonfire_sim.sim.runner import default_mix
+    from bonfire_sim.sim.runconfig import default_mix
 
     groups = group_runs(list(runs))
     cfg = groups[max(groups)][0].config

@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bonfire_sim.errors import DataError
+from bonfire_sim.errors import ConfigError, DataError
+from bonfire_sim.rules import components as C
 from bonfire_sim.sim.load import RunData, load
+from bonfire_sim.sim.runconfig import RunConfig
 from bonfire_sim.sim.rungame import run_config
-from bonfire_sim.sim.runner import RunConfig
 
 
 @dataclass(frozen=True)
@@ -53,4 +54,38 @@ def as_runs(runs: RunLike | Sequence[RunLike]) -> list[Run]:
     if len(set(labels)) < len(labels):
         out = [dataclasses.replace(r, label=str(r.path) if r.path else f"run{i}")
                for i, r in enumerate(out)]
+    return out
+
+
+SAME_DEALS = ("seed", "players", "strategies", "seat_rotation")
+
+
+def check_shared_deals(a: RunConfig, b: RunConfig) -> None:
+    """Refuse two configurations whose game i is not the same deal with the same seats."""
+    ja, jb = a.to_json(), b.to_json()
+    differ = [k for k in SAME_DEALS if ja[k] != jb[k]]
+    if differ:
+        raise ConfigError(f"the configurations do not share their deals: they differ in "
+                          f"{', '.join(differ)} (only overrides and variants may differ)")
+
+
+def shares_deals(a: Run, b: Run) -> bool:
+    """True when game i of both runs is the same deal with the same seats."""
+    ca, cb = a.config.to_json(), b.config.to_json()
+    return all(ca[k] == cb[k] for k in SAME_DEALS)
+
+
+def printed_task_points(runs: list[Run]) -> dict[int, dict[str, int]]:
+    """Printed task points per player count (overrides applied); runs of one player count
+    must agree."""
+    out: dict[int, dict[str, int]] = {}
+    for run in runs:
+        pts = {t.id: int(t.points) for t in C.TASKS}
+        pts.update({str(k): int(v) for k, v in
+                    dict(run.config.overrides.get("task_points", {})).items()})
+        n = run.config.players
+        if n in out and out[n] != pts:
+            raise DataError(f"runs with {n} players print different task points; analyse "
+                            f"them separately (or compare them with `bonfire-sim compare`)")
+        out[n] = pts
     return out

@@ -35,15 +35,11 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis.intervals import mean_ci
-from bonfire_sim.analysis.paired import check_shared_deals
+from bonfire_sim.analysis.runs import check_shared_deals
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.sim.runner import (
-    ChunkJob,
-    RunConfig,
-    check_move_timeout,
-    resolve_players,
-    run_one,
-)
+from bonfire_sim.sim.chunk import ChunkJob, resolve_players, run_one
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import check_move_timeout
 from bonfire_sim.sim.warm import ensure_warm
 
 METRICS = ("score", "win")
@@ -227,12 +223,12 @@ def sequential_compare(a: RunConfig, b: RunConfig, *, metric: str = "score",
 
 def play_chunks(jobs_ab: list[ChunkJob], jobs: int) -> list[Any]:
     """The chunks' tables, in the order of ``jobs_ab``."""
-    from bonfire_sim.workers import local
+    from bonfire_sim.infra.workers import local
 
     if local(jobs if len(jobs_ab) > 1 else 1):
         return [run_one(j) for j in jobs_ab]
     from joblib import delayed
 
-    from bonfire_sim.workers import pool
+    from bonfire_sim.infra.workers import pool
 
     return pool(min(jobs, len(jobs_ab)))(delayed(run_one)(j) for j in jobs_ab)

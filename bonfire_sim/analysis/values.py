@@ -20,8 +20,7 @@ from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.compensation import as_seat_points, compensation
 from bonfire_sim.analysis.intervals import mean_ci, wilson
 from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS, ProbeSettings, probe_values
-from bonfire_sim.analysis.runs import Run, RunLike, as_runs
-from bonfire_sim.errors import DataError
+from bonfire_sim.analysis.runs import Run, RunLike, as_runs, printed_task_points
 from bonfire_sim.rules import components as C
 
 TOM = "tom"
@@ -108,22 +107,6 @@ def _item_counts(lists: pd.Series, ids: Sequence[str]) -> np.ndarray:
         vc = flat.value_counts()
         counts = counts.add(vc.reindex(counts.index, fill_value=0), fill_value=0)
     return counts.to_numpy()
-
-
-def _printed(runs: list[Run]) -> dict[int, dict[str, int]]:
-    """Printed task points per player count (overrides applied); runs of one player count
-    must agree."""
-    out: dict[int, dict[str, int]] = {}
-    for run in runs:
-        pts = {t.id: int(t.points) for t in C.TASKS}
-        pts.update({str(k): int(v) for k, v in
-                    dict(run.config.overrides.get("task_points", {})).items()})
-        n = run.config.players
-        if n in out and out[n] != pts:
-            raise DataError(f"runs with {n} players print different task points; analyse "
-                            f"them separately (or compare them with `bonfire-sim compare`)")
-        out[n] = pts
-    return out
 
 
 # ---- pooling across player counts ---------------------------------------------------------
@@ -219,7 +202,7 @@ def task_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | in
     from bonfire_sim.analysis.card_values import TASK_KINDS, card_forks, card_table, populations
 
     rs = as_runs(runs)
-    printed = _printed(rs)  # refuses mixed task points before any fork is computed
+    printed = printed_task_points(rs)  # refuses mixed task points before any fork is computed
     who = populations(rs)  # and runs of one count with different players
     forks = card_forks(rs, probes, kinds=TASK_KINDS, jobs=jobs, quiet=quiet)
     tab = card_table(forks, printed, margin, alpha)
@@ -379,7 +362,7 @@ def tom_difficulty(runs: RunLike | Sequence[RunLike], n_boot: int = 500,
     (Wilson ``lo``/``hi``), ``n`` games, ``score`` and ``tom`` means, ``margin`` (mean
     score - Tom's), ``handicap`` (Tom's head start at which the win rate is 2/7, with
     bootstrap ``h_lo``/``h_hi``) and example ``games`` the strategy won."""
-    from bonfire_sim.solo import SoloGames, handicap_series
+    from bonfire_sim.analysis.solo import SoloGames, handicap_series
 
     rs = [r for r in as_runs(runs) if r.config.players == 1]
     rows = []

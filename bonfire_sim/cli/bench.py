@@ -67,7 +67,7 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
     import platform
 
     from bonfire_sim.config import check_count
-    from bonfire_sim.progress import Progress
+    from bonfire_sim.infra.progress import Progress
     from bonfire_sim.sim.bench import (
         Scenario,
         scenarios,
@@ -76,7 +76,8 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
         time_runner,
         time_self_play,
     )
-    from bonfire_sim.sim.runner import default_mix, resolve_jobs
+    from bonfire_sim.sim.runconfig import default_mix
+    from bonfire_sim.sim.runner import resolve_jobs
     from bonfire_sim.sim.warm import ensure_warm
 
     check_count("--games", games, lo=10, hi=1_000_000)
@@ -93,16 +94,16 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
         click.echo(header)
         click.echo("-" * len(header))
         for players in (2, 4):
-            t = time_search(players, search_games)
-            click.echo(f"{players:7} {t.games:6} {t.ref_games_per_s:15.3f} "
-                       f"{t.new_games_per_s:11.3f} {t.ratio:6.2f}")
+            st = time_search(players, search_games)
+            click.echo(f"{players:7} {st.games:6} {st.ref_games_per_s:15.3f} "
+                       f"{st.new_games_per_s:11.3f} {st.ratio:6.2f}")
         click.echo("one core (CPU time), compile excluded; the search player in seat 0, "
                    "tuned in the other seats, the same deals for both")
         return
     if forks_:
         from bonfire_sim.analysis.card_values import CARD_KINDS
         from bonfire_sim.analysis.probes import DEFAULT_KINDS, fork_speed
-        from bonfire_sim.sim.runner import RunConfig
+        from bonfire_sim.sim.runconfig import RunConfig
 
         ensure_warm(None if quiet else lambda m: click.echo(m, err=True))
         header = f"{'fork kinds':>28} {'forks':>8} {'seconds':>8} {'forks/s':>8} {'games/s':>8}"
@@ -113,10 +114,11 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
             names = tuple(x.strip() for x in strategies.split(",") if x.strip())
             seats = names * 4 if len(names) == 1 else names
             RunConfig(games=4, players=4, strategies=seats)  # refuses a bad name: Error
-        rows = [(",".join(k), k, None) for k in (DEFAULT_KINDS, CARD_KINDS)]
+        fork_rows: list[tuple[str, tuple[str, ...], tuple[str, ...] | None]] = [
+            (",".join(k), k, None) for k in (DEFAULT_KINDS, CARD_KINDS)]
         # What reprice --verify forks for the cards it re-prices (3 red tasks here).
-        rows.append(("light,forced of 3 tasks", ("light", "forced"), ("R3", "R8", "R9")))
-        for label, kinds, tasks in rows:
+        fork_rows.append(("light,forced of 3 tasks", ("light", "forced"), ("R3", "R8", "R9")))
+        for label, kinds, tasks in fork_rows:
             m = fork_speed(games=games, players=4, jobs=jobs, kinds=kinds, strategies=seats,
                            tasks=tasks)
             click.echo(f"{label:>28} {m['forks']:8,.0f} {m['seconds']:8.1f} "

@@ -37,7 +37,7 @@ def check(ctx: click.Context, check_file: str, as_json: bool, jobs: int | None,
         bonfire-sim check experiments/checks/fails.toml --json --quiet
     """
     from bonfire_sim.analysis.check import load_checks, run_checks
-    from bonfire_sim.progress import Progress
+    from bonfire_sim.infra.progress import Progress
 
     plan = load_checks(check_file)
     with Progress(plan.budget, "check", "game", quiet=quiet) as bar:

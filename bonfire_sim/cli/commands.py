@@ -8,7 +8,7 @@ call one library function, print) and add one line here.  Rules for command modu
 * the help text has an ``Example:`` block, its command lines in a ``\b`` paragraph so
   click keeps them on their own lines (``tests/test_cli.py`` parses each one), and the
   command has a row in the README's CLI table;
-* a long command shows progress through ``bonfire_sim.progress`` and takes
+* a long command shows progress through ``bonfire_sim.infra.progress`` and takes
   ``options.quiet_option``;
 * raise ``bonfire_sim.errors.BonfireError`` (or ValueError) for bad input: the group
   turns it into one ``Error: ...`` line and exit code 2.

@@ -32,10 +32,11 @@ def coverage(run_dir: str | None, games: int, players: int, strategies: str, see
 
     import pandas as pd
 
-    from bonfire_sim.coverage import ability_coverage, task_coverage
-    from bonfire_sim.progress import Progress
+    from bonfire_sim.analysis.coverage import ability_coverage, task_coverage
+    from bonfire_sim.infra.progress import Progress
     from bonfire_sim.sim.load import load
-    from bonfire_sim.sim.runner import RunConfig, resolve_jobs, run
+    from bonfire_sim.sim.runconfig import RunConfig
+    from bonfire_sim.sim.runner import resolve_jobs, run
 
     jobs = resolve_jobs(jobs)
     with tempfile.TemporaryDirectory() as tmp:

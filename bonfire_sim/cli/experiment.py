@@ -37,8 +37,8 @@ def experiment(file: str, jobs: int | None, probe_games: int | None, no_report: 
         bonfire-sim experiment experiments/start_player.toml --jobs 2
         bonfire-sim experiment experiments/y14_sweep.toml --probe-games 500
     """
-    from bonfire_sim.experiment import run_experiment
-    from bonfire_sim.progress import Steps
+    from bonfire_sim.infra.progress import Steps
+    from bonfire_sim.pipelines.experiment import run_experiment
 
     with Steps(quiet=quiet) as steps:
         def step(desc: str, total: int | None, unit: str) -> Callable[[int, int], None]:

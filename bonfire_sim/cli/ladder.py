@@ -102,12 +102,12 @@ def ladder(counts: tuple[int, ...], games: int, seed: int, names: str | None,
     \b
         bonfire-sim ladder --skill-depth --players 2,4 --search-games 5 --out skill.json
     """
-    from bonfire_sim import fileio
-    from bonfire_sim.ladder import play_ladder, summarize
-    from bonfire_sim.progress import Progress
+    from bonfire_sim.infra import fileio
+    from bonfire_sim.infra.progress import Progress
     from bonfire_sim.sim.runner import resolve_jobs
     from bonfire_sim.strategies import SEARCH_ID, STRATEGY_IDS
     from bonfire_sim.strategies.specs import split_specs
+    from bonfire_sim.studies.ladder import play_ladder, summarize
 
     jobs = resolve_jobs(jobs)
     if csv_path:
@@ -140,7 +140,7 @@ def _tom_line(best: str, games: int, seed: int, jobs: int) -> None:
     """Tom's difficulty against the ladder's top-rated player."""
     import numpy as np
 
-    from bonfire_sim.solo import handicap_series, play_solo
+    from bonfire_sim.analysis.solo import handicap_series, play_solo
 
     g = play_solo(best, games, seed, jobs)
     series = handicap_series(g, seed=seed)
@@ -155,10 +155,11 @@ def _skill_depth(counts: tuple[int, ...], games: int, seed: int, names: str | No
                  csv_path: str | None, jobs: int, search_games: int | None, out: str | None,
                  config_file: str | None, variants: dict[str, str], overrides: dict,
                  fmt: str, quiet: bool, baseline: str | None = None) -> None:
-    """The skill-depth matrix (``bonfire_sim.skill``): cells to stdout, summary to stderr."""
-    from bonfire_sim import fileio
-    from bonfire_sim.progress import Progress
-    from bonfire_sim.skill import (
+    """The skill-depth matrix (``studies.skill``): cells to stdout, summary to stderr."""
+    from bonfire_sim.infra import fileio
+    from bonfire_sim.infra.progress import Progress
+    from bonfire_sim.strategies.specs import split_specs
+    from bonfire_sim.studies.skill import (
         DEFAULT_RUNGS,
         SkillConfig,
         compare_depth,
@@ -167,7 +168,6 @@ def _skill_depth(counts: tuple[int, ...], games: int, seed: int, names: str | No
         skill_matrix,
         write_matrix,
     )
-    from bonfire_sim.strategies.specs import split_specs
 
     base_overrides: dict = {}
     base_variants: dict[str, str] = {}
@@ -224,7 +224,7 @@ def _rules_of(path: str) -> tuple[dict, dict[str, str]]:
     """An experiment file's [overrides] and [variants] (one point; a sweep is refused)."""
     from bonfire_sim.config import expand_sweep
     from bonfire_sim.errors import ConfigError
-    from bonfire_sim.experiment import read_experiment
+    from bonfire_sim.pipelines.experiment import read_experiment
 
     doc = read_experiment(path)
     points = expand_sweep(doc.get("overrides", {}))

@@ -115,7 +115,7 @@ def format_csv(rows: Sequence[dict]) -> str:
 
 def format_json(rows: Sequence[dict]) -> str:
     """Rows as a JSON list of objects."""
-    from bonfire_sim.fileio import dumps_json
+    from bonfire_sim.infra.fileio import dumps_json
 
     return dumps_json(list(rows), "JSON rows", indent=2)
 
@@ -188,7 +188,7 @@ def backend_options(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, backend: str, scheduler: str | None, **kwargs: Any) -> Any:
-        from bonfire_sim.workers import using
+        from bonfire_sim.infra.workers import using
 
         with using(backend, scheduler):
             return fn(*args, **kwargs)

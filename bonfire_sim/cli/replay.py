@@ -65,9 +65,9 @@ def replay(seed: int, players: int, strategies: str | None, json_out: str | None
     # On a cold cache one game as plain Python takes about a second where compiling
     # would take minutes; the game is the same either way (tests/test_golden.py).
     cold = not warm.is_warm() and warm.disable_jit()
-    from bonfire_sim import fileio
     from bonfire_sim.catalog import variants_line
     from bonfire_sim.errors import ConfigError
+    from bonfire_sim.infra import fileio
     from bonfire_sim.sim.narrate import narrate
     from bonfire_sim.sim.play import play
 

@@ -55,7 +55,7 @@ def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | N
     \b
         bonfire-sim report runs/p4-tuned runs/p4-old --skill-depth skill.json
     """
-    from bonfire_sim.progress import Heartbeat, Progress
+    from bonfire_sim.infra.progress import Heartbeat, Progress
     from bonfire_sim.report.build import STEPS, build_report
     from bonfire_sim.sim.runner import resolve_jobs
 

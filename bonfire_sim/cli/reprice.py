@@ -76,7 +76,7 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
     from bonfire_sim.analysis.runs import as_runs
     from bonfire_sim.config import check_seed
     from bonfire_sim.errors import ConfigError
-    from bonfire_sim.fileio import check_output_file, write_text
+    from bonfire_sim.infra.fileio import check_output_file, write_text
 
     if not math.isfinite(margin) or margin <= 0:
         raise ConfigError(f"--margin must be a positive number of points, got {margin}")
@@ -119,7 +119,9 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
             moves = ", ".join(f"{c} {r.prices.get(c, res.printed[c])}->{v2}"
                               for c, v2 in zip(r.flagged, _after(res, r), strict=True))
             click.echo(f"round seed {r.seed}: {moves or 'no card moved (fixed point)'}")
-        click.echo(f"check on new deals (seed {res.check.seed}; "
+        check = res.check
+        assert check is not None  # a verified proposal always ends with its check round
+        click.echo(f"check on new deals (seed {check.seed}; "
                    f"{'after a fixed point' if res.fixed_point else 'rounds spent first'}"
                    f"), figures that moved nothing:")
         click.echo(f"{'task':>5} {'players':>7} {'was':>4} {'now':>4} {'surplus':>8} "

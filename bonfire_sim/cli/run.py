@@ -60,9 +60,9 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
     """
     from dataclasses import replace
 
-    from bonfire_sim.experiment import load_experiment
-    from bonfire_sim.progress import Progress
-    from bonfire_sim.sim.runner import RunConfig
+    from bonfire_sim.infra.progress import Progress
+    from bonfire_sim.pipelines.experiment import load_experiment
+    from bonfire_sim.sim.runconfig import RunConfig
     from bonfire_sim.sim.runner import run as run_games
     from bonfire_sim.strategies.specs import split_specs
 

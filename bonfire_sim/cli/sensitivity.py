@@ -51,8 +51,10 @@ def sensitivity(games: int | None, solo_games: int | None, players: str | None,
     """
     from dataclasses import replace
 
-    from bonfire_sim import fileio
-    from bonfire_sim.analysis.sensitivity import (
+    from bonfire_sim.errors import ConfigError
+    from bonfire_sim.infra import fileio
+    from bonfire_sim.infra.progress import Progress
+    from bonfire_sim.pipelines.sensitivity import (
         SensitivityPlan,
         load_plan,
         parse_arms,
@@ -62,8 +64,6 @@ def sensitivity(games: int | None, solo_games: int | None, players: str | None,
         write_atomic,
         write_html,
     )
-    from bonfire_sim.errors import ConfigError
-    from bonfire_sim.progress import Progress
     from bonfire_sim.sim.runner import resolve_jobs
 
     plan, settings = load_plan(config_file) if config_file else (SensitivityPlan(), {})

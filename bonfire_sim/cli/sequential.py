@@ -89,11 +89,11 @@ def sequential(ctx: click.Context, config_a: str, config_b: str, metric: str, se
     \b
         bonfire-sim sequential experiments/sequential/base.toml experiments/sequential/seat1-two-points.toml --metric win --seat 0 --h1 -0.02 --jobs 2
     """  # noqa: E501 (an example is one copyable line)
-    from bonfire_sim import fileio
     from bonfire_sim.analysis.sequential import sequential_compare, wald_bounds
     from bonfire_sim.errors import ConfigError
-    from bonfire_sim.experiment import load_experiment
-    from bonfire_sim.progress import Progress
+    from bonfire_sim.infra import fileio
+    from bonfire_sim.infra.progress import Progress
+    from bonfire_sim.pipelines.experiment import load_experiment
 
     wald_bounds(alpha, beta)  # every setting is checked before any game is played
     two_sided = h1 is None

@@ -50,9 +50,9 @@ def solo(strategy: str | None, games: int, seed: int, handicap: int, jobs: int,
     \b
         bonfire-sim solo --strategy steady --variant tom_deck=gnome --games 500
     """
-    from bonfire_sim import fileio
     from bonfire_sim.config import check_count, check_seed
     from bonfire_sim.errors import ConfigError
+    from bonfire_sim.infra import fileio
     from bonfire_sim.sim.runner import resolve_jobs
     from bonfire_sim.strategies import SOLO_DEFAULT
     from bonfire_sim.strategies.specs import parse_players, split_specs
@@ -85,8 +85,8 @@ def _one(strategy: str, games: int, seed: int, handicap: int, jobs: int, quiet: 
     """Play one player's solo series: its printed summary and its handicap path rows."""
     import numpy as np
 
-    from bonfire_sim.progress import Progress
-    from bonfire_sim.solo import handicap_series, outcomes_at, play_solo
+    from bonfire_sim.analysis.solo import handicap_series, outcomes_at, play_solo
+    from bonfire_sim.infra.progress import Progress
 
     with Progress(games, f"solo games ({strategy})", "game", quiet=quiet) as bar:
         g = play_solo(strategy, games, seed, jobs, progress=progress_callback(bar),

@@ -1,4 +1,4 @@
-"""``bonfire-sim tune``: CMA-ES weight tuning by self-play (thin over ``bonfire_sim.tune``)."""
+"""``bonfire-sim tune``: CMA-ES weight tuning by self-play (thin over ``studies.tune``)."""
 
 from __future__ import annotations
 
@@ -87,10 +87,10 @@ def tune(style: str, field_specs: str, deals2: int, games4: int, generations: in
     \b
         bonfire-sim tune --field portal,planner --generations 80 --jobs 2 --out runs/tp --resume
     """
-    from bonfire_sim.progress import Progress
+    from bonfire_sim.infra.progress import Progress
     from bonfire_sim.strategies.specs import split_specs
-    from bonfire_sim.tune import Study, TuneConfig, parse_bound
-    from bonfire_sim.tune import tune as run_tune
+    from bonfire_sim.studies.tune import Study, TuneConfig, parse_bound
+    from bonfire_sim.studies.tune import tune as run_tune
 
     config = TuneConfig(style=style, field=tuple(split_specs(field_specs)), deals2=deals2,
                         games4=games4, generations=generations, budget=budget,

@@ -47,8 +47,8 @@ def view(run_dir: str | None, game_id: int | None, seed: int, players: int,
     # One game as plain Python takes seconds where compiling on a cold cache takes minutes.
     if not warm.is_warm():
         warm.disable_jit()
-    from bonfire_sim import fileio
-    from bonfire_sim.progress import status
+    from bonfire_sim.infra import fileio
+    from bonfire_sim.infra.progress import status
     from bonfire_sim.report.view import view_game, write_view
 
     fileio.check_output_file(out)

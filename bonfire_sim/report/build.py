@@ -16,10 +16,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bonfire_sim import __version__, extras, fileio
+from bonfire_sim import __version__
 from bonfire_sim import analysis as A
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.config import MAX_POINTS, check_float
+from bonfire_sim.infra import extras, fileio
 from bonfire_sim.report import decided as DC
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import groups as G
@@ -40,7 +41,7 @@ from bonfire_sim.report.method import (  # noqa: F401 (public here: compare and 
 )
 from bonfire_sim.report.overview import players_block, section_overview  # noqa: F401
 from bonfire_sim.report.skill import section_skill
-from bonfire_sim.skill import read_matrix
+from bonfire_sim.studies.skill import read_matrix
 
 # Games per run whose decisions are forked for the task and gnome values (cached per run).
 DEFAULT_PROBE_GAMES = 2000
@@ -386,7 +387,7 @@ def section_tom(players: pd.DataFrame,
 def provenance(runs: Sequence[Any], command: str | None = None,
                probes: Any = None) -> list[str]:
     """Lines recording how the report was made: engine, runs and their seeds, command."""
-    from bonfire_sim._jitcache import source_hash
+    from bonfire_sim.infra._jitcache import source_hash
 
     lines = [f"Made by bonfire_sim {__version__} (engine source hash {source_hash()}) on "
              f"{time.strftime('%Y-%m-%d %H:%M')}"

@@ -10,9 +10,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bonfire_sim import __version__, extras, fileio
+from bonfire_sim import __version__
 from bonfire_sim.config import MAX_POINTS, check_float
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.infra import extras, fileio
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import html as H
 from bonfire_sim.report import stats as S

@@ -22,7 +22,8 @@ import pandas as pd
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.rules import components as C
 from bonfire_sim.sim.load import finished_manifest
-from bonfire_sim.sim.runner import default_mix, stored_config
+from bonfire_sim.sim.runconfig import default_mix
+from bonfire_sim.sim.runner import stored_config
 
 # Only the solo game has Tom: his deck cannot change a multiplayer game.
 SOLO_ONLY_FACTS = ("tom_deck",)

@@ -19,7 +19,7 @@ from typing import Any
 import jinja2
 import pandas as pd
 
-from bonfire_sim import fileio
+from bonfire_sim.infra import fileio
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 COLLAPSE_ROWS = 25  # longer tables are folded (open on click, always open in print)

@@ -1,4 +1,4 @@
-"""The report's skill-depth section: the graded-skill win matrix (``bonfire_sim.skill``).
+"""The report's skill-depth section: the graded-skill win matrix (``bonfire_sim.studies.skill``).
 
 Read from the JSON document ``bonfire-sim ladder --skill-depth --out`` wrote (``report
 --skill-depth FILE``; an experiment's ``[report] skill_depth``): a heat map per player
@@ -71,7 +71,7 @@ def section_skill(path: str | Path | None, runs_setting: Sequence[str] = (),
                   say: Callable[[str], None] | None = None) -> dict[str, Any]:
     """The section from a stored matrix (``None``: the section says how to make one);
     ``runs_setting``: the report's groups, named beside it; ``say``: the step heartbeat."""
-    from bonfire_sim.skill import describe, read_matrix
+    from bonfire_sim.studies.skill import describe, read_matrix
 
     if say is not None:
         say("section skill depth")

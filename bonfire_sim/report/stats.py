@@ -374,7 +374,7 @@ def handicaps(solo: pd.DataFrame, n_boot: int = 500, seed: int = 0, key: str = "
     """(per strategy, or per ``key`` as ``tom_difficulty``: the handicap where the win rate
     is 2/7 with its interval and where the simulated challenge settles; tidy challenge
     path: strategy, game, handicap)."""
-    from bonfire_sim.solo import SoloGames, handicap_series
+    from bonfire_sim.analysis.solo import SoloGames, handicap_series
 
     rows, paths = [], []
     for s, g in solo.groupby(key):

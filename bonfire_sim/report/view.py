@@ -23,8 +23,8 @@ from typing import Any
 import jinja2
 import numpy as np
 
-from bonfire_sim import fileio
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.infra import fileio
 from bonfire_sim.report import view_state
 from bonfire_sim.sim.narrate import move_clause, tom_clause
 from bonfire_sim.sim.record import GameRecord

@@ -17,14 +17,9 @@ from dataclasses import dataclass
 
 import pyarrow.compute as pc
 
-from bonfire_sim.sim.runner import (
-    ChunkData,
-    ChunkJob,
-    RunConfig,
-    default_mix,
-    run,
-    run_one,
-)
+from bonfire_sim.sim.chunk import ChunkData, ChunkJob, run_one
+from bonfire_sim.sim.runconfig import RunConfig, default_mix
+from bonfire_sim.sim.runner import run
 
 
 @dataclass(frozen=True)
@@ -179,7 +174,7 @@ def time_manifest_updates(sizes: tuple[int, ...] = (100, 1_000, 20_000),
     ``sample`` appends; then times ``sample`` full rewrites of a manifest listing N
     entries (the old per-chunk update) for comparison.  Both fsync, as the runner does.
     """
-    from bonfire_sim import fileio
+    from bonfire_sim.infra import fileio
     from bonfire_sim.sim import chunklog
 
     out = []

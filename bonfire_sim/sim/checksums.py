@@ -19,8 +19,8 @@ import os
 import time
 from pathlib import Path
 
-from bonfire_sim import _jitcache, fileio
 from bonfire_sim.errors import OutputError
+from bonfire_sim.infra import _jitcache, fileio
 
 MEMO = "checksums"
 RACY_SECONDS = 2.0

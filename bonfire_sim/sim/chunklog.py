@@ -23,8 +23,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bonfire_sim import fileio
 from bonfire_sim.errors import DataError
+from bonfire_sim.infra import fileio
 
 LOG = "chunks.jsonl"
 

@@ -17,8 +17,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from bonfire_sim import fileio
 from bonfire_sim.errors import ConfigError, DataError
+from bonfire_sim.infra import fileio
 from bonfire_sim.sim.checksums import Memos
 from bonfire_sim.sim.frames import NULL_IF_NEGATIVE, SCHEMAS
 from bonfire_sim.sim.runner import MANIFEST, read_manifest, run_files

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bonfire_sim import fileio
+from bonfire_sim.infra import fileio
 
 
 @dataclass(frozen=True, repr=False)

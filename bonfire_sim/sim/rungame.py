@@ -14,14 +14,10 @@ from typing import Any
 from bonfire_sim import strategies as S
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.rules.rng import game_seed
+from bonfire_sim.sim.chunk import seat_names
 from bonfire_sim.sim.record import GameRecord
-from bonfire_sim.sim.runner import (
-    SEED_MASK,
-    RunConfig,
-    read_manifest,
-    seat_names,
-    stored_config,
-)
+from bonfire_sim.sim.runconfig import SEED_MASK, RunConfig
+from bonfire_sim.sim.runner import read_manifest, stored_config
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import InitVar, asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,36 +25,29 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from bonfire_sim import __version__, fileio, ownership, safepaths
-from bonfire_sim import strategies as S
-from bonfire_sim.cluster import check_scheduler
-from bonfire_sim.config import MAX_JOBS, RUN_FIELDS, check_overrides, check_value
+from bonfire_sim import __version__
+from bonfire_sim.config import MAX_JOBS, RUN_FIELDS, check_value
 from bonfire_sim.errors import (
     ConfigError,
     DataError,
     EngineMismatchError,
     OutputError,
-    PluginError,
 )
-from bonfire_sim.fingerprint import describe_difference, engine_fingerprint
+from bonfire_sim.infra import fileio, ownership, safepaths
+from bonfire_sim.infra.cluster import check_scheduler
+from bonfire_sim.infra.fingerprint import describe_difference, engine_fingerprint
 from bonfire_sim.rules import components as C
-from bonfire_sim.rules import layout as L
-from bonfire_sim.rules import tables as T
-from bonfire_sim.rules.rng import game_seed, seed_words
-from bonfire_sim.rules.state import blank_state
 from bonfire_sim.sim import chunklog
-from bonfire_sim.sim.batch import (
-    GAME_COLS,
-    MAX_TURN_ROWS_PER_GAME,
-    PLAYER_COLS,
-    TASK_W,
-    TURN_COLS,
-    play_games,
+from bonfire_sim.sim.chunk import (  # noqa: E402
+    ChunkData,
+    ChunkJob,
+    player_records,
+    resolve_players,
+    run_one,
 )
-from bonfire_sim.sim.frames import SCHEMA_VERSION, games_table, players_table, turns_table
-from bonfire_sim.sim.loop import W
+from bonfire_sim.sim.frames import SCHEMA_VERSION
+from bonfire_sim.sim.runconfig import RunConfig  # noqa: E402
 from bonfire_sim.sim.warm import ensure_warm
-from bonfire_sim.strategies.specs import Player, check_stored_spec, parse_player, stored_player
 
 MANIFEST = ownership.MANIFEST
 CHUNKS = "chunks"
@@ -64,218 +55,10 @@ TURNS = "turns"
 # Where older versions cached fork tables inside a run (now in the user cache directory,
 # analysis.probes.fork_cache_dir): ignored, so such runs still load.
 DERIVED = "analysis"
-SEED_MASK = (1 << 63) - 1
 FINAL_TABLES = ("games", "players")
 META_KEY = b"bonfire_sim"  # Parquet key-value metadata: table, schema, config, fingerprint
 _CHUNK_NAME = re.compile(rf"(?P<dir>{CHUNKS})/(?:games|players)-(?P<index>\d{{5,}})\.parquet"
                          rf"|(?P<tdir>{TURNS})/chunk-(?P<tindex>\d{{5,}})\.parquet")
-
-
-@dataclass(frozen=True)
-class RunConfig:
-    """Everything that determines a run's results (workers and backend do not)."""
-
-    games: int
-    players: int
-    strategies: tuple[str, ...] = ()
-    seat_rotation: bool = False
-    seed: int = 0
-    turn_log: str = "none"
-    chunk_size: int = 500
-    overrides: Mapping[str, Any] = field(default_factory=dict)
-    # {fact: variant name} of the uncertain component facts (components.VARIANTS); stored
-    # resolved (every fact named), so the manifest says which assumptions were in force.
-    variants: Mapping[str, str] = field(default_factory=dict)
-    # False for a configuration read from a manifest: its player specs are checked by
-    # their text only (no plug-in import, no weights file opened; see SECURITY.md).
-    resolve: InitVar[bool] = True
-    # A configuration read from a manifest carries the manifest's ``seat_players`` records:
-    # a style played with a weights file is rebuilt from the weights the run recorded, so
-    # analysing a shared run never opens a file its manifest names.  Not part of what the
-    # configuration is (excluded from equality and from ``to_json``).
-    stored_players: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
-
-    def __post_init__(self, resolve: bool) -> None:
-        for name in ("games", "players", "seed", "chunk_size", "seat_rotation"):
-            object.__setattr__(self, name, check_value(name, getattr(self, name),
-                                                       RUN_FIELDS[name]))
-        if not isinstance(self.turn_log, str):
-            raise ConfigError(f"turn_log must be a string, got {self.turn_log!r}")
-        names = check_value("strategies", list(self.strategies), RUN_FIELDS["strategies"])
-        object.__setattr__(self, "overrides", check_overrides(self.overrides or {}))
-        if self.seat_rotation and self.games % self.players:
-            raise ConfigError(
-                f"--seat-rotation plays every deal in all {self.players} seat rotations: "
-                f"games must be a multiple of {self.players} (e.g. "
-                f"{self.games + self.players - self.games % self.players})")
-        log_fraction(self.turn_log)
-        names = names or default_mix(self.players)
-        if len(names) == 1:
-            names = names * self.players
-        if len(names) != self.players:
-            raise ConfigError(
-                f"{len(names)} strategies for {self.players} seats: give one per seat or one "
-                f"for all")
-        for seat, n in enumerate(names):
-            try:
-                # ConfigError for an unknown player spec
-                parse_player(n) if resolve else check_stored_spec(n)
-            except PluginError as e:  # a plug-in that fails to load: say which seat has it
-                raise PluginError(f"seat {seat}: {e}") from None
-        object.__setattr__(self, "strategies", tuple(names))
-        try:
-            object.__setattr__(self, "variants", C.resolve_variants(self.variants))
-        except ValueError as e:
-            raise ConfigError(str(e)) from None
-        T.build_params(self.overrides, self.variants)  # validates overrides
-
-    @property
-    def rotations(self) -> int:
-        return self.players if self.seat_rotation else 1
-
-    @property
-    def n_chunks(self) -> int:
-        return math.ceil(self.games / self.chunk_size)
-
-    def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d.pop("stored_players")
-        d["strategies"] = list(self.strategies)
-        d["overrides"] = json.loads(json.dumps(dict(self.overrides), sort_keys=True))
-        return d
-
-
-def default_mix(players: int) -> tuple[str, ...]:
-    """The documented default seat mix (``strategies.DEFAULT_MIX`` cycled over the seats)."""
-    mix = tuple(getattr(S, "DEFAULT_MIX", ("random",)))
-    return tuple(mix[i % len(mix)] for i in range(players))
-
-
-def log_fraction(turn_log: str) -> float:
-    """0, 1 or the sampled fraction of ``none`` / ``all`` / ``sample:F``."""
-    if turn_log == "none":
-        return 0.0
-    if turn_log == "all":
-        return 1.0
-    if turn_log.startswith("sample:"):
-        try:
-            f = float(turn_log.split(":", 1)[1])
-        except ValueError:
-            f = -1.0
-        if 0.0 < f <= 1.0:
-            return f
-    raise ConfigError(f"turn_log must be none, all or sample:F with 0 < F <= 1, got {turn_log!r}")
-
-
-@dataclass(frozen=True)
-class ChunkJob:
-    config: RunConfig
-    index: int
-    # resolved players (the parent resolves weight files once; empty: resolve here)
-    players: Mapping[str, Player] = field(default_factory=dict, compare=False)
-    # seconds a plug-in seat may take per move (None: no limit); never changes results
-    move_timeout: float | None = field(default=None, compare=False)
-
-    @property
-    def game_ids(self) -> np.ndarray:
-        c = self.config
-        return np.arange(self.index * c.chunk_size, min((self.index + 1) * c.chunk_size, c.games),
-                         dtype=np.int64)
-
-
-@dataclass
-class ChunkData:
-    index: int
-    games: pa.Table
-    players: pa.Table
-    turns: pa.Table | None
-    seconds: float
-
-
-def seat_names(config: RunConfig, rotation: int) -> list[str]:
-    """Strategy per seat for a rotation (rotation r: seat i plays strategies[(i - r) % P])."""
-    p = config.players
-    names = [config.strategies[(i - rotation) % p] for i in range(p)]
-    return names + [S.TOM] if p == 1 else names
-
-
-def run_one(job: ChunkJob) -> ChunkData:
-    """Play one chunk of games (pure: depends only on the job) and return its tables."""
-    t0 = time.perf_counter()
-    c = job.config
-    ids = job.game_ids
-    g = len(ids)
-    deals = ids // c.rotations
-    rots = ids % c.rotations
-    seeds = np.array([game_seed(c.seed, int(d)) & SEED_MASK for d in deals], dtype=np.int64)
-    rng_game = np.array([seed_words(int(x), 0) for x in seeds], dtype=np.int64)
-    rng_strat = np.array([seed_words(int(x), 1) for x in seeds], dtype=np.int64)
-    frac = log_fraction(c.turn_log)
-    # A game's turn log is kept when a hash of its id falls under the fraction: stable
-    # under chunking and resumption.
-    keep = np.array([frac >= 1.0 or (seed_words(c.seed, 7 + int(i)) / 2**32) < frac
-                     for i in ids], dtype=np.int64) if frac > 0 else np.zeros(g, np.int64)
-    # Seat players per rotation (specs resolved once per run), then per game by rotation.
-    resolved = job.players or resolve_players(c)
-    rot_names = [seat_names(c, r) for r in range(c.rotations)]
-    rot_sid = np.zeros((c.rotations, L.NP), np.int64)
-    rot_wts = np.zeros((c.rotations, L.NP, W), np.float64)
-    rot_plugins: list[list[Any]] = [[None] * L.NP for _ in range(c.rotations)]
-    plugins: dict[str, Any] = {}
-    for r, seat_list in enumerate(rot_names):
-        for seat, name in enumerate(seat_list):
-            if name == S.TOM:
-                continue
-            player = resolved[name]
-            rot_sid[r, seat] = player.sid
-            rot_wts[r, seat] = player.weight_row()
-            if not player.compiled:
-                if name not in plugins:
-                    plugins[name] = player.load()
-                rot_plugins[r][seat] = plugins[name]
-    names = [rot_names[r] for r in rots]
-    sid = rot_sid[rots]
-    wts = rot_wts[rots]
-    seat_plugins = [rot_plugins[r] for r in rots]
-    games = np.zeros((g, len(GAME_COLS)), np.int64)
-    players = np.zeros((g, L.NP, len(PLAYER_COLS)), np.int64)
-    tasks = np.zeros((g, L.NP, TASK_W), np.int64)
-    gnomes = np.zeros((g, L.NP, L.NGNOME), np.int64)
-    abilities = np.zeros((g, L.NP, 28), np.int64)
-    cap = int(keep.sum()) * MAX_TURN_ROWS_PER_GAME
-    turns = np.zeros((cap, len(TURN_COLS)), np.int64)
-    turn_game = np.zeros(cap, np.int64)
-    p = T.build_params(c.overrides, c.variants)
-    if plugins:  # the Python loop (same tables); only plug-in decisions leave numba
-        from bonfire_sim.sim.pyloop import play_games_py
-
-        n_turn_rows = play_games_py(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid,
-                                    wts, seat_plugins, keep, games, players, tasks, gnomes,
-                                    abilities, turns, turn_game, seat_specs=names,
-                                    game_ids=ids, move_timeout=job.move_timeout)
-    else:
-        n_turn_rows = play_games(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid,
-                                 wts, keep, games, players, tasks, gnomes, abilities, turns,
-                                 turn_game)
-    nseats = 2 if c.players == 1 else c.players
-    gt = games_table(ids, deals, rots, seeds, c.players, games)
-    pt = players_table(ids, names, nseats, players, tasks, gnomes, abilities)
-    tt = (turns_table(ids, turns[:n_turn_rows], turn_game[:n_turn_rows])
-          if frac > 0 else None)
-    return ChunkData(job.index, gt, pt, tt, time.perf_counter() - t0)
-
-
-def resolve_players(config: RunConfig) -> dict[str, Player]:
-    """Every distinct player spec of a run, resolved (weight files read once)."""
-    stored = config.stored_players
-    return {name: (stored_player(name, stored) if stored is not None and "@" in name
-                   else parse_player(name))
-            for name in dict.fromkeys(config.strategies)}
-
-
-def player_records(config: RunConfig) -> dict[str, Any]:
-    """The manifest's ``seat_players`` entry: each spec's exact player (weights, file hash)."""
-    return {name: pl.record() for name, pl in resolve_players(config).items()}
 
 
 # ---- files --------------------------------------------------------------------------
@@ -514,7 +297,7 @@ def read_manifest(out: Path) -> dict[str, Any]:
 
 def _execute(jobs: Iterable[ChunkJob], n_jobs: int) -> Iterator[ChunkData]:
     """The chunks' tables, as they finish, on the backend ``workers.using`` chose."""
-    from bonfire_sim.workers import local
+    from bonfire_sim.infra.workers import local
 
     if local(n_jobs):
         for job in jobs:
@@ -522,7 +305,7 @@ def _execute(jobs: Iterable[ChunkJob], n_jobs: int) -> Iterator[ChunkData]:
         return
     from joblib import delayed
 
-    from bonfire_sim.workers import pool
+    from bonfire_sim.infra.workers import pool
 
     yield from pool(n_jobs, return_as="generator_unordered", pre_dispatch="2*n_jobs")(
         delayed(run_one)(j) for j in jobs)
@@ -545,7 +328,7 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     incomplete for ``resume``.  ``backend``/``scheduler``: see ``workers.using`` (None keeps
     the enclosing choice, loky at the top; ``jobs`` is then the number of chunks in flight).
     """
-    from bonfire_sim.workers import check_backend, using
+    from bonfire_sim.infra.workers import check_backend, using
 
     out = Path(out)
     n_jobs = resolve_jobs(jobs)

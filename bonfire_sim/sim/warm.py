@@ -34,7 +34,7 @@ ESTIMATE = "about 1-3 minutes on one core"
 
 def cache_dir() -> Path:
     """The numba cache directory of the current kernel sources."""
-    from bonfire_sim import _jitcache
+    from bonfire_sim.infra import _jitcache
 
     return Path(_jitcache.cache_dir())
 
@@ -101,8 +101,9 @@ def compile_kernels() -> None:
 
     from bonfire_sim.rules import tables as T
     from bonfire_sim.rules.setup import new_game
+    from bonfire_sim.sim.chunk import ChunkJob, run_one
     from bonfire_sim.sim.loop import new_buffer, no_weights, play_out
-    from bonfire_sim.sim.runner import ChunkJob, RunConfig, run_one
+    from bonfire_sim.sim.runconfig import RunConfig
 
     for players in (1, 2):  # Tom's kernels and the turn log included
         run_one(ChunkJob(RunConfig(games=1, players=players, turn_log="all", chunk_size=1), 0))
@@ -133,7 +134,7 @@ def ensure_warm(status: Callable[[str], None] | None = None) -> float:
             f"in {cache_dir()}) ...")
         t0 = time.perf_counter()
         compile_kernels()
-        from bonfire_sim import fileio
+        from bonfire_sim.infra import fileio
 
         fileio.write_text(cache_dir() / MARKER, time.strftime("%Y-%m-%dT%H:%M:%S\n"))
         seconds = time.perf_counter() - t0

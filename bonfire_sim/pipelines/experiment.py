@@ -53,7 +53,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bonfire_sim import extras, fileio, ownership, safepaths
 from bonfire_sim.config import (
     REPORT_FIELDS,
     RUN_FIELDS,
@@ -66,7 +65,9 @@ from bonfire_sim.config import (
     read_toml,
 )
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.sim.runner import RunConfig, check_run_dir, resolve_jobs
+from bonfire_sim.infra import extras, fileio, ownership, safepaths
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import check_run_dir, resolve_jobs
 
 SWEEP_INDEX = "sweep.csv"  # in a sweep's run directory, next to the points' runs
 RESPONSE = "response.csv"  # the sweep's response table (the figures' data), next to it
@@ -172,7 +173,8 @@ def load_sweep(path: str | Path) -> list[tuple[dict[str, Any], RunConfig, dict[s
     swept = isinstance(run.get("players"), list)
     counts = run["players"] if swept else [run.get("players", 4)]
     pops = _populations(run, len(override_points), str(path))
-    points = [({PLAYERS_AXIS: n, **point} if swept else point, n, overrides, None)
+    points: list[tuple[dict[str, Any], Any, dict[str, Any], tuple[str, ...] | None]] = [
+        ({PLAYERS_AXIS: n, **point} if swept else point, n, overrides, None)
               for n in counts for point, overrides in override_points]
     if pops:  # each population is a point of its own, with its own seats
         points = [({**point, POPULATION_AXIS: label}, n, overrides, _seats(specs, n))
@@ -326,7 +328,7 @@ def plan_experiment(path: str | Path, *, jobs: int | None = None,
         _check_probes(points, axes, probe_games)
     skill = settings.get("skill_depth")
     if report and skill is not None:
-        from bonfire_sim.skill import read_matrix
+        from bonfire_sim.studies.skill import read_matrix
 
         read_matrix(skill)  # a bad matrix is refused before any game
     return ExperimentPlan(path, points, axes, top, page,
@@ -346,7 +348,7 @@ def _check_extra_runs(runs: tuple[str, ...]) -> None:
 def _check_probes(points: tuple[Point, ...], axes: tuple[str, ...], games: int) -> None:
     """The swept tasks' forks can be played at every multiplayer point."""
     from bonfire_sim.analysis.sweep import probe_settings, swept_tasks
-    from bonfire_sim.sim.runner import resolve_players
+    from bonfire_sim.sim.chunk import resolve_players
 
     tasks = swept_tasks(axes)
     if not tasks:

@@ -21,7 +21,7 @@ from importlib.abc import MetaPathFinder
 from pathlib import Path
 from typing import Any
 
-_PKG = Path(__file__).resolve().parent
+_PKG = Path(__file__).resolve().parent.parent  # bonfire_sim/
 _SOURCES = ("rules", "sim", "strategies")
 
 

@@ -262,7 +262,7 @@ def play_plan(
     size = max(1, min(200, math.ceil(len(plan) / (8 * jobs))))
     chunks = [plan[i:i + size] for i in range(0, len(plan), size)]
     ensure_warm(status)
-    from bonfire_sim.workers import local
+    from bonfire_sim.infra.workers import local
 
     if local(jobs):
         parts: Iterable[list[GameResult]] = (
@@ -270,7 +270,7 @@ def play_plan(
     else:
         from joblib import delayed
 
-        from bonfire_sim.workers import pool
+        from bonfire_sim.infra.workers import pool
 
         parts = pool(jobs, return_as="generator")(
             delayed(play_schedule)(strategies, players, seed, c, move_timeout, rules)

@@ -26,7 +26,7 @@ row) and ``cma.pkl`` (the optimiser with numpy's global random state, which ``cm
 samples from).  Both are written atomically after every generation; ``resume`` reloads
 them and continues exactly as an uninterrupted study would.  ``cma`` keeps its state only
 as a Python object, so ``cma.pkl`` is a pickle - code - and is signed with this user's key
-(``bonfire_sim.signed``): a resume opens only a state this user's bonfire-sim wrote, and
+(``bonfire_sim.infra.signed``): a resume opens only a state this user's bonfire-sim wrote, and
 refuses any other before unpickling it (a study from someone else restarts from its
 ``study.json`` mean row with ``--start``).
 """
@@ -44,10 +44,10 @@ from typing import Any
 
 import numpy as np
 
-from bonfire_sim import fileio, ownership, safepaths, signed
 from bonfire_sim.config import TUNE_FLOATS, check_float
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.extras import require
+from bonfire_sim.infra import fileio, ownership, safepaths, signed
+from bonfire_sim.infra.extras import require
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.rng import game_seed, seed_words
@@ -180,7 +180,8 @@ class Space:
         if keep_signature:
             for k in STYLE_DEFAULTS.get(style, {}):
                 v = table[k]
-                limits[k] = tuple(sorted((v / keep_signature, v * keep_signature)))
+                low, high = sorted((v / keep_signature, v * keep_signature))
+                limits[k] = (low, high)
         limits.update({name: (low, high) for name, low, high in bounds})
         lo = np.array([limits[k][0] for k in WEIGHT_NAMES])
         hi = np.array([limits[k][1] for k in WEIGHT_NAMES])
@@ -408,7 +409,7 @@ def _tune_locked(config: TuneConfig, out: Path, jobs: int, resume: bool,
                  progress: Callable[[Study], None] | None) -> Study:
     from joblib import delayed
 
-    from bonfire_sim.workers import pool as worker_pool
+    from bonfire_sim.infra.workers import pool as worker_pool
 
     study, es = open_study(out, config, resume)
     space = Space.around(config.style, config.start, config.bounds, config.keep_signature)

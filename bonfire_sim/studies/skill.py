@@ -41,7 +41,7 @@ import pandas as pd
 
 from bonfire_sim.config import check_count, check_overrides, check_seed
 from bonfire_sim.errors import ConfigError, DataError
-from bonfire_sim.ladder import Z95, GameResult, Rules, play_plan, seatings, wilson
+from bonfire_sim.studies.ladder import Z95, GameResult, Rules, play_plan, seatings, wilson
 
 DEFAULT_RUNGS: tuple[str, ...] = ("random", "portal", "tuned", "search:16")
 # (stronger seats, weaker seats) per player count: the lone stronger player against a
@@ -224,7 +224,7 @@ def skill_matrix(config: SkillConfig, *, jobs: int = 1,
     their deal and seat order), apart from ``meta.seconds``.
     """
     from bonfire_sim import __version__
-    from bonfire_sim._jitcache import source_hash
+    from bonfire_sim.infra._jitcache import source_hash
     from bonfire_sim.sim.warm import ensure_warm
 
     config = config.check()
@@ -257,7 +257,7 @@ def skill_matrix(config: SkillConfig, *, jobs: int = 1,
 
 def write_matrix(path: str | Path, doc: Mapping[str, Any]) -> Path:
     """Store the matrix document as strict JSON through the one atomic writer."""
-    from bonfire_sim import fileio
+    from bonfire_sim.infra import fileio
 
     clean = {**doc, "summary": [{k: (None if isinstance(v, float) and math.isnan(v) else v)
                                  for k, v in row.items()} for row in doc["summary"]]}

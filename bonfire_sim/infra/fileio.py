@@ -20,8 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bonfire_sim import ownership
 from bonfire_sim.errors import OutputError
+from bonfire_sim.infra import ownership
 
 TMP_SUFFIX = ".tmp"
 

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from bonfire_sim.rules import components as C
-from bonfire_sim.sim.runner import ChunkJob, RunConfig, _execute, resolve_jobs
+from bonfire_sim.sim.chunk import ChunkJob
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import _execute, resolve_jobs
 from bonfire_sim.sim.warm import ensure_warm
 
 SETTLE_WIN_RATE = 2 / 7

@@ -126,7 +126,7 @@ def using(backend: str | None = None, scheduler: str | None = None) -> Iterator[
     with contextlib.ExitStack() as stack:
         session = None
         if backend == "dask":
-            from bonfire_sim.cluster import connect
+            from bonfire_sim.infra.cluster import connect
 
             session = stack.enter_context(connect(scheduler))
         _SESSIONS.append(session)

@@ -41,7 +41,7 @@ from bonfire_sim.errors import (
     PluginError,
     WorkerError,
 )
-from bonfire_sim.fingerprint import describe_difference, engine_fingerprint
+from bonfire_sim.infra.fingerprint import describe_difference, engine_fingerprint
 
 CONNECT_TIMEOUT_S = 5
 HEARTBEAT_S = 30.0  # a line on stderr this often while no worker is connected
@@ -236,7 +236,7 @@ class DaskPool:
         """The futures that finished; heartbeat lines while no worker is connected."""
         from distributed import wait
 
-        from bonfire_sim.progress import status
+        from bonfire_sim.infra.progress import status
 
         lost_since: float | None = None
         while True:

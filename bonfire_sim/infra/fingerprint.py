@@ -11,7 +11,8 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from bonfire_sim import __version__, _jitcache
+from bonfire_sim import __version__
+from bonfire_sim.infra import _jitcache
 
 LIBRARIES = ("numpy", "numba", "pyarrow")
 

@@ -27,13 +27,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bonfire_sim import fileio, ownership
 from bonfire_sim.config import check_count
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.infra import fileio, ownership
 from bonfire_sim.report import stats as ST
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import tables as T
-from bonfire_sim.sim.runner import RunConfig, run
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import run
 
 # The recommended solo players first (steady is the strongest against Tom, tuned the
 # strongest in multiplayer), then the fast styles.
