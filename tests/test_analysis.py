@@ -26,6 +26,7 @@ from bonfire_sim.sim.load import load
 from bonfire_sim.sim.runconfig import RunConfig
 from bonfire_sim.sim.rungame import game_spec, replay_game
 from bonfire_sim.sim.runner import run
+from bonfire_sim.strategies import OLD_MIX
 
 
 # ---- flags --------------------------------------------------------------------------------
@@ -189,9 +190,18 @@ def test_identical_runs_differ_by_exactly_zero_when_paired(tmp_path):
 PLANT_TASKS = ("B13", "R3", "Y14", "B4", "R19", "B1")
 
 
+# The hand-weighted mix these planted checks (and scripts/planted_effects.py's README figures)
+# were sized on.  They test the fork method, not a population: under the tuned default mix
+# R3 at 2 points is lit in other situations (1,600 games: total -5.4 over 132 forks against
+# the planted -3, the direct fork difference -2.4), a change of play, not of the method.
+PLANT_PLAYERS = OLD_MIX
+
+
 def _planted_tasks(games: int, tasks: tuple[str, ...] | None, seed: int = 31) -> pd.DataFrame:
-    base = RunConfig(games=games, players=2, seed=seed, seat_rotation=True)
+    base = RunConfig(games=games, players=2, seed=seed, seat_rotation=True,
+                     strategies=PLANT_PLAYERS[:2])
     plant = RunConfig(games=games, players=2, seed=seed, seat_rotation=True,
+                      strategies=PLANT_PLAYERS[:2],
                       overrides={"task_points": {"B13": 8, "R3": 2}})  # +5 and -3
     settings = ProbeSettings(kinds=("light",), tasks=tasks, chunk_size=200)
     ta = probe_values(base, settings, jobs=2)

@@ -127,7 +127,7 @@ def test_solo_gives_the_same_scores(address):
 
 
 def test_sensitivity_gives_the_same_table(address, tmp_path):
-    from bonfire_sim.analysis import sensitivity as SE
+    from bonfire_sim.pipelines import sensitivity as SE
 
     plan = SE.SensitivityPlan(games=4, solo_games=2, players=(1, 2), seed=9,
                               variants=SE.parse_arms(["fate_area=4x6"]))

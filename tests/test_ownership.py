@@ -166,7 +166,7 @@ def test_a_sweep_never_overwrites_a_sweep_csv_it_did_not_write(box):
 
 
 # ---- the writer's lock ----------------------------------------------------------------------
-HOLD = ("import sys, time\nfrom bonfire_sim import ownership\n"
+HOLD = ("import sys, time\nfrom bonfire_sim.infra import ownership\n"
         "with ownership.locked(sys.argv[1]):\n    print('locked', flush=True)\n"
         "    time.sleep(120)\n")
 

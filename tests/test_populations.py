@@ -13,7 +13,7 @@ from bonfire_sim.analysis import populations as P
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.pipelines.experiment import POPULATION_AXIS, plan_experiment
-from bonfire_sim.strategies import DEFAULT_MIX, POPULATIONS
+from bonfire_sim.strategies import DEFAULT_MIX, OLD_MIX, POPULATIONS
 
 
 def _players(seed: int, shift: float = 0.0, games: int = 400) -> pd.DataFrame:
@@ -27,7 +27,8 @@ def _players(seed: int, shift: float = 0.0, games: int = 400) -> pd.DataFrame:
 
 def test_the_default_populations_are_defined_in_one_place():
     assert len(POPULATIONS) >= 2
-    assert POPULATIONS["old_mix"] == DEFAULT_MIX
+    assert POPULATIONS["strong"] == DEFAULT_MIX
+    assert POPULATIONS["old_mix"] == OLD_MIX
     assert P.resolve_population("strong") == ("strong", POPULATIONS["strong"])
     assert P.resolve_population("portal, planner") == ("portal+planner", ("portal", "planner"))
     for bad in ("", "nope", "portal,nope"):
@@ -96,7 +97,7 @@ def test_an_experiment_file_asks_for_populations(tmp_path, monkeypatch):
     plan = plan_experiment(path)
     assert plan.by_population and plan.axes == (POPULATION_AXIS,)
     assert [p.config.strategies for p in plan.points] == [
-        POPULATIONS["strong"] * 2, DEFAULT_MIX[:2], ("portal", "tempo")]
+        DEFAULT_MIX[:2], OLD_MIX[:2], ("portal", "tempo")]
     assert [p.out.name for p in plan.points] == [
         "population=strong", "population=old_mix", "population=portal+tempo"]
     assert all(p.config.seed == plan.points[0].config.seed for p in plan.points)
@@ -140,9 +141,9 @@ def test_the_answers_carry_the_marks_for_two_populations(tmp_path):
     from bonfire_sim.sim.runconfig import RunConfig
     from bonfire_sim.sim.runner import run
 
-    a = run(RunConfig(games=120, players=2, strategies=("tuned",), seat_rotation=True,
+    a = run(RunConfig(games=120, players=2, strategies=DEFAULT_MIX[:2], seat_rotation=True,
                       seed=4, chunk_size=120), tmp_path / "strong")
-    b = run(RunConfig(games=120, players=2, strategies=DEFAULT_MIX[:2], seat_rotation=True,
+    b = run(RunConfig(games=120, players=2, strategies=OLD_MIX[:2], seat_rotation=True,
                       seed=4, chunk_size=120), tmp_path / "mix")
     page = build_report([a, b], tmp_path / "r.html", probes=20, views=False)
     html = page.read_text()

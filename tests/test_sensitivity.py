@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from bonfire_sim.analysis import sensitivity as SE
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.pipelines import sensitivity as SE
 from bonfire_sim.report import stats as ST
 from bonfire_sim.sim.load import load
 
