@@ -23,7 +23,7 @@ from bonfire_sim.report import data as RD
 from bonfire_sim.report import stats as S
 from bonfire_sim.sim import checksums
 from bonfire_sim.sim.frames import SCHEMAS
-from bonfire_sim.sim.load import load
+from bonfire_sim.sim.load import list_item_counts, load
 from bonfire_sim.sim.runconfig import RunConfig
 from bonfire_sim.sim.runner import run
 
@@ -82,21 +82,32 @@ def _objects(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def test_the_reports_pruned_arrow_load_gives_the_same_numbers_as_the_full_one(ref):
-    pruned = RD.load_runs([ref])
+    lean = RD.load_runs([ref])
+    assert list(lean[0][1].players.columns) == list(RD.PLAYER_COLUMNS)
+    assert lean[0][1].players["score"].dtype == "int16"  # narrowed: it fits
+    pruned = RD.load_runs([ref], lists=True)  # what compare reads
     full = load(ref, turns=False, categorical=False)
-    assert list(pruned[0][1].players.columns) == list(RD.PLAYER_COLUMNS)
     old = [(pruned[0][0], type(full)(full.games, _objects(full.players), None, full.manifest,
                                      full.path))]
     g_new, p_new = S.combine(pruned)
     g_old, p_old = S.combine(old)
+    _, p_lean = S.combine(lean, lists=False)
     pd.testing.assert_frame_equal(g_new, g_old)
-    for f in (S.score_summary, S.seat_advantage, S.end_reasons):
-        pd.testing.assert_frame_equal(f(p_new) if f is not S.end_reasons else f(g_new),
-                                      f(p_old) if f is not S.end_reasons else f(g_old))
+    for f in (S.score_summary, S.seat_advantage, S.seat_test):
+        for p in (p_new, p_lean):
+            pd.testing.assert_frame_equal(f(p), f(p_old), check_dtype=False)
+    pd.testing.assert_frame_equal(S.end_reasons(g_new), S.end_reasons(g_old))
     pd.testing.assert_frame_equal(S.task_values(p_new), S.task_values(p_old))
     pd.testing.assert_frame_equal(S.gnome_strength(p_new), S.gnome_strength(p_old))
     for col, ids in (("bonfire_task_ids", S.TASK_IDS), ("gnome_ids", S.GNOME_IDS)):
-        assert (V._item_counts(p_new[col], ids) == V._item_counts(p_old[col], ids)).all()
+        expected = V.list_counts(p_old[col], ids)
+        assert expected.sum() > 0
+        assert (V.list_counts(p_new[col], ids) == expected).all()
+        # the lean load leaves the lists on disk: counted from the file, row group by row
+        # group, they are the same
+        counts, rows = list_item_counts(ref, col)
+        assert [counts.get(i, 0) for i in ids] == expected.tolist()
+        assert rows == len(p_old)
 
 
 def test_checksums_are_hashed_once_and_a_tampered_file_is_still_refused(ref, tmp_path, memo):
@@ -132,29 +143,49 @@ def test_a_file_changed_within_the_racy_window_is_not_remembered(ref, tmp_path, 
     assert checksums.Memo(tmp_path).known  # remembered once old enough
 
 
+HWM = """
+    def status(field):
+        with open("/proc/self/status") as f:
+            return next(int(l.split()[1]) for l in f if l.startswith(field))
+
+    # the peak since the imports, not since the process began (the imports' own peak
+    # would hide the data's): writing 5 to clear_refs resets VmHWM (Linux)
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    base = status("VmRSS")
+"""
+
 PROBE = textwrap.dedent("""
-    import json, resource, sys
+    import json, sys
     import polars as pl, pyarrow, pyarrow.parquet, pandas
     from bonfire_sim.sim.load import load
-    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+""") + textwrap.dedent(HWM) + textwrap.dedent("""
     data = load(sys.argv[1], turns=False, lazy=True)
     agg = (data.players.group_by("seat")
            .agg(pl.col("won").mean(), pl.col("score").mean(),
                 pl.col("gnome_ids").list.len().mean()).sort("seat").collect(engine="streaming"))
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(json.dumps({"kb": peak - base, "rows": agg.height}))
+    print(json.dumps({"kb": status("VmHWM") - base, "rows": agg.height}))
 """)
+
 
 
 REPORT_PROBE = textwrap.dedent("""
-    import json, resource, sys
+    import json, sys
     import polars, pyarrow, pyarrow.parquet, pandas
+    from pathlib import Path
+    from bonfire_sim.analysis import values
+    from bonfire_sim.analysis.runs import Run
     from bonfire_sim.report import build, stats
-    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    games, players = stats.combine(build.load_runs([sys.argv[1]]))
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(json.dumps({"kb": peak - base, "rows": len(players)}))
+""") + textwrap.dedent(HWM) + textwrap.dedent("""
+    runs = build.load_runs([sys.argv[1]])
+    games, players = stats.combine(runs, lists=False)
+    run = Run(runs[0][0], Path(sys.argv[1]), runs[0][1])
+    seats = build.section_seats(players, [run])
+    taken = values._human_counts([run], 4, "bonfire_task_ids", values.TASK_IDS)
+    print(json.dumps({"kb": status("VmHWM") - base, "rows": len(players)}))
 """)
+
+
 
 
 def _probe(run_dir: Path, code: str = PROBE) -> int:
@@ -174,8 +205,25 @@ def test_peak_memory_of_the_lazy_path_is_flat_and_the_reports_load_is_small(tmp_
     big = run(RunConfig(games=4000, players=4, seed=1), tmp_path / "big")
     a, b = _probe(small), _probe(big)
     assert b - a < 24 * 1024, (a, b)
-    # The report's pandas load does grow, but by its pruned Arrow-backed columns only:
-    # under 6 KB per extra game (it was ~11 KB with every column as Python objects;
-    # measured ~1.7 KB at 200k games, docs/findings/2026-11-26-million-games.md)
+    # The report's load, its seat section and its task counts do grow with the games, but
+    # by its pruned, narrowed columns only: under 6 KB per extra game here (measured
+    # 4.3-4.4 KB at these small sizes, where small arrays cost more than their bytes;
+    # about 1 KB per game from 200k to 1M games, docs/findings/2026-11-26-million-games.md;
+    # loading every column with lists as Python objects cost ~11 KB)
     a, b = _probe(small, REPORT_PROBE), _probe(big, REPORT_PROBE)
     assert b - a < 3500 * 6, (a, b)
+
+
+def test_list_counts_from_the_file_refuse_a_wrong_column_and_a_tampered_file(ref, tmp_path):
+    from bonfire_sim.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="not a list column"):
+        list_item_counts(ref, "score")
+    out = tmp_path / "run"
+    shutil.copytree(ref, out)
+    f = out / "players.parquet"
+    data = bytearray(f.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    f.write_bytes(bytes(data))
+    with pytest.raises(DataError, match="checksum"):
+        list_item_counts(out, "gnome_ids")

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 from scipy import stats as sps
 
 from bonfire_sim.analysis import flags as FL
@@ -81,32 +83,70 @@ def fork_estimates(tab: pd.DataFrame, kind: str) -> pd.DataFrame:
 
 
 # ---- players tables -------------------------------------------------------------------
-def player_rows(runs: list[Run]) -> pd.DataFrame:
-    """Human player rows of all runs with ``players`` (count), ``run`` and ``win_share``."""
+def player_rows(runs: list[Run], columns: Sequence[str] | None = None) -> pd.DataFrame:
+    """Human player rows of all runs with ``players`` (count), ``run`` and ``win_share``.
+
+    ``columns``: the players columns to keep (``game_id`` and ``won`` always); None keeps
+    every column.  A big run's rows are copied here, so a caller names what it reads.
+    """
     parts = []
     for run in runs:
         p = run.data.players
-        p = p[p["strategy"] != TOM].copy()
-        g = run.data.games.set_index("game_id")
+        keep = list(p.columns) if columns is None else [
+            c for c in p.columns if c in {*columns, "game_id", "won"}]
+        human = p["strategy"] != TOM
+        p = p.loc[human, keep] if not human.all() else p[keep].copy()
+        deal = run.data.games.set_index("game_id")["deal"]
         p["players"] = run.config.players
         p["run"] = run.label
-        p["deal"] = g["deal"].reindex(p["game_id"]).to_numpy()
+        p["deal"] = deal.reindex(p["game_id"]).to_numpy()
         parts.append(p)
     if not parts:
         return pd.DataFrame()
-    p = pd.concat(parts, ignore_index=True)
+    p = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
     winners = p.groupby(["run", "game_id"])["won"].transform("sum")
     p["win_share"] = np.where(p["won"], 1.0 / winners.clip(lower=1), 0.0)
     return p
 
 
-def _item_counts(lists: pd.Series, ids: Sequence[str]) -> np.ndarray:
-    counts = pd.Series(0, index=list(ids), dtype=float)
-    flat = pd.Series([x for row in lists for x in (row if row is not None else ())])
-    if len(flat):
-        vc = flat.value_counts()
-        counts = counts.add(vc.reindex(counts.index, fill_value=0), fill_value=0)
-    return counts.to_numpy()
+def list_counts(lists: pd.Series, ids: Sequence[str]) -> np.ndarray:
+    """How often each id occurs in a list column (float, in the order of ``ids``).
+
+    Counted in Arrow (flatten + value counts): a million games' task lists never become
+    Python objects.  Works on Arrow list columns and on object columns of lists.
+    """
+    arrow = getattr(lists.array, "__arrow_array__", None)
+    arr = arrow() if isinstance(lists.dtype, pd.ArrowDtype) and arrow else pa.array(
+        lists, from_pandas=True)
+    vc = pc.value_counts(pc.list_flatten(arr)) if len(arr) else None
+    counts = dict(zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist(),
+                      strict=True)) if vc is not None else {}
+    return np.array([counts.get(i, 0) for i in ids], dtype=float)
+
+
+def _human_counts(rs: Sequence[Run], n: int, column: str,
+                  ids: Sequence[str]) -> tuple[np.ndarray, int]:
+    """Per id, how many human players of the ``n``-player runs hold it in ``column``, and
+    how many human players there are: counted per run, without copying the rows, and
+    from the run's file when its loaded players leave the column out (the report's
+    lean load)."""
+    from bonfire_sim.sim.load import list_item_counts
+
+    total, rows = np.zeros(len(ids)), 0
+    for run in rs:
+        if run.config.players != n:
+            continue
+        p = run.data.players
+        if column not in p.columns and run.path is not None:
+            counts, k = list_item_counts(run.path, column, exclude=TOM)
+            total += np.array([counts.get(i, 0) for i in ids], dtype=float)
+            rows += k
+            continue
+        human = p["strategy"] != TOM
+        col = p[column] if human.all() else p.loc[human, column]
+        total += list_counts(col, ids)
+        rows += len(col)
+    return total, rows
 
 
 # ---- pooling across player counts ---------------------------------------------------------
@@ -211,16 +251,13 @@ def task_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | in
     out["colour"] = out["task"].map(lambda t: info[t][0])
     out["text"] = out["task"].map(lambda t: info[t][1])
     out["who"] = out["players"].map(who)
-    players = player_rows(rs)
     rates = []
     for n in sorted(printed):
-        p = players[players["players"] == n]
-        held = _item_counts(p["bonfire_task_ids"], TASK_IDS) + _item_counts(
-            p["unlit_task_ids"], TASK_IDS)
-        lit = _item_counts(p["bonfire_task_ids"], TASK_IDS)
+        lit, n_rows = _human_counts(rs, n, "bonfire_task_ids", TASK_IDS)
+        held = lit + _human_counts(rs, n, "unlit_task_ids", TASK_IDS)[0]
         with np.errstate(invalid="ignore", divide="ignore"):
             rates.append(pd.DataFrame({"task": TASK_IDS, "players": n,
-                                       "take_rate": held / len(p) if len(p) else np.nan,
+                                       "take_rate": held / n_rows if n_rows else np.nan,
                                        "lit_rate": np.where(held > 0, lit / held, np.nan)}))
     out = out.merge(pd.concat(rates), on=["task", "players"], how="left")
     ex = _example_games(forks, ("light", "forced")).rename(columns={"card": "task"})
@@ -262,15 +299,13 @@ def gnome_values(runs: RunLike | Sequence[RunLike], *,
         "s_hi": "rel_hi"}).drop(columns=["printed", "fair", "proposed", "card_kind"])
     texts = [C.SPECIALIST_TEXT[i] for i in range(1, C.N_SPECIALISTS + 1)] + list(C.ELDER_TEXT)
     kinds = ["specialist"] * C.N_SPECIALISTS + ["elder"] * C.N_ELDERS
-    players = player_rows(rs)
     rows = []
     for n in counts:
-        p = players[players["players"] == n]
-        own = _item_counts(p["gnome_ids"], GNOME_IDS)
-        lo, hi = wilson(own, len(p))
+        own, n_rows = _human_counts(rs, n, "gnome_ids", GNOME_IDS)
+        lo, hi = wilson(own, n_rows)
         for j, gid in enumerate(GNOME_IDS):
             rows.append({"gnome": gid, "players": n, "kind": kinds[j], "text": texts[j],
-                         "recruit_rate": own[j] / len(p) if len(p) else np.nan,
+                         "recruit_rate": own[j] / n_rows if n_rows else np.nan,
                          "recruit_lo": lo[j], "recruit_hi": hi[j]})
     out = pd.DataFrame(rows).merge(out, on=["gnome", "players"], how="left")
     out["who"] = out["players"].map(who)
@@ -287,6 +322,54 @@ def gnome_values(runs: RunLike | Sequence[RunLike], *,
             extra["imprecise"] = extra["status"] != "measured"
             out = pd.concat([out, extra], ignore_index=True)
     return out.reset_index(drop=True)
+
+
+def _seat_arrays(runs: Sequence[Run]) -> dict[str, np.ndarray]:
+    """The human rows of the runs as flat integer arrays (``game``: a game index unique
+    across the runs, ordered by run label and game id; ``seat``, ``score``, ``bonfires``,
+    ``game_id``, ``win_share``) and per game its deal cluster (``cluster``: run and deal).
+
+    Plain arrays, not a copy of the players frame: at a million games the seat analysis
+    needs a few of them, not a pivot table."""
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in (
+        "game", "seat", "score", "bonfires", "game_id", "win_share", "game_deal", "game_run")}
+    offset = 0
+    for i, run in enumerate(sorted(runs, key=lambda r: r.label)):
+        p = run.data.players
+        human = (p["strategy"] != TOM).to_numpy()
+        gid = p["game_id"].to_numpy(np.int64)[human]
+        games, row = np.unique(gid, return_inverse=True)
+        won = p["won"].to_numpy(bool)[human]
+        winners = np.bincount(row, weights=won, minlength=len(games))
+        deal = run.data.games.set_index("game_id")["deal"].reindex(games).to_numpy(np.int64)
+        parts["game"].append(row + offset)
+        parts["seat"].append(p["seat"].to_numpy(np.int64)[human])
+        parts["score"].append(p["score"].to_numpy(np.int64)[human])
+        parts["bonfires"].append(p["n_bonfires"].to_numpy(np.int64)[human])
+        parts["game_id"].append(gid)
+        parts["win_share"].append(np.where(won, 1.0 / np.maximum(winners[row], 1), 0.0))
+        parts["game_deal"].append(deal)
+        parts["game_run"].append(np.full(len(games), i, np.int64))
+        offset += len(games)
+    out = {k: np.concatenate(v) if v else np.zeros(0, np.int64) for k, v in parts.items()}
+    pairs = np.stack([out.pop("game_run"), out.pop("game_deal")], axis=1)
+    out["cluster"] = (np.unique(pairs, axis=0, return_inverse=True)[1].ravel()
+                      if len(pairs) else np.zeros(0, np.int64))
+    return out
+
+
+def _games_by_seat(a: dict[str, np.ndarray], n: int,
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(games, n) scores and bonfires by seat of the complete games, and their clusters."""
+    g = len(a["cluster"])
+    scores = np.full((g, n), -1, np.int64)
+    bonf = np.zeros((g, n), np.int64)
+    filled = np.zeros((g, n), bool)
+    scores[a["game"], a["seat"]] = a["score"]
+    bonf[a["game"], a["seat"]] = a["bonfires"]
+    filled[a["game"], a["seat"]] = True
+    complete = filled.all(axis=1)  # a game missing a seat's row is left out
+    return scores[complete], bonf[complete], a["cluster"][complete]
 
 
 # ---- seats ------------------------------------------------------------------------------
@@ -306,32 +389,25 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
     the seat won.  Runs should be seat-rotated; otherwise seats are confounded with the
     strategies sitting there."""
     rs = as_runs(runs)
-    players = player_rows(rs)
-    players = players[players["players"] >= 2]
     rows, suggest, exact = [], {}, {}
-    for n, p in players.groupby("players"):
-        n = int(n)
-        key = ["run", "game_id"]
-        wide = p.pivot_table(index=key, columns="seat", values=["score", "n_bonfires"],
-                             aggfunc="first").dropna()
-        scores = wide["score"].to_numpy(np.int64)
-        bonf = wide["n_bonfires"].to_numpy(np.int64)
-        deals = (p.drop_duplicates(key).set_index(key)["deal"].reindex(wide.index)
-                 .astype(str).to_numpy())
-        runs_of = wide.index.get_level_values("run").astype(str).to_numpy()
-        c, clo, chi = compensation(scores, bonf, np.char.add(np.char.add(runs_of, "|"), deals))
+    for n in sorted({r.config.players for r in rs if r.config.players >= 2}):
+        a = _seat_arrays([r for r in rs if r.config.players == n])
+        scores, bonf, clusters = _games_by_seat(a, n)
+        c, clo, chi = compensation(scores, bonf, clusters)
         suggest[n] = as_seat_points(c, scores, bonf)
         exact[n] = ([round(float(v), 2) for v in c - np.min(c)]
                     if np.all(np.isfinite(c)) else [])
-        for seat, g in p.groupby("seat"):
+        for seat in np.unique(a["seat"]):
             seat = int(seat)
-            wins = float(g["win_share"].sum())
-            lo, hi = wilson(wins, len(g))
-            m, slo, shi = mean_ci(g["score"])
-            won = g[g["win_share"] > 0]["game_id"]
-            rows.append({"seat": seat, "players": n, "value": wins / len(g), "lo": float(lo),
-                         "hi": float(hi), "n": len(g), "fair": 1.0 / n, "score": m,
-                         "score_lo": slo, "score_hi": shi,
+            at = a["seat"] == seat
+            share = a["win_share"][at]
+            wins = float(share.sum())
+            lo, hi = wilson(wins, len(share))
+            m, slo, shi = mean_ci(a["score"][at])
+            won = a["game_id"][at][share > 0]
+            rows.append({"seat": seat, "players": n, "value": wins / len(share),
+                         "lo": float(lo), "hi": float(hi), "n": len(share), "fair": 1.0 / n,
+                         "score": m, "score_lo": slo, "score_hi": shi,
                          "compensation": c[seat] if seat < len(c) else np.nan,
                          "c_lo": clo[seat] if seat < len(clo) else np.nan,
                          "c_hi": chi[seat] if seat < len(chi) else np.nan,

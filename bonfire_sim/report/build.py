@@ -64,23 +64,29 @@ def _fig(ax: Any, caption: str, warning: dict[str, Any] | None = None) -> dict[s
 
 # ---- sections -------------------------------------------------------------------------------
 def seat_data(players: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
-    """Multiplayer rows for the seat analysis: rotated runs where a player count has them."""
+    """Multiplayer rows for the seat analysis: rotated runs where a player count has them.
+
+    One boolean mask and at most one copy (none when every row is kept): at a million
+    games each copy of the players rows is hundreds of MB."""
     m = S.multiplayer(players)
-    keep, notes = [], []
-    for n, g in m.groupby("n_players"):
-        rotated = g[g["rotated"]]
-        if len(rotated):
-            keep.append(rotated)
-            dropped = sorted(set(g["run"]) - set(rotated["run"]))
+    counts = m["n_players"].to_numpy()
+    rotated = m["rotated"].to_numpy(bool)
+    labels = m["run"].to_numpy()
+    keep = np.ones(len(m), bool)
+    notes = []
+    for n in sorted(set(counts.tolist())):
+        at = counts == n
+        if rotated[at].any():
+            keep[at & ~rotated] = False
+            dropped = sorted(set(labels[at & ~rotated].tolist()))
             if dropped:
                 notes.append(f"{n} players: using the seat-rotated run(s) only; not rotated "
                              f"and left out: {', '.join(dropped)}.")
         else:
-            keep.append(g)
-            names = ", ".join(sorted(set(g["run"])))
+            names = ", ".join(sorted(set(labels[at].tolist())))
             notes.append(f"{n} players: no run was seat-rotated ({names}); seat effects are "
                          f"confounded with the strategy sitting there.")
-    return (pd.concat(keep) if keep else m.iloc[:0]), notes
+    return (m if keep.all() else m[keep]), notes
 
 
 def _seat_runs(runs: Sequence[Any]) -> list[Any]:
@@ -471,7 +477,7 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
     say = status or (lambda _text: None)
     if groups is None:
         groups = G.group_manifests([(lab, r.manifest) for lab, r in runs])
-    games, players = S.combine(runs)
+    games, players = S.combine(runs, lists=False)  # task/gnome counts come per run
     overrides = {lab: r.manifest.get("config", {}).get("overrides", {}) for lab, r in runs}
     games.attrs["overrides"] = overrides
     games.attrs["variants"] = {lab: r.manifest.get("config", {}).get("variants")

@@ -193,7 +193,7 @@ def build_compare(run_a: str | Path, run_b: str | Path, out: str | Path, *,
     fileio.check_output_file(out)
     extras.check("seaborn")  # before the forks
     margin = check_float("margin", margin, 0, MAX_POINTS)
-    runs = load_runs([run_a, run_b])
+    runs = load_runs([run_a, run_b], lists=True)  # compare tests the task lists per row
     counts = [r.manifest.get("config", {}).get("players") for _, r in runs]
     if counts[0] != counts[1]:
         raise ConfigError(f"cannot compare a {counts[0]}-player run ({run_a}) with a "

@@ -25,24 +25,50 @@ def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
 # The players columns the report's and compare's sections read (the "decided" section
 # loads its own, with the turn log).  A section that reads another column adds it here;
 # the rest stay on disk, which is most of a players table (the turn lists, ability_effects
-# and the score breakdown).  Solo runs also keep the score lines behind Tom's breakdown.
+# and the score breakdown).  The task and gnome lists are counted from the file, run by
+# run (``analysis.values``); compare, which tests them per row, asks for them
+# (``lists=True``).  Solo runs also keep the score lines behind Tom's breakdown.
 PLAYER_COLUMNS = ("game_id", "strategy", "seat", "score", "rank", "won", "score_ingame",
-                  "n_bonfires", "gnome_ids", "bonfire_task_ids", "unlit_task_ids")
+                  "n_bonfires")
+LIST_COLUMNS = ("gnome_ids", "bonfire_task_ids", "unlit_task_ids")
 SOLO_PREFIXES = ("score_", "pts_")
+# Small integers held in the narrowest type that fits every game (a score is < 2**15):
+# at a million games each int64 column of the players rows is 32 MB.
+COMPACT = {"seat": "int8", "rank": "int8", "n_bonfires": "int8", "score": "int16",
+           "score_ingame": "int16"}
 
 
-def report_columns(solo: bool = False) -> dict[str, list[str]]:
+def report_columns(solo: bool = False, lists: bool = False) -> dict[str, list[str]]:
     """The columns a report loads: every games column, and ``PLAYER_COLUMNS`` of players
-    (with the score lines in a solo run).  List columns come as Arrow lists."""
+    (with the list columns if ``lists``, the score lines in a solo run).  List columns
+    come as Arrow lists."""
     from bonfire_sim.sim.frames import SCHEMAS
 
+    wanted = PLAYER_COLUMNS + (LIST_COLUMNS if lists else ())
     players = [c for c in SCHEMAS["players"].names
-               if c in PLAYER_COLUMNS or (solo and c.startswith(SOLO_PREFIXES))]
+               if c in wanted or (solo and c.startswith(SOLO_PREFIXES))]
     return {"games": list(SCHEMAS["games"].names), "players": players}
 
 
+def compact(players: Any) -> Any:
+    """The players rows with ``COMPACT``'s columns narrowed, in place (checked: a value
+    that does not fit keeps its column wide)."""
+    import numpy as np
+
+    for c, typ in COMPACT.items():
+        if c in players:
+            info = np.iinfo(typ)
+            col = players[c]
+            if len(col) == 0 or (col.min() >= info.min and col.max() <= info.max):
+                players[c] = col.astype(typ)
+    return players
+
+
 def load_runs(run_dirs: Sequence[str | Path],
-              status: Callable[[str], None] | None = None) -> list[tuple[str, Any]]:
+              status: Callable[[str], None] | None = None,
+              lists: bool = False) -> list[tuple[str, Any]]:
+    """Each run as ``(label, RunData)`` with the report's columns (``report_columns``),
+    small integers narrowed (``compact``)."""
     from bonfire_sim.sim.load import finished_manifest, load
 
     check_distinct_runs(run_dirs)
@@ -51,8 +77,9 @@ def load_runs(run_dirs: Sequence[str | Path],
         if status is not None:
             status(f"loading run {lab} ({d})")
         solo = finished_manifest(d).get("config", {}).get("players") == 1
-        out.append((lab, load(d, turns=False, categorical=False,
-                              columns=report_columns(solo))))
+        data = load(d, turns=False, categorical=False, columns=report_columns(solo, lists))
+        compact(data.players)
+        out.append((lab, data))
     return out
 
 

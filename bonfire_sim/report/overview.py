@@ -61,9 +61,14 @@ def section_overview(games: pd.DataFrame, players: pd.DataFrame,
         if len(parts) > 1:
             kind = "Solo" if members[0].solo else "Multiplayer"
             blocks.append(H.heading_block(f"{kind}: {setting}"))
-        blocks += _overview_detail(games[games["run"].isin(labels)],
-                                   players[players["run"].isin(labels)])
+        blocks += _overview_detail(_rows_of(games, labels), _rows_of(players, labels))
     return _section("overview", "Overview", blocks)
+
+
+def _rows_of(frame: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
+    """The rows of these runs; the frame itself when it holds no other (no copy)."""
+    mask = frame["run"].isin(labels)
+    return frame if mask.all() else frame[mask]
 
 
 def _groups_of_frames(games: pd.DataFrame) -> list[G.Group]:

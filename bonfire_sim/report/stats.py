@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from pyarrow import types as arrow_types
 from scipy import stats as sps
 
 from bonfire_sim.analysis.intervals import Z95, mean_ci, wilson  # noqa: F401 (re-exported)
@@ -56,11 +57,20 @@ def n_for_mean(sd: float, target: float, z: float = Z95) -> int:
 
 
 # ---- combining runs -------------------------------------------------------------------
-def combine(runs: Sequence[tuple[str, Any]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _list_columns() -> set[str]:
+    from bonfire_sim.sim.frames import SCHEMAS
+
+    return {f.name for f in SCHEMAS["players"] if arrow_types.is_list(f.type)}
+
+
+def combine(runs: Sequence[tuple[str, Any]], lists: bool = True,
+            ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(games, players) of several ``(label, RunData)``, tagged ``run`` and ``rotated``.
 
     ``players`` gains the game's ``n_players``, ``solo``, ``n_turns`` and ``end_reason``
-    and ``win_share`` (1/k for each of k tied winners, else 0).
+    and ``win_share`` (1/k for each of k tied winners, else 0).  ``lists=False`` leaves
+    the list columns (task and gnome ids) out of ``players``: the report counts those per
+    run in Arrow, and at a million games they are most of the table.
     """
     gs, ps = [], []
     for label, data in runs:
@@ -68,11 +78,15 @@ def combine(runs: Sequence[tuple[str, Any]]) -> tuple[pd.DataFrame, pd.DataFrame
         g = data.games.copy()
         g["run"] = label
         g["rotated"] = bool(cfg.get("seat_rotation", False))
+        left = data.players
+        if not lists:
+            left = left[[c for c in left.columns if c not in _list_columns()]]
         # merge makes the one new frame (no copy before it, no concat of a single run):
         # at a million games each copy of the players table is hundreds of MB
-        p = data.players.merge(g[["game_id", "n_players", "solo", "n_turns", "end_reason",
-                                  "rotated"]], on="game_id", how="left")
-        p.insert(len(data.players.columns), "run", label)
+        p = left.merge(g[["game_id", "n_players", "solo", "n_turns", "end_reason",
+                          "rotated"]], on="game_id", how="left")
+        p.insert(len(left.columns), "run", label)
+        del left
         gs.append(g)
         ps.append(p)
         del p
@@ -87,7 +101,8 @@ def combine(runs: Sequence[tuple[str, Any]]) -> tuple[pd.DataFrame, pd.DataFrame
 
 def multiplayer(players: pd.DataFrame) -> pd.DataFrame:
     """Rows of human players in games with 2+ human players (solo games left out)."""
-    return players[(~players["solo"].astype(bool)) & (players["strategy"] != TOM)]
+    keep = (~players["solo"].astype(bool)) & (players["strategy"] != TOM)
+    return players if keep.all() else players[keep]  # no copy of a big all-multiplayer run
 
 
 # ---- 1. overview ----------------------------------------------------------------------
@@ -95,8 +110,8 @@ def run_overview(games: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
     """One row per run: player count, games, rotation, strategy mix."""
     rows = []
     for run, g in games.groupby("run", sort=False):
-        p = players[(players["run"] == run) & (players["strategy"] != TOM)]
-        mix = p["strategy"].value_counts()
+        p = players.loc[(players["run"] == run) & (players["strategy"] != TOM), "strategy"]
+        mix = p.value_counts()
         rows.append({"run": run, "n_players": int(g["n_players"].iloc[0]),
                      "solo": bool(g["solo"].iloc[0]), "games": len(g),
                      "seat_rotation": bool(g["rotated"].iloc[0]),
@@ -116,7 +131,7 @@ def end_reasons(games: pd.DataFrame) -> pd.DataFrame:
 def score_summary(players: pd.DataFrame) -> pd.DataFrame:
     """Score mean (t interval), sd and quartiles by player count and strategy."""
     rows = []
-    for (n, s), g in players.groupby(["n_players", "strategy"]):
+    for (n, s), g in players.groupby(["n_players", "strategy"])[["score", "win_share"]]:
         m, lo, hi = mean_ci(g["score"])
         q = g["score"].quantile([0.25, 0.5, 0.75]).to_numpy()
         rows.append({"n_players": n, "strategy": s, "n": len(g), "mean": m, "lo": lo, "hi": hi,
@@ -148,7 +163,8 @@ def seat_advantage(players: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFram
     """
     keys = ["n_players", *by, "seat"]
     rows = []
-    for key, g in players.groupby(keys):
+    # only the two columns a group reads: iterating whole groups copies every column
+    for key, g in players.groupby(keys)[["win_share", "score"]]:
         key = dict(zip(keys, key, strict=True))
         wins = g["win_share"].sum()
         lo, hi = wilson(wins, len(g))
@@ -169,7 +185,8 @@ def seat_advantage(players: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFram
 def seat_test(players: pd.DataFrame) -> pd.DataFrame:
     """Chi-square goodness of fit of (fractional) wins by seat to equal shares, per count."""
     rows = []
-    for n, g in players.groupby("n_players"):
+    cols = [c for c in ("seat", "win_share", "run", "game_id", "rotated") if c in players]
+    for n, g in players.groupby("n_players")[cols]:
         wins = g.groupby("seat")["win_share"].sum().reindex(range(int(n)), fill_value=0.0)
         total = wins.sum()
         if n < 2 or total <= 0:

