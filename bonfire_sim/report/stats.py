@@ -494,8 +494,10 @@ def compare_scores(pa: pd.DataFrame, pb: pd.DataFrame) -> pd.DataFrame:
 
 def compare_tasks(pa: pd.DataFrame, pb: pd.DataFrame) -> pd.DataFrame:
     """Per task: share of players who lit it in A and B, B - A (Newcombe interval)."""
-    ka = indicators(pa["bonfire_task_ids"], TASK_IDS).sum(axis=0)
-    kb = indicators(pb["bonfire_task_ids"], TASK_IDS).sum(axis=0)
+    from bonfire_sim.analysis.values import list_counts  # counted in Arrow, not a 0/1 matrix
+
+    ka = list_counts(pa["bonfire_task_ids"], TASK_IDS)
+    kb = list_counts(pb["bonfire_task_ids"], TASK_IDS)
     ra, rb, d, lo, hi = rate_difference(ka, len(pa), kb, len(pb))
     return pd.DataFrame({"item": list(TASK_IDS), "rate_a": ra, "rate_b": rb, "diff": d,
                          "lo": lo, "hi": hi})
