@@ -316,6 +316,14 @@ def scratch_ints(p):
     return 3 * F.NCELL + FM.n_lines(p) + 1
 
 
+@njit(**NO_RT)
+def _label(s, pb, lab, size, stack, cx):
+    """Label the fate area into lab/size, its largest area sizes into CX_FTOP (CX_FOK: 1
+    if usable, -1 if not)."""
+    ok = FE.fate_labels_tops(s, pb, lab, size, stack, cx[CX_FTOP:CX_FTOP + 14]) >= 0
+    cx[CX_FOK] = 1.0 if ok else -1.0
+
+
 @njit(**WITH_RT)
 def choose(s, p, moves, n, w):
     """Index of the best move among moves[:n] for the seat to move, with weight row w."""
@@ -342,7 +350,19 @@ def choose_in(s, p, moves, n, w, floats, fate):
     cx[CX_GKEY] = -1.0
     cx[CX_PKNOWN] = 0.0
     cx[CX_TCOST:CX_NEEDS] = np.nan
-    n_open = FE.seat_needs(s, p, seat, nd, w[W_COMMON])
+    # the fate area's labelling and free lines, made at the first fate move (or here, if a
+    # held task's distance can use it)
+    lab = fate[:F.NCELL]
+    size = fate[F.NCELL:2 * F.NCELL]
+    stack = fate[2 * F.NCELL:3 * F.NCELL]
+    fl = fate[3 * F.NCELL:]
+    labelled = False
+    lined = False
+    if FE.wants_tops(s, p, pb):
+        _label(s, pb, lab, size, stack, cx)
+        labelled = True
+    n_open = FE.seat_needs_top(s, p, seat, nd, w[W_COMMON], cx[CX_FTOP:CX_FTOP + 14],
+                               cx[CX_FOK] > 0.0)
     for j in range(FE.NN):
         nd[j] *= w[W_NEED]
     tl = turns_left(s, p, seat, w)
@@ -354,12 +374,6 @@ def choose_in(s, p, moves, n, w, floats, fate):
     # Under stall pressure stock that no held task needs falls towards its leftover value:
     # converting tiles at the Great Bonfire only delays a stall.
     stock_values(s, p, pb, w, cx[CX_LATE] * (1.0 - w[W_STOCK_PRESS] * cx[CX_PRESS]), nd, tv, rv)
-    # the fate area's labelling and free lines, made at the first fate move
-    lab = fate[:F.NCELL]
-    size = fate[F.NCELL:2 * F.NCELL]
-    stack = fate[2 * F.NCELL:3 * F.NCELL]
-    fl = fate[3 * F.NCELL:]
-    labelled = False
     sc = Scratch(w, cx, nd, tv, rv, lab, size, fl)
     best = NEG
     bi = 0
@@ -369,13 +383,14 @@ def choose_in(s, p, moves, n, w, floats, fate):
         if kind == L.M_PASS:
             pass_i = i
             continue
-        if kind == L.M_FATE and not labelled:
-            if FE.fate_labels_tops(s, pb, lab, size, stack, cx[CX_FTOP:CX_FTOP + 14]) >= 0:
-                cx[CX_FOK] = 1.0
+        if kind == L.M_FATE and not lined:
+            if not labelled:
+                _label(s, pb, lab, size, stack, cx)
+                labelled = True
             occ = FM.occupied(s, p, pb)
             cx[CX_OCC] = occ
             free_lines(p, occ, fl)
-            labelled = True
+            lined = True
         v = value_of(s, p, (kind, moves[i, 1], moves[i, 2], moves[i, 3], moves[i, 4]), sc)
         if v > best:
             best = v

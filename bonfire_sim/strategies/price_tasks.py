@@ -21,12 +21,15 @@ from bonfire_sim.rules.payment import (
     has_spec,
     pay_tiles_sparing,
 )
+from bonfire_sim.rules.stackbuf import stack_ints
 from bonfire_sim.strategies import features as FE
+from bonfire_sim.strategies.counters import NCELL
 from bonfire_sim.strategies.price_board import guard_value
 from bonfire_sim.strategies.price_context import (
     CX_FOK,
     CX_FTOP,
     CX_IRCOST,
+    CX_NDFIN,
     CX_NEEDS,
     CX_OPEN,
     CX_PRESS,
@@ -34,6 +37,7 @@ from bonfire_sim.strategies.price_context import (
     CX_TDIST_AT,
     CX_TURNS,
     NEG,
+    NO_RT,
 )
 from bonfire_sim.strategies.price_stock import res_cost_memo, tile_cost
 from bonfire_sim.strategies.weights import (
@@ -62,6 +66,8 @@ def task_distance_at(s, p, seat, i, j, cx):
     k = CX_TDIST_AT + i * 3 + j
     d = cx[k]
     if d != d:
+        if p[T.T_KIND + t] == TK.K_FATE_GROUPS and p[T.T_C + t] >= 0 and cx[CX_FOK] == 0.0:
+            fate_tops(s, TK.pbase(seat), cx)  # no labelling yet in this decision
         if (p[T.T_KIND + t] == TK.K_FATE_GROUPS and cx[CX_FOK] > 0.0
                 and p[T.T_C + t] >= 0):
             # from the decision's own labelling: no flood fills of its own
@@ -70,6 +76,17 @@ def task_distance_at(s, p, seat, i, j, cx):
             d = FE.task_distance(s, p, seat, t, i, True)
         cx[k] = d
     return d
+
+
+@njit(**NO_RT)
+def fate_tops(s, pb, cx):
+    """Label the fate area (stack buffers) for the area sizes CX_FTOP; CX_FOK: 1 if they
+    can be used, -1 if not (``features.fate_labels_tops``)."""
+    lab = stack_ints(NCELL)
+    size = stack_ints(NCELL)
+    stack = stack_ints(NCELL)
+    ok = FE.fate_labels_tops(s, pb, lab, size, stack, cx[CX_FTOP:CX_FTOP + 14]) >= 0
+    cx[CX_FOK] = 1.0 if ok else -1.0
 
 
 @njit(cache=True)
@@ -125,11 +142,29 @@ def synergy_memo(s, p, seat, t, nd, cx):
     """``_synergy`` of task t, computed once per decision (afresh for a task whose needs
     count held action tiles, which the pricing of a payment changes)."""
     if p[T.T_KIND + t] == TK.K_TILES_IN_SUPPLY:
-        return _synergy(s, p, seat, t, nd, cx[CX_NEEDS:CX_NEEDS + FE.NN])
+        return _synergy_of(s, p, seat, t, nd, cx)
     v = cx[CX_SYN + t]
     if v != v:
-        v = _synergy(s, p, seat, t, nd, cx[CX_NEEDS:CX_NEEDS + FE.NN])
+        v = _synergy_of(s, p, seat, t, nd, cx)
         cx[CX_SYN + t] = v
+    return v
+
+
+@njit(cache=True, inline="always")
+def _synergy_of(s, p, seat, t, nd, cx):
+    """``_synergy`` with the decision's scratch: over the NEED entries task t's kind can
+    touch only (``_synergy_span``), unless a need is not finite (then a zero term counts)."""
+    if cx[CX_NDFIN] == 0.0:  # not yet known in this decision
+        fin = 1.0
+        for j in range(FE.NN):
+            if nd[j] - nd[j] != 0.0:
+                fin = -1.0
+        cx[CX_NDFIN] = fin
+    tmp = cx[CX_NEEDS:CX_NEEDS + FE.NN]
+    if cx[CX_NDFIN] > 0.0:
+        return _synergy_span(s, p, seat, t, nd, tmp)
+    v = _synergy(s, p, seat, t, nd, tmp)
+    tmp[:] = 0.0  # _synergy_span's precondition
     return v
 
 
@@ -157,6 +192,25 @@ def _synergy(s, p, seat, t, nd, tmp):
         # so is never -0.0; skipping it keeps the result bit for bit
         if x != 0.0 or nd[j] - nd[j] != 0.0:
             dot += x * nd[j]
+    return dot
+
+
+@njit(cache=True)
+def _synergy_span(s, p, seat, t, nd, tmp):
+    """``_synergy`` for finite needs nd, with ``tmp`` all zero on entry and left so.
+
+    Sums over the span ``FE.NEED_LO/HI`` of t's kind only: every entry outside it is a
+    zero term, which ``_synergy`` skips for a finite need, so the sum is the same bit for
+    bit (same terms, same order); zeroing and scanning all NN entries per task cost as
+    much as the rest of a ship move's pricing (the tuned rows have synergy != 0)."""
+    kind = p[T.T_KIND + t]
+    FE.add_task_needs(s, p, seat, t, 1.0, tmp)
+    dot = 0.0
+    for j in range(FE.NEED_LO[kind], FE.NEED_HI[kind]):
+        x = tmp[j]
+        if x != 0.0:
+            dot += x * nd[j]
+            tmp[j] = 0.0
     return dot
 
 
