@@ -77,6 +77,7 @@ from bonfire_sim.strategies.price_context import (
     CX_GKEY,
     CX_GVAL,
     CX_LATE,
+    CX_NDFIN,
     CX_NEEDS,
     CX_OCC,
     CX_OPEN,
@@ -316,6 +317,20 @@ def scratch_ints(p):
     return 3 * F.NCELL + FM.n_lines(p) + 1
 
 
+@njit(cache=True)
+def tiles_only(s, moves, n):
+    """True if every move is a payment or discard of action tiles that is priced by the
+    tile values ``tv`` alone (not a ship's payment, which prices the island action too):
+    a fifth of all decisions, which then need no NEED vector (``seat_needs``)."""
+    for i in range(n):
+        kind = moves[i, 0]
+        if kind == L.M_DISCARD:
+            continue
+        if kind != L.M_PAY or moves[i, 2] != PAY_TILES or s[L.G_PAY_MOVE] == L.M_SHIP:
+            return False
+    return True
+
+
 @njit(**NO_RT)
 def _label(s, pb, lab, size, stack, cx):
     """Label the fate area into lab/size, its largest area sizes into CX_FTOP (CX_FOK: 1
@@ -337,11 +352,18 @@ def choose_in(s, p, moves, n, w, floats, fate):
     ints), so a game loop allocates them once instead of every decision."""
     seat = s[L.G_CUR]
     pb = TK.pbase(seat)
-    floats[:] = 0.0
     nd = floats[:FE.NN]
     cx = floats[FE.NN:FE.NN + NCX]
     tv = floats[FE.NN + NCX:FE.NN + NCX + PAYV + 6]  # 7 tile types, the surplus value,
     rv = floats[FE.NN + NCX + PAYV + 6:]  # per-type payment values; resources
+    # Reset only what is read before it is written (nd: seat_needs, tv/rv: stock_values,
+    # the synergy scratch CX_NEEDS: at its first use), in plain loops: clearing the whole
+    # scratch with slice assignments took a twentieth of a decision.
+    for j in range(CX_TCOST):
+        cx[j] = 0.0
+    for j in range(CX_TCOST, CX_NEEDS):
+        cx[j] = np.nan
+    cx[CX_NDFIN] = 0.0
     cx[CX_DLOSS] = -1.0
     cx[CX_DOVER] = -1.0
     cx[CX_OCC] = -1.0
@@ -349,7 +371,6 @@ def choose_in(s, p, moves, n, w, floats, fate):
     cx[CX_TKEY] = -1.0
     cx[CX_GKEY] = -1.0
     cx[CX_PKNOWN] = 0.0
-    cx[CX_TCOST:CX_NEEDS] = np.nan
     # the fate area's labelling and free lines, made at the first fate move (or here, if a
     # held task's distance can use it)
     lab = fate[:F.NCELL]
@@ -358,13 +379,17 @@ def choose_in(s, p, moves, n, w, floats, fate):
     fl = fate[3 * F.NCELL:]
     labelled = False
     lined = False
-    if FE.wants_tops(s, p, pb):
-        _label(s, pb, lab, size, stack, cx)
-        labelled = True
-    n_open = FE.seat_needs_top(s, p, seat, nd, w[W_COMMON], cx[CX_FTOP:CX_FTOP + 14],
-                               cx[CX_FOK] > 0.0)
-    for j in range(FE.NN):
-        nd[j] *= w[W_NEED]
+    n_open = 0
+    # A payment of action tiles is priced by the tile values alone: no NEED vector (its
+    # stale entries reach only the resource values rv, which such a decision never reads).
+    if not tiles_only(s, moves, n):
+        if FE.wants_tops(s, p, pb):
+            _label(s, pb, lab, size, stack, cx)
+            labelled = True
+        n_open = FE.seat_needs_top(s, p, seat, nd, w[W_COMMON], cx[CX_FTOP:CX_FTOP + 14],
+                                   cx[CX_FOK] > 0.0)
+        for j in range(FE.NN):
+            nd[j] *= w[W_NEED]
     tl = turns_left(s, p, seat, w)
     cx[CX_TURNS] = tl
     cx[CX_LATE] = min(1.0, max(0.0, (tl - 1.0) / w[W_HORIZON]))

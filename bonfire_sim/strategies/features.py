@@ -395,7 +395,8 @@ def fate_groups_distance(s, p, pb, t, top):
     return 1.5 * miss
 
 
-@njit(cache=True)
+# Inlined (same arithmetic): called for each cell of each fate move, three arrays each
+@njit(cache=True, inline="always")
 def placed_area(s, pb, lab, size, rr, cc, sym):
     """Size of the area symbol sym would form if placed on empty area cell (rr, cc)."""
     total = 1

@@ -154,13 +154,14 @@ def synergy_memo(s, p, seat, t, nd, cx):
 def _synergy_of(s, p, seat, t, nd, cx):
     """``_synergy`` with the decision's scratch: over the NEED entries task t's kind can
     touch only (``_synergy_span``), unless a need is not finite (then a zero term counts)."""
-    if cx[CX_NDFIN] == 0.0:  # not yet known in this decision
+    tmp = cx[CX_NEEDS:CX_NEEDS + FE.NN]
+    if cx[CX_NDFIN] == 0.0:  # the decision's first synergy: check nd, clear the scratch
         fin = 1.0
         for j in range(FE.NN):
             if nd[j] - nd[j] != 0.0:
                 fin = -1.0
+            tmp[j] = 0.0
         cx[CX_NDFIN] = fin
-    tmp = cx[CX_NEEDS:CX_NEEDS + FE.NN]
     if cx[CX_NDFIN] > 0.0:
         return _synergy_span(s, p, seat, t, nd, tmp)
     v = _synergy(s, p, seat, t, nd, tmp)
@@ -222,24 +223,26 @@ def island_value(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv):
     spare task and guardian tiles), so a trip is never valued for an action that the
     payment then makes dearer or unaffordable.
     """
-    if ship_paid <= 0:
-        return _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv)
     # Pay on the state itself and restore it afterwards: copying the whole state for
-    # every ship move cost more than the rest of the evaluation.
+    # every ship move cost more than the rest of the evaluation.  One call site of the
+    # inlined _island_action (paid or not).
     base = pb + L.P_TILES
     t0, t1, t2, t3, t4, t5, t6 = (s[base], s[base + 1], s[base + 2], s[base + 3],
                                   s[base + 4], s[base + 5], s[base + 6])
     noted = s[pb + L.P_ABIL + 5]
     v = NEG
-    if pay_tiles_sparing(s, pb, 0, ship_paid, 2, 4):
+    if ship_paid <= 0 or pay_tiles_sparing(s, pb, 0, ship_paid, 2, 4):
         v = _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv)
-    s[base], s[base + 1], s[base + 2], s[base + 3] = t0, t1, t2, t3
-    s[base + 4], s[base + 5], s[base + 6] = t4, t5, t6
-    s[pb + L.P_ABIL + 5] = noted
+    if ship_paid > 0:
+        s[base], s[base + 1], s[base + 2], s[base + 3] = t0, t1, t2, t3
+        s[base + 4], s[base + 5], s[base + 6] = t4, t5, t6
+        s[pb + L.P_ABIL + 5] = noted
     return v
 
 
-@njit(cache=True)
+# Inlined (numba IR inlining, same arithmetic): a call passes each of its seven arrays
+# as seven machine words, once per ship move.
+@njit(cache=True, inline="always")
 def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
     """``island_value`` on the stock as it is (the ship payment already made)."""
     if p[T.ISL_KIND + i] == 1:
