@@ -100,7 +100,12 @@ from bonfire_sim.strategies.price_context import (
 )
 from bonfire_sim.strategies.price_fate import fate_value, free_lines
 from bonfire_sim.strategies.price_stock import res_cost_memo, tile_cost_memo, tiles_loss
-from bonfire_sim.strategies.price_tasks import island_value, take_value_at, task_distance_at
+from bonfire_sim.strategies.price_tasks import (
+    island_value,
+    island_value_inl,
+    take_value_at,
+    task_distance_at,
+)
 from bonfire_sim.strategies.weights import (
     W_BONUS,
     W_COMMON,
@@ -247,11 +252,12 @@ def value_of(s, p, move, sc):
         return v
     if kind == L.M_BONUS:
         return w[W_BONUS] + w[W_NOVICE] * cx[CX_PRESS]
-    if kind == L.M_SHIP:
-        return (w[W_SHIP_FOLLOW] * island_value(s, p, pb, seat, a, b, w, cx, nd, tv, rv)
-                - tile_cost_memo(s, pb, 0, b, tv, cx))
-    if kind == L.M_SHIP_TO:
-        return island_value(s, p, pb, seat, a, 0, w, cx, nd, tv, rv)
+    if kind == L.M_SHIP or kind == L.M_SHIP_TO:  # one site of the inlined island value
+        paid = b if kind == L.M_SHIP else 0
+        v = island_value_inl(s, p, pb, seat, a, paid, w, cx, nd, tv, rv)
+        if kind == L.M_SHIP_TO:
+            return v
+        return w[W_SHIP_FOLLOW] * v - tile_cost_memo(s, pb, 0, b, tv, cx)
     if kind == L.M_TASK:
         isl = s[pb + L.P_SHIP]
         t = s[L.ISLAND_TASKS + isl * 3 + a]
@@ -315,6 +321,15 @@ N_FLOATS = FE.NN + NCX + PAYV + 6 + 6
 def scratch_ints(p):
     """Length of the int scratch array ``choose_in`` needs with parameters p."""
     return 3 * F.NCELL + FM.n_lines(p) + 1
+
+
+@njit(cache=True)
+def has_fate_move(moves, n):
+    """True if moves[:n] holds a fate placement."""
+    for i in range(n):
+        if moves[i, 0] == L.M_FATE:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -383,7 +398,9 @@ def choose_in(s, p, moves, n, w, floats, fate):
     # A payment of action tiles is priced by the tile values alone: no NEED vector (its
     # stale entries reach only the resource values rv, which such a decision never reads).
     if not tiles_only(s, moves, n):
-        if FE.wants_tops(s, p, pb):
+        # the labelling serves a held FATE_GROUPS task's distance when the fate moves need
+        # it anyway; else the task's own flood fills of one or two symbols cost less
+        if FE.wants_tops(s, p, pb) and has_fate_move(moves, n):
             _label(s, pb, lab, size, stack, cx)
             labelled = True
         n_open = FE.seat_needs_top(s, p, seat, nd, w[W_COMMON], cx[CX_FTOP:CX_FTOP + 14],

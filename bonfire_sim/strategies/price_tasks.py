@@ -217,7 +217,15 @@ def _synergy_span(s, p, seat, t, nd, tmp):
 
 @njit(cache=True)
 def island_value(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv):
-    """Best action at island i after paying ship_paid ship tiles (costs included).
+    """Best action at island i after paying ship_paid ship tiles (costs included)."""
+    return island_value_inl(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv)
+
+
+# Inlined into ``evaluate.value_of``'s one call site (ship moves; same arithmetic) and into
+# ``island_value`` for the other callers.
+@njit(cache=True, inline="always")
+def island_value_inl(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv):
+    """``island_value``: best action at island i after paying ship_paid ship tiles.
 
     The island action is priced on the stock the engine's own ship payment leaves (pairs
     spare task and guardian tiles), so a trip is never valued for an action that the
