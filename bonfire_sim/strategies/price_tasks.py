@@ -32,6 +32,7 @@ from bonfire_sim.strategies.price_context import (
     CX_NDFIN,
     CX_NEEDS,
     CX_OPEN,
+    CX_PAIDCOST,
     CX_PRESS,
     CX_SYN,
     CX_TDIST_AT,
@@ -240,7 +241,7 @@ def island_value_inl(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv):
     noted = s[pb + L.P_ABIL + 5]
     v = NEG
     if ship_paid <= 0 or pay_tiles_sparing(s, pb, 0, ship_paid, 2, 4):
-        v = _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv)
+        v = _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv, ship_paid)
     if ship_paid > 0:
         s[base], s[base + 1], s[base + 2], s[base + 3] = t0, t1, t2, t3
         s[base + 4], s[base + 5], s[base + 6] = t4, t5, t6
@@ -248,16 +249,32 @@ def island_value_inl(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv):
     return v
 
 
+@njit(cache=True, inline="always")
+def paid_tile_cost(s, pb, t, n, tv, cx, paid):
+    """``tile_cost`` of n tiles of type t (2 or 4) on the stock as it is.  With paid > 0
+    that stock is the decision's own less the engine's payment of paid ship tiles, the
+    same for every ship move paying as many: computed once per (paid, t, n) and decision
+    (most ship moves of a decision pay alike)."""
+    if paid <= 0 or paid > 3 or n < 0 or n > 3:
+        return tile_cost(s, pb, t, n, tv)
+    j = CX_PAIDCOST + ((paid - 1) * 2 + (1 if t == 4 else 0)) * 4 + n
+    v = cx[j]
+    if v != v:
+        v = tile_cost(s, pb, t, n, tv)
+        cx[j] = v
+    return v
+
+
 # Inlined (numba IR inlining, same arithmetic): a call passes each of its seven arrays
 # as seven machine words, once per ship move.
 @njit(cache=True, inline="always")
-def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
+def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv, paid):
     """``island_value`` on the stock as it is (the ship payment already made)."""
     if p[T.ISL_KIND + i] == 1:
         g = p[T.ISL_VAL + i]
         if not can_take_guardian(s, pb, g) or not can_pay_tiles(s, pb, 4, 1):
             return NEG
-        return guard_value(s, pb, g, w, cx, nd) - tile_cost(s, pb, 4, 1, tv)
+        return guard_value(s, pb, g, w, cx, nd) - paid_tile_cost(s, pb, 4, 1, tv, cx, paid)
     if TK.n_tasks(s, pb) >= C.MAX_TASKS:
         return NEG
     tc = task_tile_cost(s, p, pb, i)
@@ -273,7 +290,7 @@ def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
         if t >= 0:
             best = max(best, take_value_at(s, p, pb, seat, t, i, space, w, cx, nd,
                                            task_distance_at(s, p, seat, i, j, cx)))
-    return best - rcost - tile_cost(s, pb, 2, tc, tv)
+    return best - rcost - paid_tile_cost(s, pb, 2, tc, tv, cx, paid)
 
 
 @njit(cache=True, inline="always")
