@@ -242,3 +242,39 @@ def test_fate_group_distances_from_the_labelling_for_every_kind_of_group_demand(
                     assert _fate_groups_agree(s, p) == [], (left, a, b, size)
                     cases += 1
     assert cases == 3 * 7 * 8 * 5
+
+
+def test_synergy_over_the_span_of_a_task_kind_equals_the_full_sum_in_played_games():
+    # the evaluator sums a task's synergy over the NEED entries its kind can touch
+    # (FE.NEED_LO/HI): bit for bit the full sum, scratch left zero; every task, every seat,
+    # every 7th state of two 4-player default-mix games
+    from bonfire_sim.rules.moves import apply_move, legal_moves
+    from bonfire_sim.rules.setup import new_game
+    from bonfire_sim.sim.loop import choose, new_buffer, no_weights
+    from bonfire_sim.strategies import DEFAULT_MIX, STRATEGY_IDS
+    from bonfire_sim.strategies.price_tasks import _synergy, _synergy_span
+
+    sids = [STRATEGY_IDS[DEFAULT_MIX[k % len(DEFAULT_MIX)]] for k in range(L.NP)]
+    w = no_weights()
+    buf = new_buffer()
+    nd = np.empty(FE.NN)
+    tmp = np.zeros(FE.NN)
+    full = np.empty(FE.NN)
+    checked = 0
+    for seed in (7, 8):
+        s = new_game(seed, 4)
+        k = 0
+        while s[L.G_OVER] == 0:
+            k += 1
+            if k % 7 == 0:
+                for seat in range(s[L.G_HUMANS]):
+                    FE.seat_needs(s, P, seat, nd, 0.6)
+                    for t in range(L.NT):
+                        want = _synergy(s, P, seat, t, nd, full)
+                        got = _synergy_span(s, P, seat, t, nd, tmp)
+                        assert got == want and np.all(tmp == 0.0), (seat, t, want, got)
+                        checked += 1
+            n = legal_moves(s, P, buf)
+            seat = s[L.G_CUR]
+            apply_move(s, P, buf[choose(s, P, buf, n, sids[seat], w[seat])])
+    assert checked > 1000

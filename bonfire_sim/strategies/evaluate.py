@@ -77,6 +77,7 @@ from bonfire_sim.strategies.price_context import (
     CX_GKEY,
     CX_GVAL,
     CX_LATE,
+    CX_NDFIN,
     CX_NEEDS,
     CX_OCC,
     CX_OPEN,
@@ -99,7 +100,12 @@ from bonfire_sim.strategies.price_context import (
 )
 from bonfire_sim.strategies.price_fate import fate_value, free_lines
 from bonfire_sim.strategies.price_stock import res_cost_memo, tile_cost_memo, tiles_loss
-from bonfire_sim.strategies.price_tasks import island_value, take_value_at, task_distance_at
+from bonfire_sim.strategies.price_tasks import (
+    island_value,
+    island_value_inl,
+    take_value_at,
+    task_distance_at,
+)
 from bonfire_sim.strategies.weights import (
     W_BONUS,
     W_COMMON,
@@ -246,11 +252,12 @@ def value_of(s, p, move, sc):
         return v
     if kind == L.M_BONUS:
         return w[W_BONUS] + w[W_NOVICE] * cx[CX_PRESS]
-    if kind == L.M_SHIP:
-        return (w[W_SHIP_FOLLOW] * island_value(s, p, pb, seat, a, b, w, cx, nd, tv, rv)
-                - tile_cost_memo(s, pb, 0, b, tv, cx))
-    if kind == L.M_SHIP_TO:
-        return island_value(s, p, pb, seat, a, 0, w, cx, nd, tv, rv)
+    if kind == L.M_SHIP or kind == L.M_SHIP_TO:  # one site of the inlined island value
+        paid = b if kind == L.M_SHIP else 0
+        v = island_value_inl(s, p, pb, seat, a, paid, w, cx, nd, tv, rv)
+        if kind == L.M_SHIP_TO:
+            return v
+        return w[W_SHIP_FOLLOW] * v - tile_cost_memo(s, pb, 0, b, tv, cx)
     if kind == L.M_TASK:
         isl = s[pb + L.P_SHIP]
         t = s[L.ISLAND_TASKS + isl * 3 + a]
@@ -316,6 +323,37 @@ def scratch_ints(p):
     return 3 * F.NCELL + FM.n_lines(p) + 1
 
 
+@njit(cache=True)
+def has_fate_move(moves, n):
+    """True if moves[:n] holds a fate placement."""
+    for i in range(n):
+        if moves[i, 0] == L.M_FATE:
+            return True
+    return False
+
+
+@njit(cache=True)
+def tiles_only(s, moves, n):
+    """True if every move is a payment or discard of action tiles that is priced by the
+    tile values ``tv`` alone (not a ship's payment, which prices the island action too):
+    a fifth of all decisions, which then need no NEED vector (``seat_needs``)."""
+    for i in range(n):
+        kind = moves[i, 0]
+        if kind == L.M_DISCARD:
+            continue
+        if kind != L.M_PAY or moves[i, 2] != PAY_TILES or s[L.G_PAY_MOVE] == L.M_SHIP:
+            return False
+    return True
+
+
+@njit(**NO_RT)
+def _label(s, pb, lab, size, stack, cx):
+    """Label the fate area into lab/size, its largest area sizes into CX_FTOP (CX_FOK: 1
+    if usable, -1 if not)."""
+    ok = FE.fate_labels_tops(s, pb, lab, size, stack, cx[CX_FTOP:CX_FTOP + 14]) >= 0
+    cx[CX_FOK] = 1.0 if ok else -1.0
+
+
 @njit(**WITH_RT)
 def choose(s, p, moves, n, w):
     """Index of the best move among moves[:n] for the seat to move, with weight row w."""
@@ -329,11 +367,18 @@ def choose_in(s, p, moves, n, w, floats, fate):
     ints), so a game loop allocates them once instead of every decision."""
     seat = s[L.G_CUR]
     pb = TK.pbase(seat)
-    floats[:] = 0.0
     nd = floats[:FE.NN]
     cx = floats[FE.NN:FE.NN + NCX]
     tv = floats[FE.NN + NCX:FE.NN + NCX + PAYV + 6]  # 7 tile types, the surplus value,
     rv = floats[FE.NN + NCX + PAYV + 6:]  # per-type payment values; resources
+    # Reset only what is read before it is written (nd: seat_needs, tv/rv: stock_values,
+    # the synergy scratch CX_NEEDS: at its first use), in plain loops: clearing the whole
+    # scratch with slice assignments took a twentieth of a decision.
+    for j in range(CX_TCOST):
+        cx[j] = 0.0
+    for j in range(CX_TCOST, CX_NEEDS):
+        cx[j] = np.nan
+    cx[CX_NDFIN] = 0.0
     cx[CX_DLOSS] = -1.0
     cx[CX_DOVER] = -1.0
     cx[CX_OCC] = -1.0
@@ -341,10 +386,27 @@ def choose_in(s, p, moves, n, w, floats, fate):
     cx[CX_TKEY] = -1.0
     cx[CX_GKEY] = -1.0
     cx[CX_PKNOWN] = 0.0
-    cx[CX_TCOST:CX_NEEDS] = np.nan
-    n_open = FE.seat_needs(s, p, seat, nd, w[W_COMMON])
-    for j in range(FE.NN):
-        nd[j] *= w[W_NEED]
+    # the fate area's labelling and free lines, made at the first fate move (or here, if a
+    # held task's distance can use it)
+    lab = fate[:F.NCELL]
+    size = fate[F.NCELL:2 * F.NCELL]
+    stack = fate[2 * F.NCELL:3 * F.NCELL]
+    fl = fate[3 * F.NCELL:]
+    labelled = False
+    lined = False
+    n_open = 0
+    # A payment of action tiles is priced by the tile values alone: no NEED vector (its
+    # stale entries reach only the resource values rv, which such a decision never reads).
+    if not tiles_only(s, moves, n):
+        # the labelling serves a held FATE_GROUPS task's distance when the fate moves need
+        # it anyway; else the task's own flood fills of one or two symbols cost less
+        if FE.wants_tops(s, p, pb) and has_fate_move(moves, n):
+            _label(s, pb, lab, size, stack, cx)
+            labelled = True
+        n_open = FE.seat_needs_top(s, p, seat, nd, w[W_COMMON], cx[CX_FTOP:CX_FTOP + 14],
+                                   cx[CX_FOK] > 0.0)
+        for j in range(FE.NN):
+            nd[j] *= w[W_NEED]
     tl = turns_left(s, p, seat, w)
     cx[CX_TURNS] = tl
     cx[CX_LATE] = min(1.0, max(0.0, (tl - 1.0) / w[W_HORIZON]))
@@ -354,12 +416,6 @@ def choose_in(s, p, moves, n, w, floats, fate):
     # Under stall pressure stock that no held task needs falls towards its leftover value:
     # converting tiles at the Great Bonfire only delays a stall.
     stock_values(s, p, pb, w, cx[CX_LATE] * (1.0 - w[W_STOCK_PRESS] * cx[CX_PRESS]), nd, tv, rv)
-    # the fate area's labelling and free lines, made at the first fate move
-    lab = fate[:F.NCELL]
-    size = fate[F.NCELL:2 * F.NCELL]
-    stack = fate[2 * F.NCELL:3 * F.NCELL]
-    fl = fate[3 * F.NCELL:]
-    labelled = False
     sc = Scratch(w, cx, nd, tv, rv, lab, size, fl)
     best = NEG
     bi = 0
@@ -369,13 +425,14 @@ def choose_in(s, p, moves, n, w, floats, fate):
         if kind == L.M_PASS:
             pass_i = i
             continue
-        if kind == L.M_FATE and not labelled:
-            if FE.fate_labels_tops(s, pb, lab, size, stack, cx[CX_FTOP:CX_FTOP + 14]) >= 0:
-                cx[CX_FOK] = 1.0
+        if kind == L.M_FATE and not lined:
+            if not labelled:
+                _label(s, pb, lab, size, stack, cx)
+                labelled = True
             occ = FM.occupied(s, p, pb)
             cx[CX_OCC] = occ
             free_lines(p, occ, fl)
-            labelled = True
+            lined = True
         v = value_of(s, p, (kind, moves[i, 1], moves[i, 2], moves[i, 3], moves[i, 4]), sc)
         if v > best:
             best = v

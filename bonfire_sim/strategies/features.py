@@ -126,6 +126,40 @@ assert len(NEED_NAMES) == NN
 
 
 # ---- the NEED vector ----------------------------------------------------------------------
+# The NEED entries ``add_task_needs`` can write for a task of each kind, as a span [lo, hi)
+# (every entry for a kind not listed): ``price_tasks._synergy`` sums over the span only.
+NEED_LO = np.zeros(max(K_ADJACENT_PATH_SAME, K_BONFIRE_COLOURS, K_BONFIRES, K_COLOUR_TASKS,
+                       K_COMMON, K_CRYSTALS, K_DEPLETED_PILE, K_ELDERS, K_FATE_CELLS,
+                       K_FATE_GROUPS, K_GNOME_RESOURCE, K_GNOMES, K_GOLD, K_GUARDIAN_COUNT,
+                       K_GUARDIANS, K_GUARDIANS_ON_BONFIRES, K_OFFER_BOTH, K_OFFER_ISLANDS,
+                       K_OFFER_ON_RESOURCE, K_PATH_RESOURCE, K_PORTALS, K_RESOURCE,
+                       K_RESOURCE_SETS, K_TILES_IN_SUPPLY) + 1, np.int64)
+NEED_HI = np.full(NEED_LO.shape[0], NN, np.int64)
+for _kinds, _lo, _hi in (
+        ((K_PATH_RESOURCE, K_ADJACENT_PATH_SAME), N_PATHRES, N_PATHRES + 6),
+        ((K_GUARDIANS,), N_GUARD, N_GUARD + 5),
+        ((K_GUARDIAN_COUNT,), N_GUARDS, N_GUARDS + 1),
+        ((K_OFFER_ON_RESOURCE, K_OFFER_BOTH, K_OFFER_ISLANDS), N_OFFER, N_OFFER + NI),
+        ((K_GNOME_RESOURCE,), N_GNOMERES, N_GNOMERES + 6),
+        ((K_BONFIRE_COLOURS,), N_TASKCOL, N_BONFIRES + 1),
+        ((K_RESOURCE_SETS, K_GOLD, K_RESOURCE), N_RES, N_RES + 6),
+        ((K_FATE_GROUPS,), N_FATESYM, N_FATESYM + 6),
+        ((K_GNOMES,), N_GNOMES, N_GNOMES + 1),
+        ((K_ELDERS,), N_ELDERS, N_ELDERS + 1),
+        ((K_PORTALS,), N_PORTALS, N_PORTALS + 1),
+        ((K_COMMON,), N_GUARDS, N_PATHS + 1),
+        ((K_COLOUR_TASKS, K_DEPLETED_PILE), N_TASKCOL, N_TASKCOL + 3),
+        ((K_CRYSTALS,), N_CRYSTAL, N_CRYSTAL + 3),
+        ((K_FATE_CELLS,), N_FATECELL, N_FATECELL + 3),
+        ((K_GUARDIANS_ON_BONFIRES,), N_ONBONFIRE, N_ONBONFIRE + 1),
+        ((K_TILES_IN_SUPPLY,), N_TILE, N_TILE + 6),
+        ((K_BONFIRES,), N_BONFIRES, N_BONFIRES + 1)):
+    for _k in _kinds:
+        NEED_LO[_k], NEED_HI[_k] = _lo, _hi
+NEED_LO.setflags(write=False)  # compile-time constants of the kernels
+NEED_HI.setflags(write=False)
+
+
 @njit(cache=True)
 def add_task_needs(s, p, seat, t, u, nd):
     """Add urgency u to every need that would advance task t."""
@@ -216,6 +250,26 @@ def seat_needs(s, p, seat, nd, common_w):
     Returns the number of held unlit tasks that can still be fulfilled: a dead task (its
     component gone, no fate tile left that fits) must not stop a player taking new ones.
     """
+    return seat_needs_top(s, p, seat, nd, common_w, nd, False)  # nd: a dummy ``top``
+
+
+@njit(cache=True)
+def wants_tops(s, p, pb):
+    """True if the seat holds an unlit FATE_GROUPS task whose distance the area sizes
+    of ``fate_labels_tops`` give (``seat_needs_top``)."""
+    for k in range(C.MAX_TASKS):
+        t = s[pb + L.P_TASK + k]
+        if (t >= 0 and s[pb + L.P_LIT + k] == 0 and p[T.T_KIND + t] == K_FATE_GROUPS
+                and p[T.T_C + t] >= 0):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)  # no reference counting: see price_context.NO_RT
+def seat_needs_top(s, p, seat, nd, common_w, top, ok):
+    """``seat_needs``; with ``ok``, FATE_GROUPS distances come from the area sizes ``top``
+    of ``fate_labels_tops`` (``fate_groups_distance``, equal to ``task_distance``'s flood
+    fills, which cost more than the labelling itself)."""
     pb = TK.pbase(seat)
     nd[:] = 0.0
     open_tasks = 0
@@ -223,7 +277,10 @@ def seat_needs(s, p, seat, nd, common_w):
         t = s[pb + L.P_TASK + k]
         if t < 0 or s[pb + L.P_LIT + k] == 1:
             continue
-        d = task_distance(s, p, seat, t, -1, False)
+        if ok and p[T.T_KIND + t] == K_FATE_GROUPS and p[T.T_C + t] >= 0:
+            d = fate_groups_distance(s, p, pb, t, top)
+        else:
+            d = task_distance(s, p, seat, t, -1, False)
         if d >= FAR:
             continue
         open_tasks += 1
@@ -338,7 +395,8 @@ def fate_groups_distance(s, p, pb, t, top):
     return 1.5 * miss
 
 
-@njit(cache=True)
+# Inlined (same arithmetic): called for each cell of each fate move, three arrays each
+@njit(cache=True, inline="always")
 def placed_area(s, pb, lab, size, rr, cc, sym):
     """Size of the area symbol sym would form if placed on empty area cell (rr, cc)."""
     total = 1

@@ -66,7 +66,7 @@ def path_value(s, p, pb, tid, w, cx, nd, rv):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # per guardian and place: see price_fate.fate_value
 def guard_pos_value(s, p, pb, g, dest, choice, w, cx, nd, rv):
     """Value of guardian g standing on dest (path 0..6 with its resource gained, bonfire)."""
     if dest >= L.GP_BONFIRE:
@@ -78,7 +78,7 @@ def guard_pos_value(s, p, pb, g, dest, choice, w, cx, nd, rv):
     return w[W_ADVANCE] * (dest + 1) * cx[CX_LATE]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # per guardian and place: see price_fate.fate_value
 def step_value(s, p, pb, g, dest, choice, gain, w, cx, nd, rv):
     """Value of moving guardian g from where she stands to dest (gaining the path resource)."""
     cur = s[pb + L.P_GUARD + g]

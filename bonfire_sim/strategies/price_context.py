@@ -58,8 +58,12 @@ CX_RCOST = CX_TCOST + 6 * MEMO_N
 CX_TDIST_AT = CX_RCOST + 7 * 4
 CX_SYN = CX_TDIST_AT + 3 * C.N_ISLANDS  # T.NT memo slots: a task's synergy with the needs
 CX_IRCOST = CX_SYN + T.NT  # 6 memo slots: a task's resources at an island of resource r
-CX_NEEDS = CX_IRCOST + 6  # NN scratch slots (a new task's own needs)
-NCX = CX_NEEDS + FE.NN
+# 24 memo slots: the cheapest payment of n < 4 task (t = 2) or guardian (t = 4) tiles
+# from the stock a ship payment of 1-3 tiles leaves (``price_tasks.paid_tile_cost``)
+CX_PAIDCOST = CX_IRCOST + 6
+CX_NEEDS = CX_PAIDCOST + 24  # NN scratch slots (a new task's own needs; zero between uses)
+CX_NDFIN = CX_NEEDS + FE.NN  # 1 if every need is finite, -1 if not, 0 = not yet known
+NCX = CX_NDFIN + 1
 
 
 # numba reference-counts every array argument of a compiled call (two calls into its

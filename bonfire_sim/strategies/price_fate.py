@@ -88,7 +88,9 @@ def dead_cells_free(p, occ, pm, fl):
     return FM.popcount(free & ~cover), FM.popcount(free)
 
 
-@njit(cache=True)
+# Inlined into ``evaluate.value_of`` (its one caller; same arithmetic): a call passed ten
+# arrays as seven machine words each, for each of the ~11 fate moves of a decision.
+@njit(cache=True, inline="always")
 def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size, fl):
     """Value of option I / the council's fate bonus: gains from the area sizes, no apply.
 

@@ -21,19 +21,24 @@ from bonfire_sim.rules.payment import (
     has_spec,
     pay_tiles_sparing,
 )
+from bonfire_sim.rules.stackbuf import stack_ints
 from bonfire_sim.strategies import features as FE
+from bonfire_sim.strategies.counters import NCELL
 from bonfire_sim.strategies.price_board import guard_value
 from bonfire_sim.strategies.price_context import (
     CX_FOK,
     CX_FTOP,
     CX_IRCOST,
+    CX_NDFIN,
     CX_NEEDS,
     CX_OPEN,
+    CX_PAIDCOST,
     CX_PRESS,
     CX_SYN,
     CX_TDIST_AT,
     CX_TURNS,
     NEG,
+    NO_RT,
 )
 from bonfire_sim.strategies.price_stock import res_cost_memo, tile_cost
 from bonfire_sim.strategies.weights import (
@@ -62,6 +67,8 @@ def task_distance_at(s, p, seat, i, j, cx):
     k = CX_TDIST_AT + i * 3 + j
     d = cx[k]
     if d != d:
+        if p[T.T_KIND + t] == TK.K_FATE_GROUPS and p[T.T_C + t] >= 0 and cx[CX_FOK] == 0.0:
+            fate_tops(s, TK.pbase(seat), cx)  # no labelling yet in this decision
         if (p[T.T_KIND + t] == TK.K_FATE_GROUPS and cx[CX_FOK] > 0.0
                 and p[T.T_C + t] >= 0):
             # from the decision's own labelling: no flood fills of its own
@@ -70,6 +77,17 @@ def task_distance_at(s, p, seat, i, j, cx):
             d = FE.task_distance(s, p, seat, t, i, True)
         cx[k] = d
     return d
+
+
+@njit(**NO_RT)
+def fate_tops(s, pb, cx):
+    """Label the fate area (stack buffers) for the area sizes CX_FTOP; CX_FOK: 1 if they
+    can be used, -1 if not (``features.fate_labels_tops``)."""
+    lab = stack_ints(NCELL)
+    size = stack_ints(NCELL)
+    stack = stack_ints(NCELL)
+    ok = FE.fate_labels_tops(s, pb, lab, size, stack, cx[CX_FTOP:CX_FTOP + 14]) >= 0
+    cx[CX_FOK] = 1.0 if ok else -1.0
 
 
 @njit(cache=True)
@@ -125,11 +143,30 @@ def synergy_memo(s, p, seat, t, nd, cx):
     """``_synergy`` of task t, computed once per decision (afresh for a task whose needs
     count held action tiles, which the pricing of a payment changes)."""
     if p[T.T_KIND + t] == TK.K_TILES_IN_SUPPLY:
-        return _synergy(s, p, seat, t, nd, cx[CX_NEEDS:CX_NEEDS + FE.NN])
+        return _synergy_of(s, p, seat, t, nd, cx)
     v = cx[CX_SYN + t]
     if v != v:
-        v = _synergy(s, p, seat, t, nd, cx[CX_NEEDS:CX_NEEDS + FE.NN])
+        v = _synergy_of(s, p, seat, t, nd, cx)
         cx[CX_SYN + t] = v
+    return v
+
+
+@njit(cache=True, inline="always")
+def _synergy_of(s, p, seat, t, nd, cx):
+    """``_synergy`` with the decision's scratch: over the NEED entries task t's kind can
+    touch only (``_synergy_span``), unless a need is not finite (then a zero term counts)."""
+    tmp = cx[CX_NEEDS:CX_NEEDS + FE.NN]
+    if cx[CX_NDFIN] == 0.0:  # the decision's first synergy: check nd, clear the scratch
+        fin = 1.0
+        for j in range(FE.NN):
+            if nd[j] - nd[j] != 0.0:
+                fin = -1.0
+            tmp[j] = 0.0
+        cx[CX_NDFIN] = fin
+    if cx[CX_NDFIN] > 0.0:
+        return _synergy_span(s, p, seat, t, nd, tmp)
+    v = _synergy(s, p, seat, t, nd, tmp)
+    tmp[:] = 0.0  # _synergy_span's precondition
     return v
 
 
@@ -161,38 +198,83 @@ def _synergy(s, p, seat, t, nd, tmp):
 
 
 @njit(cache=True)
+def _synergy_span(s, p, seat, t, nd, tmp):
+    """``_synergy`` for finite needs nd, with ``tmp`` all zero on entry and left so.
+
+    Sums over the span ``FE.NEED_LO/HI`` of t's kind only: every entry outside it is a
+    zero term, which ``_synergy`` skips for a finite need, so the sum is the same bit for
+    bit (same terms, same order); zeroing and scanning all NN entries per task cost as
+    much as the rest of a ship move's pricing (the tuned rows have synergy != 0)."""
+    kind = p[T.T_KIND + t]
+    FE.add_task_needs(s, p, seat, t, 1.0, tmp)
+    dot = 0.0
+    for j in range(FE.NEED_LO[kind], FE.NEED_HI[kind]):
+        x = tmp[j]
+        if x != 0.0:
+            dot += x * nd[j]
+            tmp[j] = 0.0
+    return dot
+
+
+@njit(cache=True)
 def island_value(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv):
-    """Best action at island i after paying ship_paid ship tiles (costs included).
+    """Best action at island i after paying ship_paid ship tiles (costs included)."""
+    return island_value_inl(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv)
+
+
+# Inlined into ``evaluate.value_of``'s one call site (ship moves; same arithmetic) and into
+# ``island_value`` for the other callers.
+@njit(cache=True, inline="always")
+def island_value_inl(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv):
+    """``island_value``: best action at island i after paying ship_paid ship tiles.
 
     The island action is priced on the stock the engine's own ship payment leaves (pairs
     spare task and guardian tiles), so a trip is never valued for an action that the
     payment then makes dearer or unaffordable.
     """
-    if ship_paid <= 0:
-        return _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv)
     # Pay on the state itself and restore it afterwards: copying the whole state for
-    # every ship move cost more than the rest of the evaluation.
+    # every ship move cost more than the rest of the evaluation.  One call site of the
+    # inlined _island_action (paid or not).
     base = pb + L.P_TILES
     t0, t1, t2, t3, t4, t5, t6 = (s[base], s[base + 1], s[base + 2], s[base + 3],
                                   s[base + 4], s[base + 5], s[base + 6])
     noted = s[pb + L.P_ABIL + 5]
     v = NEG
-    if pay_tiles_sparing(s, pb, 0, ship_paid, 2, 4):
-        v = _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv)
-    s[base], s[base + 1], s[base + 2], s[base + 3] = t0, t1, t2, t3
-    s[base + 4], s[base + 5], s[base + 6] = t4, t5, t6
-    s[pb + L.P_ABIL + 5] = noted
+    if ship_paid <= 0 or pay_tiles_sparing(s, pb, 0, ship_paid, 2, 4):
+        v = _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv, ship_paid)
+    if ship_paid > 0:
+        s[base], s[base + 1], s[base + 2], s[base + 3] = t0, t1, t2, t3
+        s[base + 4], s[base + 5], s[base + 6] = t4, t5, t6
+        s[pb + L.P_ABIL + 5] = noted
     return v
 
 
-@njit(cache=True)
-def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
+@njit(cache=True, inline="always")
+def paid_tile_cost(s, pb, t, n, tv, cx, paid):
+    """``tile_cost`` of n tiles of type t (2 or 4) on the stock as it is.  With paid > 0
+    that stock is the decision's own less the engine's payment of paid ship tiles, the
+    same for every ship move paying as many: computed once per (paid, t, n) and decision
+    (most ship moves of a decision pay alike)."""
+    if paid <= 0 or paid > 3 or n < 0 or n > 3:
+        return tile_cost(s, pb, t, n, tv)
+    j = CX_PAIDCOST + ((paid - 1) * 2 + (1 if t == 4 else 0)) * 4 + n
+    v = cx[j]
+    if v != v:
+        v = tile_cost(s, pb, t, n, tv)
+        cx[j] = v
+    return v
+
+
+# Inlined (numba IR inlining, same arithmetic): a call passes each of its seven arrays
+# as seven machine words, once per ship move.
+@njit(cache=True, inline="always")
+def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv, paid):
     """``island_value`` on the stock as it is (the ship payment already made)."""
     if p[T.ISL_KIND + i] == 1:
         g = p[T.ISL_VAL + i]
         if not can_take_guardian(s, pb, g) or not can_pay_tiles(s, pb, 4, 1):
             return NEG
-        return guard_value(s, pb, g, w, cx, nd) - tile_cost(s, pb, 4, 1, tv)
+        return guard_value(s, pb, g, w, cx, nd) - paid_tile_cost(s, pb, 4, 1, tv, cx, paid)
     if TK.n_tasks(s, pb) >= C.MAX_TASKS:
         return NEG
     tc = task_tile_cost(s, p, pb, i)
@@ -208,7 +290,7 @@ def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv):
         if t >= 0:
             best = max(best, take_value_at(s, p, pb, seat, t, i, space, w, cx, nd,
                                            task_distance_at(s, p, seat, i, j, cx)))
-    return best - rcost - tile_cost(s, pb, 2, tc, tv)
+    return best - rcost - paid_tile_cost(s, pb, 2, tc, tv, cx, paid)
 
 
 @njit(cache=True, inline="always")
