@@ -50,7 +50,8 @@ BUILTIN = {
 }
 SEARCH_ID = len(BUILTIN)
 BUILTIN[search.NAME] = (SEARCH_ID, search.DESCRIPTION)
-# The search's rollout policy: the strongest scripted style.
+# The search's rollout policy: tuned, level with the best tuned style at 4 players (ladder of
+# 2026-11-27), and one row rather than a plan.
 SEARCH_POLICY = tuned.NAME
 STRATEGY_IDS = {name: sid for name, (sid, _) in BUILTIN.items()}
 STYLE_DEFAULTS = {m.NAME: dict(m.DEFAULTS) for m in STYLES}

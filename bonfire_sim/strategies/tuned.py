@@ -87,7 +87,8 @@ with that row in the field (``stage4-study.json``, 79 generations) did not close
 """
 
 NAME = "tuned"
-DESCRIPTION = "every evaluator weight tuned by CMA-ES self-play (the strongest scripted style)"
+DESCRIPTION = ("every evaluator weight tuned by CMA-ES self-play (level with the best tuned "
+               "style at 4 players; the search's rollout policy)")
 PLAN = """Every weight of the shared evaluator, optimised together by `bonfire-sim tune`
 against portal and steady on paired deals (see the module docstring): holds fulfilled
 tasks for the countdown unless the game heads for a stall."""
