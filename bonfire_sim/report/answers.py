@@ -257,7 +257,7 @@ def population_block(players: pd.DataFrame, groups: Sequence[G.Group]) -> dict[s
     if len(solo):
         parts.append("solo players: " + ", ".join(sorted(solo["strategy"].unique())))
     strategies = set(multi["strategy"])  # the reference is a multiplayer figure
-    ref = (f"The multiplayer games are {REFERENCE} self-play, the strongest fast player "
+    ref = (f"The multiplayer games are {REFERENCE} self-play, among the strongest fast players "
            f"(the much slower search player beats it; good human players may be stronger "
            f"still): every number below describes games among these players." if
            strategies == {REFERENCE} else
