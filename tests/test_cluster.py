@@ -165,14 +165,38 @@ def test_the_cli_runs_on_the_cluster(address, tmp_path):
     assert loky.output == dask.output and "random" in dask.output
 
 
+def test_reprice_and_coverage_give_the_same_output_on_the_cluster(address, tmp_path,
+                                                                 monkeypatch):
+    from bonfire_sim.analysis import probes
+    from bonfire_sim.sim.runner import run
+
+    src = run(CFG, tmp_path / "run", jobs=1)
+    outs = []
+    for backend in ("loky", "dask"):  # own fork caches: the second reuses nothing
+        monkeypatch.setattr(probes, "fork_cache_dir", lambda b=backend: tmp_path / f"c-{b}")
+        (tmp_path / backend).mkdir()
+        monkeypatch.chdir(tmp_path / backend)
+        extra = ["--backend", "dask", "--scheduler", address] if backend == "dask" else []
+        rep = CliRunner().invoke(main, ["reprice", str(src), "--out", "r.toml", "--jobs",
+                                        "2", "-q", *extra])
+        cov = CliRunner().invoke(main, ["coverage", "--games", "8", "--players", "2",
+                                        "--seed", "4", "--jobs", "2", "-q", *extra])
+        assert rep.exit_code == cov.exit_code == 0, rep.output + cov.output
+        # coverage's first line names its temporary run directory
+        outs.append((rep.output, Path("r.toml").read_text(), cov.output.split("\n", 1)[1]))
+    assert outs[0] == outs[1] and "tasks ignited" in outs[0][2]
+    assert (tmp_path / "c-dask").is_dir() and "66 tasks at 2 players" in outs[0][0]
+
+
 @pytest.mark.parametrize("command", ["run", "report", "compare", "ladder", "tune",
                                      "sequential", "check", "solo", "sensitivity",
-                                     "experiment"])
+                                     "experiment", "reprice", "coverage"])
 def test_a_scheduler_without_the_dask_backend_is_refused_in_one_line(command, tmp_path):
     # --help would pass without running: give each command placeholders it parses, the
     # refusal comes before any of them is opened
     extra = {"report": ["x"], "compare": ["x", "y"], "sequential": ["a.toml", "b.toml"],
-             "check": ["c.toml"], "experiment": ["e.toml"]}.get(command, [])
+             "check": ["c.toml"], "experiment": ["e.toml"],
+             "reprice": ["x", "--out", "o.toml"]}.get(command, [])
     res = CliRunner().invoke(main, [command, *extra, "--scheduler", "tcp://127.0.0.1:1"])
     assert res.exit_code == 2
     lines = res.output.strip().splitlines()

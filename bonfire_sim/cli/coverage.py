@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import progress_callback, quiet_option
+from bonfire_sim.cli.options import backend_options, progress_callback, quiet_option
 
 
 @click.command()
@@ -14,7 +14,9 @@ from bonfire_sim.cli.options import progress_callback, quiet_option
 @click.option("--players", type=int, default=4, show_default=True, help="Players (1..4).")
 @click.option("--strategies", default="", metavar="A,B,...", help="Seat strategies.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
-@click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (on dask: tasks in flight).")
+@backend_options
 @quiet_option
 def coverage(run_dir: str | None, games: int, players: int, strategies: str, seed: int,
              jobs: int, quiet: bool) -> None:

@@ -7,7 +7,7 @@ import math
 
 import click
 
-from bonfire_sim.cli.options import quiet_option
+from bonfire_sim.cli.options import backend_options, quiet_option
 
 
 def _fmt(v: float, digits: int = 1) -> str:
@@ -46,9 +46,10 @@ def _after(res, rnd) -> list[int]:
 @click.option("--rounds", type=click.IntRange(min=1, max=20), default=3, show_default=True,
               help="Iteration rounds at most (each on new deals), then one check round.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes for the forks.")
+              help="Worker processes for the forks (on dask: tasks in flight).")
 @click.option("--seed", type=int, default=None,
               help="First seed of the fresh deals [default: one above the runs' largest].")
+@backend_options
 @quiet_option
 def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
             probe_games: int | None, verify_games: int, focus_games: int | None,
@@ -70,6 +71,8 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
     \b
         bonfire-sim reprice runs/four --out experiments/reprice.toml --verify --jobs 2
         bonfire-sim reprice runs/two runs/four --out reprice.toml --probe-games 500
+        bonfire-sim reprice runs/four --out r.toml --verify --backend dask \
+            --scheduler tcp://10.0.0.5:8786 --jobs 64
     """
     from bonfire_sim.analysis.reprice import overrides_toml
     from bonfire_sim.analysis.reprice import reprice as run_reprice
