@@ -258,6 +258,32 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
     return table
 
 
+def probe_staggered(config: RunConfig, games: Mapping[str, int], *,
+                    kinds: Mapping[str, Sequence[str]], chunk_size: int = 100,
+                    jobs: int = 1, quiet: bool = True) -> pd.DataFrame:
+    """One pass over the first ``max(games.values())`` games of ``config`` in which card
+    ``c`` (a task or gnome id) is forked in its first ``games[c]`` games only, with the
+    fork ``kinds`` of its type (``{"task": (...), "gnome": (...)}``): cards that need
+    different numbers of games share the games they have in common instead of each
+    replaying its own.  Never cached (a fresh configuration has no run behind it)."""
+    if not games:
+        return pd.DataFrame({c: [] for c in COLUMNS})
+    total = max(games.values())
+    if total > config.games:
+        raise ConfigError(f"{total} games asked of a configuration of {config.games}")
+    edges = sorted({0, total, *games.values(), *range(0, total, chunk_size)})
+    chunks, each = [], []
+    for a, b in itertools.pairwise(edges):
+        tasks = tuple(c for c, g in games.items() if g > a and c in TASK_IDS)
+        gnomes = tuple(c for c, g in games.items() if g > a and c in GNOME_IDS)
+        ks = (tuple(kinds["task"]) if tasks else ()) + (tuple(kinds["gnome"]) if gnomes
+                                                         else ())
+        chunks.append(np.arange(a, b, dtype=np.int64))
+        each.append(ProbeSettings(kinds=ks, tasks=tasks or None, gnomes=gnomes or None))
+    parts = _execute(config, each, chunks, jobs, quiet, None)
+    return pd.concat(parts, ignore_index=True)
+
+
 def _read_cached(path: Path | None) -> pd.DataFrame | None:
     """A cached fork table, or None (absent, or unreadable: it is recomputed)."""
     if path is None or not path.is_file():
@@ -277,20 +303,26 @@ def _write_cached(path: Path, table: pd.DataFrame, meta: dict[str, Any]) -> None
                           fileio.dumps_json(meta, path, indent=1, sort_keys=True, default=list))
 
 
-def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.ndarray],
-             jobs: int, quiet: bool, progress: Callable[[int, int], None] | None,
+def _execute(config: RunConfig, settings: ProbeSettings | Sequence[ProbeSettings],
+             chunks: Sequence[np.ndarray], jobs: int, quiet: bool,
+             progress: Callable[[int, int], None] | None,
              fork_rules: RunConfig | None = None) -> list[pd.DataFrame]:
-    """Probe the chunks (in parallel when jobs > 1); results in chunk order."""
+    """Probe the chunks (in parallel when jobs > 1) with ``settings``, one for all or one
+    per chunk; results in chunk order."""
     from bonfire_sim.infra.progress import Progress
 
+    each = ([settings] * len(chunks) if isinstance(settings, ProbeSettings)
+            else list(settings))
+    if len(each) != len(chunks):
+        raise ValueError(f"{len(each)} probe settings for {len(chunks)} chunks")
     total = int(sum(len(c) for c in chunks))
     parts: list[pd.DataFrame] = []
     with Progress(total, "probing", "games", quiet=quiet) as bar:
         from bonfire_sim.infra.workers import local, on_cluster
 
         if local(jobs if len(chunks) > 1 else 1):
-            results: Iterable[pd.DataFrame] = (probe_chunk(config, settings, c, fork_rules)
-                                               for c in chunks)
+            results: Iterable[pd.DataFrame] = (probe_chunk(config, w, c, fork_rules)
+                                               for w, c in zip(each, chunks, strict=True))
         else:
             from joblib import delayed
 
@@ -303,10 +335,10 @@ def _execute(config: RunConfig, settings: ProbeSettings, chunks: Sequence[np.nda
             first: list[pd.DataFrame] = []
             if not on_cluster():
                 ensure_warm(bar.write)
-                first = [probe_chunk(config, settings, chunks[0], fork_rules)]
+                first = [probe_chunk(config, each[0], chunks[0], fork_rules)]
             rest = pool(jobs, return_as="generator")(
-                delayed(probe_chunk)(config, settings, c, fork_rules)
-                for c in chunks[len(first):])
+                delayed(probe_chunk)(config, w, c, fork_rules)
+                for w, c in zip(each[len(first):], chunks[len(first):], strict=True))
             results = itertools.chain(first, rest)
         done = 0
         for c, part in zip(chunks, results, strict=True):

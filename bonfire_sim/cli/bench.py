@@ -29,6 +29,10 @@ from bonfire_sim.cli.options import quiet_option
               help="Instead: engine forks per second (the task and gnome values) on --games "
                    "seat-rotated 4-player games of the default mix with --jobs workers, for "
                    "the report's fork kinds and for the card values' (reprice).")
+@click.option("--card-table", "card_table", is_flag=True,
+              help="Instead: the whole card table (66 tasks and 33 gnomes at 2, 3 and 4 "
+                   "players) to +-1 point with `values`' defaults, --jobs workers, the "
+                   "default population: seconds and rows measured per player count.")
 @click.option("--search", "search_", is_flag=True,
               help="Instead: games/s of the search player (search, sequential halving) and "
                    "of search_ref (the flat search it replaced) in seat 0 against tuned, 2 "
@@ -45,7 +49,8 @@ from bonfire_sim.cli.options import quiet_option
 @quiet_option
 def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanatron: bool,
           catanatron_games: int, rounds: int, manifest_: bool, forks_: bool,
-          search_: bool, search_games: int, strategies: str | None, quiet: bool) -> None:
+          card_table: bool, search_: bool, search_games: int, strategies: str | None,
+          quiet: bool) -> None:
     """Measure engine speed on fixed scenarios (after a warm-up, compile time excluded).
 
     Scenarios: random and the default strategy mix, 2 and 4 players, turn log off and on.
@@ -61,6 +66,7 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
         bonfire-sim bench --versus-catanatron --games 2000 --catanatron-games 200
         bonfire-sim bench --manifest
         bonfire-sim bench --forks --games 400 --jobs 2 --strategies tuned
+        bonfire-sim bench --card-table --jobs 2
         bonfire-sim bench --search --search-games 8
     """
     import os
@@ -99,6 +105,9 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
                        f"{st.new_games_per_s:11.3f} {st.ratio:6.2f}")
         click.echo("one core (CPU time), compile excluded; the search player in seat 0, "
                    "tuned in the other seats, the same deals for both")
+        return
+    if card_table:
+        _bench_card_table(jobs, quiet)
         return
     if forks_:
         from bonfire_sim.analysis.card_values import CARD_KINDS
@@ -201,3 +210,43 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
                              f"{par:11.0f} {par / jobs:9.0f}")
             bar.update()
     click.echo("\n".join(lines))
+
+
+def _bench_card_table(jobs: int, quiet: bool) -> None:
+    """``bench --card-table``: ``values --players 2,3,4`` timed, compile excluded."""
+    import time
+
+    from bonfire_sim.analysis.card_survey import MAX_GAMES, survey_cards
+    from bonfire_sim.analysis.probes import ProbeSettings, probe_values
+    from bonfire_sim.sim.runconfig import RunConfig
+    from bonfire_sim.sim.warm import ensure_warm
+
+    ensure_warm(None if quiet else lambda m: click.echo(m, err=True))
+    for n in (2, 3, 4):  # the fork kernels, compiled or loaded before the clock starts
+        probe_values(RunConfig(games=n, players=n, seed=5, seat_rotation=True),
+                     ProbeSettings(kinds=("light", "forced", "gnome")), jobs=1)
+    configs = {n: RunConfig(games=_whole(400, n), players=n, seed=11, seat_rotation=True)
+               for n in (2, 3, 4)}
+    t0 = time.perf_counter()
+    survey = survey_cards(configs, seed=12, jobs=jobs, quiet=quiet,
+                          note=None if quiet else lambda m: click.echo(m, err=True))
+    wall = time.perf_counter() - t0
+    header = (f"{'players':>7} {'tasks measured':>15} {'gnomes measured':>16} {'forks':>8} "
+              f"{'games':>8} {'seconds':>8}")
+    click.echo(header)
+    click.echo("-" * len(header))
+    for n, g in survey.table.groupby("players", sort=True):
+        batches = [b for b in survey.batches if b.players == n]
+        tasks = g[g["kind"] == "task"]
+        gnomes = g[g["kind"] == "gnome"]
+        click.echo(f"{n:7} {int((tasks['status'] == 'measured').sum()):>12}/66 "
+                   f"{int((gnomes['status'] == 'measured').sum()):>13}/33 "
+                   f"{int(g['n'].sum()):8,} {sum(b.games for b in batches):8,} "
+                   f"{sum(b.seconds for b in batches):8.1f}")
+    click.echo(f"total {wall:.1f} s with {jobs} worker(s); the default population, "
+               f"seat-rotated, margin 1 point, at most {MAX_GAMES:,} games per card and "
+               f"count")
+
+
+def _whole(games: int, players: int) -> int:
+    return -(-games // players) * players

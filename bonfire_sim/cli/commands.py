@@ -34,4 +34,5 @@ COMMANDS: dict[str, str] = {
     "sensitivity": "bonfire_sim.cli.sensitivity:sensitivity",
     "tune": "bonfire_sim.cli.tune:tune",
     "reprice": "bonfire_sim.cli.reprice:reprice",
+    "values": "bonfire_sim.cli.values:values",
 }

@@ -1,0 +1,246 @@
+"""The whole card table to a margin: forks spent where the intervals need them.
+
+``card_values`` forks every card on the same games, so its precision follows how often
+the players meet each card: after 400 four-player games a blue task has hundreds of
+forks and a 95% half-width under a point, a gnome about a hundred (half-width about 2.2),
+and a yellow task nobody plays for (Y15: its five action tiles in the supply) a handful.
+Forking every card on more games to reach the last one wastes nearly all the forks on
+the cards already measured.
+
+``survey_cards`` measures per player count in stages:
+
+1. **all cards** on the first ``games`` games (the runs' own forks when runs are given);
+2. **top-ups**, round after round on fresh deals: every row still wider than the margin
+   gets the games its ``forks_needed`` ask for at its own fork rate (10% spare; a later
+   round corrects a rate estimated from few forks), its cards alone forked.  Rows asking
+   for the same number of games share a batch, and a round's batches share one pass over
+   its games (``probes.probe_staggered``: a card is forked in its first games only), so
+   the rare cards' long batch costs base games, not 99 cards' forks, and no game is
+   played twice.  A row
+   never gets more than ``max_games`` games in all (a card the players almost never meet
+   would need hundreds of thousands): it stays ``not measured`` with the forks it has.
+
+Every fork of a card estimates the same quantity (the card's value at a decision drawn
+uniformly from the eligible ones of a game of this configuration), so the stages pool;
+the interval is clustered by (seed, deal).  Each card is forked at most once per deal
+(one batch per card per round, a fresh seed per round), and everything is a function of
+the configuration and the seed: the same call gives the same table with any number of
+workers or on a cluster.  Different player counts, players, variants or overrides are
+different games and are never pooled (``reprice.group_runs``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+
+from bonfire_sim.analysis import flags as FL
+from bonfire_sim.analysis.card_values import CARD_KINDS, card_table, population, printed_points
+from bonfire_sim.analysis.probes import (
+    GNOME_IDS,
+    TASK_IDS,
+    ProbeSettings,
+    probe_staggered,
+    probe_values,
+)
+from bonfire_sim.analysis.runs import Run, RunLike, as_runs
+from bonfire_sim.errors import ConfigError, DataError
+from bonfire_sim.sim.runconfig import RunConfig
+
+FIRST_GAMES = 400  # games per player count on which every card is forked
+MAX_GAMES = 16_000  # games per card and player count at most, all stages together
+ROUNDS = 4  # top-up rounds at most
+SPARE = 1.1  # a top-up asks for 10% more forks than the estimate says
+KINDS_OF = {"task": ("light", "forced"), "gnome": ("gnome",)}  # the forks a card's value uses
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One probe: ``games`` games of ``players`` players from ``seed``, forking ``cards``
+    (all of them in the first stage; in a top-up each card in the games it asked for),
+    with the forks it gave and its wall time."""
+
+    players: int
+    stage: int
+    seed: int
+    games: int
+    cards: tuple[str, ...]
+    forks: int
+    seconds: float
+
+
+@dataclass
+class Survey:
+    """``table``: ``card_table`` rows (66 tasks, 33 gnomes per player count) plus ``who``
+    (the players) and ``games`` (games the row's card was forked on); ``batches``: every
+    probe played, in order; ``seconds``: the wall time of all of them."""
+
+    table: pd.DataFrame
+    batches: list[Batch] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def summary(self) -> pd.DataFrame:
+        """Per player count and kind: rows, rows measured, forks and games played."""
+        t = self.table
+        rows = []
+        for (n, kind), g in t.groupby(["players", "kind"], sort=True):
+            rows.append({"players": int(n), "kind": kind, "rows": len(g),
+                         "measured": int((g["status"] == "measured").sum()),
+                         "forks": int(g["n"].sum()),
+                         "median_half": float(g["half"].median())})
+        return pd.DataFrame(rows)
+
+
+def _batch_size(games: float) -> int:
+    """A top-up's games rounded up to a multiple of 16 (at least 32): a round's cards
+    share one pass over its games, so sizes need no coarser grid, and a multiple of 16
+    keeps the pass's chunks few."""
+    return int(max(32, math.ceil(games / 16) * 16))
+
+
+def top_up_plan(table: pd.DataFrame, played: Mapping[str, int], max_games: int) -> dict[
+        int, list[str]]:
+    """Batch size -> cards: the rows of one player count still wider than the margin (or
+    on too few deals), each asking for the games its ``forks_needed`` need (10% spare) at
+    its own fork rate over the ``played`` games (a row without a fork: four times its
+    games so far), in multiples of 16, and never beyond ``max_games`` games in all (a
+    row at the cap gets no more: it stays ``not measured`` with the forks it has)."""
+    plan: dict[int, list[str]] = {}
+    for _, r in table[table["status"] != "measured"].iterrows():
+        card = str(r["card"])
+        had = int(played.get(card, 0))
+        room = max_games - had
+        if room <= 0 or had <= 0:
+            continue
+        n = int(r["n"])
+        need = float(r["forks_needed"]) if n > 0 else math.nan
+        more = (max(0.0, SPARE * need - n) * had / n if math.isfinite(need)
+                else 4.0 * had)
+        size = min(_batch_size(more), room)
+        plan.setdefault(size, []).append(card)
+    return dict(sorted(plan.items()))
+
+
+def _whole(config: RunConfig, games: int) -> int:
+    """``games`` rounded up to whole seat rotations (every deal in every seat order)."""
+    n = config.players if config.seat_rotation else 1
+    return -(-max(games, 1) // n) * n
+
+
+def _fresh(config: RunConfig, seed: int, games: int) -> RunConfig:
+    """The configuration's game on other deals: ``seed``, ``games`` (whole rotations)."""
+    return replace(config, seed=seed, games=_whole(config, games))
+
+
+def survey_cards(runs: Sequence[RunLike] | Mapping[int, RunConfig], *,
+                 margin: float = FL.MARGIN, alpha: float = FL.ALPHA,
+                 games: int = FIRST_GAMES, max_games: int = MAX_GAMES,
+                 rounds: int = ROUNDS, seed: int | None = None, jobs: int = 1,
+                 quiet: bool = True,
+                 note: Callable[[str], None] | None = None) -> Survey:
+    """Every task's and gnome's card value to ± ``margin`` (or ``not measured`` with the
+    forks it has), per player count, spending forks where the intervals need them.
+
+    ``runs``: finished runs (their forks on their first ``games`` games are the first
+    stage, cached like ``card_values``'), or player count -> configuration (the first
+    stage plays ``games`` games of it, seed ``seed`` or the configuration's).  Top-ups
+    play fresh deals: seeds from ``seed`` (default one above every seed used) upward,
+    one per round.  See the module docstring for the design."""
+    for name, v, lo in (("games", games, 1), ("max_games", max_games, 1),
+                        ("rounds", rounds, 0)):
+        if not isinstance(v, int) or v < lo:
+            raise ConfigError(f"{name} must be an integer >= {lo}, got {v!r}")
+    if not math.isfinite(margin) or margin <= 0:
+        raise ConfigError(f"margin must be a positive number of points, got {margin}")
+    groups = _groups(runs)
+    used = {c.seed for c, _ in groups.values()}
+    base = (max(used) + 1) if seed is None else int(seed)
+    if any(base + i in used for i in range(rounds)):
+        raise DataError(f"the top-ups' fresh seeds {base}..{base + rounds - 1} include a "
+                        f"seed of the first stage ({sorted(used)}): pick a disjoint seed")
+    survey = Survey(table=pd.DataFrame())
+    t_all = time.perf_counter()
+    parts = []
+    for n, (config, run_dir) in groups.items():
+        parts.append(_survey_one(survey, n, config, run_dir, margin, alpha, games,
+                                 max_games, rounds, base, jobs, quiet, note))
+    survey.table = pd.concat(parts, ignore_index=True)
+    survey.seconds = time.perf_counter() - t_all
+    return survey
+
+
+def _groups(runs: Sequence[RunLike] | Mapping[int, RunConfig]
+            ) -> dict[int, tuple[RunConfig, str | None]]:
+    """Player count -> (configuration, run directory or None); one run per count."""
+    if isinstance(runs, Mapping):
+        out: dict[int, tuple[RunConfig, str | None]] = {}
+        for n, c in sorted(runs.items()):
+            if not isinstance(c, RunConfig) or c.players != n:
+                raise ConfigError(f"player count {n}: expected a RunConfig of {n} players")
+            out[n] = (c, None)
+        if not out:
+            raise ConfigError("no player count to survey")
+        return out
+    rs: list[Run] = as_runs(list(runs))
+    if not rs:
+        raise DataError("no runs to survey")
+    from bonfire_sim.analysis.reprice import group_runs
+
+    out = {}
+    for n, g in group_runs(rs).items():
+        if len(g) > 1:
+            raise DataError(f"{len(g)} runs of {n} players ({', '.join(r.label for r in g)}): "
+                            f"survey one run per player count (its top-ups play fresh "
+                            f"deals of that run's game)")
+        out[n] = (g[0].config, str(g[0].path))
+    return out
+
+
+def _survey_one(survey: Survey, n: int, config: RunConfig, run_dir: str | None,
+                margin: float, alpha: float, games: int, max_games: int, rounds: int,
+                base: int, jobs: int, quiet: bool,
+                note: Callable[[str], None] | None) -> pd.DataFrame:
+    """Stages of one player count; appends its batches to ``survey``."""
+    printed = {n: printed_points(config)}
+    first = config if run_dir else _fresh(config, config.seed, games)
+    g0 = min(_whole(config, games), first.games)
+    t0 = time.perf_counter()
+    forks = [_tagged(probe_values(first, ProbeSettings(games=g0, kinds=CARD_KINDS), run_dir=run_dir,
+                                  jobs=jobs, quiet=quiet), first.seed)]
+    survey.batches.append(Batch(n, 0, first.seed, g0, ("all",), len(forks[0]),
+                                time.perf_counter() - t0))
+    played = dict.fromkeys(TASK_IDS + GNOME_IDS, g0)
+    table = card_table(pd.concat(forks, ignore_index=True), printed, margin, alpha)
+    for r in range(rounds):
+        plan = top_up_plan(table, played, max_games)
+        if not plan:
+            break
+        sizes = {c: _whole(config, g) for g, cards in plan.items() for c in cards}
+        cfg = _fresh(config, base + r, max(sizes.values()))
+        if note:
+            lo, hi = min(sizes.values()), max(sizes.values())
+            note(f"{n} players, top-up {r + 1}: {len(sizes)} row(s) wider than "
+                 f"±{margin:g}, each forked on the games it needs ({lo:,}"
+                 + (f"-{hi:,}" if hi > lo else "") + f") of seed {cfg.seed}")
+        t0 = time.perf_counter()
+        got = probe_staggered(cfg, sizes, kinds=KINDS_OF, jobs=jobs, quiet=quiet)
+        survey.batches.append(Batch(n, r + 1, cfg.seed, cfg.games, tuple(sorted(sizes)),
+                                    len(got), time.perf_counter() - t0))
+        forks.append(_tagged(got, cfg.seed))
+        for c, g in sizes.items():
+            played[c] += g
+        table = card_table(pd.concat(forks, ignore_index=True), printed, margin, alpha)
+    table["who"] = population(config.strategies)
+    table["games"] = table["card"].map(played).astype(np.int64)
+    return table
+
+
+def _tagged(forks: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """A fork table with its deal ``cluster`` (seed and deal: forks of one deal share its
+    cards and are not independent)."""
+    return forks.assign(cluster=f"s{seed}|" + forks["deal"].astype(str))

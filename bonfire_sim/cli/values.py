@@ -1,0 +1,186 @@
+"""``bonfire-sim values``: every task's and gnome's card value to a margin, forks spent
+where the intervals need them (``analysis.card_survey``)."""
+
+from __future__ import annotations
+
+import math
+
+import click
+
+from bonfire_sim.cli.options import FiniteFloat, backend_options, emit_rows, quiet_option
+
+OUT_SUFFIXES = (".csv", ".parquet", ".json")
+
+
+def _counts(text: str) -> tuple[int, ...]:
+    from bonfire_sim.errors import ConfigError
+
+    try:
+        counts = tuple(sorted({int(x) for x in text.split(",") if x.strip()}))
+    except ValueError:
+        raise ConfigError(f"--players must be player counts like 2,3,4, got {text!r}") from None
+    if not counts or any(n not in (2, 3, 4) for n in counts):
+        raise ConfigError(f"--players must list counts among 2, 3 and 4 (card values need "
+                          f"rivals), got {text!r}")
+    return counts
+
+
+@click.command()
+@click.argument("run_dirs", nargs=-1, metavar="[RUN_DIR]...")
+@click.option("--players", "players_text", default="2,3,4", show_default=True,
+              metavar="N,N,...", help="Player counts to measure (without RUN_DIR).")
+@click.option("--strategies", default="", metavar="A,B,...",
+              help="Seat players without RUN_DIR: one for every seat, or one per seat of "
+                   "the largest count (smaller counts seat the first ones) [default: the "
+                   "default population].")
+@click.option("--games", type=click.IntRange(min=1), default=400, show_default=True,
+              help="Games per player count on which every card is forked (of a run: its "
+                   "first games).")
+@click.option("--max-games", type=click.IntRange(min=1), default=16_000, show_default=True,
+              help="Games per card and player count at most, all stages together; a card "
+                   "that needs more stays 'not measured' with the forks it has.")
+@click.option("--rounds", type=click.IntRange(min=0, max=20), default=4, show_default=True,
+              help="Top-up rounds at most (each on fresh deals).")
+@click.option("--margin", type=FiniteFloat(lo=0, lo_open=True), default=1.0,
+              show_default=True, help="The 95% half-width, in points, every row aims for.")
+@click.option("--seed", type=int, default=None,
+              help="Without RUN_DIR: the first stage's seed [default: 1]; top-ups take the "
+                   "seeds above it.  With runs: the top-ups' first seed [default: one "
+                   "above the runs'].")
+@click.option("--out", default=None, metavar="FILE",
+              help="Write the whole table (.csv, .parquet or .json).")
+@click.option("--format", "fmt", default="table", show_default=True,
+              metavar="[table|csv|json]",
+              help="table: the summary, flags and rows not measured; csv/json: every row.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes for the forks (on dask: tasks in flight).")
+@backend_options
+@quiet_option
+def values(run_dirs: tuple[str, ...], players_text: str, strategies: str, games: int,
+           max_games: int, rounds: int, margin: float, seed: int | None, out: str | None,
+           fmt: str, jobs: int, quiet: bool) -> None:
+    """Measure every task's and gnome's card value to +-MARGIN points per player count.
+
+    A task's value is its lit value (engine forks: ignite it now against never) minus the
+    mean of the other tasks of its colour; a gnome's, recruiting it against the average
+    gnome.  Every card is forked on --games games; then, round after round on fresh deals,
+    each row still wider than the margin is forked alone on the games its interval needs
+    (at most --max-games per card).  Rows that stay wider say "not measured" with the
+    forks they have and the forks they need; only measured rows are flagged.  Runs of one
+    player count are one game; different counts are measured side by side, never pooled.
+    See docs/howto/task-values.md.
+
+    Example:
+
+    \b
+        bonfire-sim values --players 2,3,4 --jobs 2 --out card-values.csv
+        bonfire-sim values runs/four --max-games 8000 --format csv
+    """
+    import time
+
+    import pandas as pd
+
+    from bonfire_sim.analysis.card_survey import survey_cards
+    from bonfire_sim.config import check_seed
+    from bonfire_sim.errors import ConfigError
+    from bonfire_sim.infra.fileio import atomic_path, check_output_file
+    from bonfire_sim.sim.runconfig import RunConfig
+    from bonfire_sim.strategies.specs import split_specs
+
+    if fmt not in ("table", "csv", "json"):
+        raise ConfigError(f"--format must be table, csv or json, got {fmt!r}")
+    if seed is not None:
+        check_seed(seed, "--seed")
+    path = None
+    if out is not None:
+        path = check_output_file(out)
+        if path.suffix.lower() not in OUT_SUFFIXES:
+            raise ConfigError(f"--out {out}: the table is written as "
+                              f"{', '.join(OUT_SUFFIXES)}; name the file with one of them")
+    source: object
+    if run_dirs:
+        if strategies or players_text != "2,3,4":
+            raise ConfigError("--players and --strategies describe new games; with RUN_DIR "
+                              "the runs say who played and how many")
+        source = list(run_dirs)
+        first_seed = seed
+    else:
+        counts = _counts(players_text)
+        names = tuple(split_specs(strategies)) if strategies else ()
+        if len(names) > 1 and len(names) != max(counts):
+            raise ConfigError(f"--strategies: give one player for every seat or one per seat "
+                              f"of {max(counts)} players, got {len(names)}")
+        start = 1 if seed is None else seed
+        source = {n: RunConfig(games=_rot(games, n), players=n, seed=start,
+                               seat_rotation=True,
+                               strategies=names if len(names) <= 1 else names[:n])
+                  for n in counts}
+        first_seed = start + 1
+
+    def note(msg: str) -> None:
+        if not quiet:
+            click.echo(msg, err=True)
+
+    t0 = time.perf_counter()
+    survey = survey_cards(source, margin=margin, games=games,  # type: ignore[arg-type]
+                          max_games=max_games, rounds=rounds, seed=first_seed, jobs=jobs,
+                          quiet=quiet, note=note)
+    wall = time.perf_counter() - t0
+    table = survey.table
+    if path is not None:
+        with atomic_path(path) as tmp:
+            if path.suffix.lower() == ".parquet":
+                table.to_parquet(tmp, index=False)
+            elif path.suffix.lower() == ".json":
+                table.to_json(tmp, orient="records", indent=1)
+            else:
+                table.to_csv(tmp, index=False)
+    if fmt != "table":
+        emit_rows(table.to_dict("records"), fmt)
+        return
+    _print_table(table, survey, margin, wall, pd)
+    if path is not None:
+        click.echo(f"wrote {path}")
+
+
+def _rot(games: int, players: int) -> int:
+    return -(-games // players) * players
+
+
+def _fmt(v: float) -> str:
+    return "-" if v is None or not math.isfinite(float(v)) else f"{float(v):+.1f}"
+
+
+def _print_table(table, survey, margin: float, wall: float, pd) -> None:  # noqa: ANN001
+    """The summary per count, the flagged rows and the rows not measured."""
+    games = pd.DataFrame([b.__dict__ for b in survey.batches]).groupby("players")["games"]
+    click.echo(f"card values to ±{margin:g} point(s), measured in {wall:.0f} s "
+               f"({len(survey.batches)} probes)")
+    for n, g in table.groupby("players", sort=True):
+        who = g["who"].iloc[0]
+        parts = []
+        for kind, rows in (("task", 66), ("gnome", 33)):
+            k = g[g["kind"] == kind]
+            parts.append(f"{int((k['status'] == 'measured').sum())}/{rows} {kind}s measured")
+        click.echo(f"  {n} players ({who}): {', '.join(parts)}; "
+                   f"{int(g['n'].sum())} forks on {int(games.sum()[n])} games")
+    flagged = table[table["flag"] != ""]
+    if len(flagged):
+        click.echo(f"flagged (surplus beyond ±{margin:g} point(s), measured rows only):")
+        click.echo(f"{'card':>5} {'players':>7} {'printed':>7} {'surplus':>8} "
+                   f"{'95% interval':>16} {'forks':>6} {'flag':>6}")
+        for _, r in flagged.sort_values(["players", "card"]).iterrows():
+            printed = "-" if not math.isfinite(r["printed"]) else f"{r['printed']:.0f}"
+            click.echo(f"{r['card']:>5} {r['players']:>7} {printed:>7} "
+                       f"{_fmt(r['surplus']):>8} {_fmt(r['s_lo']):>7} .. {_fmt(r['s_hi']):>6} "
+                       f"{r['n']:>6} {r['flag']:>6}")
+    wide = table[table["status"] != "measured"]
+    if len(wide):
+        click.echo(f"not measured (interval still wider than ±{margin:g}):")
+        click.echo(f"{'card':>5} {'players':>7} {'forks':>6} {'needed':>7} {'games':>7} "
+                   f"{'half-width':>10}")
+        for _, r in wide.sort_values(["players", "card"]).iterrows():
+            need = "-" if not math.isfinite(r["forks_needed"]) else f"{r['forks_needed']:.0f}"
+            half = "-" if not math.isfinite(r["half"]) else f"{r['half']:.2f}"
+            click.echo(f"{r['card']:>5} {r['players']:>7} {r['n']:>6} {need:>7} "
+                       f"{r['games']:>7} {half:>10}")

@@ -1,0 +1,140 @@
+"""The whole card table to a margin (``analysis.card_survey``, ``bonfire-sim values``):
+top-ups go where the intervals need them, never past the cap, never fork a card twice on
+one deal, pool only one game, and give the same table for any number of workers.
+
+Sizes are small (2 players, tens of games) so the file stays around a minute on one core;
+the speed figure (the whole table at 2, 3 and 4 players) is measured by ``bench --cards``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from bonfire_sim.analysis import card_survey as CS
+from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS
+from bonfire_sim.cli.main import main
+from bonfire_sim.errors import ConfigError, DataError
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import run
+
+TWO = RunConfig(games=40, players=2, seed=21, seat_rotation=True)
+
+
+def _row(card, n, needed, status="not measured"):
+    return {"card": card, "n": n, "forks_needed": needed, "status": status}
+
+
+def test_the_plan_asks_each_wide_row_for_the_games_its_interval_needs():
+    tab = pd.DataFrame([_row("B1", 100, 400), _row("B2", 10, 40),
+                        _row("B3", 50, 20, "measured"), _row("Y15", 0, math.nan),
+                        _row("Y16", 5, 10_000)])
+    played = {"B1": 200, "B2": 200, "B3": 200, "Y15": 200, "Y16": 200}
+    plan = CS.top_up_plan(tab, played, max_games=2_000)
+    got = {c: g for g, cards in plan.items() for c in cards}
+    assert "B3" not in got  # measured: nothing more
+    # B1: 1.1 * 400 - 100 = 340 more forks at 0.5 per game = 680 games, on the grid
+    assert got["B1"] == 688  # 680 rounded up to a multiple of 16
+    assert got["B2"] == 688  # 1.1 * 40 - 10 = 34 more forks at 0.05 per game: one batch
+    assert got["Y15"] == 800  # no fork yet: four times its games so far
+    assert got["Y16"] == 1_800  # the cap: 2,000 games in all
+    assert CS.top_up_plan(tab, {**played, "Y16": 2_000}, 2_000).get(1_800) is None
+
+
+def test_batch_sizes_are_multiples_of_sixteen_and_at_least_thirty_two():
+    assert [CS._batch_size(x) for x in (1, 32, 33, 48, 49, 1000)] == [32, 32, 48, 48, 64,
+                                                                       1008]
+
+
+@pytest.fixture(scope="module")
+def survey():
+    # a 3-point margin: at these sizes a 1-point one would leave every row wide
+    return CS.survey_cards({2: TWO}, games=40, max_games=400, rounds=2, seed=30, margin=3.0)
+
+
+def test_a_survey_measures_more_rows_than_its_first_stage_and_keeps_every_row(survey):
+    t = survey.table
+    assert len(t) == 66 + 33 and set(t["card"]) == set(TASK_IDS + GNOME_IDS)
+    first = CS.survey_cards({2: TWO}, games=40, rounds=0, seed=30, margin=3.0).table
+    assert (first["status"] == "measured").sum() + 20 < (t["status"] == "measured").sum()
+    assert t["half"].median() < 0.7 * first["half"].median()
+    assert (t["games"] <= 400).all() and (t["games"] >= 40).all()
+    assert t["who"].iloc[0] == "tuned_portal, tuned_planner"
+    # every measured row meets the margin; every flag rests on a measured row
+    m = t[t["status"] == "measured"]
+    assert len(m) and (m["half"] <= 3.0).all()
+    assert (t.loc[t["flag"] != "", "status"] == "measured").all()
+    # stage 0 forks every card, top-ups fork only the cards they list, on fresh seeds
+    assert survey.batches[0].cards == ("all",) and survey.batches[0].seed == 21
+    assert {b.seed for b in survey.batches[1:]} <= {30, 31}
+
+
+def test_top_ups_fork_only_their_cards_in_their_games_and_each_once_per_game(monkeypatch):
+    seen = []
+    real = CS.probe_staggered
+
+    def spy(config, games, **kw):
+        t = real(config, games, **kw)
+        seen.append((config.seed, dict(games), t))
+        return t
+
+    monkeypatch.setattr(CS, "probe_staggered", spy)
+    CS.survey_cards({2: TWO}, games=40, max_games=400, rounds=2, seed=30, margin=3.0)
+    assert [s for s, _, _ in seen] == [30, 31]
+    for _seed, games, t in seen:
+        assert len(t) and set(t["item"]) <= set(games)
+        # a card is forked in its first games[card] games only, once per game and kind
+        assert (t["game_id"] < t["item"].map(games)).all()
+        assert not t.duplicated(["item", "kind", "game_id"]).any()
+        assert set(t["kind"]) <= {"light", "forced", "gnome"}
+
+
+def test_the_same_survey_with_two_workers_is_the_same_table(survey):
+    two = CS.survey_cards({2: TWO}, games=40, max_games=400, rounds=2, seed=30, margin=3.0,
+                          jobs=2)
+    pd.testing.assert_frame_equal(survey.table, two.table)
+
+
+def test_seeds_that_overlap_the_first_stage_and_mixed_games_are_refused(tmp_path):
+    with pytest.raises(DataError, match="disjoint seed"):
+        CS.survey_cards({2: TWO}, games=40, rounds=2, seed=20)
+    with pytest.raises(ConfigError, match="RunConfig of 3 players"):
+        CS.survey_cards({3: TWO})
+    a = run(RunConfig(games=4, players=2, seed=1), tmp_path / "a")
+    b = run(RunConfig(games=4, players=2, seed=2, strategies=("greedy",)), tmp_path / "b")
+    with pytest.raises(DataError, match="differ in their players"):
+        CS.survey_cards([a, b])
+    c = run(RunConfig(games=4, players=2, seed=3), tmp_path / "c")
+    with pytest.raises(DataError, match="one run per player count"):
+        CS.survey_cards([a, c])
+
+
+def test_the_values_command_prints_the_table_and_writes_it(tmp_path):
+    out = tmp_path / "v.csv"
+    res = CliRunner().invoke(main, ["values", "--players", "2", "--games", "40",
+                                    "--max-games", "200", "--rounds", "1", "--seed", "21",
+                                    "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    assert "2 players (tuned_portal, tuned_planner):" in res.output
+    assert "tasks measured" in res.output and "not measured" in res.output
+    t = pd.read_csv(out)
+    assert len(t) == 99 and {"surplus", "s_lo", "s_hi", "forks_needed", "games"} <= set(t)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "1"], "counts among 2, 3 and 4"),
+    (["--players", "two"], "player counts like 2,3,4"),
+    (["--out", "v.txt"], ".csv, .parquet, .json"),
+    (["--strategies", "tuned,greedy"], "one per seat of 4 players"),
+    (["--margin", "nan"], "--margin"),
+    (["--strategies", "nobody"], "nobody"),
+])
+def test_bad_values_input_is_one_error_line(args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(main, ["values", "--games", "4", "--rounds", "0", *args])
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and message in lines[0]
