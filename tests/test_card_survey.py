@@ -138,3 +138,35 @@ def test_bad_values_input_is_one_error_line(args, message, tmp_path, monkeypatch
     assert res.exit_code == 2, res.output
     lines = res.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error:") and message in lines[0]
+
+
+def test_card_values_with_a_survey_top_up_the_wide_rows_of_a_run(tmp_path, monkeypatch):
+    from bonfire_sim.analysis.card_survey import card_forks, card_values
+    from bonfire_sim.analysis.probes import ProbeSettings
+    from bonfire_sim.analysis.runs import as_runs
+
+    monkeypatch.setattr(CS, "MAX_GAMES", 200)  # at most 200 games per card: seconds
+    src = run(RunConfig(games=40, players=2, seed=8, seat_rotation=True), tmp_path / "r")
+    plain = card_values(src, probes=ProbeSettings(games=40), margin=3.0)
+    topped = card_values(src, probes=ProbeSettings(games=40, survey=True), margin=3.0)
+    assert (topped["status"] == "measured").sum() > (plain["status"] == "measured").sum() + 20
+    assert topped["who"].iloc[0] == plain["who"].iloc[0]
+    forks = card_forks(as_runs([src]), ProbeSettings(games=40, survey=True), kinds=("gnome",),
+                       margin=3.0)
+    extra = forks[forks["run"] == "top-up"]
+    assert len(extra) and set(extra["kind"]) == {"gnome"}  # a gnome survey forks gnomes
+    assert extra["cluster"].str.match(r"s\d+\|").all()
+    assert not extra["cluster"].str.startswith("s8|").any()  # never the run's own seed
+
+
+def test_the_report_measures_cards_when_asked(tmp_path, monkeypatch):
+    monkeypatch.setattr(CS, "MAX_GAMES", 120)
+    src = run(RunConfig(games=40, players=2, seed=8, seat_rotation=True), tmp_path / "r")
+    out = tmp_path / "r.html"
+    res = CliRunner().invoke(main, ["report", str(src), "--probe-games", "40",
+                                    "--measure-cards", "--margin", "3", "--out", str(out),
+                                    "-q"])
+    assert res.exit_code == 0, res.output
+    html = out.read_text()
+    assert "topped up on fresh deals of the same game" in html
+    assert "at most 120 per card" in html

@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from bonfire_sim.analysis import forks as FK
-from bonfire_sim.analysis.card_values import card_table, card_values, printed_points
+from bonfire_sim.analysis.card_survey import card_values
+from bonfire_sim.analysis.card_values import card_table, printed_points
 from bonfire_sim.analysis.intervals import Z95, clustered_mean
 from bonfire_sim.analysis.probes import ProbeSettings, _game_inputs, probe_values
 from bonfire_sim.analysis.reprice import overrides_toml, reprice, secant_step

@@ -11,7 +11,7 @@ when games are decided, from a run's turn log.
 """
 
 from bonfire_sim.analysis import decided
-from bonfire_sim.analysis.card_values import card_values
+from bonfire_sim.analysis.card_survey import card_values
 from bonfire_sim.analysis.probes import ProbeSettings, probe_values
 from bonfire_sim.analysis.values import gnome_values, seat_advantage, task_values, tom_difficulty
 

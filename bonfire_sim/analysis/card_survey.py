@@ -40,7 +40,15 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.card_values import CARD_KINDS, card_table, population, printed_points
+from bonfire_sim.analysis.card_values import (
+    CARD_KINDS,
+    TOP_UP_RUN,
+    card_settings,
+    card_table,
+    population,
+    populations,
+    printed_points,
+)
 from bonfire_sim.analysis.probes import (
     GNOME_IDS,
     TASK_IDS,
@@ -210,18 +218,41 @@ def _survey_one(survey: Survey, n: int, config: RunConfig, run_dir: str | None,
     first = config if run_dir else _fresh(config, config.seed, games)
     g0 = min(_whole(config, games), first.games)
     t0 = time.perf_counter()
-    forks = [_tagged(probe_values(first, ProbeSettings(games=g0, kinds=CARD_KINDS), run_dir=run_dir,
-                                  jobs=jobs, quiet=quiet), first.seed)]
-    survey.batches.append(Batch(n, 0, first.seed, g0, ("all",), len(forks[0]),
+    forks = _tagged(probe_values(first, ProbeSettings(games=g0, kinds=CARD_KINDS),
+                                 run_dir=run_dir, jobs=jobs, quiet=quiet), first.seed)
+    survey.batches.append(Batch(n, 0, first.seed, g0, ("all",), len(forks),
                                 time.perf_counter() - t0))
     played = dict.fromkeys(TASK_IDS + GNOME_IDS, g0)
-    table = card_table(pd.concat(forks, ignore_index=True), printed, margin, alpha)
+    extra = top_up(forks, config, played, cards=TASK_IDS + GNOME_IDS, margin=margin,
+                   alpha=alpha, max_games=max_games, rounds=rounds, seed=base, jobs=jobs,
+                   quiet=quiet, note=note, batches=survey.batches)
+    table = card_table(pd.concat([forks, extra], ignore_index=True), printed, margin, alpha)
+    table["who"] = population(config.strategies)
+    table["games"] = table["card"].map(played).astype(np.int64)
+    return table
+
+
+def top_up(forks: pd.DataFrame, config: RunConfig, played: dict[str, int], *,
+           cards: Sequence[str], margin: float = FL.MARGIN, alpha: float = FL.ALPHA,
+           max_games: int = MAX_GAMES, rounds: int = ROUNDS, seed: int, jobs: int = 1,
+           quiet: bool = True, note: Callable[[str], None] | None = None,
+           batches: list[Batch] | None = None) -> pd.DataFrame:
+    """The top-up forks of one player count: round after round (fresh seeds ``seed``,
+    ``seed + 1``, ...), every row of ``cards`` that ``forks`` (with a ``cluster``
+    column) leave wider than ``margin`` forked alone on the games it needs
+    (``top_up_plan``) of ``config``'s game.  ``played`` (card -> games forked so far) is
+    updated in place; each probe is appended to ``batches``."""
+    n = config.players
+    printed = {n: printed_points(config)}
+    wanted = set(cards)
+    extra: list[pd.DataFrame] = []
+    table = card_table(forks, printed, margin, alpha)
     for r in range(rounds):
-        plan = top_up_plan(table, played, max_games)
+        plan = top_up_plan(table[table["card"].isin(wanted)], played, max_games)
         if not plan:
             break
-        sizes = {c: _whole(config, g) for g, cards in plan.items() for c in cards}
-        cfg = _fresh(config, base + r, max(sizes.values()))
+        sizes = {c: _whole(config, g) for g, cs in plan.items() for c in cs}
+        cfg = _fresh(config, seed + r, max(sizes.values()))
         if note:
             lo, hi = min(sizes.values()), max(sizes.values())
             note(f"{n} players, top-up {r + 1}: {len(sizes)} row(s) wider than "
@@ -229,15 +260,71 @@ def _survey_one(survey: Survey, n: int, config: RunConfig, run_dir: str | None,
                  + (f"-{hi:,}" if hi > lo else "") + f") of seed {cfg.seed}")
         t0 = time.perf_counter()
         got = probe_staggered(cfg, sizes, kinds=KINDS_OF, jobs=jobs, quiet=quiet)
-        survey.batches.append(Batch(n, r + 1, cfg.seed, cfg.games, tuple(sorted(sizes)),
-                                    len(got), time.perf_counter() - t0))
-        forks.append(_tagged(got, cfg.seed))
+        if batches is not None:
+            batches.append(Batch(n, r + 1, cfg.seed, cfg.games, tuple(sorted(sizes)),
+                                 len(got), time.perf_counter() - t0))
+        extra.append(_tagged(got, cfg.seed))
         for c, g in sizes.items():
             played[c] += g
-        table = card_table(pd.concat(forks, ignore_index=True), printed, margin, alpha)
-    table["who"] = population(config.strategies)
-    table["games"] = table["card"].map(played).astype(np.int64)
-    return table
+        table = card_table(pd.concat([forks, *extra], ignore_index=True), printed, margin,
+                           alpha)
+    if not extra:
+        return forks.iloc[:0].copy()
+    return pd.concat(extra, ignore_index=True)
+
+
+def card_forks(runs: Sequence[Run], probes: ProbeSettings | int | None = None, *,
+               kinds: Sequence[str] = CARD_KINDS, margin: float = FL.MARGIN,
+               alpha: float = FL.ALPHA, jobs: int = 1, quiet: bool = True,
+               note: Callable[[str], None] | None = None) -> pd.DataFrame:
+    """The runs' forks of ``card_settings(probes)`` limited to ``kinds`` (so the tasks'
+    values never pay for gnome forks, nor the reverse; cached like ``probe_values``)
+    with ``run`` and a deal ``cluster`` column (run, deal).  With ``probes.survey`` the
+    rows of those kinds still wider than ``margin`` are topped up per player count on
+    fresh deals of the runs' game (``top_up``, seeds above the runs'); their ``run`` is
+    ``TOP_UP_RUN``."""
+    settings = card_settings(probes)
+    settings = replace(settings, kinds=tuple(k for k in settings.kinds if k in kinds)
+                       or tuple(kinds), survey=False)
+    parts = []
+    for run in runs:
+        t = probe_values(run.config, settings, run_dir=run.path, jobs=jobs, quiet=quiet)
+        parts.append(t.assign(run=run.label, cluster=run.label + "|" + t["deal"].astype(str)))
+    if not parts:
+        return pd.DataFrame()
+    forks = pd.concat(parts, ignore_index=True)
+    if not (isinstance(probes, ProbeSettings) and probes.survey):
+        return forks
+    cards = ((TASK_IDS if {"light", "forced"} & set(settings.kinds) else ())
+             + (GNOME_IDS if "gnome" in settings.kinds else ()))
+    seed = max(r.config.seed for r in runs) + 1
+    for n in sorted({r.config.players for r in runs}):
+        group = [r for r in runs if r.config.players == n]
+        games = sum(min(settings.games or r.config.games, r.config.games) for r in group)
+        played = dict.fromkeys(cards, games)
+        extra = top_up(forks[forks["players"] == n], group[0].config, played, cards=cards,
+                       margin=margin, alpha=alpha, max_games=max(MAX_GAMES, games),
+                       rounds=ROUNDS, seed=seed, jobs=jobs, quiet=quiet, note=note)
+        parts.append(extra.assign(run=TOP_UP_RUN))
+    return pd.concat(parts, ignore_index=True)
+
+
+def card_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | int | None = None,
+                margin: float = FL.MARGIN, alpha: float = FL.ALPHA, jobs: int = 1,
+                quiet: bool = True) -> pd.DataFrame:
+    """``card_table`` of the runs' forks (``CARD_KINDS``, cached like ``probe_values``;
+    topped up where too wide with ``probes.survey``); forks are clustered by (run,
+    deal).  Runs of one player count must print the same task points and seat the same
+    players; ``who`` says who played."""
+    from bonfire_sim.analysis.runs import printed_task_points
+
+    rs = as_runs(runs)
+    who = populations(rs)
+    printed = printed_task_points(rs)
+    out = card_table(card_forks(rs, probes, margin=margin, alpha=alpha, jobs=jobs,
+                                quiet=quiet), printed, margin, alpha)
+    out["who"] = out["players"].map(who)
+    return out
 
 
 def _tagged(forks: pd.DataFrame, seed: int) -> pd.DataFrame:

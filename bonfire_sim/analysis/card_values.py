@@ -41,8 +41,8 @@ from scipy import stats as sps
 
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.intervals import clustered_mean
-from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS, ProbeSettings, probe_values
-from bonfire_sim.analysis.runs import Run, RunLike, as_runs
+from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS, ProbeSettings
+from bonfire_sim.analysis.runs import Run
 from bonfire_sim.errors import DataError
 from bonfire_sim.rules import components as C
 from bonfire_sim.sim.runconfig import RunConfig
@@ -218,35 +218,4 @@ def populations(runs: Sequence[Run]) -> dict[int, str]:
 
 
 TASK_KINDS = ("light", "forced")  # the forks a task's value rests on
-
-
-def card_forks(runs: Sequence[Run], probes: ProbeSettings | int | None = None, *,
-               kinds: Sequence[str] = CARD_KINDS, jobs: int = 1,
-               quiet: bool = True) -> pd.DataFrame:
-    """The runs' forks of ``card_settings(probes)`` limited to ``kinds`` (so the tasks'
-    values never pay for gnome forks, nor the reverse; cached like ``probe_values``)
-    with ``run`` and a deal ``cluster`` column (run, deal)."""
-    settings = card_settings(probes)
-    settings = replace(settings, kinds=tuple(k for k in settings.kinds if k in kinds)
-                       or tuple(kinds))
-    parts = []
-    for run in runs:
-        t = probe_values(run.config, settings, run_dir=run.path, jobs=jobs, quiet=quiet)
-        parts.append(t.assign(run=run.label, cluster=run.label + "|" + t["deal"].astype(str)))
-    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-
-
-def card_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | int | None = None,
-                margin: float = FL.MARGIN, alpha: float = FL.ALPHA, jobs: int = 1,
-                quiet: bool = True) -> pd.DataFrame:
-    """``card_table`` of the runs' forks (``CARD_KINDS``, cached like ``probe_values``);
-    forks are clustered by (run, deal).  Runs of one player count must print the same
-    task points and seat the same players; ``who`` says who played."""
-    from bonfire_sim.analysis.runs import printed_task_points
-
-    rs = as_runs(runs)
-    who = populations(rs)
-    printed = printed_task_points(rs)
-    out = card_table(card_forks(rs, probes, jobs=jobs, quiet=quiet), printed, margin, alpha)
-    out["who"] = out["players"].map(who)
-    return out
+TOP_UP_RUN = "top-up"  # the ``run`` of forks played on fresh deals (``card_survey``)

@@ -60,13 +60,16 @@ COLUMNS = ("game_id", "deal", "rotation", "players", "kind", "item", "seat", "st
 class ProbeSettings:
     """Which forks to play: the first ``games`` games of the run (None = all), which kinds
     (``take``, ``light``, ``gnome``, ``forced``) and which items (None = every task /
-    gnome)."""
+    gnome).  ``survey``: the card values top up every row still wider than the margin
+    on fresh deals of the same game (``card_survey.card_forks``; the report's
+    ``--measure-cards``)."""
 
     games: int | None = None
     kinds: tuple[str, ...] = DEFAULT_KINDS
     tasks: tuple[str, ...] | None = None
     gnomes: tuple[str, ...] | None = None
     chunk_size: int = 100
+    survey: bool = False
 
     def __post_init__(self) -> None:
         bad = [k for k in self.kinds if k not in KINDS]
@@ -193,7 +196,9 @@ def cache_key(config: RunConfig, settings: ProbeSettings, games: int,
               fork_rules: RunConfig | None = None,
               run: Mapping[str, Any] | None = None) -> str:
     """Hash of everything that determines a probe table (``run``: ``run_identity``)."""
-    doc = {"config": config.to_json(), "settings": asdict(settings), "games": games,
+    # ``survey`` only asks the card values for top-ups: the probe table is the same.
+    fields = {k: v for k, v in asdict(settings).items() if k != "survey"}
+    doc = {"config": config.to_json(), "settings": fields, "games": games,
            "version": __version__, "engine": _engine_hash(), "run": run}
     if fork_rules is not None:
         doc["fork_rules"] = {"overrides": fork_rules.to_json()["overrides"],

@@ -178,8 +178,13 @@ def pool(frame: pd.DataFrame, key: str, alpha: float = HETEROGENEITY_ALPHA) -> p
 
 # ---- tasks and gnomes: the card values --------------------------------------------------
 def _example_games(forks: pd.DataFrame, kinds: Sequence[str]) -> pd.DataFrame:
-    """Per (players, card): up to ``EXAMPLES`` game ids of its forks of ``kinds``."""
+    """Per (players, card): up to ``EXAMPLES`` game ids of its forks of ``kinds`` (in the
+    runs: a top-up's games are fresh deals no run holds)."""
+    from bonfire_sim.analysis.card_values import TOP_UP_RUN
+
     t = forks[forks["kind"].isin(kinds)] if len(forks) else forks
+    if len(t) and "run" in t:
+        t = t[t["run"] != TOP_UP_RUN]
     if not len(t):
         return pd.DataFrame(columns=["players", "card", "games"])
     return (t.groupby(["players", "item"])["game_id"].agg(_examples).reset_index()
@@ -239,12 +244,14 @@ def task_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | in
     With ``pooled=True`` rows with ``players`` = 0 pool the surplus over the counts where
     they agree (Cochran's Q, ``het_p``) and print the same points.
     """
-    from bonfire_sim.analysis.card_values import TASK_KINDS, card_forks, card_table, populations
+    from bonfire_sim.analysis.card_survey import card_forks
+    from bonfire_sim.analysis.card_values import TASK_KINDS, card_table, populations
 
     rs = as_runs(runs)
     printed = printed_task_points(rs)  # refuses mixed task points before any fork is computed
     who = populations(rs)  # and runs of one count with different players
-    forks = card_forks(rs, probes, kinds=TASK_KINDS, jobs=jobs, quiet=quiet)
+    forks = card_forks(rs, probes, kinds=TASK_KINDS, margin=margin, alpha=alpha, jobs=jobs,
+                       quiet=quiet)
     tab = card_table(forks, printed, margin, alpha)
     out = tab[tab["kind"] == "task"].rename(columns={"card": "task"}).reset_index(drop=True)
     info = {t.id: (t.colour, t.text) for t in C.TASKS}
@@ -287,11 +294,13 @@ def gnome_values(runs: RunLike | Sequence[RunLike], *,
     measured); ``recruit_rate`` (share of players owning it at the end, Wilson
     ``recruit_lo`` / ``recruit_hi``), ``kind``, ``text``, ``who``, ``games``.  A gnome
     prints no number, so nothing is proposed: a strong gnome is weakened by its ability."""
-    from bonfire_sim.analysis.card_values import card_forks, card_table, populations
+    from bonfire_sim.analysis.card_survey import card_forks
+    from bonfire_sim.analysis.card_values import card_table, populations
 
     rs = as_runs(runs)
     who = populations(rs)
-    forks = card_forks(rs, probes, kinds=("gnome",), jobs=jobs, quiet=quiet)
+    forks = card_forks(rs, probes, kinds=("gnome",), margin=margin, alpha=alpha, jobs=jobs,
+                       quiet=quiet)
     counts = sorted({r.config.players for r in rs})
     tab = card_table(forks, {n: {t: 0 for t in TASK_IDS} for n in counts}, margin, alpha)
     out = tab[tab["kind"] == "gnome"].rename(columns={

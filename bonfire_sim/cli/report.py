@@ -24,6 +24,11 @@ from bonfire_sim.config import MAX_POINTS
 @click.option("--probe-games", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Games per run whose decisions are forked for the task and gnome values "
               "(cached in the user cache directory, never in the run).")
+@click.option("--measure-cards", is_flag=True,
+              help="Top up every task and gnome row still wider than the margin on fresh "
+                   "deals of the same game, each on the games its interval needs (as "
+                   "`bonfire-sim values`): minutes per player count, every card measured or "
+                   "marked.")
 @click.option("--margin", type=FiniteFloat(0, MAX_POINTS), default=1.0,
               show_default=True,
               help="Practical margin in points: smaller differences are never flagged.")
@@ -32,8 +37,8 @@ from bonfire_sim.config import MAX_POINTS
 @backend_options
 @quiet_option
 def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | None,
-           skill_depth: str | None, probe_games: int, margin: float, jobs: int,
-           quiet: bool) -> None:
+           skill_depth: str | None, probe_games: int, measure_cards: bool, margin: float,
+           jobs: int, quiet: bool) -> None:
     """Build an HTML balance report from finished runs' Parquet tables.
 
     Sections: answers first (the four questions in plain sentences with the changes to
@@ -54,19 +59,27 @@ def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | N
 
     \b
         bonfire-sim report runs/p4-tuned runs/p4-old --skill-depth skill.json
+
+    \b
+        bonfire-sim report runs/p4 --probe-games 400 --measure-cards --jobs 2
     """
     from bonfire_sim.infra.progress import Heartbeat, Progress
     from bonfire_sim.report.build import STEPS, build_report
     from bonfire_sim.sim.runner import resolve_jobs
 
     jobs = resolve_jobs(jobs)
+    probes: object = probe_games
+    if measure_cards:
+        from bonfire_sim.analysis.probes import ProbeSettings
+
+        probes = ProbeSettings(games=probe_games, survey=True)
     command = " ".join(["bonfire-sim", *sys.argv[1:]]) if sys.argv else None
     # The step bar counts sections; the heartbeat names the current one (which run, which
     # section, how many forks) and repeats it every 5 s in a log.
     with Progress(STEPS, "report", "step", quiet=quiet) as bar, \
             Heartbeat("report", quiet=quiet, write=bar.write, note=bar.note) as beat:
         path = build_report(run_dirs, out, title=title, sensitivity=sensitivity,
-                            skill_depth=skill_depth, probes=probe_games, margin=margin,
+                            skill_depth=skill_depth, probes=probes, margin=margin,
                             command=command, jobs=jobs,
                             progress=progress_callback(bar), quiet=quiet, status=beat.step)
     click.echo(f"wrote {path}")

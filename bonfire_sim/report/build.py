@@ -35,7 +35,9 @@ from bonfire_sim.report.data import (  # noqa: F401 (public here: compare and ca
 )
 from bonfire_sim.report.method import (  # noqa: F401 (public here: compare and callers)
     TARGET,
+    forks_text,
     load_sensitivity,
+    provenance,
     section_method,
     variants_in_force,
 )
@@ -390,27 +392,6 @@ def section_tom(players: pd.DataFrame,
 
 
 # ---- the report ----------------------------------------------------------------------------
-def provenance(runs: Sequence[Any], command: str | None = None,
-               probes: Any = None) -> list[str]:
-    """Lines recording how the report was made: engine, runs and their seeds, command."""
-    from bonfire_sim.infra._jitcache import source_hash
-
-    lines = [f"Made by bonfire_sim {__version__} (engine source hash {source_hash()}) on "
-             f"{time.strftime('%Y-%m-%d %H:%M')}"
-             + (f" with: {command}" if command else "") + "."]
-    for r in runs:
-        c = r.config
-        lines.append(f"Run {r.label}: {c.games:,} games, {c.players} players, seed {c.seed}, "
-                     f"strategies {', '.join(c.strategies)}, seat rotation {c.seat_rotation}, "
-                     f"overrides {dict(c.overrides) or 'none'}"
-                     + (f", directory {r.path}" if r.path else "") + ".")
-    games = getattr(probes, "games", probes)
-    lines.append("Forks: " + (f"the first {games:,} games of each run" if games else
-                              "every game of each run") + " (cached under each run's "
-                 "analysis/ directory).")
-    return lines
-
-
 STEPS = 9  # progress units of the smallest report; ``report_steps`` counts a given one
 
 
@@ -434,13 +415,6 @@ def _per_setting(sid: str, title: str,
             blocks.append(H.text_block(sec["absent"]))
         blocks += sec["blocks"]
     return _section(sid, title, blocks, data={"by_setting": by_setting})
-
-
-def _forks_text(probes: Any, runs: Sequence[Any]) -> str:
-    games = getattr(probes, "games", probes)
-    each = f"the first {games:,} games" if games else "every game"
-    return (f"forks in {each} of each of {len(runs)} run(s) "
-            f"({', '.join(r.label for r in runs)}; cached per run)")
 
 
 def _fork_count(data: dict[str, Any]) -> int:
@@ -509,7 +483,7 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
                 sec = section_seats(players[players["run"].isin([r.label for r in rs])],
                                     rs, margin)
             else:
-                say(f"section {sid}{where}: {_forks_text(probes, rs)}")
+                say(f"section {sid}{where}: {forks_text(probes, rs)}")
                 build = section_tasks if sid == "tasks" else section_gnomes
                 sec = build(rs, probes, margin, jobs, quiet)
                 say(f"section {sid}{where}: {_fork_count(sec['data']):,} forks used")

@@ -4,12 +4,14 @@ how much they matter (``bonfire-sim sensitivity``); shared by ``report`` and ``c
 from __future__ import annotations
 
 import inspect
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from bonfire_sim import __version__
 from bonfire_sim.report import html as H
 from bonfire_sim.report import stats as S
 from bonfire_sim.rules import components as C
@@ -140,3 +142,42 @@ def load_sensitivity(path: str | Path) -> dict[str, Any]:
     if not isinstance(doc, dict) or doc.get("format") != "bonfire_sim-sensitivity":
         raise DataError(f"{path} is not written by bonfire-sim sensitivity --json")
     return doc
+
+
+# ---- how the report was made --------------------------------------------------------
+def provenance(runs: Sequence[Any], command: str | None = None,
+               probes: Any = None) -> list[str]:
+    """Lines recording how the report was made: engine, runs and their seeds, command."""
+    from bonfire_sim.infra._jitcache import source_hash
+
+    lines = [f"Made by bonfire_sim {__version__} (engine source hash {source_hash()}) on "
+             f"{time.strftime('%Y-%m-%d %H:%M')}"
+             + (f" with: {command}" if command else "") + "."]
+    for r in runs:
+        c = r.config
+        lines.append(f"Run {r.label}: {c.games:,} games, {c.players} players, seed {c.seed}, "
+                     f"strategies {', '.join(c.strategies)}, seat rotation {c.seat_rotation}, "
+                     f"overrides {dict(c.overrides) or 'none'}"
+                     + (f", directory {r.path}" if r.path else "") + ".")
+    games = getattr(probes, "games", probes)
+    lines.append("Forks: " + (f"the first {games:,} games of each run" if games else
+                              "every game of each run") + " (cached in the user's cache "
+                 "directory)" + survey_text(probes) + ".")
+    return lines
+
+
+def survey_text(probes: Any) -> str:
+    """What ``--measure-cards`` adds to the forks, in words ('' without it)."""
+    if not getattr(probes, "survey", False):
+        return ""
+    from bonfire_sim.analysis.card_survey import MAX_GAMES
+
+    return (f"; card rows wider than the margin topped up on fresh deals of the same game "
+            f"(each on the games its interval needs, at most {MAX_GAMES:,} per card)")
+
+
+def forks_text(probes: Any, runs: Sequence[Any]) -> str:
+    games = getattr(probes, "games", probes)
+    each = f"the first {games:,} games" if games else "every game"
+    return (f"forks in {each} of each of {len(runs)} run(s) "
+            f"({', '.join(r.label for r in runs)}; cached per run){survey_text(probes)}")
