@@ -170,3 +170,14 @@ def test_the_report_measures_cards_when_asked(tmp_path, monkeypatch):
     html = out.read_text()
     assert "topped up on fresh deals of the same game" in html
     assert "at most 120 per card" in html
+
+
+def test_bench_card_table_prints_every_player_count(monkeypatch):
+    monkeypatch.setattr(CS, "FIRST_GAMES", 12)
+    monkeypatch.setattr(CS, "MAX_GAMES", 24)
+    res = CliRunner().invoke(main, ["bench", "--card-table", "--jobs", "1", "-q"])
+    assert res.exit_code == 0, res.output
+    rows = [ln.split() for ln in res.output.splitlines() if ln.strip()[:1] in "234"]
+    assert [r[0] for r in rows] == ["2", "3", "4"]
+    assert all(r[1].endswith("/66") and r[2].endswith("/33") for r in rows)
+    assert "at most 24 games per card" in res.output

@@ -216,7 +216,7 @@ def _bench_card_table(jobs: int, quiet: bool) -> None:
     """``bench --card-table``: ``values --players 2,3,4`` timed, compile excluded."""
     import time
 
-    from bonfire_sim.analysis.card_survey import MAX_GAMES, survey_cards
+    from bonfire_sim.analysis import card_survey as CS
     from bonfire_sim.analysis.probes import ProbeSettings, probe_values
     from bonfire_sim.sim.runconfig import RunConfig
     from bonfire_sim.sim.warm import ensure_warm
@@ -225,11 +225,12 @@ def _bench_card_table(jobs: int, quiet: bool) -> None:
     for n in (2, 3, 4):  # the fork kernels, compiled or loaded before the clock starts
         probe_values(RunConfig(games=n, players=n, seed=5, seat_rotation=True),
                      ProbeSettings(kinds=("light", "forced", "gnome")), jobs=1)
-    configs = {n: RunConfig(games=_whole(400, n), players=n, seed=11, seat_rotation=True)
-               for n in (2, 3, 4)}
+    configs = {n: RunConfig(games=_whole(CS.FIRST_GAMES, n), players=n, seed=11,
+                            seat_rotation=True) for n in (2, 3, 4)}
     t0 = time.perf_counter()
-    survey = survey_cards(configs, seed=12, jobs=jobs, quiet=quiet,
-                          note=None if quiet else lambda m: click.echo(m, err=True))
+    survey = CS.survey_cards(configs, games=CS.FIRST_GAMES, max_games=CS.MAX_GAMES, seed=12,
+                             jobs=jobs, quiet=quiet,
+                             note=None if quiet else lambda m: click.echo(m, err=True))
     wall = time.perf_counter() - t0
     header = (f"{'players':>7} {'tasks measured':>15} {'gnomes measured':>16} {'forks':>8} "
               f"{'games':>8} {'seconds':>8}")
@@ -244,7 +245,7 @@ def _bench_card_table(jobs: int, quiet: bool) -> None:
                    f"{int(g['n'].sum()):8,} {sum(b.games for b in batches):8,} "
                    f"{sum(b.seconds for b in batches):8.1f}")
     click.echo(f"total {wall:.1f} s with {jobs} worker(s); the default population, "
-               f"seat-rotated, margin 1 point, at most {MAX_GAMES:,} games per card and "
+               f"seat-rotated, margin 1 point, at most {CS.MAX_GAMES:,} games per card and "
                f"count")
 
 
