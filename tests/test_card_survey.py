@@ -181,3 +181,16 @@ def test_bench_card_table_prints_every_player_count(monkeypatch):
     assert [r[0] for r in rows] == ["2", "3", "4"]
     assert all(r[1].endswith("/66") and r[2].endswith("/33") for r in rows)
     assert "at most 24 games per card" in res.output
+
+
+def test_values_of_a_run_start_from_its_forks_and_refuse_new_game_options(tmp_path):
+    src = run(RunConfig(games=40, players=2, seed=8, seat_rotation=True), tmp_path / "r")
+    res = CliRunner().invoke(main, ["values", str(src), "--games", "40", "--max-games", "80",
+                                    "--rounds", "1", "--margin", "3", "--format", "csv",
+                                    "-q"])
+    assert res.exit_code == 0, res.output
+    rows = res.output.strip().splitlines()
+    assert len(rows) == 1 + 99 and "surplus" in rows[0]
+    bad = CliRunner().invoke(main, ["values", str(src), "--players", "2,3"])
+    assert bad.exit_code == 2 and bad.output.startswith("Error:")
+    assert "the runs say who played" in bad.output
