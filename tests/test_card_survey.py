@@ -52,13 +52,15 @@ def test_batch_sizes_are_multiples_of_sixteen_and_at_least_thirty_two():
 @pytest.fixture(scope="module")
 def survey():
     # a 3-point margin: at these sizes a 1-point one would leave every row wide
-    return CS.survey_cards({2: TWO}, games=40, max_games=400, rounds=2, seed=30, margin=3.0)
+    return CS.survey_cards({2: TWO}, games=40, max_games=400, rounds=2, seed=30, margin=3.0,
+                           cache=False)
 
 
 def test_a_survey_measures_more_rows_than_its_first_stage_and_keeps_every_row(survey):
     t = survey.table
     assert len(t) == 66 + 33 and set(t["card"]) == set(TASK_IDS + GNOME_IDS)
-    first = CS.survey_cards({2: TWO}, games=40, rounds=0, seed=30, margin=3.0).table
+    first = CS.survey_cards({2: TWO}, games=40, rounds=0, seed=30, margin=3.0,
+                            cache=False).table
     assert (first["status"] == "measured").sum() + 20 < (t["status"] == "measured").sum()
     assert t["half"].median() < 0.7 * first["half"].median()
     assert (t["games"] <= 400).all() and (t["games"] >= 40).all()
@@ -82,7 +84,8 @@ def test_top_ups_fork_only_their_cards_in_their_games_and_each_once_per_game(mon
         return t
 
     monkeypatch.setattr(CS, "probe_staggered", spy)
-    CS.survey_cards({2: TWO}, games=40, max_games=400, rounds=2, seed=30, margin=3.0)
+    CS.survey_cards({2: TWO}, games=40, max_games=400, rounds=2, seed=30, margin=3.0,
+                    cache=False)
     assert [s for s, _, _ in seen] == [30, 31]
     for _seed, games, t in seen:
         assert len(t) and set(t["item"]) <= set(games)
@@ -94,7 +97,7 @@ def test_top_ups_fork_only_their_cards_in_their_games_and_each_once_per_game(mon
 
 def test_the_same_survey_with_two_workers_is_the_same_table(survey):
     two = CS.survey_cards({2: TWO}, games=40, max_games=400, rounds=2, seed=30, margin=3.0,
-                          jobs=2)
+                          jobs=2, cache=False)
     pd.testing.assert_frame_equal(survey.table, two.table)
 
 
@@ -170,6 +173,8 @@ def test_the_report_measures_cards_when_asked(tmp_path, monkeypatch):
     html = out.read_text()
     assert "topped up on fresh deals of the same game" in html
     assert "at most 120 per card" in html
+    # rows still wide after the top-ups are not sent back to --probe-games
+    assert "stayed wider after the top-ups" in html
 
 
 def test_bench_card_table_prints_every_player_count(monkeypatch):
@@ -194,3 +199,20 @@ def test_values_of_a_run_start_from_its_forks_and_refuse_new_game_options(tmp_pa
     bad = CliRunner().invoke(main, ["values", str(src), "--players", "2,3"])
     assert bad.exit_code == 2 and bad.output.startswith("Error:")
     assert "the runs say who played" in bad.output
+
+
+def test_a_top_up_is_cached_by_its_plan_and_replayed_only_without_the_cache(tmp_path,
+                                                                           monkeypatch):
+    from bonfire_sim.analysis import probes
+
+    monkeypatch.setattr(probes, "fork_cache_dir", lambda: tmp_path / "forks")
+    calls = []
+    real = probes._execute
+    monkeypatch.setattr(probes, "_execute", lambda *a, **k: calls.append(1) or real(*a, **k))
+    plan = {"B1": 16, "S4": 32}
+    a = probes.probe_staggered(TWO, plan, kinds=CS.KINDS_OF)
+    b = probes.probe_staggered(TWO, plan, kinds=CS.KINDS_OF)
+    assert len(calls) == 1 and a.equals(b) and len(list((tmp_path / "forks").glob("*")))
+    c = probes.probe_staggered(TWO, {**plan, "B1": 32}, kinds=CS.KINDS_OF)  # another plan
+    d = probes.probe_staggered(TWO, plan, kinds=CS.KINDS_OF, cache=False)
+    assert len(calls) == 3 and d.equals(a) and len(c) >= len(a)

@@ -149,7 +149,7 @@ def survey_cards(runs: Sequence[RunLike] | Mapping[int, RunConfig], *,
                  margin: float = FL.MARGIN, alpha: float = FL.ALPHA,
                  games: int = FIRST_GAMES, max_games: int = MAX_GAMES,
                  rounds: int = ROUNDS, seed: int | None = None, jobs: int = 1,
-                 quiet: bool = True,
+                 quiet: bool = True, cache: bool = True,
                  note: Callable[[str], None] | None = None) -> Survey:
     """Every task's and gnome's card value to ± ``margin`` (or ``not measured`` with the
     forks it has), per player count, spending forks where the intervals need them.
@@ -158,7 +158,8 @@ def survey_cards(runs: Sequence[RunLike] | Mapping[int, RunConfig], *,
     stage, cached like ``card_values``'), or player count -> configuration (the first
     stage plays ``games`` games of it, seed ``seed`` or the configuration's).  Top-ups
     play fresh deals: seeds from ``seed`` (default one above every seed used) upward,
-    one per round.  See the module docstring for the design."""
+    one per round.  ``cache=False``: play the top-ups even where the fork cache holds
+    them (timings).  See the module docstring for the design."""
     for name, v, lo in (("games", games, 1), ("max_games", max_games, 1),
                         ("rounds", rounds, 0)):
         if not isinstance(v, int) or v < lo:
@@ -176,7 +177,7 @@ def survey_cards(runs: Sequence[RunLike] | Mapping[int, RunConfig], *,
     parts = []
     for n, (config, run_dir) in groups.items():
         parts.append(_survey_one(survey, n, config, run_dir, margin, alpha, games,
-                                 max_games, rounds, base, jobs, quiet, note))
+                                 max_games, rounds, base, jobs, quiet, cache, note))
     survey.table = pd.concat(parts, ignore_index=True)
     survey.seconds = time.perf_counter() - t_all
     return survey
@@ -211,7 +212,7 @@ def _groups(runs: Sequence[RunLike] | Mapping[int, RunConfig]
 
 def _survey_one(survey: Survey, n: int, config: RunConfig, run_dir: str | None,
                 margin: float, alpha: float, games: int, max_games: int, rounds: int,
-                base: int, jobs: int, quiet: bool,
+                base: int, jobs: int, quiet: bool, cache: bool,
                 note: Callable[[str], None] | None) -> pd.DataFrame:
     """Stages of one player count; appends its batches to ``survey``."""
     printed = {n: printed_points(config)}
@@ -225,7 +226,7 @@ def _survey_one(survey: Survey, n: int, config: RunConfig, run_dir: str | None,
     played = dict.fromkeys(TASK_IDS + GNOME_IDS, g0)
     extra = top_up(forks, config, played, cards=TASK_IDS + GNOME_IDS, margin=margin,
                    alpha=alpha, max_games=max_games, rounds=rounds, seed=base, jobs=jobs,
-                   quiet=quiet, note=note, batches=survey.batches)
+                   quiet=quiet, note=note, batches=survey.batches, cache=cache)
     table = card_table(pd.concat([forks, extra], ignore_index=True), printed, margin, alpha)
     table["who"] = population(config.strategies)
     table["games"] = table["card"].map(played).astype(np.int64)
@@ -236,7 +237,7 @@ def top_up(forks: pd.DataFrame, config: RunConfig, played: dict[str, int], *,
            cards: Sequence[str], margin: float = FL.MARGIN, alpha: float = FL.ALPHA,
            max_games: int = MAX_GAMES, rounds: int = ROUNDS, seed: int, jobs: int = 1,
            quiet: bool = True, note: Callable[[str], None] | None = None,
-           batches: list[Batch] | None = None) -> pd.DataFrame:
+           batches: list[Batch] | None = None, cache: bool = True) -> pd.DataFrame:
     """The top-up forks of one player count: round after round (fresh seeds ``seed``,
     ``seed + 1``, ...), every row of ``cards`` that ``forks`` (with a ``cluster``
     column) leave wider than ``margin`` forked alone on the games it needs
@@ -259,7 +260,8 @@ def top_up(forks: pd.DataFrame, config: RunConfig, played: dict[str, int], *,
                  f"±{margin:g}, each forked on the games it needs ({lo:,}"
                  + (f"-{hi:,}" if hi > lo else "") + f") of seed {cfg.seed}")
         t0 = time.perf_counter()
-        got = probe_staggered(cfg, sizes, kinds=KINDS_OF, jobs=jobs, quiet=quiet)
+        got = probe_staggered(cfg, sizes, kinds=KINDS_OF, jobs=jobs, quiet=quiet,
+                              cache=cache)
         if batches is not None:
             batches.append(Batch(n, r + 1, cfg.seed, cfg.games, tuple(sorted(sizes)),
                                  len(got), time.perf_counter() - t0))

@@ -265,17 +265,27 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
 
 def probe_staggered(config: RunConfig, games: Mapping[str, int], *,
                     kinds: Mapping[str, Sequence[str]], chunk_size: int = 100,
-                    jobs: int = 1, quiet: bool = True) -> pd.DataFrame:
+                    jobs: int = 1, quiet: bool = True, cache: bool = True) -> pd.DataFrame:
     """One pass over the first ``max(games.values())`` games of ``config`` in which card
     ``c`` (a task or gnome id) is forked in its first ``games[c]`` games only, with the
     fork ``kinds`` of its type (``{"task": (...), "gnome": (...)}``): cards that need
     different numbers of games share the games they have in common instead of each
-    replaying its own.  Never cached (a fresh configuration has no run behind it)."""
+    replaying its own.  Cached like ``probe_values`` (keyed by the configuration, the
+    games per card and the engine), so a report re-built with ``--measure-cards`` does not
+    play its top-ups again (``cache=False``: neither read nor written, for timing)."""
     if not games:
         return pd.DataFrame({c: [] for c in COLUMNS})
     total = max(games.values())
     if total > config.games:
         raise ConfigError(f"{total} games asked of a configuration of {config.games}")
+    plan = {"staggered": sorted(games.items()),
+            "kinds": {k: list(v) for k, v in sorted(kinds.items())}}
+    key = cache_key(config, ProbeSettings(games=total, chunk_size=chunk_size), total,
+                    run=plan)
+    path = fork_cache_dir() / f"staggered-{key}.parquet" if cache else None
+    cached = _read_cached(path)
+    if cached is not None:
+        return cached
     edges = sorted({0, total, *games.values(), *range(0, total, chunk_size)})
     chunks, each = [], []
     for a, b in itertools.pairwise(edges):
@@ -286,7 +296,12 @@ def probe_staggered(config: RunConfig, games: Mapping[str, int], *,
         chunks.append(np.arange(a, b, dtype=np.int64))
         each.append(ProbeSettings(kinds=ks, tasks=tasks or None, gnomes=gnomes or None))
     parts = _execute(config, each, chunks, jobs, quiet, None)
-    return pd.concat(parts, ignore_index=True)
+    table = pd.concat(parts, ignore_index=True)
+    if path is not None:
+        _write_cached(path, table, {"key": key, "config": config.to_json(), "plan": plan,
+                                    "version": __version__, "engine": _engine_hash(),
+                                    "forks": len(table)})
+    return table
 
 
 def _read_cached(path: Path | None) -> pd.DataFrame | None:

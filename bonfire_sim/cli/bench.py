@@ -229,7 +229,7 @@ def _bench_card_table(jobs: int, quiet: bool) -> None:
                             seat_rotation=True) for n in (2, 3, 4)}
     t0 = time.perf_counter()
     survey = CS.survey_cards(configs, games=CS.FIRST_GAMES, max_games=CS.MAX_GAMES, seed=12,
-                             jobs=jobs, quiet=quiet,
+                             jobs=jobs, quiet=quiet, cache=False,
                              note=None if quiet else lambda m: click.echo(m, err=True))
     wall = time.perf_counter() - t0
     header = (f"{'players':>7} {'tasks measured':>15} {'gnomes measured':>16} {'forks':>8} "

@@ -61,9 +61,16 @@ def _measured_note(rows: pd.DataFrame, what: str) -> str:
         return f"Every {what} row is measured to the margin."
     need = wide["forks_needed"].dropna()
     most = f"; the widest needs about {int(need.max()):,} forks" if len(need) else ""
+    # ``topped_up`` (report --measure-cards): the rows already had the games they asked
+    # for up to the cap, so more probed games is not the advice.
+    if "topped_up" in rows and bool(rows["topped_up"].any()):
+        how = ("they stayed wider after the top-ups, at the cap of games per card: cards "
+               "the rules rarely let a player light at that count")
+    else:
+        how = ("probe more games (`--probe-games`) or top up each row on the games it "
+               "needs (`--measure-cards`)")
     return (f"{len(wide)} of {len(rows)} {what} rows are not measured (interval wider than "
-            f"the margin or too few deals), so they are never flagged{most}: probe more "
-            f"games (`--probe-games`).")
+            f"the margin or too few deals), so they are never flagged{most}: {how}.")
 
 
 def _who(rows: pd.DataFrame) -> str:

@@ -237,6 +237,7 @@ def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
         return _section("tasks", title, [], "No multiplayer games in these runs.")
     tv = A.task_values(multi, probes=probes, margin=margin, pooled=True, jobs=jobs,
                        quiet=quiet)
+    tv["topped_up"] = bool(getattr(probes, "survey", False))
     tv["label"] = _label_task(tv)
     est = tv[(tv["players"] > 0) & tv["surplus"].notna()]
     flagged = tv[tv["flag"] != ""]
@@ -295,6 +296,7 @@ def section_gnomes(runs: Sequence[Any], probes: Any, margin: float,
         return _section("gnomes", title, [], "No multiplayer games in these runs.")
     gv = A.gnome_values(multi, probes=probes, margin=margin, pooled=True, jobs=jobs,
                         quiet=quiet)
+    gv["topped_up"] = bool(getattr(probes, "survey", False))
     gv["label"] = (gv["gnome"] + " " + gv["text"]).map(F.wrap_label)
     est = gv[(gv["players"] > 0) & gv["relative"].notna()]
     flagged = gv[gv["flag"] != ""]
