@@ -237,6 +237,11 @@ CASES += [
     ("view-out-dir", ["view", "--seed", "1", "--players", "2", "--out", "{dir}"]),
     ("reprice-not-a-run", ["reprice", "{dir}/nope", "--out", "{dir}/x.toml"]),
     ("reprice-margin-nan", ["reprice", "{run}", "--out", "{dir}/x.toml", "--margin", "nan"]),
+    ("values-players-1", ["values", "--players", "1"]),
+    ("values-out-suffix", ["values", "--out", "{dir}/v.txt"]),
+    ("values-not-a-run", ["values", "{dir}/nope"]),
+    ("values-corrupt-run", ["values", "{corrupt}"]),
+    ("values-seed-negative", ["values", "--seed", "-1"]),
 ]
 
 FULL_DISK_CASES: list[tuple[str, list[str]]] = [
@@ -291,6 +296,9 @@ EXPECT = {
     "view-players-7": "players must be 1..4", "view-game-missing": "game 99999 is not in",
     "view-out-dir": "is a directory", "reprice-not-a-run": "is not a directory",
     "reprice-margin-nan": "--margin must be a positive number of points, got nan",
+    "values-players-1": "counts among 2, 3 and 4", "values-out-suffix": ".csv, .parquet, .json",
+    "values-not-a-run": "is not a directory", "values-corrupt-run": "checksum",
+    "values-seed-negative": "--seed",
     "unknown-command": "No such command", "unknown-global-option": "No such option",
     "cards-kind": "unknown card kind", "cards-format": "unknown format",
     "cards-unknown-option": "No such option", "cards-extra-arg": "unexpected extra argument",
@@ -332,7 +340,8 @@ EXPECT = {
     "solo-handicap-huge": "--handicap", "solo-games-0": "--games must be 1..",
     "solo-jobs-0": "jobs must be", "solo-seed-2**64": "--seed must be 0..",
     "solo-strategy": "unknown strategy", "solo-path-csv-dir": "is a directory",
-    "coverage-jobs-0": "jobs must be", "coverage-games-0": "games must be 1..",
+    "coverage-jobs-0": "'--jobs': 0 is not in the range x>=1",
+    "coverage-games-0": "games must be 1..",
     "coverage-players": "players must be 1..4", "coverage-corrupt-run": "checksum",
     "coverage-missing-run": "is not a directory", "coverage-foreign-dir": "not a bonfire_sim",
     "report-no-run": "Missing argument", "report-same-run-twice": "given twice",
