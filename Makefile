@@ -44,7 +44,7 @@ test: install
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/rules tests/test_selfplay.py
 
 test-heavy: install
-	$(BIN)/python -m pytest -q -m heavy -p no:cacheprovider tests/test_analysis.py tests/test_card_values.py
+	$(BIN)/python -m pytest -q -m heavy -p no:cacheprovider tests/test_analysis.py tests/test_card_values.py tests/test_card_survey.py
 
 demo: install
 	$(DEMO_CMDS)

@@ -216,3 +216,21 @@ def test_a_top_up_is_cached_by_its_plan_and_replayed_only_without_the_cache(tmp_
     c = probes.probe_staggered(TWO, {**plan, "B1": 32}, kinds=CS.KINDS_OF)  # another plan
     d = probes.probe_staggered(TWO, plan, kinds=CS.KINDS_OF, cache=False)
     assert len(calls) == 3 and d.equals(a) and len(c) >= len(a)
+
+
+@pytest.mark.heavy
+def test_the_whole_four_player_table_is_measured_and_retests_within_a_point_heavy():
+    """Full size (``make test-heavy``, about 4 minutes on 2 cores): two independent surveys
+    of the default population at 4 players measure every task and gnome row to ±1 point
+    (or mark it) and propose the same printed value within 1 point for at least 90% of
+    the tasks; a flag rests on a measured row only."""
+    tabs = []
+    for seed in (501, 601):
+        cfg = RunConfig(games=400, players=4, seed=seed, seat_rotation=True)
+        t = CS.survey_cards({4: cfg}, seed=seed + 1, jobs=2, cache=False).table
+        assert (t["status"] == "measured").sum() >= 97  # of 99
+        assert (t.loc[t["flag"] != "", "status"] == "measured").all()
+        tabs.append(t[t["kind"] == "task"].set_index("card"))
+    a, b = tabs
+    agree = ((a["proposed"] - b["proposed"]).abs() <= 1).mean()
+    assert agree >= 0.9, agree
