@@ -1,4 +1,4 @@
-"""Fixed-size scratch arrays on the stack of a compiled function, without numba's runtime.
+"""Fixed-size int64 and float64 scratch arrays on the stack of a compiled function.
 
 A heap array costs an allocation, a free and reference counting in every function that
 touches it; the engine's small per-call scratch (a flood fill's labels, a one-row move
@@ -28,6 +28,13 @@ class _StackInts(_Intrinsic):
         return np.empty(size, np.int64)
 
 
+class _StackFloats(_Intrinsic):
+    """``stack_floats`` outside compiled code: a heap array."""
+
+    def __call__(self, size):
+        return np.empty(size, np.float64)
+
+
 class _StackMoves(_Intrinsic):
     """``stack_moves`` outside compiled code: a heap array."""
 
@@ -40,7 +47,7 @@ def _stack_array(context, builder, arrty, shape):
     count = 1
     for n in shape:
         count *= n
-    data = cgutils.alloca_once(builder, context.get_value_type(types.int64), size=count)
+    data = cgutils.alloca_once(builder, context.get_value_type(arrty.dtype), size=count)
     strides = []
     step = 8
     for n in reversed(shape):
@@ -68,6 +75,20 @@ def stack_ints(typingctx, size):
 
 
 @intrinsic
+def stack_floats(typingctx, size):
+    """A float64 array of ``size`` entries on the caller's stack (contents undefined)."""
+    if not isinstance(size, types.IntegerLiteral):
+        return None
+    n = size.literal_value
+    arrty = types.Array(types.float64, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        return _stack_array(context, builder, arrty, (n,))
+
+    return arrty(size), codegen
+
+
+@intrinsic
 def stack_moves(typingctx, rows):
     """A (rows, MOVE_W) int64 move buffer on the caller's stack (contents undefined)."""
     if not isinstance(rows, types.IntegerLiteral):
@@ -82,4 +103,5 @@ def stack_moves(typingctx, rows):
 
 
 stack_ints.__class__ = _StackInts
+stack_floats.__class__ = _StackFloats
 stack_moves.__class__ = _StackMoves

@@ -61,7 +61,9 @@ def choose_in(s, p, moves, n, sid, w, floats, ints):
 @njit(cache=True)
 def new_scratch(p):
     """The evaluator's scratch arrays for ``choose_in`` (one pair per game loop)."""
-    return np.empty(evaluate.N_FLOATS), np.empty(evaluate.scratch_ints(p), np.int64)
+    ints = np.empty(evaluate.scratch_ints(p), np.int64)
+    evaluate.clear_labels(ints)  # no seat's fate labelling cached yet
+    return np.empty(evaluate.N_FLOATS), ints
 
 
 @njit(cache=True)

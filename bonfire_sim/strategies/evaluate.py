@@ -317,10 +317,30 @@ def value_of(s, p, move, sc):
 N_FLOATS = FE.NN + NCX + PAYV + 6 + 6
 
 
+# The int scratch starts with one fate-area labelling per seat (``_label``): a seat's
+# grid changes only when it places a fate tile, so four in five labellings of a decision
+# with fate moves would repeat the seat's last one.  Slot layout: 1 once filled, 1 if its
+# tops are usable, the 14 tops (CX_FTOP, as ints: they are -1 or area sizes), the grid it
+# labels, then lab and size (``features.fate_labels_tops``).
+LC_VALID, LC_OK, LC_TOP = 0, 1, 2
+LC_GRID = LC_TOP + 14
+LC_LAB = LC_GRID + F.NCELL
+LC_SIZE = LC_LAB + F.NCELL
+LC_N = LC_SIZE + F.NCELL
+LC_ALL = L.NP * LC_N  # then the flood fill's stack and the free lines
+
+
 @njit(cache=True)
 def scratch_ints(p):
     """Length of the int scratch array ``choose_in`` needs with parameters p."""
-    return 3 * F.NCELL + FM.n_lines(p) + 1
+    return LC_ALL + F.NCELL + FM.n_lines(p) + 1
+
+
+@njit(cache=True)
+def clear_labels(ints):
+    """Mark every seat's cached labelling empty: the int scratch must start so."""
+    for seat in range(L.NP):
+        ints[seat * LC_N + LC_VALID] = 0
 
 
 @njit(cache=True)
@@ -347,18 +367,40 @@ def tiles_only(s, moves, n):
 
 
 @njit(**NO_RT)
-def _label(s, pb, lab, size, stack, cx):
-    """Label the fate area into lab/size, its largest area sizes into CX_FTOP (CX_FOK: 1
-    if usable, -1 if not)."""
-    ok = FE.fate_labels_tops(s, pb, lab, size, stack, cx[CX_FTOP:CX_FTOP + 14]) >= 0
-    cx[CX_FOK] = 1.0 if ok else -1.0
+def _label(s, pb, slot, stack, cx):
+    """Label the fate area into the seat's cache ``slot`` (lab, size), its largest area
+    sizes into CX_FTOP (CX_FOK: 1 if usable, -1 if not).  The labelling reads the grid
+    only, so while the grid equals the slot's the slot's labelling is the same, entry for
+    entry, and is reused."""
+    g = pb + L.P_FATE
+    same = slot[LC_VALID] == 1
+    if same:
+        for j in range(F.NCELL):
+            if slot[LC_GRID + j] != s[g + j]:
+                same = False
+                break
+    if same:
+        for j in range(14):
+            cx[CX_FTOP + j] = slot[LC_TOP + j]
+    else:
+        ok = FE.fate_labels_tops(s, pb, slot[LC_LAB:LC_LAB + F.NCELL],
+                                 slot[LC_SIZE:LC_SIZE + F.NCELL], stack,
+                                 cx[CX_FTOP:CX_FTOP + 14]) >= 0
+        for j in range(F.NCELL):
+            slot[LC_GRID + j] = s[g + j]
+        for j in range(14):
+            slot[LC_TOP + j] = np.int64(cx[CX_FTOP + j])
+        slot[LC_OK] = 1 if ok else 0
+        slot[LC_VALID] = 1
+    cx[CX_FOK] = 1.0 if slot[LC_OK] == 1 else -1.0
 
 
 @njit(**WITH_RT)
 def choose(s, p, moves, n, w):
     """Index of the best move among moves[:n] for the seat to move, with weight row w."""
-    return choose_in(s, p, moves, n, w, np.empty(N_FLOATS),
-                     np.empty(scratch_ints(p), np.int64))
+    ints = np.empty(scratch_ints(p), np.int64)
+    clear_labels(ints)
+    return choose_in(s, p, moves, n, w, np.empty(N_FLOATS), ints)
 
 
 @njit(**NO_RT)
@@ -386,12 +428,13 @@ def choose_in(s, p, moves, n, w, floats, fate):
     cx[CX_TKEY] = -1.0
     cx[CX_GKEY] = -1.0
     cx[CX_PKNOWN] = 0.0
-    # the fate area's labelling and free lines, made at the first fate move (or here, if a
-    # held task's distance can use it)
-    lab = fate[:F.NCELL]
-    size = fate[F.NCELL:2 * F.NCELL]
-    stack = fate[2 * F.NCELL:3 * F.NCELL]
-    fl = fate[3 * F.NCELL:]
+    # the fate area's labelling (the seat's cache slot) and free lines, made at the first
+    # fate move (or here, if a held task's distance can use it)
+    slot = fate[seat * LC_N:(seat + 1) * LC_N]
+    lab = slot[LC_LAB:LC_LAB + F.NCELL]
+    size = slot[LC_SIZE:LC_SIZE + F.NCELL]
+    stack = fate[LC_ALL:LC_ALL + F.NCELL]
+    fl = fate[LC_ALL + F.NCELL:]
     labelled = False
     lined = False
     n_open = 0
@@ -401,7 +444,7 @@ def choose_in(s, p, moves, n, w, floats, fate):
         # the labelling serves a held FATE_GROUPS task's distance when the fate moves need
         # it anyway; else the task's own flood fills of one or two symbols cost less
         if FE.wants_tops(s, p, pb) and has_fate_move(moves, n):
-            _label(s, pb, lab, size, stack, cx)
+            _label(s, pb, slot, stack, cx)
             labelled = True
         n_open = FE.seat_needs_top(s, p, seat, nd, w[W_COMMON], cx[CX_FTOP:CX_FTOP + 14],
                                    cx[CX_FOK] > 0.0)
@@ -427,7 +470,7 @@ def choose_in(s, p, moves, n, w, floats, fate):
             continue
         if kind == L.M_FATE and not lined:
             if not labelled:
-                _label(s, pb, lab, size, stack, cx)
+                _label(s, pb, slot, stack, cx)
                 labelled = True
             occ = FM.occupied(s, p, pb)
             cx[CX_OCC] = occ

@@ -13,7 +13,7 @@ from bonfire_sim.rules.pay_choice import code_count
 from bonfire_sim.rules.payment import (
     has_spec,
 )
-from bonfire_sim.rules.stackbuf import stack_ints
+from bonfire_sim.rules.stackbuf import stack_floats, stack_ints
 from bonfire_sim.strategies.price_context import (
     CX_RCOST,
     CX_TCOST,
@@ -81,13 +81,53 @@ def _sum_cheapest(cnt, m, tv):
     return loss
 
 
-@njit(cache=True)
+@njit(**NO_RT)
+def _cheapest_pairs(s, pb, t, qmax, tv, pairs):
+    """pairs[q] = ``_cheapest_units(s, pb, t, 2 * q, tv)`` for q = 1..qmax, from one run of
+    the greedy: its picks do not depend on how many tiles are taken, so the value of 2q
+    tiles is the running sum after 2q picks (the same additions in the same order), and
+    1e9 from the first pick the stock cannot give on."""
+    b = pb + L.P_TILES
+    cnt = stack_ints(6)
+    for k in range(6):
+        cnt[k] = s[b + k]
+    cnt[t] = 0
+    loss = 0.0
+    for q in range(1, qmax + 1):
+        for _ in range(2):
+            best = -1
+            bv = 0.0
+            for k in range(6):
+                if cnt[k] > 0:
+                    v = unit_tile(k, cnt[k], tv)
+                    if best < 0 or v < bv:
+                        best, bv = k, v
+            if best < 0:
+                for r in range(q, qmax + 1):
+                    pairs[r] = 1.0e9
+                return
+            cnt[best] -= 1
+            loss += bv
+        pairs[q] = loss
+
+
+MAX_PAIRS = 16  # tile_cost: pair payments priced from one greedy run up to this many
+_PAIRS_BUF = MAX_PAIRS + 1  # a module int: stack buffer sizes must be compile-time constants
+
+
+@njit(**NO_RT)
 def tile_cost(s, pb, t, n, tv):
     """Value lost by the cheapest way to pay n tiles of type t (own, yellow, pairs)."""
     have = s[pb + L.P_TILES + t]
     yel = s[pb + L.P_TILES + YELLOW]
     per = 2 if has_spec(s, pb, 5) else 1
     lacking = max(0, n - have)
+    # the pair payments of every q <= lacking at once (``_cheapest_pairs``): the loops
+    # below asked ``_cheapest_units`` for the same q again and again
+    pairs = stack_floats(_PAIRS_BUF)
+    fast = 0 < lacking <= MAX_PAIRS
+    if fast:
+        _cheapest_pairs(s, pb, t, lacking, tv, pairs)
     best = 1.0e9
     for u in range(min(have, n), -1, -1):
         own = 0.0
@@ -100,7 +140,7 @@ def tile_cost(s, pb, t, n, tv):
                 continue
             c = own + y * tv[YELLOW]
             if q > 0:
-                c += _cheapest_units(s, pb, t, 2 * q, tv)
+                c += pairs[q] if fast else _cheapest_units(s, pb, t, 2 * q, tv)
             best = min(best, c)
     return best
 

@@ -267,6 +267,7 @@ def choose(s, p, moves, n, row):
     won = np.zeros(nseat, np.int64)
     floats = np.empty(E.N_FLOATS)
     ints = np.empty(E.scratch_ints(p), np.int64)
+    E.clear_labels(ints)
     total = np.zeros(k, np.float64)
     # alive[:m] = the candidates still in the race, best first after every round
     alive = np.arange(k)
