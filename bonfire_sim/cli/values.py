@@ -36,7 +36,7 @@ def _counts(text: str) -> tuple[int, ...]:
 @click.option("--games", type=click.IntRange(min=1), default=400, show_default=True,
               help="Games per player count on which every card is forked (of a run: its "
                    "first games).")
-@click.option("--max-games", type=click.IntRange(min=1), default=16_000, show_default=True,
+@click.option("--max-games", type=click.IntRange(min=1), default=32_000, show_default=True,
               help="Games per card and player count at most, all stages together; a card "
                    "that needs more stays 'not measured' with the forks it has.")
 @click.option("--rounds", type=click.IntRange(min=0, max=20), default=4, show_default=True,
