@@ -215,3 +215,23 @@ def test_each_player_count_of_a_population_reads_its_own_frames():
     marked = P.marks(pd.DataFrame(figs["seats"], columns=P.FIGURE_COLUMNS)).set_index("figure")
     assert "not measured" not in marked.loc["4 players: start player's win share", "strong"]
     assert marked.loc["4 players: start player's win share", "mark"] == P.HOLDS
+
+
+def test_card_rows_carry_the_surplus_the_flag_is_about_and_mark_wide_rows():
+    from bonfire_sim.report.marks import card_rows
+
+    tasks = pd.DataFrame({"players": [4, 4, 0], "task": ["R3", "B1", "R3"],
+                          "value": [12.5, 5.0, 12.0], "lo": [11.6, 4.0, 11.0],
+                          "hi": [13.4, 6.0, 13.0], "surplus": [4.2, 0.3, 4.0],
+                          "s_lo": [3.3, -1.5, 3.0], "s_hi": [5.1, 2.1, 5.0],
+                          "status": ["measured", "not measured", "measured"],
+                          "flag": ["strong", "", "strong"]})
+    rows = card_rows(tasks, "task", "strong")
+    assert [r["figure"] for r in rows] == ["4 players: task R3", "4 players: task B1"]
+    assert (rows[0]["value"], rows[0]["lo"], rows[0]["flag"]) == (4.2, 3.3, "strong")
+    assert rows[1]["flag"] is None and np.isnan(rows[1]["value"])  # not measured
+    gnomes = pd.DataFrame({"players": [2], "gnome": ["S4"], "value": [-0.8], "lo": [-1.6],
+                           "hi": [0.1], "relative": [2.2], "rel_lo": [1.4], "rel_hi": [3.1],
+                           "status": ["measured"], "flag": ["strong"]})
+    (row,) = card_rows(gnomes, "gnome", "strong")
+    assert (row["value"], row["hi"]) == (2.2, 3.1)

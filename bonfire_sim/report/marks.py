@@ -74,15 +74,17 @@ def _cols(frame: pd.DataFrame, *candidates: tuple[str, str, str]) -> tuple[str, 
 
 
 def card_rows(frame: pd.DataFrame | None, key: str, population: str) -> list[dict]:
-    """One flag row per card and player count of a task or gnome frame (measured: its
-    value is a number; the flag '' when measured and not flagged)."""
+    """One flag row per card and player count of a task or gnome frame: the figure its
+    flag is about (a task's surplus over its colour, a gnome's points against the average
+    gnome) with its interval; the flag '' when measured and not flagged, None (not
+    measured) when the row's interval is wider than the margin."""
     if frame is None or frame.empty or "flag" not in frame:
         return []
-    value, lo, hi = _cols(frame, ("fair_price", "fp_lo", "fp_hi"), ("value", "lo", "hi"))
+    value, lo, hi = _cols(frame, ("surplus", "s_lo", "s_hi"), ("relative", "rel_lo", "rel_hi"))
     rows = []
     for r in frame[frame["players"] > 0].itertuples():
         v = getattr(r, value)
-        measured = pd.notna(v)
+        measured = pd.notna(v) and (getattr(r, "status", "measured") == "measured")
         rows.append(P.figure_row(f"{int(r.players)} players: {key} {getattr(r, key)}", "flag",
                                  0, population, v if measured else float("nan"),
                                  getattr(r, lo), getattr(r, hi),
