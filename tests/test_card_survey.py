@@ -234,3 +234,14 @@ def test_the_whole_four_player_table_is_measured_and_retests_within_a_point_heav
     a, b = tabs
     agree = ((a["proposed"] - b["proposed"]).abs() <= 1).mean()
     assert agree >= 0.9, agree
+
+
+def test_a_card_survey_of_runs_that_play_two_games_is_refused(tmp_path):
+    from bonfire_sim.analysis.card_survey import card_values
+    from bonfire_sim.analysis.probes import ProbeSettings
+
+    a = run(RunConfig(games=4, players=2, seed=1), tmp_path / "a")
+    b = run(RunConfig(games=4, players=2, seed=2, variants={"fate_area": "4x6"}),
+            tmp_path / "b")
+    with pytest.raises(DataError, match="differ in their variants"):
+        card_values([a, b], probes=ProbeSettings(games=4, survey=True))

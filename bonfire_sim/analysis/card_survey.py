@@ -93,16 +93,6 @@ class Survey:
     batches: list[Batch] = field(default_factory=list)
     seconds: float = 0.0
 
-    def summary(self) -> pd.DataFrame:
-        """Per player count and kind: rows, rows measured, forks and games played."""
-        t = self.table
-        rows = []
-        for (n, kind), g in t.groupby(["players", "kind"], sort=True):
-            rows.append({"players": int(n), "kind": kind, "rows": len(g),
-                         "measured": int((g["status"] == "measured").sum()),
-                         "forks": int(g["n"].sum()),
-                         "median_half": float(g["half"].median())})
-        return pd.DataFrame(rows)
 
 
 def _batch_size(games: float) -> int:
@@ -135,10 +125,14 @@ def top_up_plan(table: pd.DataFrame, played: Mapping[str, int], max_games: int) 
     return dict(sorted(plan.items()))
 
 
+def whole_games(games: int, players: int) -> int:
+    """``games`` (at least 1) rounded up to whole seat rotations of ``players`` seats
+    (every deal in every seat order)."""
+    return -(-max(games, 1) // players) * players
+
+
 def _whole(config: RunConfig, games: int) -> int:
-    """``games`` rounded up to whole seat rotations (every deal in every seat order)."""
-    n = config.players if config.seat_rotation else 1
-    return -(-max(games, 1) // n) * n
+    return whole_games(games, config.players if config.seat_rotation else 1)
 
 
 def _fresh(config: RunConfig, seed: int, games: int) -> RunConfig:
@@ -300,9 +294,13 @@ def card_forks(runs: Sequence[Run], probes: ProbeSettings | int | None = None, *
         return forks
     cards = ((TASK_IDS if {"light", "forced"} & set(settings.kinds) else ())
              + (GNOME_IDS if "gnome" in settings.kinds else ()))
+    from bonfire_sim.analysis.reprice import check_one_game
+
     seed = max(r.config.seed for r in runs) + 1
     for n in sorted({r.config.players for r in runs}):
         group = [r for r in runs if r.config.players == n]
+        # the top-ups play fresh deals of the first run's game: one game per count only
+        check_one_game(group, "measure them in separate calls")
         games = sum(min(settings.games or r.config.games, r.config.games) for r in group)
         played = dict.fromkeys(cards, games)
         extra = top_up(forks[forks["players"] == n], group[0].config, played, cards=cards,

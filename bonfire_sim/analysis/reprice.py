@@ -74,16 +74,8 @@ def group_runs(runs: Sequence[Run]) -> dict[int, list[Run]]:
         groups.setdefault(r.config.players, []).append(r)
     first = runs[0].config
     for n, rs in groups.items():
+        check_one_game(rs, "re-price them in separate calls")
         base = rs[0].config
-        for r in rs[1:]:
-            c = r.config
-            for what, a, b in (("players", c.strategies, base.strategies),
-                               ("variants", dict(c.variants), dict(base.variants)),
-                               ("overrides", dict(c.overrides), dict(base.overrides)),
-                               ("seat rotation", c.seat_rotation, base.seat_rotation)):
-                if a != b:
-                    raise DataError(f"runs {rs[0].label} and {r.label} ({n} players) differ "
-                                    f"in their {what}; re-price them in separate calls")
         for what, a, b in (("variants", dict(base.variants), dict(first.variants)),
                            ("overrides", dict(base.overrides), dict(first.overrides))):
             if a != b:
@@ -91,6 +83,21 @@ def group_runs(runs: Sequence[Run]) -> dict[int, list[Run]]:
                                 f"{what}: one printed value cannot serve both; re-price "
                                 f"them in separate calls")
     return dict(sorted(groups.items()))
+
+
+def check_one_game(runs: Sequence[Run], advice: str) -> None:
+    """Refuse runs of one player count that play different games (players, variants,
+    overrides, seat rotation): their forks would describe two games at once."""
+    base = runs[0]
+    for r in runs[1:]:
+        c, b = r.config, base.config
+        for what, x, y in (("players", c.strategies, b.strategies),
+                           ("variants", dict(c.variants), dict(b.variants)),
+                           ("overrides", dict(c.overrides), dict(b.overrides)),
+                           ("seat rotation", c.seat_rotation, b.seat_rotation)):
+            if x != y:
+                raise DataError(f"runs {base.label} and {r.label} ({c.players} players) "
+                                f"differ in their {what}; {advice}")
 
 
 def task_settings(probes: ProbeSettings | int | None = None) -> ProbeSettings:

@@ -225,7 +225,7 @@ def _bench_card_table(jobs: int, quiet: bool) -> None:
     for n in (2, 3, 4):  # the fork kernels, compiled or loaded before the clock starts
         probe_values(RunConfig(games=n, players=n, seed=5, seat_rotation=True),
                      ProbeSettings(kinds=("light", "forced", "gnome")), jobs=1)
-    configs = {n: RunConfig(games=_whole(CS.FIRST_GAMES, n), players=n, seed=11,
+    configs = {n: RunConfig(games=CS.whole_games(CS.FIRST_GAMES, n), players=n, seed=11,
                             seat_rotation=True) for n in (2, 3, 4)}
     t0 = time.perf_counter()
     survey = CS.survey_cards(configs, games=CS.FIRST_GAMES, max_games=CS.MAX_GAMES, seed=12,
@@ -248,6 +248,3 @@ def _bench_card_table(jobs: int, quiet: bool) -> None:
                f"seat-rotated, margin 1 point, at most {CS.MAX_GAMES:,} games per card and "
                f"count")
 
-
-def _whole(games: int, players: int) -> int:
-    return -(-games // players) * players

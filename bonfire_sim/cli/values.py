@@ -78,9 +78,7 @@ def values(run_dirs: tuple[str, ...], players_text: str, strategies: str, games:
     """
     import time
 
-    import pandas as pd
-
-    from bonfire_sim.analysis.card_survey import survey_cards
+    from bonfire_sim.analysis.card_survey import survey_cards, whole_games
     from bonfire_sim.config import check_seed
     from bonfire_sim.errors import ConfigError
     from bonfire_sim.infra.fileio import atomic_path, check_output_file
@@ -111,7 +109,7 @@ def values(run_dirs: tuple[str, ...], players_text: str, strategies: str, games:
             raise ConfigError(f"--strategies: give one player for every seat or one per seat "
                               f"of {max(counts)} players, got {len(names)}")
         start = 1 if seed is None else seed
-        source = {n: RunConfig(games=_rot(games, n), players=n, seed=start,
+        source = {n: RunConfig(games=whole_games(games, n), players=n, seed=start,
                                seat_rotation=True,
                                strategies=names if len(names) <= 1 else names[:n])
                   for n in counts}
@@ -138,49 +136,42 @@ def values(run_dirs: tuple[str, ...], players_text: str, strategies: str, games:
     if fmt != "table":
         emit_rows(table.to_dict("records"), fmt)
         return
-    _print_table(table, survey, margin, wall, pd)
+    _print_table(table, survey, margin, wall)
     if path is not None:
         click.echo(f"wrote {path}")
-
-
-def _rot(games: int, players: int) -> int:
-    return -(-games // players) * players
 
 
 def _fmt(v: float) -> str:
     return "-" if v is None or not math.isfinite(float(v)) else f"{float(v):+.1f}"
 
 
-def _print_table(table, survey, margin: float, wall: float, pd) -> None:  # noqa: ANN001
+def _print_table(table, survey, margin: float, wall: float) -> None:  # noqa: ANN001
     """The summary per count, the flagged rows and the rows not measured."""
-    games = pd.DataFrame([b.__dict__ for b in survey.batches]).groupby("players")["games"]
+    games: dict[int, int] = {}
+    for b in survey.batches:
+        games[b.players] = games.get(b.players, 0) + b.games
     click.echo(f"card values to ±{margin:g} point(s), measured in {wall:.0f} s "
                f"({len(survey.batches)} probes)")
     for n, g in table.groupby("players", sort=True):
-        who = g["who"].iloc[0]
-        parts = []
-        for kind, rows in (("task", 66), ("gnome", 33)):
-            k = g[g["kind"] == kind]
-            parts.append(f"{int((k['status'] == 'measured').sum())}/{rows} {kind}s measured")
-        click.echo(f"  {n} players ({who}): {', '.join(parts)}; "
-                   f"{int(g['n'].sum())} forks on {int(games.sum()[n])} games")
-    flagged = table[table["flag"] != ""]
+        parts = [f"{int((g[g['kind'] == kind]['status'] == 'measured').sum())}/{rows} "
+                 f"{kind}s measured" for kind, rows in (("task", 66), ("gnome", 33))]
+        click.echo(f"  {n} players ({g['who'].iloc[0]}): {', '.join(parts)}; "
+                   f"{int(g['n'].sum())} forks on {games[int(n)]} games")
+    flagged = table[table["flag"] != ""].sort_values(["players", "card"])
     if len(flagged):
         click.echo(f"flagged (surplus beyond ±{margin:g} point(s), measured rows only):")
-        click.echo(f"{'card':>5} {'players':>7} {'printed':>7} {'surplus':>8} "
-                   f"{'95% interval':>16} {'forks':>6} {'flag':>6}")
-        for _, r in flagged.sort_values(["players", "card"]).iterrows():
-            printed = "-" if not math.isfinite(r["printed"]) else f"{r['printed']:.0f}"
-            click.echo(f"{r['card']:>5} {r['players']:>7} {printed:>7} "
-                       f"{_fmt(r['surplus']):>8} {_fmt(r['s_lo']):>7} .. {_fmt(r['s_hi']):>6} "
-                       f"{r['n']:>6} {r['flag']:>6}")
-    wide = table[table["status"] != "measured"]
+        emit_rows([{"card": r.card, "players": int(r.players),
+                    "printed": "-" if not math.isfinite(r.printed) else f"{r.printed:.0f}",
+                    "surplus": _fmt(r.surplus),
+                    "95% interval": f"{_fmt(r.s_lo)} .. {_fmt(r.s_hi)}",
+                    "forks": int(r.n), "flag": r.flag} for r in flagged.itertuples()],
+                  "table")
+    wide = table[table["status"] != "measured"].sort_values(["players", "card"])
     if len(wide):
         click.echo(f"not measured (interval still wider than ±{margin:g}):")
-        click.echo(f"{'card':>5} {'players':>7} {'forks':>6} {'needed':>7} {'games':>7} "
-                   f"{'half-width':>10}")
-        for _, r in wide.sort_values(["players", "card"]).iterrows():
-            need = "-" if not math.isfinite(r["forks_needed"]) else f"{r['forks_needed']:.0f}"
-            half = "-" if not math.isfinite(r["half"]) else f"{r['half']:.2f}"
-            click.echo(f"{r['card']:>5} {r['players']:>7} {r['n']:>6} {need:>7} "
-                       f"{r['games']:>7} {half:>10}")
+        emit_rows([{"card": r.card, "players": int(r.players), "forks": int(r.n),
+                    "needed": "-" if not math.isfinite(r.forks_needed)
+                    else f"{r.forks_needed:.0f}",
+                    "games": int(r.games),
+                    "half-width": "-" if not math.isfinite(r.half) else f"{r.half:.2f}"}
+                   for r in wide.itertuples()], "table")
