@@ -170,8 +170,8 @@ def _print_table(table, survey, margin: float, wall: float) -> None:  # noqa: AN
     if len(wide):
         click.echo(f"not measured (interval still wider than ±{margin:g}):")
         emit_rows([{"card": r.card, "players": int(r.players), "forks": int(r.n),
-                    "needed": "-" if not math.isfinite(r.forks_needed)
-                    else f"{r.forks_needed:.0f}",
+                    # None (an empty cell) where a row has no fork to estimate from
+                    "needed": int(r.forks_needed) if math.isfinite(r.forks_needed) else None,
                     "games": int(r.games),
-                    "half-width": "-" if not math.isfinite(r.half) else f"{r.half:.2f}"}
+                    "half-width": round(float(r.half), 2) if math.isfinite(r.half) else None}
                    for r in wide.itertuples()], "table")
