@@ -44,6 +44,10 @@ def test_the_plan_asks_each_wide_row_for_the_games_its_interval_needs():
     assert CS.top_up_plan(tab, {**played, "Y16": 2_000}, 2_000).get(1_800) is None
 
 
+def test_the_cap_is_the_same_seat_games_at_every_count():
+    assert [CS.games_cap(32_000, n) for n in (2, 3, 4)] == [64_000, 42_666, 32_000]
+
+
 def test_batch_sizes_are_multiples_of_sixteen_and_at_least_thirty_two():
     assert [CS._batch_size(x) for x in (1, 32, 33, 48, 49, 1000)] == [32, 32, 48, 48, 64,
                                                                        1008]
@@ -58,12 +62,14 @@ def survey():
 
 def test_a_survey_measures_more_rows_than_its_first_stage_and_keeps_every_row(survey):
     t = survey.table
-    assert len(t) == 66 + 33 and set(t["card"]) == set(TASK_IDS + GNOME_IDS)
+    # Y2 is not dealt in 2-player games: no row (the rules take it out of the deck)
+    assert len(t) == 65 + 33 and set(t["card"]) == set(TASK_IDS + GNOME_IDS) - {"Y2"}
     first = CS.survey_cards({2: TWO}, games=40, rounds=0, seed=30, margin=3.0,
                             cache=False).table
     assert (first["status"] == "measured").sum() + 20 < (t["status"] == "measured").sum()
     assert t["half"].median() < 0.7 * first["half"].median()
-    assert (t["games"] <= 400).all() and (t["games"] >= 40).all()
+    # max_games=400 four-player games: 800 two-player games (as many seat-games)
+    assert (t["games"] <= 800).all() and (t["games"] >= 40).all()
     assert t["who"].iloc[0] == "tuned_portal, tuned_planner"
     # every measured row meets the margin; every flag rests on a measured row
     m = t[t["status"] == "measured"]
@@ -123,8 +129,9 @@ def test_the_values_command_prints_the_table_and_writes_it(tmp_path):
     assert res.exit_code == 0, res.output
     assert "2 players (tuned_portal, tuned_planner):" in res.output
     assert "tasks measured" in res.output and "not measured" in res.output
+    assert "65 tasks measured (Y2 is not dealt at 2 players)" in res.output
     t = pd.read_csv(out)
-    assert len(t) == 99 and {"surplus", "s_lo", "s_hi", "forks_needed", "games"} <= set(t)
+    assert len(t) == 98 and {"surplus", "s_lo", "s_hi", "forks_needed", "games"} <= set(t)
 
 
 @pytest.mark.parametrize("args, message", [
@@ -172,7 +179,7 @@ def test_the_report_measures_cards_when_asked(tmp_path, monkeypatch):
     assert res.exit_code == 0, res.output
     html = out.read_text()
     assert "topped up on fresh deals of the same game" in html
-    assert "at most 120 per card" in html
+    assert "at most 120 four-player games per card" in html
     # rows still wide after the top-ups are not sent back to --probe-games
     assert "stayed wider after the top-ups" in html
 
@@ -184,8 +191,10 @@ def test_bench_card_table_prints_every_player_count(monkeypatch):
     assert res.exit_code == 0, res.output
     rows = [ln.split() for ln in res.output.splitlines() if ln.strip()[:1] in "234"]
     assert [r[0] for r in rows] == ["2", "3", "4"]
-    assert all(r[1].endswith("/66") and r[2].endswith("/33") for r in rows)
-    assert "at most 24 games per card" in res.output
+    # Y2 is not dealt at 2 players
+    assert [r[1].split("/")[1] for r in rows] == ["65", "66", "66"]
+    assert all(r[2].endswith("/33") for r in rows)
+    assert "at most 24 four-player games per card (48 two-player)" in res.output
 
 
 def test_values_of_a_run_start_from_its_forks_and_refuse_new_game_options(tmp_path):
@@ -195,7 +204,7 @@ def test_values_of_a_run_start_from_its_forks_and_refuse_new_game_options(tmp_pa
                                     "-q"])
     assert res.exit_code == 0, res.output
     rows = res.output.strip().splitlines()
-    assert len(rows) == 1 + 99 and "surplus" in rows[0]
+    assert len(rows) == 1 + 98 and "surplus" in rows[0]
     bad = CliRunner().invoke(main, ["values", str(src), "--players", "2,3"])
     assert bad.exit_code == 2 and bad.output.startswith("Error:")
     assert "the runs say who played" in bad.output

@@ -18,7 +18,7 @@ from bonfire_sim.analysis import forks as FK
 from bonfire_sim.analysis.card_survey import card_values
 from bonfire_sim.analysis.card_values import card_table, printed_points
 from bonfire_sim.analysis.intervals import Z95, clustered_mean
-from bonfire_sim.analysis.probes import ProbeSettings, _game_inputs, probe_values
+from bonfire_sim.analysis.probes import TASK_IDS, ProbeSettings, _game_inputs, probe_values
 from bonfire_sim.analysis.reprice import overrides_toml, reprice, secant_step
 from bonfire_sim.analysis.runs import as_runs
 from bonfire_sim.cli.main import main
@@ -126,6 +126,17 @@ def test_a_card_with_too_few_forks_is_not_measured_and_never_flagged():
     # Precision is stated as the forks each row needs: a measured row needs no more.
     measured = row[row["status"] == "measured"]
     assert (measured["forks_needed"] <= measured["n"]).all()
+
+
+def test_a_task_the_rules_leave_out_at_a_count_has_no_row_there():
+    # "3 offerings on 1 island" (Y2) leaves the deck in 1-2 player games: no play could
+    # measure it there, so it is neither measured nor "not measured" at 2 players
+    printed = {n: printed_points(RunConfig(games=2, players=n)) for n in (2, 3)}
+    tab = card_table(_synthetic({"B1": (3.0, 40)}), printed)
+    tasks = tab[tab["kind"] == "task"]
+    assert set(tasks.loc[tasks["players"] == 3, "card"]) == set(TASK_IDS)
+    assert set(tasks.loc[tasks["players"] == 2, "card"]) == set(TASK_IDS) - {"Y2"}
+    assert len(tab[tab["kind"] == "gnome"]) == 2 * 33
 
 
 def test_no_card_of_a_real_run_is_flagged_without_forks(tmp_path):

@@ -16,9 +16,11 @@ the cards already measured.
    for the same number of games share a batch, and a round's batches share one pass over
    its games (``probes.probe_staggered``: a card is forked in its first games only), so
    the rare cards' long batch costs base games, not 99 cards' forks, and no game is
-   played twice.  A row
-   never gets more than ``max_games`` games in all (a card the players almost never meet
-   would need hundreds of thousands): it stays ``not measured`` with the forks it has.
+   played twice.  A row never gets more than ``games_cap(max_games, players)`` games in
+   all (a card the players almost never meet would need hundreds of thousands): it stays
+   ``not measured`` with the forks it has.  The cap is a budget of play: ``max_games``
+   four-player games, and as many seat-games at the other counts (twice the games at 2
+   players), since a game's cost grows with its seats' decisions.
 
 Every fork of a card estimates the same quantity (the card's value at a decision drawn
 uniformly from the eligible ones of a game of this configuration), so the stages pool;
@@ -61,8 +63,9 @@ from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.sim.runconfig import RunConfig
 
 FIRST_GAMES = 400  # games per player count on which every card is forked
-MAX_GAMES = 32_000  # games per card and player count at most, all stages together: the
-# whole table at 2, 3 and 4 players stays within 5 minutes on 2 cores (bench --card-table)
+MAX_GAMES = 32_000  # four-player games per card at most, all stages together (other
+# counts: as many seat-games, ``games_cap``): the whole table at 2, 3 and 4 players stays
+# within 5 minutes on 2 cores (bench --card-table)
 ROUNDS = 4  # top-up rounds at most
 SPARE = 1.1  # a top-up asks for 10% more forks than the estimate says
 KINDS_OF = {"task": ("light", "forced"), "gnome": ("gnome",)}  # the forks a card's value uses
@@ -125,6 +128,12 @@ def top_up_plan(table: pd.DataFrame, played: Mapping[str, int], max_games: int) 
     return dict(sorted(plan.items()))
 
 
+def games_cap(max_games: int, players: int) -> int:
+    """Games per card at ``players`` players for a cap of ``max_games`` four-player games:
+    the same number of seat-games (64,000 two-player games for 32,000)."""
+    return max_games * 4 // players
+
+
 def whole_games(games: int, players: int) -> int:
     """``games`` (at least 1) rounded up to whole seat rotations of ``players`` seats
     (every deal in every seat order)."""
@@ -147,7 +156,8 @@ def survey_cards(runs: Sequence[RunLike] | Mapping[int, RunConfig], *,
                  quiet: bool = True, cache: bool = True,
                  note: Callable[[str], None] | None = None) -> Survey:
     """Every task's and gnome's card value to ± ``margin`` (or ``not measured`` with the
-    forks it has), per player count, spending forks where the intervals need them.
+    forks it has), per player count, spending forks where the intervals need them;
+    ``max_games``: games per card at 4 players (``games_cap`` at the others).
 
     ``runs``: finished runs (their forks on their first ``games`` games are the first
     stage, cached like ``card_values``'), or player count -> configuration (the first
@@ -220,8 +230,8 @@ def _survey_one(survey: Survey, n: int, config: RunConfig, run_dir: str | None,
                                 time.perf_counter() - t0))
     played = dict.fromkeys(TASK_IDS + GNOME_IDS, g0)
     extra = top_up(forks, config, played, cards=TASK_IDS + GNOME_IDS, margin=margin,
-                   alpha=alpha, max_games=max_games, rounds=rounds, seed=base, jobs=jobs,
-                   quiet=quiet, note=note, batches=survey.batches, cache=cache)
+                   alpha=alpha, max_games=games_cap(max_games, n), rounds=rounds, seed=base,
+                   jobs=jobs, quiet=quiet, note=note, batches=survey.batches, cache=cache)
     table = card_table(pd.concat([forks, extra], ignore_index=True), printed, margin, alpha)
     table["who"] = population(config.strategies)
     table["games"] = table["card"].map(played).astype(np.int64)
@@ -304,7 +314,8 @@ def card_forks(runs: Sequence[Run], probes: ProbeSettings | int | None = None, *
         games = sum(min(settings.games or r.config.games, r.config.games) for r in group)
         played = dict.fromkeys(cards, games)
         extra = top_up(forks[forks["players"] == n], group[0].config, played, cards=cards,
-                       margin=margin, alpha=alpha, max_games=max(MAX_GAMES, games),
+                       margin=margin, alpha=alpha,
+                       max_games=max(games_cap(MAX_GAMES, n), games),
                        rounds=ROUNDS, seed=seed, jobs=jobs, quiet=quiet, note=note)
         parts.append(extra.assign(run=TOP_UP_RUN))
     return pd.concat(parts, ignore_index=True)

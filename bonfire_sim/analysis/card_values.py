@@ -136,7 +136,9 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
     """Card values from a fork table (``probe_values`` rows, a ``cluster`` column naming the
     deal of each fork) and the printed task points per player count.
 
-    One row per card (66 tasks, 33 gnomes) and player count; columns ``COLUMNS``:
+    One row per card (66 tasks, 33 gnomes) and player count, less the tasks the rules
+    leave out at that count (``components.tasks_dealt``: Y2 at 2 players); columns
+    ``COLUMNS``:
     ``kind`` (task / gnome), ``group`` (colour / ``gnome``), ``value`` with its
     clustered 95% ``lo``/``hi``, ``n`` forks from ``deals`` deals (``n_forced`` after a
     forced take), ``reference`` (mean of the other cards of the group), ``surplus``
@@ -152,7 +154,9 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
         est = _estimates(forks, kinds, cluster) if len(forks) else _estimates(
             pd.DataFrame(columns=["kind", "players", "item", "score_a", "score_b",
                                   cluster]), kinds, cluster)
-        grid = pd.DataFrame([(n, c) for n in sorted(printed) for c in ids],
+        # a card the rules leave out at a count has no row there (Y2 at 2 players)
+        grid = pd.DataFrame([(n, c) for n in sorted(printed) for c in ids
+                             if kind == "gnome" or c in C.tasks_dealt(n)],
                             columns=["players", "card"])
         f = grid.merge(est, on=["players", "card"], how="left")
         f["kind"] = kind

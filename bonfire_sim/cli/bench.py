@@ -30,9 +30,10 @@ from bonfire_sim.cli.options import quiet_option
                    "seat-rotated 4-player games of the default mix with --jobs workers, for "
                    "the report's fork kinds and for the card values' (reprice).")
 @click.option("--card-table", "card_table", is_flag=True,
-              help="Instead: the whole card table (66 tasks and 33 gnomes at 2, 3 and 4 "
-                   "players) to +-1 point with `values`' defaults, --jobs workers, the "
-                   "default population: seconds and rows measured per player count.")
+              help="Instead: the whole card table (66 tasks, 65 at 2 players, and 33 "
+                   "gnomes at 2, 3 and 4 players) to +-1 point with `values`' defaults, "
+                   "--jobs workers, the default population: seconds and rows measured per "
+                   "player count.")
 @click.option("--search", "search_", is_flag=True,
               help="Instead: games/s of the search player (search, sequential halving) and "
                    "of search_ref (the flat search it replaced) in seat 0 against tuned, 2 "
@@ -240,11 +241,11 @@ def _bench_card_table(jobs: int, quiet: bool) -> None:
         batches = [b for b in survey.batches if b.players == n]
         tasks = g[g["kind"] == "task"]
         gnomes = g[g["kind"] == "gnome"]
-        click.echo(f"{n:7} {int((tasks['status'] == 'measured').sum()):>12}/66 "
-                   f"{int((gnomes['status'] == 'measured').sum()):>13}/33 "
+        click.echo(f"{n:7} {int((tasks['status'] == 'measured').sum()):>12}/{len(tasks)} "
+                   f"{int((gnomes['status'] == 'measured').sum()):>13}/{len(gnomes)} "
                    f"{int(g['n'].sum()):8,} {sum(b.games for b in batches):8,} "
                    f"{sum(b.seconds for b in batches):8.1f}")
     click.echo(f"total {wall:.1f} s with {jobs} worker(s); the default population, "
-               f"seat-rotated, margin 1 point, at most {CS.MAX_GAMES:,} games per card and "
-               f"count")
+               f"seat-rotated, margin 1 point, at most {CS.MAX_GAMES:,} four-player games "
+               f"per card ({CS.games_cap(CS.MAX_GAMES, 2):,} two-player)")
 

@@ -113,7 +113,9 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
                            for n in counts)
             prop = res.proposal.get(r["card"], r["printed"])
             click.echo(f"{r['card']:>5} {r['printed']:>7} {prop:>8} {own}")
-    unmeasured = {n: int((est[f"status_{n}"] != "measured").sum()) for n in counts}
+    # a task the rules leave out at a count (Y2 at 2 players) has no status there
+    unmeasured = {n: int((est[f"status_{n}"].notna() & (est[f"status_{n}"] != "measured"))
+                         .sum()) for n in counts}
     click.echo("not measured (interval wider than the margin): "
                + ", ".join(f"{k} tasks at {n} players" for n, k in unmeasured.items()))
     if res.verified is not None:

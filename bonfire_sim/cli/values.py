@@ -37,7 +37,8 @@ def _counts(text: str) -> tuple[int, ...]:
               help="Games per player count on which every card is forked (of a run: its "
                    "first games).")
 @click.option("--max-games", type=click.IntRange(min=1), default=32_000, show_default=True,
-              help="Games per card and player count at most, all stages together; a card "
+              help="Four-player games per card at most, all stages together (as many "
+                   "seat-games at the other counts: twice the games at 2 players); a card "
                    "that needs more stays 'not measured' with the forks it has.")
 @click.option("--rounds", type=click.IntRange(min=0, max=20), default=4, show_default=True,
               help="Top-up rounds at most (each on fresh deals).")
@@ -65,8 +66,9 @@ def values(run_dirs: tuple[str, ...], players_text: str, strategies: str, games:
     mean of the other tasks of its colour; a gnome's, recruiting it against the average
     gnome.  Every card is forked on --games games; then, round after round on fresh deals,
     each row still wider than the margin is forked alone on the games its interval needs
-    (at most --max-games per card).  Rows that stay wider say "not measured" with the
-    forks they have and the forks they need; only measured rows are flagged.  Runs of one
+    (at most --max-games four-player games per card, as many seat-games at the other
+    counts).  Rows that stay wider say "not measured" with the forks they have and the
+    forks they need; only measured rows are flagged.  Runs of one
     player count are one game; different counts are measured side by side, never pooled.
     See docs/howto/task-values.md.
 
@@ -147,14 +149,19 @@ def _fmt(v: float) -> str:
 
 def _print_table(table, survey, margin: float, wall: float) -> None:  # noqa: ANN001
     """The summary per count, the flagged rows and the rows not measured."""
+    from bonfire_sim.analysis.probes import TASK_IDS
+
     games: dict[int, int] = {}
     for b in survey.batches:
         games[b.players] = games.get(b.players, 0) + b.games
     click.echo(f"card values to ±{margin:g} point(s), measured in {wall:.0f} s "
                f"({len(survey.batches)} probes)")
     for n, g in table.groupby("players", sort=True):
-        parts = [f"{int((g[g['kind'] == kind]['status'] == 'measured').sum())}/{rows} "
-                 f"{kind}s measured" for kind, rows in (("task", 66), ("gnome", 33))]
+        parts = [f"{int((k['status'] == 'measured').sum())}/{len(k)} {kind}s measured"
+                 for kind in ("task", "gnome") for k in [g[g["kind"] == kind]]]
+        left = [t for t in TASK_IDS if t not in set(g["card"])]
+        if left:
+            parts[0] += f" ({', '.join(left)} is not dealt at {n} players)"
         click.echo(f"  {n} players ({g['who'].iloc[0]}): {', '.join(parts)}; "
                    f"{int(g['n'].sum())} forks on {games[int(n)]} games")
     flagged = table[table["flag"] != ""].sort_values(["players", "card"])

@@ -173,7 +173,8 @@ def survey_text(probes: Any) -> str:
     from bonfire_sim.analysis.card_survey import MAX_GAMES
 
     return (f"; card rows wider than the margin topped up on fresh deals of the same game "
-            f"(each on the games its interval needs, at most {MAX_GAMES:,} per card)")
+            f"(each on the games its interval needs, at most {MAX_GAMES:,} four-player "
+            f"games per card, as many seat-games at the other counts)")
 
 
 def forks_text(probes: Any, runs: Sequence[Any]) -> str:

@@ -392,6 +392,12 @@ TASKS: tuple[Task, ...] = (
 # FATE_GROUPS arguments: a, b are the symbols of the two required areas; b = -2 means only
 # one area is required; a = b = -1 means any two distinct areas (of any symbols).
 
+
+def tasks_dealt(players: int) -> tuple[str, ...]:
+    """The tasks in the game at ``players`` players: the whole deck, less
+    ``REMOVED_TASK_SMALL`` in 1-2 player games (the rules take it out) [text]."""
+    return tuple(t.id for t in TASKS if not (players <= 2 and t.id == REMOVED_TASK_SMALL))
+
 # ----------------------------------------------------------------------------------------
 # Gnomes (Appendix III).  27 specialists (abilities 1..27; 10-13 one ability per island
 # guardian colour) and 6 elders.  Resources [assumed, RULINGS 8]: specialists 5, 22, 23
