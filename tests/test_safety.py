@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -138,6 +139,35 @@ def test_resume_refuses_a_run_made_by_another_engine(ref, tmp_path):
                                                   "run directory"):
         run(CFG, out, resume=True)
     assert before == {f: (out / f).read_bytes() for f in FINALS}
+
+
+def test_replace_stale_plays_a_run_of_another_engine_afresh(ref, tmp_path):
+    out = _copy(ref, tmp_path / "stale")
+    _other_engine(out)
+    said: list[str] = []
+    run(CFG, out, resume=True, replace_stale=True, status=said.append)
+    assert any("made by another engine" in s and "played afresh" in s for s in said)
+    for f in FINALS:  # the same games as the reference, by the current engine
+        assert pq.read_table(out / f).equals(pq.read_table(ref / f))
+    assert json.loads((out / "manifest.json").read_text())["fingerprint"] == json.loads(
+        (ref / "manifest.json").read_text())["fingerprint"]
+    # a run of the current engine is kept as it is: nothing replayed
+    stamp = {f: (out / f).stat().st_mtime_ns for f in FINALS}
+    run(CFG, out, resume=True, replace_stale=True)
+    assert stamp == {f: (out / f).stat().st_mtime_ns for f in FINALS}
+
+
+@pytest.mark.parametrize("case", ["stranger", "other-config"])
+def test_replace_stale_deletes_nothing_it_would_otherwise_refuse(ref, tmp_path, case):
+    out = _copy(ref, tmp_path / "keep")
+    _other_engine(out)
+    if case == "stranger":
+        (out / "notes.txt").write_text("mine")
+    before = sorted(p.relative_to(out).as_posix() for p in out.rglob("*"))
+    cfg = CFG if case == "stranger" else replace(CFG, seed=4)
+    with pytest.raises(BonfireError, match="does not write|different configuration"):
+        run(cfg, out, resume=True, replace_stale=True)
+    assert before == sorted(p.relative_to(out).as_posix() for p in out.rglob("*"))
 
 
 def test_experiment_refuses_to_reuse_a_run_of_another_engine(ref, tmp_path, monkeypatch):

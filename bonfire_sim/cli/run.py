@@ -31,6 +31,10 @@ from bonfire_sim.cli.options import (
               help="Games per chunk (unit of work, checkpoint and resume).")
 @click.option("--out", "out", default="runs/latest", show_default=True, help="Run directory.")
 @click.option("--resume", is_flag=True, help="Complete an interrupted run in --out.")
+@click.option("--replace-stale", is_flag=True,
+              help="If --out holds this run made by another engine (the rules, players or "
+                   "libraries changed since), delete its games and play them afresh "
+                   "instead of refusing (make demo uses it).")
 @click.option("--config", "config_file", default=None, metavar="FILE.toml",
               help="Experiment file; its [run] table replaces the options above.")
 @click.option("--move-timeout", type=float, default=None, metavar="SECONDS",
@@ -40,8 +44,8 @@ from bonfire_sim.cli.options import (
 @backend_options
 @quiet_option
 def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: int, jobs: int,
-        turn_log: str, chunk_size: int, out: str, resume: bool, config_file: str | None,
-        move_timeout: float | None,
+        turn_log: str, chunk_size: int, out: str, resume: bool, replace_stale: bool,
+        config_file: str | None, move_timeout: float | None,
         variants: dict[str, str], quiet: bool) -> None:
     """Play GAMES seeded games and write games/players (and turns) Parquet to --out.
 
@@ -82,7 +86,7 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
         try:
             path = run_games(config, out, jobs=jobs, resume=resume,
                              progress=progress_callback(bar), status=bar.write,
-                             move_timeout=move_timeout)
+                             move_timeout=move_timeout, replace_stale=replace_stale)
         except KeyboardInterrupt:
             raise click.ClickException(
                 f"interrupted; finished chunks are kept in {out}: add --resume to complete"

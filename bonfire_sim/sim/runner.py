@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
@@ -175,6 +176,36 @@ def _refuse_other_engine(out: Path, manifest: Mapping[str, Any],
             f"(--out, or out in an experiment's [run]) or delete {out}")
 
 
+def _discard_stale(out: Path, config: RunConfig, fingerprint: Mapping[str, str],
+                   status: Callable[[str], None] | None) -> None:
+    """Delete the games in ``out`` when it holds this configuration's run, by these
+    players, made by another engine (they can never be completed or mixed with new ones):
+    ``run(replace_stale=True)``, e.g. ``make demo`` after an upgrade.  Only a run's own
+    files go; anything else (another configuration or players, a file a run does not
+    write, a link) is left for ``check_run_dir`` to refuse.  Called holding the lock."""
+    if not (out / MANIFEST).is_file():
+        return
+    manifest = read_manifest(out)
+    stored = manifest.get("fingerprint")
+    if (stored_config(manifest) != config.to_json() or stored == dict(fingerprint)
+            or manifest.get("seat_players", player_records(config)) != player_records(config)):
+        return
+    ownership.check_may_write(out, own=out, own_kind="run")
+    safepaths.refuse_links(out, "run directory")
+    _refuse_unexpected(out, config)
+    for entry in sorted(out.iterdir()):
+        if entry.name == ownership.LOCK:
+            continue
+        if entry.is_dir():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+    if status:
+        what = describe_difference(stored, dict(fingerprint))
+        status(f"{out} was made by another engine ({what}): its games were deleted and are "
+               f"played afresh")
+
+
 # ---- the run --------------------------------------------------------------------------
 def check_run_dir(out: Path, config: RunConfig, resume: bool,
                   fingerprint: Mapping[str, str] | None = None) -> dict[str, Any] | None:
@@ -315,7 +346,7 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
         backend: str | None = None, scheduler: str | None = None,
         progress: Callable[[int, int], None] | None = None,
         status: Callable[[str], None] | None = None,
-        move_timeout: float | None = None) -> Path:
+        move_timeout: float | None = None, replace_stale: bool = False) -> Path:
     """Run (or complete, or repair) ``config`` into ``out``; returns the run directory.
 
     Finished chunks are verified against their checksums and corrupt ones recomputed;
@@ -327,6 +358,8 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     plug-in seat may take per move (None: no limit); a plug-in that fails leaves the run
     incomplete for ``resume``.  ``backend``/``scheduler``: see ``workers.using`` (None keeps
     the enclosing choice, loky at the top; ``jobs`` is then the number of chunks in flight).
+    ``replace_stale``: where ``out`` holds this run made by another engine, delete its
+    games and play them afresh instead of refusing (``_discard_stale``).
     """
     from bonfire_sim.infra.workers import check_backend, using
 
@@ -337,6 +370,9 @@ def run(config: RunConfig, out: str | Path, *, jobs: int = 1, resume: bool = Fal
     if backend == "dask" and scheduler:
         check_scheduler(scheduler)  # before anything is created
     fingerprint = engine_fingerprint()
+    if replace_stale and (out / MANIFEST).is_file():
+        with ownership.locked(out):
+            _discard_stale(out, config, fingerprint, status)
     check_run_dir(out, config, resume, fingerprint)  # before the lock creates the folder
     with ownership.locked(out), using(backend, scheduler):
         return _run_locked(config, out, n_jobs, resume, fingerprint, progress, status,
