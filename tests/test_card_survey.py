@@ -245,6 +245,19 @@ def test_the_whole_four_player_table_is_measured_and_retests_within_a_point_heav
     assert agree >= 0.9, agree
 
 
+@pytest.mark.heavy
+def test_the_whole_table_at_every_count_is_measured_with_the_defaults_heavy():
+    """Full size (``make test-heavy``, about 4 minutes on 2 cores): ``bench --card-table``'s
+    survey (the default population, first stage, rounds and cap) measures every one of the
+    296 rows (66 tasks, 65 at 2 players, and 33 gnomes at 2, 3 and 4 players) to ±1."""
+    configs = {n: RunConfig(games=CS.whole_games(CS.FIRST_GAMES, n), players=n, seed=11,
+                            seat_rotation=True) for n in (2, 3, 4)}
+    t = CS.survey_cards(configs, seed=12, jobs=2, cache=False).table
+    assert len(t) == 296 and (t["status"] == "measured").all(), t[t["status"] != "measured"]
+    assert (t["half"] <= 1.0).all()
+    assert (t.groupby("players")["games"].max() <= [64_000, 42_666, 32_000]).all()
+
+
 def test_a_card_survey_of_runs_that_play_two_games_is_refused(tmp_path):
     from bonfire_sim.analysis.card_survey import card_values
     from bonfire_sim.analysis.probes import ProbeSettings
