@@ -69,7 +69,6 @@ from bonfire_sim.strategies.price_board import (
     step_value,
 )
 from bonfire_sim.strategies.price_context import (
-    CX_DKEY,
     CX_DLOSS,
     CX_DOVER,
     CX_FOK,
@@ -98,7 +97,7 @@ from bonfire_sim.strategies.price_context import (
     stock_values,
     turns_left,
 )
-from bonfire_sim.strategies.price_fate import fate_value, free_lines
+from bonfire_sim.strategies.price_fate import GEO_AREA, GEO_LINES, fate_value
 from bonfire_sim.strategies.price_stock import res_cost_memo, tile_cost_memo, tiles_loss
 from bonfire_sim.strategies.price_tasks import (
     island_value,
@@ -214,8 +213,10 @@ def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
 # What pricing a move reads besides the state and the parameters, made once per decision by
 # ``choose_in``: the seat's weight row ``w``, the decision's context ``cx`` (``CX_*``), the
 # NEED vector ``nd``, the tile and resource values ``tv``/``rv`` (``stock_values``), and the
-# fate area's labelling ``lab``/``size`` and free lines ``fl`` (made at the first fate move).
-Scratch = namedtuple("Scratch", ("w", "cx", "nd", "tv", "rv", "lab", "size", "fl"))
+# fate area's labelling ``lab``/``size`` (made at the first fate move), free lines ``fl``
+# and the seat's kept placement geometry ``area``/``lines`` (``price_fate.GEO_AREA``).
+Scratch = namedtuple("Scratch", ("w", "cx", "nd", "tv", "rv", "lab", "size", "fl", "area",
+                                 "lines"))
 
 
 @njit(cache=True)
@@ -239,7 +240,7 @@ def value_of(s, p, move, sc):
     ph = s[L.G_PHASE]
     if kind == L.M_FATE:
         return fate_value(s, p, pb, a, b, c, d, ph == L.PH_MAIN, w, cx, nd, tv, rv, sc.lab,
-                          sc.size, sc.fl)
+                          sc.size, sc.fl, sc.area, sc.lines)
     if kind == L.M_IGNITE:
         t = s[pb + L.P_TASK + a]
         v = w[W_IGNITE] + w[W_NOVICE] * cx[CX_PRESS] + p[T.T_POINTS + t] + nd[FE.N_BONFIRES]
@@ -320,13 +321,17 @@ N_FLOATS = FE.NN + NCX + PAYV + 6 + 6
 # The int scratch starts with one fate-area labelling per seat (``_label``): a seat's
 # grid changes only when it places a fate tile, so four in five labellings of a decision
 # with fate moves would repeat the seat's last one.  Slot layout: 1 once filled, 1 if its
-# tops are usable, the 14 tops (CX_FTOP, as ints: they are -1 or area sizes), the grid it
-# labels, then lab and size (``features.fate_labels_tops``).
-LC_VALID, LC_OK, LC_TOP = 0, 1, 2
+# tops are usable, the area's shape (rows * 1000 + cols: the kept geometry depends on
+# it), the 14 tops (CX_FTOP, as ints: they are -1 or area sizes), the grid it labels, lab
+# and size (``features.fate_labels_tops``), then the placement geometry kept with them
+# (``price_fate.GEO_AREA``).
+LC_VALID, LC_OK, LC_DIMS, LC_TOP = 0, 1, 2, 3
 LC_GRID = LC_TOP + 14
 LC_LAB = LC_GRID + F.NCELL
 LC_SIZE = LC_LAB + F.NCELL
-LC_N = LC_SIZE + F.NCELL
+LC_AREA = LC_SIZE + F.NCELL
+LC_LINES = LC_AREA + GEO_AREA
+LC_N = LC_LINES + GEO_LINES
 LC_ALL = L.NP * LC_N  # then the flood fill's stack and the free lines
 
 
@@ -367,13 +372,15 @@ def tiles_only(s, moves, n):
 
 
 @njit(**NO_RT)
-def _label(s, pb, slot, stack, cx):
+def _label(s, p, pb, slot, stack, cx):
     """Label the fate area into the seat's cache ``slot`` (lab, size), its largest area
     sizes into CX_FTOP (CX_FOK: 1 if usable, -1 if not).  The labelling reads the grid
     only, so while the grid equals the slot's the slot's labelling is the same, entry for
-    entry, and is reused."""
+    entry, and is reused, and so is the geometry kept with it (which also reads the
+    area's shape); else that is cleared."""
     g = pb + L.P_FATE
-    same = slot[LC_VALID] == 1
+    dims = p[T.FATE_ROWS] * 1000 + p[T.FATE_COLS]
+    same = slot[LC_VALID] == 1 and slot[LC_DIMS] == dims
     if same:
         for j in range(F.NCELL):
             if slot[LC_GRID + j] != s[g + j]:
@@ -391,7 +398,12 @@ def _label(s, pb, slot, stack, cx):
         for j in range(14):
             slot[LC_TOP + j] = np.int64(cx[CX_FTOP + j])
         slot[LC_OK] = 1 if ok else 0
+        slot[LC_DIMS] = dims
         slot[LC_VALID] = 1
+        for j in range(LC_AREA, LC_LINES):
+            slot[j] = 0
+        for j in range(LC_LINES, LC_N):
+            slot[j] = -1
     cx[CX_FOK] = 1.0 if slot[LC_OK] == 1 else -1.0
 
 
@@ -424,19 +436,18 @@ def choose_in(s, p, moves, n, w, floats, fate):
     cx[CX_DLOSS] = -1.0
     cx[CX_DOVER] = -1.0
     cx[CX_OCC] = -1.0
-    cx[CX_DKEY] = -1.0
     cx[CX_TKEY] = -1.0
     cx[CX_GKEY] = -1.0
     cx[CX_PKNOWN] = 0.0
-    # the fate area's labelling (the seat's cache slot) and free lines, made at the first
-    # fate move (or here, if a held task's distance can use it)
+    # the fate area's labelling (the seat's cache slot), made at the first fate move (or
+    # here, if a held task's distance can use it); the free lines at the first dead-cell
+    # count (``price_fate.fate_value``)
     slot = fate[seat * LC_N:(seat + 1) * LC_N]
     lab = slot[LC_LAB:LC_LAB + F.NCELL]
     size = slot[LC_SIZE:LC_SIZE + F.NCELL]
     stack = fate[LC_ALL:LC_ALL + F.NCELL]
     fl = fate[LC_ALL + F.NCELL:]
     labelled = False
-    lined = False
     n_open = 0
     # A payment of action tiles is priced by the tile values alone: no NEED vector (its
     # stale entries reach only the resource values rv, which such a decision never reads).
@@ -444,7 +455,7 @@ def choose_in(s, p, moves, n, w, floats, fate):
         # the labelling serves a held FATE_GROUPS task's distance when the fate moves need
         # it anyway; else the task's own flood fills of one or two symbols cost less
         if FE.wants_tops(s, p, pb) and has_fate_move(moves, n):
-            _label(s, pb, slot, stack, cx)
+            _label(s, p, pb, slot, stack, cx)
             labelled = True
         n_open = FE.seat_needs_top(s, p, seat, nd, w[W_COMMON], cx[CX_FTOP:CX_FTOP + 14],
                                    cx[CX_FOK] > 0.0)
@@ -459,7 +470,8 @@ def choose_in(s, p, moves, n, w, floats, fate):
     # Under stall pressure stock that no held task needs falls towards its leftover value:
     # converting tiles at the Great Bonfire only delays a stall.
     stock_values(s, p, pb, w, cx[CX_LATE] * (1.0 - w[W_STOCK_PRESS] * cx[CX_PRESS]), nd, tv, rv)
-    sc = Scratch(w, cx, nd, tv, rv, lab, size, fl)
+    sc = Scratch(w, cx, nd, tv, rv, lab, size, fl, slot[LC_AREA:LC_LINES],
+                 slot[LC_LINES:LC_N])
     best = NEG
     bi = 0
     pass_i = -1
@@ -468,14 +480,9 @@ def choose_in(s, p, moves, n, w, floats, fate):
         if kind == L.M_PASS:
             pass_i = i
             continue
-        if kind == L.M_FATE and not lined:
-            if not labelled:
-                _label(s, pb, slot, stack, cx)
-                labelled = True
-            occ = FM.occupied(s, p, pb)
-            cx[CX_OCC] = occ
-            free_lines(p, occ, fl)
-            lined = True
+        if kind == L.M_FATE and not labelled:
+            _label(s, p, pb, slot, stack, cx)
+            labelled = True
         v = value_of(s, p, (kind, moves[i, 1], moves[i, 2], moves[i, 3], moves[i, 4]), sc)
         if v > best:
             best = v

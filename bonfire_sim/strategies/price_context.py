@@ -36,14 +36,14 @@ PAYV = 8  # tv[PAYV + k]: value of a held tile of type k up to TILE_CAP (surplus
 SURPLUS_EARLY = 0.3  # ... while the game is far from its end: spare change for pairs
 TILE_CAP = (3, 2, 3, 3, 3, 2)  # most tiles one action of each type pays (ship..gnome)
 # context slots (per decision); the later ones memoise what several moves of one decision
-# share: the discarded tiles' value and covered-cell mask of every fate move (-1 = not yet),
-# and, under a key of the last move that computed it (-1 = none), the dead cells of a
-# placement (both column ends), a new task's distance (every pile and space) and a
-# gnome's value (both ways to pay); CX_DOVER: 1 if option I must discard, 0 if not (-1 =
-# not yet known), the same for every fate move
-(CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS, CX_DLOSS, CX_OCC, CX_DKEY, CX_DEAD,
- CX_EMPTY, CX_TKEY, CX_TDIST, CX_GKEY, CX_GVAL, CX_PKNOWN, CX_DOVER) = range(16)
-CX_PORTAL = 16  # 7 slots: a portal's value by shape, known where bit shape of CX_PKNOWN is set
+# share: the discarded tiles' value and covered-cell mask of every fate move (-1 = not yet;
+# the dead cells of a placement are kept per seat: ``price_fate.GEO_AREA``), and, under a
+# key of the last move that computed it (-1 = none), a new task's distance (every pile and
+# space) and a gnome's value (both ways to pay); CX_DOVER: 1 if option I must discard, 0
+# if not (-1 = not yet known), the same for every fate move
+(CX_TURNS, CX_LATE, CX_OPEN, CX_SEAT, CX_PRESS, CX_DLOSS, CX_OCC, CX_TKEY, CX_TDIST,
+ CX_GKEY, CX_GVAL, CX_PKNOWN, CX_DOVER) = range(13)
+CX_PORTAL = 13  # 7 slots: a portal's value by shape, known where bit shape of CX_PKNOWN is set
 # Memo slots (NaN = not yet computed) of prices many moves of one decision share: the
 # cheapest payment of n < MEMO_N tiles of type t (on the decision's own stock), of n < 4
 # resources r (r = -1: any; the ship payment never changes the resources), and the

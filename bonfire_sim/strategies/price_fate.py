@@ -16,11 +16,8 @@ from bonfire_sim.rules.payment import (
 )
 from bonfire_sim.strategies import features as FE
 from bonfire_sim.strategies.price_context import (
-    CX_DEAD,
-    CX_DKEY,
     CX_DLOSS,
     CX_DOVER,
-    CX_EMPTY,
     CX_OCC,
     GOLD,
     NO_RT,
@@ -88,14 +85,50 @@ def dead_cells_free(p, occ, pm, fl):
     return FM.popcount(free & ~cover), FM.popcount(free)
 
 
+# The geometry of a placement reads only the seat's grid (and the area's shape): the area
+# a symbol joins on a cell, the dead and empty cells once a straight triple is covered.
+# Four in five decisions with fate moves find the seat's grid as at its previous one, so
+# these are kept per seat (``evaluate._label`` clears them when the grid differs), each
+# computed at its first use: ``area[gi * 6 + sym]`` (0 = not yet; an area is >= 1) and
+# ``lines[line_key]`` = empty * 256 + dead (-1 = not yet).
+GEO_AREA = 6 * F.NCELL
+GEO_LINES = 2 * F.NCELL
+
+
+@njit(cache=True, inline="always")
+def line_key(r, c, o):
+    """Index into ``lines`` of the straight triple a placement covers, the same for a
+    tile and its reverse: the grid index of its first cell x 2 + 1 if it runs down."""
+    if o == 0:
+        return F.grid_index(r, c) * 2
+    if o == 1:
+        return F.grid_index(r, c - 2) * 2
+    if o == 2:
+        return F.grid_index(r, c) * 2 + 1
+    return F.grid_index(r - 2, c) * 2 + 1
+
+
+@njit(cache=True, inline="always")
+def known_area(s, pb, lab, size, area, rr, cc, sym):
+    """``features.placed_area`` of symbol sym on grid cell (rr, cc), kept in ``area``."""
+    j = F.grid_index(rr, cc) * 6 + sym
+    a = area[j]
+    if a == 0:
+        a = FE.placed_area(s, pb, lab, size, rr, cc, sym)
+        area[j] = a
+    return a
+
+
 # Inlined into ``evaluate.value_of`` (its one caller; same arithmetic): a call passed ten
 # arrays as seven machine words each, for each of the ~11 fate moves of a decision.
 @njit(cache=True, inline="always")
-def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size, fl):
+def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size, fl, area, lines):
     """Value of option I / the council's fate bonus: gains from the area sizes, no apply.
 
     ``lab``/``size``: the area labelling (``features.fate_labels``); ``fl``: the free lines
-    of the area (``free_lines``), both made once per decision.
+    of the area (``free_lines``, made at the decision's first dead-cell count: CX_OCC
+    >= 0 from then); ``area``/``lines``: the seat's geometry kept while its grid is
+    unchanged (``GEO_AREA``).
     """
     lo = s[pb + L.P_FATE_LO]
     tile = s[pb + L.P_FATE_SUP + lo] if end == 0 else s[pb + L.P_FATE_SUP + s[pb + L.P_FATE_HI] - 1]
@@ -106,7 +139,7 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size, fl
     for i in range(3):
         rr, cc = F.tile_cell(r, c, o, i)
         sym = p[T.FATE_TILE + tile * 3 + i]
-        a = FE.placed_area(s, pb, lab, size, rr, cc, sym)
+        a = known_area(s, pb, lab, size, area, rr, cc, sym)
         v += a * tv[sym] + nd[FE.N_FATESYM + sym] * min(a - 1, 3) / 3.0
         if s[pb + L.P_TILES + sym] == 0:
             v += nd[FE.N_TILE + sym]  # Y15-Y17: a type the supply lacks
@@ -123,14 +156,18 @@ def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size, fl
                     v += nd[FE.N_FATECELL + j] / 3.0
     if w[W_FATE_GEO] > 0.0:
         # keep room for the tiles still in the column (each placement is ~4-5 tiles)
-        key = (r + 2) * 1000 + (c + 2) * 10 + o
-        if cx[CX_DKEY] != key:
+        key = line_key(r, c, o)
+        known = lines[key]
+        if known < 0:
+            if cx[CX_OCC] < 0.0:  # the decision's first count: the area's free lines
+                occ = FM.occupied(s, p, pb)
+                cx[CX_OCC] = occ
+                free_lines(p, occ, fl)
             dd, ee = dead_cells_free(p, np.int64(cx[CX_OCC]), pm, fl)
-            cx[CX_DEAD] = dd
-            cx[CX_EMPTY] = ee
-            cx[CX_DKEY] = key
-        dead = np.int64(cx[CX_DEAD])
-        empty = np.int64(cx[CX_EMPTY])
+            known = ee * 256 + dd
+            lines[key] = known
+        dead = known & 255
+        empty = known >> 8
         left = s[pb + L.P_FATE_HI] - s[pb + L.P_FATE_LO] - 1
         slack = empty - 3 * left
         if dead > slack:
