@@ -155,8 +155,8 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
             pd.DataFrame(columns=["kind", "players", "item", "score_a", "score_b",
                                   cluster]), kinds, cluster)
         # a card the rules leave out at a count has no row there (Y2 at 2 players)
-        grid = pd.DataFrame([(n, c) for n in sorted(printed) for c in ids
-                             if kind == "gnome" or c in C.tasks_dealt(n)],
+        grid = pd.DataFrame([(n, c) for n in sorted(printed)
+                             for c in (ids if kind == "gnome" else C.tasks_dealt(n))],
                             columns=["players", "card"])
         f = grid.merge(est, on=["players", "card"], how="left")
         f["kind"] = kind

@@ -150,6 +150,7 @@ def _fmt(v: float) -> str:
 def _print_table(table, survey, margin: float, wall: float) -> None:  # noqa: ANN001
     """The summary per count, the flagged rows and the rows not measured."""
     from bonfire_sim.analysis.probes import TASK_IDS
+    from bonfire_sim.rules import components as C
 
     games: dict[int, int] = {}
     for b in survey.batches:
@@ -159,7 +160,8 @@ def _print_table(table, survey, margin: float, wall: float) -> None:  # noqa: AN
     for n, g in table.groupby("players", sort=True):
         parts = [f"{int((k['status'] == 'measured').sum())}/{len(k)} {kind}s measured"
                  for kind in ("task", "gnome") for k in [g[g["kind"] == kind]]]
-        left = [t for t in TASK_IDS if t not in set(g["card"])]
+        dealt = C.tasks_dealt(int(n))
+        left = [t for t in TASK_IDS if t not in dealt]
         if left:
             parts[0] += f" ({', '.join(left)} is not dealt at {n} players)"
         click.echo(f"  {n} players ({g['who'].iloc[0]}): {', '.join(parts)}; "
