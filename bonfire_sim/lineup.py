@@ -12,6 +12,8 @@ import that each one is a registered player.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 # The default seat mix of a batch run (cycled over the seats): four distinct plans, each
 # tuned on tuned's judgement (issue 27; docs/explanation/players.md) - strong players who
 # still play differently.
@@ -46,3 +48,11 @@ def default_help(players: str = "the default mix") -> str:
     above, so the help never names a player that is no longer the default)."""
     return (f"Default: {players} ({', '.join(DEFAULT_MIX)} over the seats), or "
             f"{RECOMMENDED_SOLO} against Tom (the recommended solo player).")
+
+
+def who_played(specs: Sequence[str], players: int) -> str:
+    """Who played, in words, for a figure's caption: ``steady against Tom`` (solo) or the
+    seats' players cycled over the seats (``tuned_portal, tuned_planner at 2 players``)."""
+    if players == 1:
+        return f"{specs[0]} against Tom"
+    return f"{', '.join(specs[i % len(specs)] for i in range(players))} at {players} players"
