@@ -124,7 +124,8 @@ def plan(config: StrengthConfig) -> list[dict[str, Any]]:
         key_seats = tuple(rung.seats)
         same = first.setdefault(key_seats, rung.name)
         for n in config.players:
-            cfg = RunConfig(games=config.games_for(rung, n), players=n, strategies=rung.seats,
+            seats = tuple(rung.seats[i % len(rung.seats)] for i in range(n))
+            cfg = RunConfig(games=config.games_for(rung, n), players=n, strategies=seats,
                             seat_rotation=True, seed=config.seed + n, chunk_size=200)
             out.append({"rung": rung.name, "key": f"players={n}", "config": cfg,
                         "same_as": same if same != rung.name else None})
@@ -249,7 +250,8 @@ def flagged_cards(rows: pd.DataFrame) -> pd.DataFrame:
     if "flag" not in rows:
         return rows
     cards = rows["answer"].isin(["tasks", "gnomes"])
-    hit = set(rows.loc[cards & (rows["flag"].fillna("") != ""), "figure"])
+    flags = rows["flag"].astype(object).where(rows["flag"].notna(), "")
+    hit = set(rows.loc[cards & (flags != ""), "figure"])
     return rows[~cards | rows["figure"].isin(hit)].reset_index(drop=True)
 
 
