@@ -80,7 +80,7 @@ def test_ranks_and_winners_follow_the_scores(records):
 
 def test_solo_names_tom_at_seat_1_and_records_his_turns(records):
     rec = records[(1, 1)]
-    assert rec.solo and rec.strategies == ("portal", "tom")  # the solo default
+    assert rec.solo and rec.strategies == (RECOMMENDED_SOLO, "tom")  # the solo default
     # Random players run out early, so Tom plays his deck to its end: check his turn count
     ended_by_deck = 0
     for seed in (1, 2, 3, 177):
@@ -219,7 +219,7 @@ def test_narration_ends_with_the_final_scoring_table(records):
 
 def test_narration_shows_payments_tom_and_rounds(records):
     text = "\n".join(narrate(records[(1, 1)]))
-    assert "Round 1, seat 0 (portal): " in text
+    assert f"Round 1, seat 0 ({RECOMMENDED_SOLO}): " in text
     assert "Round 1, Tom: plays card '" in text
     assert "paying 1 " in text
 

@@ -64,7 +64,8 @@ def _check_int(name: str, value: Any) -> int:
 
 
 def default_strategies(players: int) -> list[str]:
-    """The default seat strategies: the default mix (2-4 players), the solo default (1)."""
+    """The default seat strategies (``lineup.default_seats``): the default mix (2-4
+    players), the recommended solo player (1)."""
     return list(default_seats(players))
 
 
