@@ -160,7 +160,7 @@ def total_games(plan: SensitivityPlan) -> int:
 def _load(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     from bonfire_sim.sim.load import load
 
-    data = load(path, turns=False)
+    data = load(path, turns=False, lazy=False)
     return ST.combine([(str(path), data)])
 
 
