@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import backend_options, progress_callback, quiet_option
+from bonfire_sim.cli.options import backend_options, progress_callback, quiet_option, warm_engine
 
 
 @click.command()
@@ -41,20 +41,26 @@ def coverage(run_dir: str | None, games: int, players: int, strategies: str, see
     from bonfire_sim.sim.runner import resolve_jobs, run
 
     jobs = resolve_jobs(jobs)
+    source = run_dir
     with tempfile.TemporaryDirectory() as tmp:
         if run_dir is None:
             names = tuple(n.strip() for n in strategies.split(",") if n.strip())
             cfg = RunConfig(games=games, players=players, strategies=names, seed=seed,
                             seat_rotation=False,
                             chunk_size=min(20_000, max(50, games // (4 * jobs))))
+            warm_engine(quiet)
             with Progress(games, "games", "game", quiet=quiet) as bar:
                 run_dir = str(run(cfg, f"{tmp}/run", jobs=jobs,
                                   progress=progress_callback(bar), status=bar.write))
-        data = load(run_dir, turns=False)
-    tasks = task_coverage(data.players)
-    abil = ability_coverage(data.players)
-    n = len(data.games)
-    click.echo(f"{n} games ({run_dir})")
+            # the games were played in a temporary directory, gone when this ends: say
+            # who played them instead of naming it
+            source = (f"played here: {players} players, {', '.join(cfg.strategies)}, "
+                      f"seed {seed}; not kept")
+        data = load(run_dir, turns=False, lazy=False)
+        tasks = task_coverage(data.players)
+        abil = ability_coverage(data.players)
+        n = len(data.games)
+    click.echo(f"{n} games ({source})")
     missing_t = tasks.loc[tasks["ignited"] == 0, "task"].tolist()
     missing_a = abil.loc[abil["effects"] == 0, "gnome"].tolist()
     click.echo(f"tasks ignited at least once: {66 - len(missing_t)}/66"

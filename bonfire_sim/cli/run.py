@@ -6,9 +6,11 @@ import click
 
 from bonfire_sim.cli.options import (
     backend_options,
+    interrupted,
     progress_callback,
     quiet_option,
     variant_option,
+    warm_engine,
 )
 
 
@@ -82,14 +84,17 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
         config = RunConfig(games=games, players=players, strategies=names,
                            seat_rotation=seat_rotation, seed=seed, turn_log=turn_log,
                            chunk_size=chunk_size, variants=variants)
-    with Progress(config.games, "games", "game", quiet=quiet) as bar:
-        try:
+    from bonfire_sim.analysis.headline import headline
+
+    try:
+        warm_engine(quiet)  # before the games' clock starts: their rate leaves it out
+        with Progress(config.games, "games", "game", quiet=quiet) as bar:
             path = run_games(config, out, jobs=jobs, resume=resume,
                              progress=progress_callback(bar), status=bar.write,
                              move_timeout=move_timeout, replace_stale=replace_stale)
-        except KeyboardInterrupt:
-            raise click.ClickException(
-                f"interrupted; finished chunks are kept in {out}: add --resume to complete"
-            ) from None
+    except KeyboardInterrupt:
+        raise interrupted(f"finished chunks are kept in {out}: add --resume to "
+                          f"complete the run") from None
     click.echo(f"wrote {config.games} games to {path} (games.parquet, players.parquet"
                f"{', turns/' if config.turn_log != 'none' else ''})")
+    click.echo(headline(path, config).text())
