@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from bonfire_sim.cli.options import (
@@ -64,6 +66,7 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
     """
     from dataclasses import replace
 
+    from bonfire_sim.infra import budget
     from bonfire_sim.infra.progress import Progress
     from bonfire_sim.pipelines.experiment import load_experiment
     from bonfire_sim.sim.runconfig import RunConfig
@@ -82,6 +85,12 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
         config = RunConfig(games=games, players=players, strategies=names,
                            seat_rotation=seat_rotation, seed=seed, turn_log=turn_log,
                            chunk_size=chunk_size, variants=variants)
+    if not quiet:  # a long run says what it costs before the first game
+        per_game = budget.RUN_BYTES_PER_GAME + (
+            budget.TURN_LOG_BYTES_PER_GAME if config.turn_log != "none" else 0)
+        budget.announce(config.games, jobs if jobs > 0 else os.cpu_count() or 1,
+                        lambda line: click.echo(line, err=True),
+                        disk=config.games * per_game)
     with Progress(config.games, "games", "game", quiet=quiet) as bar:
         try:
             path = run_games(config, out, jobs=jobs, resume=resume,

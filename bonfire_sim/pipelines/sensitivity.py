@@ -29,7 +29,7 @@ import pandas as pd
 
 from bonfire_sim.config import check_count
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.infra import fileio, ownership
+from bonfire_sim.infra import fileio, ownership, safepaths
 from bonfire_sim.report import stats as ST
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import tables as T
@@ -436,6 +436,9 @@ def load_plan(path: str | Path) -> tuple[SensitivityPlan, dict[str, Any]]:
         kw["styles"] = tuple(str(s) for s in t["styles"])
     if "variants" in t:
         kw["variants"] = parse_arms(t["variants"])
+    for key in ("work", "csv", "json", "html"):  # a shared file writes only inside cwd
+        if key in t:
+            safepaths.within(Path.cwd(), t[key], str(path), f"sensitivity.{key}")
     return SensitivityPlan(**kw), {k: t[k] for k in out_keys if k in t}
 
 

@@ -18,13 +18,12 @@ were found corrupt).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from bonfire_sim.errors import DataError
-from bonfire_sim.infra import fileio
+from bonfire_sim.infra import fileio, readers
 
 LOG = "chunks.jsonl"
 
@@ -32,25 +31,16 @@ LOG = "chunks.jsonl"
 def append(out: Path, entry: Mapping[str, Any]) -> None:
     """Append one finished chunk's manifest entry to the run's log (fsynced)."""
     line = json.dumps(dict(entry), sort_keys=True, separators=(",", ":"), allow_nan=False)
-    path = Path(out) / LOG
-    try:
-        # O_APPEND: one write() per line, so concurrent readers never see half a line
-        # except at the very end after a crash (handled in ``read``).
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, (line + "\n").encode())
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except OSError as e:
-        raise fileio.os_error(path, e) from None
+    # O_APPEND: one write() per line, so concurrent readers never see half a line except
+    # at the very end after a crash (handled in ``read``); never through a planted link.
+    fileio.append(Path(out) / LOG, (line + "\n").encode())
 
 
 def read(out: Path) -> dict[str, dict[str, Any]]:
     """The chunk entries the log holds, by chunk index (as a string, like the manifest)."""
     path = Path(out) / LOG
     try:
-        data = path.read_bytes()
+        data = readers.read_bytes(path, "chunk log")  # a FIFO here is refused, not waited on
     except FileNotFoundError:
         return {}
     except OSError as e:
@@ -61,7 +51,7 @@ def read(out: Path) -> dict[str, dict[str, Any]]:
     entries: dict[str, dict[str, Any]] = {}
     for number, raw in enumerate(complete, 1):
         try:
-            entry = json.loads(raw)
+            entry = readers.parse_json(raw, f"{path} line {number}")
             index = entry["index"]
         except (ValueError, TypeError, KeyError):
             raise DataError(f"{path} line {number} is not a chunk entry: the run's chunk "

@@ -34,7 +34,6 @@ refuses any other before unpickling it (a study from someone else restarts from 
 from __future__ import annotations
 
 import hashlib
-import json
 import pickle
 import time
 from collections.abc import Callable, Sequence
@@ -46,7 +45,7 @@ import numpy as np
 
 from bonfire_sim.config import TUNE_FLOATS, check_float
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.infra import fileio, ownership, safepaths, signed
+from bonfire_sim.infra import fileio, ownership, readers, safepaths, signed
 from bonfire_sim.infra.extras import require
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
@@ -332,7 +331,7 @@ def open_study(out: Path, config: TuneConfig, resume: bool) -> tuple[Study, Any]
                               f"choose another --out")
         safepaths.refuse_links(out, "study directory")  # no write may follow a link out
         try:
-            doc = json.loads(spath.read_text())
+            doc = readers.parse_json(readers.read_bytes(spath, "tuning study"), spath)
             if not isinstance(doc, dict):
                 raise ValueError("not a study")
         except (OSError, ValueError) as e:
@@ -363,7 +362,7 @@ def _load_optimiser(path: Path) -> tuple[Any, Any]:
     """The optimiser and numpy's random state, from a file this user's bonfire-sim signed
     (the signature is checked before a byte is unpickled)."""
     try:
-        blob = path.read_bytes()
+        blob = readers.read_bytes(path, "tuning state")
     except OSError as e:
         raise ConfigError(f"{path} is unreadable ({e.strerror or e})") from None
     payload = signed.verified(
