@@ -51,8 +51,9 @@ HOSTILE: list[tuple[str, list[str], str]] = [
     ("fifo-chunk-log-resume", [*RUN4, "--out", "fifo_log", "--resume"], "is a FIFO"),
     ("fifo-study-resume", [*TUNE, "--out", "fifo_study", "--resume"], "is a FIFO"),
     ("fifo-weights", ["run", "--games", "4", "--players", "2", "--strategies",
-                      "portal@fifo.toml"], "is a FIFO"),
+                      "portal@fifo.toml"], "weights file 'fifo.toml' not found"),
     ("fifo-tune-start", ["tune", "--start", "fifo.toml"], "is a FIFO"),
+    ("device-tune-start", ["tune", "--start", "/dev/zero"], "is a character device"),
     ("fifo-ladder-baseline", ["ladder", "--skill-depth", "--baseline", "fifo.json"],
      "is a FIFO"),
     ("fifo-report-sensitivity", ["report", "run", "--sensitivity", "fifo.json"], "is a FIFO"),
@@ -108,6 +109,11 @@ HOSTILE: list[tuple[str, list[str], str]] = [
     ("budget-ladder-search", ["ladder", "--skill-depth", "--search-games", E12],
      "must be 1..10,000,000"),
     ("budget-text", ["values", "--max-games", "lots"], "is not a whole number"),
+    # a large allowed budget whose command is refused says only the refusal
+    ("budget-run-large-refused", ["run", "--games", str(10**7), "--players", "2", "--out",
+                                  "victim.txt"], "it is a file"),
+    ("budget-tune-large-refused", ["tune", "--generations", str(10**5), "--out", "run"],
+     "inside the run directory run"),
     # --- edited chunk logs and transplanted tables ---
     ("manifest-relabelled", ["report", "manifest_relabelled"],
      "chunk '1' is listed with index 0"),
@@ -119,22 +125,22 @@ HOSTILE: list[tuple[str, list[str], str]] = [
     ("log-other-seed-chunk", [*RUN4, "--out", "log_seed", "--resume"],
      "played with seed 2, not 1"),
     ("transplant-checksum-edited", ["report", "transplant"], "played with seed 2, not 1"),
-    ("transplant-players-edited", ["coverage", "transplant_players"],
+    ("transplant-players-edited", ["report", "transplant_players"],
      "played with seed 2, not 1"),
     # --- links where a writer takes its lock or appends ---
     ("lock-symlink-resume", [*RUN4, "--out", "lock_symlink", "--resume"],
-     "is a symbolic link"),
+     "symbolic link (bonfire.lock)"),
     ("lock-hardlink-resume", [*RUN4, "--out", "lock_hardlink", "--resume"],
-     "has 2 hard links"),
+     "lock file bonfire.lock has 4 hard links"),
     ("lock-hardlink-replace-stale", [*RUN4, "--out", "lock_stale", "--replace-stale"],
-     "has 2 hard links"),
+     "lock file bonfire.lock has 4 hard links"),
     ("lock-fifo-resume", [*RUN4, "--out", "lock_fifo", "--resume"], "not a regular file"),
     ("lock-symlink-tune", [*TUNE, "--out", "study_symlink", "--resume"],
-     "is a symbolic link"),
+     "lock file bonfire.lock is a symbolic link"),
     ("lock-hardlink-tune", [*TUNE, "--out", "study_hardlink", "--resume"],
-     "has 2 hard links"),
+     "lock file bonfire.lock has 4 hard links"),
     ("chunk-log-hardlink", [*RUN4, "--out", "log_hardlink", "--resume"],
-     "has 2 hard links"),
+     "chunks.jsonl has 2 hard links"),
 ]
 
 
@@ -187,12 +193,12 @@ def _build(root: Path) -> None:
         "out_s3": ok.replace("runs/ok", "s3://bucket/bonfire-x"),
         "out_glob": ok.replace("runs/ok", "run*/x"),
         "out_deep": ok.replace("runs/ok", "/".join(["a"] * 2000)),
-        "report_home": ok + '[report]\nout = "~/page.html"\n',
-        "runs_var": ok + '[report]\nruns = ["$HOME/r"]\n',
-        "sens_home": '[sensitivity]\ngames = 4\nwork = "~/w"\n',
-        "sens_var": '[sensitivity]\ngames = 4\ncsv = "$HOME/s.csv"\n',
-        "check_home": '[[assert]]\nmeasure = "seat_win"\nplayers = 2\ngames = 4\n'
-                      'strategies = ["portal@~/w.toml", "greedy"]\n',
+        "report_home": ok + '[report]\nout = "~/bonfire-page.html"\n',
+        "runs_var": ok + '[report]\nruns = ["$HOME/bonfire-r"]\n',
+        "sens_home": '[sensitivity]\ngames = 4\nwork = "~/bonfire-w"\n',
+        "sens_var": '[sensitivity]\ngames = 4\ncsv = "$HOME/bonfire-s.csv"\n',
+        "check_home": '[[assert]]\nmeasure = "seat_win"\nplayers = 2\nseat = 0\nmin = 0.1\n'
+                      'strategies = ["portal@~/bonfire-w.toml", "greedy"]\n',
     }.items():
         (root / f"{name}.toml").write_text(text)
     # run directories whose manifest or log is hostile
@@ -205,8 +211,9 @@ def _build(root: Path) -> None:
     _unfinished(root / "run", root / "deep_log")
     (root / "deep_log" / "chunks.jsonl").write_text(nested + "\n")
     # edited chunk logs (two chunks: 0 and 1; the log lists both)
+    _unfinished(root / "run", root / "log_hardlink")
     for name in ("log_renamed", "log_range", "log_copied", "log_seed",
-                 "log_hardlink"):
+                 ):
         _unfinished(root / "run", root / name, last_chunk_pending=False)
     # a finished run whose manifest lists chunk 0's entry again as chunk 1
     shutil.copytree(root / "run", root / "manifest_relabelled")
@@ -244,7 +251,8 @@ def _build(root: Path) -> None:
     m = json.loads((root / "lock_stale" / "manifest.json").read_text())
     m["fingerprint"]["source_hash"] = "0000000000000000"
     (root / "lock_stale" / "manifest.json").write_text(json.dumps(m))
-    res = CliRunner().invoke(main, [*TUNE[:-3], "1", "--quiet", "--out", str(root / "study")])
+    res = CliRunner().invoke(main, [*TUNE[:-3], "--generations", "1", "--quiet",
+                                    "--out", str(root / "study")])
     assert res.exit_code == 0, res.output
     for name in ("study_symlink", "study_hardlink", "fifo_study", "deep_study"):
         shutil.copytree(root / "study", root / name)
@@ -265,8 +273,10 @@ def _plant_specials(box: Path) -> list[Path]:
     (box / "study_symlink" / ownership.LOCK).symlink_to(victim)
     for name in ("lock_hardlink", "lock_stale", "study_hardlink"):
         os.link(victim, box / name / ownership.LOCK)
-    (box / "log_hardlink" / "chunks.jsonl").unlink()
-    os.link(victim, box / "log_hardlink" / "chunks.jsonl")
+    log = box / "log_hardlink" / "chunks.jsonl"  # a valid log, with a second name outside
+    shutil.copy(log, box / "log_victim.jsonl")
+    log.unlink()
+    os.link(box / "log_victim.jsonl", log)
     return fifos
 
 
@@ -314,7 +324,6 @@ def test_hostile_input_is_one_line_exit_2_and_harmless(case, args, expect, world
     shutil.copytree(world, box)
     fifos = _plant_specials(box)
     monkeypatch.chdir(box)
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # where '~' and $HOME would lead
     monkeypatch.delenv("BONFIRE_SIM_TRACEBACK", raising=False)
     monkeypatch.setattr("bonfire_sim.infra.progress.LOG_EVERY", float("inf"))
     monkeypatch.setattr("bonfire_sim.analysis.probes.fork_cache_dir",
@@ -326,7 +335,30 @@ def test_hostile_input_is_one_line_exit_2_and_harmless(case, args, expect, world
     assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
     assert expect in lines[0], (expect, lines[0])
     assert _snapshot(box) == before, "the command wrote or destroyed something"
-    assert not (tmp_path / "home").exists() and not Path(box / "~").exists()
+    home = Path.home()  # where '~' and $HOME would lead (not redirected: the kernel cache)
+    planted = ("bonfire-x", "bonfire-w", "bonfire-s.csv", "bonfire-page.html")
+    assert not any((home / n).exists() for n in planted)
+    assert not (box / "~").exists() and not (box / "$HOME").exists()
+
+
+def test_a_large_run_says_its_time_and_disk_before_the_first_game(tmp_path, monkeypatch):
+    calls = []
+
+    def stub(config, out, **kwargs):  # the run itself is not the point
+        calls.append(config.games)
+        return Path(out)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("bonfire_sim.sim.runner.run", stub)
+    result = CliRunner().invoke(main, ["run", "--games", str(10**7), "--players", "2",
+                                       "--out", "big"])
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    assert first.startswith("this takes about 10,000,000 games: roughly ") and " h " in first
+    assert "GB of disk" in first and calls == [10**7]
+    small = CliRunner().invoke(main, ["run", "--games", "400", "--players", "2",
+                                      "--out", "small"])
+    assert "this takes about" not in small.output
 
 
 def test_the_hostile_families_are_counted():

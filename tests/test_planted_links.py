@@ -1,17 +1,19 @@
 """Planted links beside every output the CLI writes (issue 34).
 
-A colleague's shared folder may hold a link where a command is about to write: at the
-temporary name an older bonfire_sim used (``NAME.tmp``) or at a writer's lock
-(``bonfire.lock``).  For **every command** of the CLI (taken from the click group, so a
-new command that writes files fails ``test_every_command_and_output_option_is_covered``
-until it has a row in ``WRITES``), each kind of link is planted beside each of its
-outputs: a symbolic link to a file outside, a hard link to it, a dangling link and a
-link to a folder.  The command must then either refuse in one ``Error:`` line (exit 2)
-or write its outputs as regular files, and in both cases leave what the links lead to
-byte for byte as it was.
+A colleague's shared folder may hold a link where a command is about to write: at a
+temporary name (the ``NAME.tmp`` an older bonfire_sim used, or the very name the writer
+will try first, which the test predicts by making ``fileio._temp_name`` deterministic)
+or at a writer's lock (``bonfire.lock``).  For **every command** of the CLI (taken from
+the click group, so a new command that writes files fails
+``test_every_command_and_output_option_is_covered`` until it has a row in ``WRITES``),
+each kind of link is planted beside each of its outputs: a symbolic link to a file
+outside, a hard link to it, a dangling link and a link to a folder.  The command must
+then either refuse in one ``Error:`` line (exit 2) or write its outputs as regular files,
+and in both cases leave what the links lead to byte for byte as it was.
 
-Games are few (the point is where bytes go, not what they say), so the whole matrix
-runs in about a minute on a warm compile cache.
+To stay fast, the temporary names get two kinds per run of a command (one at each name);
+a lock is one name, so each kind there is its own run (they are refused before any game).
+Games are few: the point is where bytes go, not what they say.
 """
 
 from __future__ import annotations
@@ -70,9 +72,9 @@ WRITES: list[tuple[str, list[str], list[str], list[str]]] = [
      ["out/study/study.json", "out/w.toml"], ["out/study"]),
     ("tune", [*TUNE, "--out", "study", "--resume", "--generations", "2"],
      ["study/study.json"], ["study"]),
-    ("reprice", ["reprice", "run", "--out", "out/p.toml", "--probe-games", "4", "--rounds",
+    ("reprice", ["reprice", "rot", "--out", "out/p.toml", "--probe-games", "4", "--rounds",
                  "1", "--quiet"], ["out/p.toml"], []),
-    ("values", ["values", "run", "--games", "2", "--max-games", "2", "--rounds", "0",
+    ("values", ["values", "rot", "--games", "2", "--max-games", "2", "--rounds", "0",
                 "--out", "out/v.csv", "--quiet"], ["out/v.csv"], []),
 ]
 # Commands that write no file at all (they print).
@@ -84,6 +86,9 @@ NOT_OUTPUTS = {"--config", "--start", "--baseline", "--sensitivity", "--skill-de
 SKIPPED = {("ladder", "--out"): "the skill-depth matrix (minutes of search play); it is "
                                 "written by the same fileio.write_text as --csv"}
 KINDS = ("symlink", "hardlink", "dangling", "folder-link")
+# Temporary names: (kind at the old NAME.tmp, kind at the name tried first) per run.
+TMP_PAIRS = (("symlink", "hardlink"), ("dangling", "folder-link"))
+FIRST_TRY = "000000000000"
 
 
 def _commands() -> list[str]:
@@ -125,6 +130,7 @@ def world(tmp_path_factory) -> Path:
     box.mkdir()
     run(RunConfig(games=4, players=2, seed=1, chunk_size=2), box / "run")
     run(RunConfig(games=4, players=2, seed=2, chunk_size=2), box / "run_b")
+    run(RunConfig(games=8, players=2, seed=5, chunk_size=4, seat_rotation=True), box / "rot")
     # an unfinished run to resume (its tables are merged again)
     shutil.copytree(box / "run", box / "half")
     manifest = (box / "half" / "manifest.json")
@@ -164,11 +170,12 @@ def _plant(at: Path, kind: str, outside: Path) -> None:
 
 
 def _cases() -> list[tuple[str, int, str, str]]:
-    """(command, WRITES row, where, kind) for every row, link kind and place."""
+    """(command, WRITES row, where, kinds) for every row and place."""
     rows = []
     for i, (name, _argv, _files, locks) in enumerate(WRITES):
-        for where in ("tmp", "lock") if locks else ("tmp",):
-            rows += [(name, i, where, kind) for kind in KINDS]
+        rows += [(name, i, "tmp", "+".join(pair)) for pair in TMP_PAIRS]
+        if locks:
+            rows += [(name, i, "lock", kind) for kind in KINDS]
     return rows
 
 
@@ -180,10 +187,16 @@ def test_a_planted_link_is_never_written_through(name, row, where, kind, world, 
     shutil.copytree(world, root, symlinks=True)
     box, outside = root / "box", root
     _, argv, files, locks = WRITES[row]
-    places = ([box / f"{f}.tmp" for f in files] if where == "tmp"
-              else [box / d / LOCK for d in locks])
-    for place in places:
-        _plant(place, kind, outside)
+    if where == "tmp":
+        old_name, first_try = kind.split("+")
+        for f in files:
+            _plant(box / f"{f}.tmp", old_name, outside)
+            _plant(box / f"{f}.{FIRST_TRY}.tmp", first_try, outside)
+    else:
+        for d in locks:
+            _plant(box / d / LOCK, kind, outside)
+    monkeypatch.setattr("bonfire_sim.infra.fileio._temp_name",
+                        lambda path, attempt: f"{path.name}.{attempt:012x}.tmp")
     before = {k: v for k, v in _digest(outside).items() if not k.startswith("box/")}
     monkeypatch.chdir(box)
     monkeypatch.delenv("BONFIRE_SIM_TRACEBACK", raising=False)
@@ -202,3 +215,4 @@ def test_a_planted_link_is_never_written_through(name, row, where, kind, world, 
     for f in files:  # written safely: regular files with one name each
         info = os.lstat(box / f)
         assert not os.path.islink(box / f) and info.st_nlink == 1, f
+

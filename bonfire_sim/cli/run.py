@@ -65,11 +65,13 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
         bonfire-sim run --games 2000 --players 1 --variant tom_deck=gnome --out runs/gnome
     """
     from dataclasses import replace
+    from pathlib import Path
 
     from bonfire_sim.infra import budget
     from bonfire_sim.infra.progress import Progress
     from bonfire_sim.pipelines.experiment import load_experiment
     from bonfire_sim.sim.runconfig import RunConfig
+    from bonfire_sim.sim.runner import check_run_dir
     from bonfire_sim.sim.runner import run as run_games
     from bonfire_sim.strategies.specs import split_specs
 
@@ -85,7 +87,9 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
         config = RunConfig(games=games, players=players, strategies=names,
                            seat_rotation=seat_rotation, seed=seed, turn_log=turn_log,
                            chunk_size=chunk_size, variants=variants)
-    if not quiet:  # a long run says what it costs before the first game
+    if not quiet:  # a long run says what it costs, once its folder is checked
+        if not replace_stale:  # (a stale run is deleted first, then checked)
+            check_run_dir(Path(out), config, resume)
         per_game = budget.RUN_BYTES_PER_GAME + (
             budget.TURN_LOG_BYTES_PER_GAME if config.turn_log != "none" else 0)
         budget.announce(config.games, jobs if jobs > 0 else os.cpu_count() or 1,

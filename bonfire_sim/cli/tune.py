@@ -105,11 +105,15 @@ def tune(style: str, field_specs: str, deals2: int, games4: int, generations: in
                         w_stalled=w_stalled, start=start,
                         bounds=tuple(parse_bound(b) for b in bound_specs),
                         keep_signature=keep_signature)
-    if not quiet:  # a long study says what it costs before the first generation
+    def announce(study: Study) -> None:  # a long study says what it costs, once checked
+        if quiet:
+            return
         per_generation = (popsize or 15) * (2 * deals2 * len(config.field) + games4)
-        total = generations * per_generation
-        estimate.announce(min(total, config.budget) if config.budget else total, jobs,
-                        lambda line: click.echo(line, err=True))
+        total = max(0, generations - study.generation) * per_generation
+        if config.budget:
+            total = min(total, max(0, config.budget - study.games))
+        estimate.announce(total, jobs, lambda line: click.echo(line, err=True))
+
     with Progress(total=generations, desc="generations", unit="gen", quiet=quiet) as bar:
         def progress(study: Study) -> None:
             bar.update(study.generation - bar.n)
@@ -119,6 +123,6 @@ def tune(style: str, field_specs: str, deals2: int, games4: int, generations: in
                       f" bonfires4 {best.get('bonfires4', 0):.2f},"
                       f" stalled2 {best.get('stalled2', 0):.3f}), {study.games} games")
         study = run_tune(config, out, jobs=jobs, resume=resume, progress=progress,
-                         weights_out=weights_out or None)
+                         weights_out=weights_out or None, on_start=announce)
     click.echo(f"{study.generation} generations, {study.games} games, "
                f"{study.seconds / 60:.1f} min; study in {out}")

@@ -14,7 +14,9 @@ from collections.abc import Callable
 
 GAMES_PER_CORE_SECOND = 300.0  # four-player games of the default mix, one core
 FORK_GAMES_PER_CORE_SECOND = 40.0  # forked (probe) games: replays from a decision
-RUN_BYTES_PER_GAME = 1_500  # games + players tables and chunks (no turn log)
+# games + players tables and their chunks, no turn log: 334 MB per million 4-player
+# games (docs/findings/2026-11-26-million-games.md)
+RUN_BYTES_PER_GAME = 350
 TURN_LOG_BYTES_PER_GAME = 12_000  # a turn log adds this per game
 ANNOUNCE_SECONDS = 600.0  # say what a job costs when it takes longer than this
 

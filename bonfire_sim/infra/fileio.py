@@ -78,11 +78,17 @@ def _refuse_shared(fd: int, path: Path, doing: str) -> None:
                           f"and try again")
 
 
+def _temp_name(path: Path, attempt: int) -> str:
+    """The name of ``path``'s temporary at the ``attempt``-th try: unpredictable (the
+    exclusive create is what makes a planted name harmless; tests predict it to plant)."""
+    return f"{path.name}.{secrets.token_hex(6)}{TMP_SUFFIX}"
+
+
 def _create_temp(path: Path) -> tuple[int, Path]:
     """Create ``path``'s temporary exclusively, without following links: (fd, its path)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
-    for _ in range(100):
-        tmp = path.with_name(f"{path.name}.{secrets.token_hex(6)}{TMP_SUFFIX}")
+    for attempt in range(100):
+        tmp = path.with_name(_temp_name(path, attempt))
         try:
             fd = os.open(tmp, flags, 0o666)  # the umask applies, as for open(..., "w")
         except FileExistsError:
@@ -91,6 +97,7 @@ def _create_temp(path: Path) -> tuple[int, Path]:
             _refuse_shared(fd, path, f"cannot write {path}: its temporary file")
         except BaseException:
             os.close(fd)
+            _discard(None, tmp)
             raise
         return fd, tmp
     raise OutputError(f"cannot write {path}: no free temporary name beside it")

@@ -23,7 +23,6 @@ run and a study by name, not the modules that write them.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import socket
 from collections.abc import Callable, Iterator
@@ -49,7 +48,7 @@ def folder_kind(folder: Path) -> str | None:
         try:
             if not path.is_file():
                 continue
-            doc = json.loads(readers.read_bytes(path, marker))
+            doc = readers.parse_json(readers.read_bytes(path, marker), path)
         except (OSError, ValueError, BonfireError):
             continue  # unreadable: not recognisably ours (load refuses it on its own)
         if isinstance(doc, dict) and doc.get("format") == fmt:

@@ -96,9 +96,10 @@ def within(base: str | Path, rel: object, where: str, what: str) -> Path:
     base = Path(base)
     if not isinstance(rel, str) or _leads_out(os.path.realpath(base), rel, base):
         raise ConfigError(f"{where}: {what} = {str(rel)[:120]!r} leads outside the folder "
-                          f"it is run from ({base}); paths in an experiment file must be "
-                          f"relative and stay inside it (no absolute path, no '..', no "
-                          f"link leading out, no '~', '$', ':' or '*?[]', at most "
+                          f"it is run from ({base}); paths in experiment, check and "
+                          f"sensitivity files must be relative and stay inside it (no "
+                          f"absolute path, no '..', no link leading out, no '~', '$', ':' "
+                          f"or '*?[]', at most "
                           f"{MAX_PATH_PARTS} levels)")
     return Path(rel)
 

@@ -18,6 +18,7 @@ were found corrupt).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -41,10 +42,15 @@ def read(out: Path) -> dict[str, dict[str, Any]]:
     path = Path(out) / LOG
     try:
         data = readers.read_bytes(path, "chunk log")  # a FIFO here is refused, not waited on
+        links = os.stat(path).st_nlink
     except FileNotFoundError:
         return {}
     except OSError as e:
         raise DataError(f"{path} is unreadable ({e.strerror})") from None
+    if links > 1:  # appending would write into the file's other name, wherever it is
+        raise DataError(f"{path} has {links} hard links; a run's chunk log has one name "
+                        f"(bonfire_sim never makes links): remove the link, or start the run "
+                        f"afresh in a new directory")
     lines = data.split(b"\n")
     # the part after the last newline is a torn append (or empty): not a finished chunk
     complete, _torn = lines[:-1], lines[-1]

@@ -15,7 +15,6 @@ footer alone (metadata and the ``game_id`` column statistics; no data page is re
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from bonfire_sim.errors import DataError
+from bonfire_sim.infra import readers
 
 META_KEY = b"bonfire_sim"  # Parquet key-value metadata of every table a run writes
 CHUNK_FILES = {"games": "chunks/games-{:05d}.parquet", "players": "chunks/players-{:05d}.parquet",
@@ -57,7 +57,7 @@ def _footer(path: Path) -> tuple[Any, dict[str, Any]]:
     """(Parquet file metadata, the bonfire_sim description) of ``path``."""
     try:
         meta = pq.read_metadata(path)
-        doc = json.loads((meta.metadata or {})[META_KEY])
+        doc = readers.parse_json((meta.metadata or {})[META_KEY], path)
     except (OSError, ValueError, KeyError) as e:
         raise DataError(f"{path} is not a bonfire_sim table ({type(e).__name__})") from None
     if not isinstance(doc, dict):
