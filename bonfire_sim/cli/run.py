@@ -12,6 +12,7 @@ from bonfire_sim.cli.options import (
     quiet_option,
     variant_option,
 )
+from bonfire_sim.lineup import default_help
 
 
 @click.command()
@@ -20,8 +21,8 @@ from bonfire_sim.cli.options import (
               help="Human seats 1..4 (1 = solo against Tom).")
 @click.option("--strategies", default="", metavar="A,B,...",
               help="Player spec per seat (one = all seats): a built-in name, "
-                   "name@weights.toml, search:N or package.module:Class. Default: the "
-                   "default mix.")
+                   "name@weights.toml, search:N or package.module:Class. "
+                   + default_help())
 @click.option("--seat-rotation", is_flag=True,
               help="Play every deal in each cyclic rotation of the seats.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
