@@ -533,15 +533,15 @@ def _full_disk(folder: Path, mode: str, monkeypatch) -> Iterator[None]:
             subprocess.run(["umount", str(folder)], check=True)
         return
     (folder / "page.html").write_text("<html>the good old page</html>")
-    real = fileio.atomic_path
+    real = fileio.atomic_file
 
     @contextlib.contextmanager
     def enospc(path, mkdir=True):
-        with real(path, mkdir) as tmp:
-            yield tmp
+        with real(path, mkdir) as f:
+            yield f
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(fileio, "atomic_path", enospc)
+    monkeypatch.setattr(fileio, "atomic_file", enospc)
     yield
 
 

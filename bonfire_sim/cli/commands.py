@@ -36,4 +36,5 @@ COMMANDS: dict[str, str] = {
     "reprice": "bonfire_sim.cli.reprice:reprice",
     "values": "bonfire_sim.cli.values:values",
     "warm": "bonfire_sim.cli.warm:warm",
+    "strength": "bonfire_sim.cli.strength:strength",
 }

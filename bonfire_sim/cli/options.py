@@ -77,6 +77,40 @@ class FiniteFloat(click.ParamType):
         return f"FiniteFloat({self.lo}, {self.hi})"
 
 
+class Budget(click.ParamType):
+    """A count of games (or generations, candidates) with a ceiling: a budget typed by
+    mistake is one ``Error:`` line saying what it would cost, never years of work
+    started (``infra.budget``).  ``per_unit``: games one unit costs, for that estimate."""
+
+    name = "integer"
+
+    def __init__(self, lo: int, hi: int, unit: str = "games", per_unit: float = 1.0) -> None:
+        self.lo, self.hi, self.unit, self.per_unit = lo, hi, unit, per_unit
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        from bonfire_sim.infra import budget
+
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip().replace("_", ""))
+            except ValueError:
+                self.fail(f"{value!r} is not a whole number", param, ctx)
+        if self.lo <= number <= self.hi:
+            return number
+        cost = ""
+        if number > self.hi:
+            years = budget.duration(budget.seconds_for(number * self.per_unit))
+            cost = f" ({number:,} {self.unit} would take about {years} on one core)"
+        self.fail(f"must be {self.lo:,}..{self.hi:,} {self.unit}, got {number:,}{cost}; "
+                  f"for more, split the work into several runs", param, ctx)
+
+    def __repr__(self) -> str:
+        return f"Budget({self.lo}, {self.hi})"
+
+
 def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from bonfire_sim.cli.options import (
@@ -12,6 +14,7 @@ from bonfire_sim.cli.options import (
     variant_option,
     warm_engine,
 )
+from bonfire_sim.lineup import default_help
 
 
 @click.command()
@@ -20,8 +23,8 @@ from bonfire_sim.cli.options import (
               help="Human seats 1..4 (1 = solo against Tom).")
 @click.option("--strategies", default="", metavar="A,B,...",
               help="Player spec per seat (one = all seats): a built-in name, "
-                   "name@weights.toml, search:N or package.module:Class. Default: the "
-                   "default mix.")
+                   "name@weights.toml, search:N or package.module:Class. "
+                   + default_help())
 @click.option("--seat-rotation", is_flag=True,
               help="Play every deal in each cyclic rotation of the seats.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
@@ -65,10 +68,13 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
         bonfire-sim run --games 2000 --players 1 --variant tom_deck=gnome --out runs/gnome
     """
     from dataclasses import replace
+    from pathlib import Path
 
+    from bonfire_sim.infra import budget
     from bonfire_sim.infra.progress import Progress
     from bonfire_sim.pipelines.experiment import load_experiment
     from bonfire_sim.sim.runconfig import RunConfig
+    from bonfire_sim.sim.runner import check_run_dir
     from bonfire_sim.sim.runner import run as run_games
     from bonfire_sim.strategies.specs import split_specs
 
@@ -86,6 +92,14 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
                            chunk_size=chunk_size, variants=variants)
     from bonfire_sim.analysis.headline import headline
 
+    if not quiet:  # a long run says what it costs, once its folder is checked
+        if not replace_stale:  # (a stale run is deleted first, then checked)
+            check_run_dir(Path(out), config, resume)
+        per_game = budget.RUN_BYTES_PER_GAME + (
+            budget.TURN_LOG_BYTES_PER_GAME if config.turn_log != "none" else 0)
+        budget.announce(config.games, jobs if jobs > 0 else os.cpu_count() or 1,
+                        lambda line: click.echo(line, err=True),
+                        disk=config.games * per_game)
     try:
         warm_engine(quiet)  # before the games' clock starts: their rate leaves it out
         with Progress(config.games, "games", "game", quiet=quiet) as bar:

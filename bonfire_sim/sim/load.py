@@ -20,6 +20,7 @@ import pyarrow.parquet as pq
 
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.infra import fileio
+from bonfire_sim.sim import tablecheck
 from bonfire_sim.sim.checksums import Memos
 from bonfire_sim.sim.frames import NULL_IF_NEGATIVE, SCHEMAS
 from bonfire_sim.sim.runner import MANIFEST, read_manifest, run_files
@@ -342,6 +343,7 @@ def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
     turn_entries = [e["turns"] for e in chunk_entries if "turns" in e]
     paths["turns"] = [_verified(out, e, memos) for e in turn_entries] if turns else []
     memos.save()  # only digests that matched the manifest get here
+    tablecheck.check_run_files(out, manifest, turns)  # and hold this run's games
     if lazy is None:
         need = eager_bytes(manifest, turns) if columns is None else 0
         lazy = need > EAGER_LIMIT

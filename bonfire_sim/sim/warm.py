@@ -84,18 +84,23 @@ def _locked(path: Path, on_wait: Callable[[], None]) -> Iterator[bool]:
     except ImportError:  # no advisory locks (Windows): at worst two processes compile
         yield True
         return
-    with open(path, "a") as fh:
+    from bonfire_sim.infra import fileio
+
+    fd = fileio.open_lock(path)  # never through a link, like every lock bonfire_sim takes
+    try:
         try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             free = True
         except OSError:
             free = False
             on_wait()
-            fcntl.flock(fh, fcntl.LOCK_EX)
+            fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             yield free
         finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
 # The compile in parts, each with its share of the whole (measured: numba 0.68, the
