@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import backend_options, progress_callback, quiet_option
+from bonfire_sim.cli.options import (
+    backend_options,
+    progress_callback,
+    quiet_option,
+    warm_engine,
+)
 from bonfire_sim.lineup import default_help
 
 
@@ -55,6 +60,8 @@ def coverage(run_dir: str | None, games: int, players: int, strategies: str, see
     jobs = resolve_jobs(jobs)
     names = tuple(n.strip() for n in strategies.split(",") if n.strip())
     played = games if run_dir is None else 0
+    if played or search_games:
+        warm_engine(quiet)  # before the games' clock starts
     with Progress(played + search_games, "games", "game", quiet=quiet) as bar:
         step = progress_callback(bar)
         result = cover(run_dir, games=games, players=players, strategies=names, seed=seed,

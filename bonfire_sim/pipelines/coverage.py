@@ -51,13 +51,15 @@ def coverage(run_dir: str | None, *, games: int = 2000, players: int = 4,
     """Play ``games`` games (turn log kept) or read ``run_dir``, then ``search_games``
     games of ``search:<search_budget>`` in every human seat on the same seed's first
     deals (0: no comparison); return the tables and the printable lines."""
+    source = str(run_dir)
     with tempfile.TemporaryDirectory() as tmp:
         if run_dir is None:
+            source = "played here, not kept"  # the temporary directory is gone by the end
             cfg = RunConfig(games=games, players=players, strategies=tuple(strategies),
                             seed=seed, turn_log="all",
                             chunk_size=min(20_000, max(50, games // (4 * jobs))))
             run_dir = _play(cfg, f"{tmp}/run", jobs, progress, status)
-        data = load(run_dir, turns=True)
+        data = load(run_dir, turns=True, lazy=False)
         n = int(data.config.get("players", players))
         specs = list(data.config.get("strategies", ()))
         mixes = [mechanism_mix(data.players, data.turns)]
@@ -67,7 +69,8 @@ def coverage(run_dir: str | None, *, games: int = 2000, players: int = 4,
             scfg = RunConfig(games=search_games, players=n, strategies=(spec,),
                              seed=int(data.config.get("seed", seed)), turn_log="all",
                              chunk_size=max(1, min(search_games, 4)))
-            sdata = load(_play(scfg, f"{tmp}/search", jobs, search_progress, status))
+            sdata = load(_play(scfg, f"{tmp}/search", jobs, search_progress, status),
+                         lazy=False)
             mixes.append(mechanism_mix(sdata.players, sdata.turns))
             search_who = (f"; {who_played([spec] * n, n)}: {search_games} games on the "
                           f"first deals of seed {scfg.seed}")
@@ -80,7 +83,7 @@ def coverage(run_dir: str | None, *, games: int = 2000, players: int = 4,
     never = dealt.loc[dealt["ignited"] == 0, "task"].tolist()
     not_dealt = tasks.loc[~tasks["dealt"], "task"].tolist()
     missing_a = abil.loc[abil["effects"] == 0, "gnome"].tolist()
-    lines = [f"{games_played} games ({run_dir}); who played: {who}",
+    lines = [f"{games_played} games ({source}); who played: {who}",
              f"tasks the players ignited at least once: {len(dealt) - len(never)}/"
              f"{len(dealt)} dealt" + (f"; never: {', '.join(never)}" if never else "")
              + (f"; not dealt at {n} players: {', '.join(not_dealt)}" if not_dealt else ""),

@@ -118,13 +118,16 @@ def weights_for(name: str, overrides: Mapping[str, float] | None = None) -> np.n
 def load_weights(path: str | Path) -> dict[str, float]:
     """Weights from a TOML or JSON file: a flat table ``name = value`` (or a ``[weights]``
     table).  Names are checked when the row is built (``weights_for``)."""
+    from bonfire_sim.infra import readers
+
     path = Path(path)
     try:
-        text = path.read_text()
-    except OSError as error:
+        text = readers.read_text(path, "weights file")
+    except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"cannot read weights file {path}: {error}") from None
     try:
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+        data = (readers.parse_json(text, path) if path.suffix == ".json"
+                else readers.parse_toml(text, path))
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"weights file {path} is not valid: {error}") from None
     if isinstance(data, dict) and isinstance(data.get("weights"), dict):
