@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from scipy import stats
 
 from bonfire_sim.analysis.intervals import clustered_mean
+from bonfire_sim.errors import ConfigError
 from bonfire_sim.studies.ladder import play_plan
 
 
@@ -48,6 +48,8 @@ def head_to_head(a: str, b: str, players: int, deals: int, seed: int, jobs: int 
                  progress: Callable[[int, int], None] | None = None) -> HeadToHead:
     """Play ``deals`` deals x ``players`` seatings of ``a`` in one seat, ``b`` in the
     others; ``a``'s win share with its interval clustered by deal."""
+    if a == b:
+        raise ConfigError(f"head to head needs two different players, got {a!r} twice")
     plan = []
     for d in range(deals):
         for seat in range(players):
@@ -65,32 +67,3 @@ def head_to_head(a: str, b: str, players: int, deals: int, seed: int, jobs: int 
     return HeadToHead(a, b, players, n, k, m, max(0.0, m - t * se), min(1.0, m + t * se),
                       float(np.mean(margins)))
 
-
-MIX_COLUMNS = ("specialists", "elders", "guardians", "fire_share", "score",
-               "score_bonfires", "score_guardians", "score_portals", "score_paths",
-               "score_common", "score_ingame")
-
-
-def mechanism_mix(players: Any, turns: Any) -> dict[str, dict[str, float]]:
-    """Per strategy of a run (its ``players`` and ``turns`` tables, pandas): specialists
-    and elders recruited, guardians walked, the share of its turns spent on the Great
-    Bonfire, and its points per game by category (means over its seats)."""
-    out: dict[str, dict[str, float]] = {}
-    pl = players[players["strategy"] != "tom"]
-    seat_strategy = {(int(g), int(s)): str(n) for g, s, n in
-                     zip(pl["game_id"], pl["seat"], pl["strategy"], strict=True)}
-    main = turns[turns["option"] != "pass"]
-    keys = [seat_strategy.get((int(g), int(s)), "tom")
-            for g, s in zip(main["game_id"], main["seat"], strict=True)]
-    fire = (main["action"] == "fire").to_numpy()
-    for name, grp in pl.groupby("strategy", observed=True):
-        mine = np.array([k == name for k in keys])
-        row = {"seats": float(len(grp)),
-               "specialists": float((grp["n_gnomes"] - grp["n_elders"]).mean()),
-               "elders": float(grp["n_elders"].mean()),
-               "guardians": float(grp["n_guardians"].mean()),
-               "fire_share": float(fire[mine].mean()) if mine.any() else float("nan")}
-        for col in MIX_COLUMNS[4:]:
-            row[col] = float(grp[col].mean())
-        out[str(name)] = row
-    return out
