@@ -36,11 +36,11 @@ import numpy as np
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.strategies import (
     BUILTIN,
+    EXPERT,
     RANDOM_ID,
     SEARCH_ID,
     SEARCH_POLICY,
     W,
-    EXPERT,
     load_weights,
     strategy_id,
     weights_for,
