@@ -36,4 +36,6 @@ COMMANDS: dict[str, str] = {
     "reprice": "bonfire_sim.cli.reprice:reprice",
     "values": "bonfire_sim.cli.values:values",
     "expert": "bonfire_sim.cli.expert:expert",
+    "warm": "bonfire_sim.cli.warm:warm",
+    "strength": "bonfire_sim.cli.strength:strength",
 }
