@@ -165,3 +165,15 @@ def test_bench_old_flags_name_their_subcommand(old, new):
                          capture_output=True, text=True)
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1, res.stderr
     assert new in res.stderr and old[0] in res.stderr
+
+
+def test_every_compile_part_runs_on_real_inputs():
+    # as plain Python (nothing compiles): each part calls its kernels with the argument
+    # types the game loop uses, so a wrong one fails here, not minutes into a compile
+    code = ("from bonfire_sim.sim import warm; seen = []; "
+            "warm.compile_kernels(lambda d, t: seen.append(d)); print(seen)")
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=900)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert res.stdout.strip() == "[0, 5, 27, 50, 85, 95, 100]"
