@@ -177,3 +177,11 @@ def test_every_compile_part_runs_on_real_inputs():
                          text=True, timeout=900)
     assert res.returncode == 0, res.stderr[-2000:]
     assert res.stdout.strip() == "[0, 5, 27, 50, 85, 95, 100]"
+
+
+def test_run_says_it_will_compile_before_anything_else(cold):
+    # the notice comes before run's own imports and checks: a bad option still follows it
+    res = CliRunner().invoke(main, ["run", "--games", "0", "--out", "x"])
+    assert res.output.splitlines()[0].startswith("this version's engine is not compiled")
+    res = CliRunner().invoke(main, ["run", "--games", "0", "--out", "x", "--quiet"])
+    assert "not compiled" not in res.output
