@@ -29,9 +29,11 @@ OLD_MIX: tuple[str, ...] = ("portal", "planner", "tempo", "gnome_engine")
 # over the seats as a run's strategies.  The report's "holds in every population" marks and
 # an experiment's `[run] populations` read them.  "strong" is the default mix.
 POPULATIONS: dict[str, tuple[str, ...]] = {"strong": DEFAULT_MIX, "old_mix": OLD_MIX}
-# The human seat in solo games whenever no player is named: the strongest fast player
-# against Tom under the default deck (docs/findings/2026-11-27-strength-ladder.md: steady
-# wins about 16% of 2,000 solo games, tuned_portal 2%, portal 6%).
+# The human seat in solo games whenever no player is named: the fast player that wins most
+# often against Tom under the default deck (docs/findings/2026-11-27-strength-ladder.md:
+# 3,000 solo games on shared deals, steady 17.4% (16.1-18.8%), tuned_guardian 15.6%,
+# tuned_planner 14.3%, paired differences +1.8 and +3.2 points of share; tuned_portal, the
+# first style of the default mix, 2.2% and portal 6.2% of 1,000).
 RECOMMENDED_SOLO = "steady"
 
 

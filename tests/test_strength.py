@@ -169,3 +169,10 @@ def test_the_ladder_file_plays_and_writes_the_report(tmp_path, monkeypatch):
     bad.write_text("[strength]\nout = \"/etc/x\"\n")
     res = CliRunner().invoke(main, ["strength", "bad.toml"])
     assert res.exit_code == 2 and "leads outside" in res.output
+
+
+def test_an_answer_missing_at_the_top_rung_is_not_marked_from_the_lower_rungs():
+    curve = _curve([(0.5, 0.49, 0.51), (0.5, 0.49, 0.51)])  # rungs r0, r1 measured
+    assert ST.convergence(curve)[0] == ST.CONVERGED
+    mark, detail = ST.convergence(curve, ["r0", "r1", "search:16"])
+    assert mark == ST.NOT_MEASURED and "search:16" in detail

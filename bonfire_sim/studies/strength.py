@@ -273,22 +273,28 @@ def strength_answers(dirs: Mapping[str, Mapping[str, Any]], *, probe_games: int 
 
 
 # ---- the marks -----------------------------------------------------------------------
-def convergence(curve: pd.DataFrame) -> tuple[str, str]:
-    """(mark, detail) of one answer's curve (its rows at every rung, ``step`` ordered):
-    the top two rungs' difference against the answer's tolerance."""
+def convergence(curve: pd.DataFrame, rungs: Sequence[str] | None = None) -> tuple[str, str]:
+    """(mark, detail) of one answer's curve (its rows, one per rung measured): the top two
+    rungs' difference against the answer's tolerance.  ``rungs``: the ladder's rungs,
+    weakest first (default: the curve's own, by ``step``); a top rung without a
+    measurement leaves the answer not measured, never marked from lower rungs."""
     c = curve.sort_values("step")
-    if len(c) < 2:
+    order = list(rungs) if rungs is not None else list(dict.fromkeys(c["rung"]))
+    if len(order) < 2:
         return NOT_MEASURED, "measured at fewer than two rungs"
-    top, below = c.iloc[-1], c.iloc[-2]
-    if not all(math.isfinite(float(x)) for x in (top.value, below.value)):
-        missing = below.rung if not math.isfinite(float(below.value)) else top.rung
-        return NOT_MEASURED, f"not measured at {missing}"
-    mark, detail = P.number_mark({str(below.rung): (below.value, below.lo, below.hi),
-                                  str(top.rung): (top.value, top.lo, top.hi)},
+    by = {str(r.rung): r for r in c.itertuples()}
+    below_name, top_name = order[-2], order[-1]
+    missing = [n for n in (below_name, top_name)
+               if n not in by or not math.isfinite(float(by[n].value))]
+    if missing:
+        return NOT_MEASURED, f"not measured at {' and '.join(missing)}"
+    top, below = by[top_name], by[below_name]
+    mark, detail = P.number_mark({below_name: (below.value, below.lo, below.hi),
+                                  top_name: (top.value, top.lo, top.hi)},
                                  float(top.tolerance))
     word = {P.HOLDS: CONVERGED, P.DIFFERS: MOVES}.get(mark, UNDECIDED)
     d = float(top.value) - float(below.value)
-    return word, (f"{top.rung} - {below.rung} = {d:+.3g} (tolerance ±{float(top.tolerance):g}"
+    return word, (f"{top_name} - {below_name} = {d:+.3g} (tolerance ±{float(top.tolerance):g}"
                   f"); {detail}")
 
 
@@ -298,7 +304,7 @@ def marks(answers: pd.DataFrame) -> pd.DataFrame:
     rungs = list(dict.fromkeys(answers.sort_values("step")["rung"]))
     rows = []
     for (answer, figure), g in answers.groupby(["answer", "figure"], sort=False):
-        mark, detail = convergence(g)
+        mark, detail = convergence(g, rungs)
         row: dict[str, Any] = {"answer": answer, "figure": figure, "mark": mark,
                                "detail": detail}
         by = {r.rung: r for r in g.itertuples()}
