@@ -185,3 +185,15 @@ def test_run_says_it_will_compile_before_anything_else(cold):
     assert res.output.splitlines()[0].startswith("this version's engine is not compiled")
     res = CliRunner().invoke(main, ["run", "--games", "0", "--out", "x", "--quiet"])
     assert "not compiled" not in res.output
+
+
+def test_coverage_names_no_temporary_directory_it_deleted(tmp_path, monkeypatch):
+    from bonfire_sim.pipelines.coverage import coverage
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    result = coverage(None, games=4, players=2, strategies=("random",), search_games=0)
+    assert "played here, not kept" in result.lines[0]
+    assert str(tmp_path) not in "\n".join(result.lines)
