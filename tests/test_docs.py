@@ -31,10 +31,27 @@ QUESTIONS = ("start-player advantage", "tasks are mispriced", "gnomes are strong
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    res = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q",
+    # No ``-q``: with it mkdocs drops the warnings before strict mode counts them, and the
+    # build "passes" with pages left out of the nav or links to missing anchors.
+    res = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict",
                           "-d", str(out)], cwd=ROOT, env=env, capture_output=True, text=True)
-    assert res.returncode == 0, res.stdout + res.stderr
+    log = res.stdout + res.stderr
+    assert res.returncode == 0, log
+    assert not build_warnings(log), "\n".join(build_warnings(log))
     return out
+
+
+def build_warnings(log: str) -> list[str]:
+    """The WARNING (and ERROR) lines of a mkdocs build log."""
+    return [line for line in log.splitlines() if line.startswith(("WARNING", "ERROR"))]
+
+
+def test_the_warning_parser_sees_what_strict_mode_counts() -> None:
+    log = ("INFO    -  Cleaning site directory\n"
+           "WARNING -  Doc file 'a.md' contains a link 'b.md#x', but ... anchor '#x'.\n"
+           "INFO    -  Documentation built in 1.0 seconds\n")
+    assert build_warnings(log) == [log.splitlines()[1]]
+    assert build_warnings("INFO    -  Building documentation...\n") == []
 
 
 def _text(page: Path) -> str:
