@@ -264,3 +264,21 @@ def test_ladder_shows_progress_in_a_log_and_not_with_quiet(monkeypatch):
     quiet = run(*args, "--quiet")
     assert quiet.exit_code == 0 and quiet.stderr == ""
     assert quiet.stdout == shown.stdout
+
+
+@pytest.mark.parametrize("args", [["cards"], ["cards", "--kind", "gnomes", "--format", "json"],
+                                  ["strategies"]])
+def test_a_closed_pipe_ends_the_command_quietly(args):
+    # `bonfire-sim replay ... | head -1`: the reader is gone before the command prints.
+    # The read end is closed first, so the very first write fails, whatever the buffer.
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        res = subprocess.run([sys.executable, "-m", "bonfire_sim", *args], stdout=write_end,
+                             stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert res.stderr == ""
+    assert res.returncode in (0, 141)
