@@ -254,3 +254,27 @@ def test_the_python_api_page_names_real_parameters() -> None:
             arg = arg.split("=")[0].lstrip("*")
             if arg:
                 assert arg in params, f"{module}.{name} has no parameter {arg!r}"
+
+
+def test_the_populations_page_names_each_population_as_the_code_defines_it():
+    from bonfire_sim.strategies import POPULATIONS
+
+    text = (ROOT / "docs" / "howto" / "populations.md").read_text(encoding="utf-8")
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| (.*) \|$", text,
+                                                       re.M)}
+    for name, seats in POPULATIONS.items():
+        assert ", ".join(seats) in rows[name], (name, rows[name])
+        if len(set(seats)) > 1:  # a mix is not one player "in every seat"
+            assert "every seat" not in rows[name], (name, rows[name])
+
+
+def test_the_sweep_page_defines_each_measure_as_the_response_page_does():
+    from bonfire_sim.analysis.sweep import MEASURES
+
+    text = (ROOT / "docs" / "howto" / "sweep.md").read_text(encoding="utf-8")
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)[:<>\w]*` \| (.*) \|$",
+                                                       text, re.M)}
+    # The report's wording of the surplus: "Surplus of the task: <definition>, engine forks"
+    definition = MEASURES["surplus"][2].split(": ", 1)[1].split(", engine forks")[0]
+    assert definition in " ".join(rows["surplus"].split()), rows["surplus"]
+    assert "best other move" not in text
