@@ -214,7 +214,8 @@ def tom_answer(data: Mapping[str, Any]) -> list[dict[str, Any]]:
         if r.strategy in eq.index:
             e = eq.loc[r.strategy]
             text += (f"; Tom needs a head start of {e['equilibrium']:+.1f} "
-                     f"({_ci(e['lo'], e['hi'])}) for a 2/7 win rate")
+                     f"({_ci(e['lo'], e['hi'])}) where the challenge settles "
+                     f"(about a 2/7 win rate)")
         items.append(text)
     table = tom.merge(eq.reset_index()[["strategy", "equilibrium", "lo", "hi"]]
                       .rename(columns={"lo": "h_lo", "hi": "h_hi"}), on="strategy", how="left"
@@ -227,7 +228,7 @@ def tom_answer(data: Mapping[str, Any]) -> list[dict[str, Any]]:
             H.table_block(table, {
                 "strategy": ("solo group", ""), "games": ("games", ","),
                 "win_rate": ("win rate, handicap 0", ".3f"), "lo": ("95% lo", ".3f"),
-                "hi": ("95% hi", ".3f"), "equilibrium": ("handicap for 2/7", "+.1f"),
+                "hi": ("95% hi", ".3f"), "equilibrium": ("settle point", "+.1f"),
                 "h_lo": ("95% lo", "+.1f"), "h_hi": ("95% hi", "+.1f")},
                 caption="Tom's difficulty and handicap per solo group"),
             _fig(F.tom_win_rates(tom), "Win rate against Tom at handicap 0 per solo group "

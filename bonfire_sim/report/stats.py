@@ -388,9 +388,9 @@ def tom_lines(players: pd.DataFrame) -> pd.DataFrame:
 
 def handicaps(solo: pd.DataFrame, n_boot: int = 500, seed: int = 0, key: str = "strategy",
               ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(per strategy, or per ``key`` as ``tom_difficulty``: the handicap where the win rate
-    is 2/7 with its interval and where the simulated challenge settles; tidy challenge
-    path: strategy, game, handicap)."""
+    """(per strategy, or per ``key`` as ``tom_difficulty``: the handicap where the challenge
+    settles (``analysis.solo.settle_point``) with its interval and where the simulated
+    challenge settles; tidy challenge path: strategy, game, handicap)."""
     from bonfire_sim.analysis.solo import SoloGames, handicap_series
 
     rows, paths = [], []
