@@ -107,3 +107,13 @@ def clustered_wilson(x: Any, clusters: Any, z: float = Z95) -> tuple[float, floa
         n_eff = m * (1 - m) / se ** 2
     lo, hi = wilson(m * n_eff, n_eff, z)
     return (m, float(lo), float(hi))
+
+
+def clustered_mean_ci(x: Any, clusters: Any) -> tuple[float, float, float]:
+    """(mean, lo, hi): the 95% t interval of a mean whose observations are correlated
+    within ``clusters`` (``clustered_mean``: mean ± t(k-1) se over k clusters)."""
+    m, se, _n, k = clustered_mean(x, clusters)
+    if not (k >= 2 and math.isfinite(se)):
+        return (m, math.nan, math.nan)
+    half = float(sps.t.ppf(0.975, k - 1) * se)
+    return (m, m - half, m + half)

@@ -20,7 +20,7 @@ from scipy import stats as sps
 
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.compensation import as_seat_points, compensation
-from bonfire_sim.analysis.intervals import mean_ci, wilson
+from bonfire_sim.analysis.intervals import clustered_mean_ci, clustered_wilson, mean_ci, wilson
 from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS, ProbeSettings, probe_values
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs, printed_task_points
 from bonfire_sim.rules import components as C
@@ -386,16 +386,16 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
                    alpha: float = FL.ALPHA) -> pd.DataFrame:
     """Per player count (2+) and seat: ``value`` = win share (shared wins split), Wilson
     ``lo``/``hi``, ``n`` games, ``fair`` = 1/n, ``score`` (mean, t ``score_lo``/
-    ``score_hi``), and the **compensation**: the starting points per seat (seat 0 = 0) that
-    would give every seat 1/n of the wins when the recorded games are re-ranked, with a
-    95% interval ``c_lo``/``c_hi`` (``compensation.compensation``).  ``seat_points`` (in
-    ``attrs``, per player count) is the whole-point override to test it with (the
-    rounding whose re-ranked win shares come closest to 1/n); ``seat_points_exact`` the
-    compensation itself to 0.01 point (a fractional ``seat_points`` is a per-deal
-    lottery, the same interpolation the estimate uses).  ``q_value`` /
-    ``flag``: compensation beyond ± margin points (BH per player count);
-    ``imprecise``: compensation interval wider than ± margin; ``games``: example games
-    the seat won.  Runs should be seat-rotated; otherwise seats are confounded with the
+    ``score_hi``), both intervals clustered by deal, and the **compensation**: the starting
+    points per seat (seat 0 = 0) that would give every seat 1/n of the wins when the
+    recorded games are re-ranked, with a 95% interval ``c_lo``/``c_hi``
+    (``compensation.compensation``). ``seat_points`` (in ``attrs``, per player count) is the
+    whole-point override to test it with (the rounding whose re-ranked win shares come
+    closest to 1/n); ``seat_points_exact`` the compensation itself to 0.01 point (a
+    fractional ``seat_points`` is a per-deal lottery, the same interpolation the estimate
+    uses). ``q_value`` / ``flag``: compensation beyond ± margin points (BH per player
+    count); ``imprecise``: compensation interval wider than ± margin; ``games``: example
+    games the seat won. Runs should be seat-rotated; otherwise seats are confounded with the
     strategies sitting there."""
     rs = as_runs(runs)
     rows, suggest, exact = [], {}, {}
@@ -411,8 +411,10 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
             at = a["seat"] == seat
             share = a["win_share"][at]
             wins = float(share.sum())
-            lo, hi = wilson(wins, len(share))
-            m, slo, shi = mean_ci(a["score"][at])
+            # The seat rotations of a deal share its cards: intervals clustered by deal.
+            deal = a["cluster"][a["game"][at]]
+            _, lo, hi = clustered_wilson(share, deal)
+            m, slo, shi = clustered_mean_ci(a["score"][at], deal)
             won = a["game_id"][at][share > 0]
             rows.append({"seat": seat, "players": n, "value": wins / len(share),
                          "lo": float(lo), "hi": float(hi), "n": len(share), "fair": 1.0 / n,
