@@ -81,9 +81,10 @@ def game_measures(run: Run) -> list[dict[str, Any]]:
     seat0 = p[p["seat"] == 0]
     k, fair = float(seat0["win_share"].sum()), 1.0 / n_players
     # The seat rotations of a deal share its cards: both intervals clustered by deal.
-    _, lo, hi = clustered_wilson(seat0["win_share"].to_numpy(float), seat0["deal"].to_numpy())
-    rows.append(_row("start_advantage", n_players, k / len(seat0) - fair, float(lo) - fair,
-                     float(hi) - fair, len(seat0), 0.0))
+    _, slo, shi = clustered_wilson(seat0["win_share"].to_numpy(float),
+                                   seat0["deal"].to_numpy())
+    rows.append(_row("start_advantage", n_players, k / len(seat0) - fair, slo - fair,
+                     shi - fair, len(seat0), 0.0))
     # A tie shares the win; its winners hold the same score, so the max is the winner's.
     won = p[p["won"].astype(bool)].groupby("game_id")
     winners, deals = won["score"].max(), won["deal"].first()
