@@ -19,7 +19,11 @@ import pyarrow.compute as pc
 from scipy import stats as sps
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.compensation import as_seat_points, compensation
+from bonfire_sim.analysis.compensation import (
+    as_seat_points,
+    compensation,
+    whole_points_check,
+)
 from bonfire_sim.analysis.intervals import clustered_mean_ci, clustered_wilson, mean_ci, wilson
 from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS, ProbeSettings, probe_values
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs, printed_task_points
@@ -393,17 +397,21 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
     whole-point override to test it with (the rounding whose re-ranked win shares come
     closest to 1/n); ``seat_points_exact`` the compensation itself to 0.01 point (a
     fractional ``seat_points`` is a per-deal lottery, the same interpolation the estimate
-    uses). ``q_value`` / ``flag``: compensation beyond ± margin points (BH per player
-    count); ``imprecise``: compensation interval wider than ± margin; ``games``: example
-    games the seat won. Runs should be seat-rotated; otherwise seats are confounded with the
-    strategies sitting there."""
+    uses); ``seat_points_whole`` whether the whole points are fair at that count, measured
+    by re-ranking the games under them (``compensation.whole_points_check``). ``q_value`` /
+    ``flag``: compensation beyond ± margin points (BH per player count); ``imprecise``:
+    compensation interval wider than ± margin; ``games``: example games the seat won. Runs
+    should be seat-rotated; otherwise seats are confounded with the strategies sitting
+    there."""
     rs = as_runs(runs)
-    rows, suggest, exact = [], {}, {}
+    rows, suggest, exact, whole = [], {}, {}, {}
     for n in sorted({r.config.players for r in rs if r.config.players >= 2}):
         a = _seat_arrays([r for r in rs if r.config.players == n])
         scores, bonf, clusters = _games_by_seat(a, n)
         c, clo, chi = compensation(scores, bonf, clusters)
         suggest[n] = as_seat_points(c, scores, bonf)
+        if suggest[n]:  # are whole points fair at this count? (re-ranked, measured)
+            whole[n] = whole_points_check(scores, bonf, suggest[n], clusters)
         exact[n] = ([round(float(v), 2) for v in c - np.min(c)]
                     if np.all(np.isfinite(c)) else [])
         for seat in np.unique(a["seat"]):
@@ -439,6 +447,7 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
     out["imprecise"] = FL.imprecise(out["c_lo"], out["c_hi"], margin) & (out["seat"] > 0)
     out.attrs["seat_points"] = suggest
     out.attrs["seat_points_exact"] = exact
+    out.attrs["seat_points_whole"] = whole
     return out
 
 

@@ -165,6 +165,24 @@ def _seat_points_now(members: Sequence[G.Group], runs: Mapping[str, Any], n: int
     return []
 
 
+def whole_points_words(check: Mapping[str, Any] | None, n: int) -> str:
+    """Whether the whole points proposed are fair at ``n`` players, as measured by
+    re-ranking the games under them ("" when not measured)."""
+    if not check:
+        return ""
+    pts, shares = check["points"], check["shares"]
+    spread = f"seat win shares {_pct(min(shares))} to {_pct(max(shares))}"
+    if check["fair"]:
+        return (f"; whole points {pts} are fair at {n} players (re-ranked: {spread}, every "
+                f"seat's interval holds {_pct(1 / n)})")
+    off = [f"seat {k} {_pct(s)} ({_pct(a)} to {_pct(b)})" for k, (s, a, b) in
+           enumerate(zip(shares, check["lo"], check["hi"], strict=True))
+           if not a <= 1 / n <= b]
+    return (f"; whole points {pts} are NOT fair at {n} players (re-ranked: "
+            f"{', '.join(off)} against {_pct(1 / n)}): print the exact compensation as a "
+            f"per-deal lottery, or accept a {_pct(check['max_dev'])} gap")
+
+
 def seat_answer(data: Mapping[str, Any], setting: str, many: bool,
                 members: Sequence[G.Group], runs: Mapping[str, Any]) -> list[dict[str, Any]]:
     where = _where(setting, many)
@@ -191,6 +209,7 @@ def seat_answer(data: Mapping[str, Any], setting: str, many: bool,
                       f"{[a + b for a, b in zip(now, pts, strict=False)]}")
             text += (f"; {change} (exact compensation {exact}; seat {int(w.seat)} "
                      f"{w.compensation:+.2f}, {_ci(w.c_lo, w.c_hi, '+.2f')})")
+            text += whole_points_words(sa.attrs.get("seat_points_whole", {}).get(n), n)
         parts.append(text)
     blocks = [H.text_block(f"Start-player advantage{where}: " + "; ".join(parts) + ". The "
                            "compensation re-ranks the recorded games; confirm it with a run "
