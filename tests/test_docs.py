@@ -278,3 +278,11 @@ def test_the_sweep_page_defines_each_measure_as_the_response_page_does():
     definition = MEASURES["surplus"][2].split(": ", 1)[1].split(", engine forks")[0]
     assert definition in " ".join(rows["surplus"].split()), rows["surplus"]
     assert "best other move" not in text
+
+
+def test_the_rules_notes_describe_the_payment_and_the_specialist_20_reading_in_force():
+    text = " ".join((ROOT / "docs" / "rules-notes.md").read_text(encoding="utf-8").split())
+    assert "canonical payment" not in text  # replaced by the payer's choice (RULINGS 4)
+    assert "**Specialist 20 with specialist 6**" in text
+    assert "test_specialist_20_with_specialist_6_adds_its_gold_to_the_resource_chosen" in (
+        (ROOT / "tests" / "rules" / "test_procession.py").read_text(encoding="utf-8"))
