@@ -250,10 +250,10 @@ def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path):
     target = tmp_path / "page.html"
     target.write_text("good")
     with pytest.raises(RuntimeError):
-        with fileio.atomic_path(target) as tmp:
-            tmp.write_text("half")
+        with fileio.atomic_file(target) as f:
+            f.write(b"half")
             raise RuntimeError("killed")
-    assert target.read_text() == "good" and not fileio.tmp_path(target).exists()
+    assert target.read_text() == "good" and sorted(tmp_path.iterdir()) == [target]
 
 
 # ---- settings -----------------------------------------------------------------------------
@@ -308,13 +308,13 @@ def test_jobs_minus_one_is_every_core_and_zero_is_refused():
 
 def test_never_more_workers_than_chunks(tmp_path, monkeypatch):
     seen = []
-    real = R._execute
+    real = R.play_chunks
 
     def spy(jobs, n_jobs):
         seen.append(n_jobs)
         return real(jobs, 1)
 
-    monkeypatch.setattr(R, "_execute", spy)
+    monkeypatch.setattr(R, "play_chunks", spy)
     run(RunConfig(games=4, players=2, chunk_size=2), tmp_path / "few", jobs=64)
     assert seen == [2]
 
@@ -330,7 +330,7 @@ def test_a_huge_run_streams_its_jobs_instead_of_building_them(tmp_path, monkeypa
                 raise KeyboardInterrupt
         yield from ()
 
-    monkeypatch.setattr(R, "_execute", first_two)
+    monkeypatch.setattr(R, "play_chunks", first_two)
     with pytest.raises(KeyboardInterrupt):
         run(cfg, tmp_path / "huge")
     assert taken == [0, 1]

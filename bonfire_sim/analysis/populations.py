@@ -42,10 +42,9 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.intervals import clustered_mean_ci
+from bonfire_sim.analysis.intervals import Z95, clustered_mean_ci, se_from_interval
 from bonfire_sim.errors import ConfigError
 
-Z95 = 1.959963984540054
 HOLDS = "holds in every population"
 DIFFERS = "differs"
 UNDECIDED = "undecided"
@@ -74,10 +73,6 @@ def resolve_population(text: str) -> tuple[str, tuple[str, ...]]:
             raise ConfigError(f"population {text!r}: {e} (or a population name: "
                               f"{', '.join(POPULATIONS)})") from None
     return re.sub(r"[^A-Za-z0-9_.+]+", "-", "+".join(specs)).strip("-."), specs
-
-
-def _se(lo: float, hi: float) -> float:
-    return (hi - lo) / (2 * Z95) if np.isfinite(lo) and np.isfinite(hi) else math.nan
 
 
 def number_mark(values: Mapping[str, tuple[float, float, float]], tolerance: float,
@@ -109,7 +104,7 @@ def difference_ci(a: tuple[float, float, float], b: tuple[float, float, float],
                   ) -> tuple[float, float, float]:
     """(a - b, lo, hi): the 95% interval of the difference of two figures measured on
     different games (normal approximation from each figure's own interval)."""
-    se = math.hypot(_se(a[1], a[2]), _se(b[1], b[2]))
+    se = math.hypot(se_from_interval(a[1], a[2]), se_from_interval(b[1], b[2]))
     d = a[0] - b[0]
     return d, d - Z95 * se, d + Z95 * se
 

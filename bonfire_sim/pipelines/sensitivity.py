@@ -27,19 +27,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bonfire_sim.analysis.intervals import Z95, se_from_interval
 from bonfire_sim.config import check_count
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.infra import fileio, ownership
+from bonfire_sim.infra import fileio, ownership, safepaths
+from bonfire_sim.lineup import RECOMMENDED_SOLO
 from bonfire_sim.report import stats as ST
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import tables as T
 from bonfire_sim.sim.runconfig import RunConfig
 from bonfire_sim.sim.runner import run
 
-# The recommended solo players first (steady is the strongest against Tom, tuned the
-# strongest in multiplayer), then the fast styles.
-SOLO_STYLES = ("steady", "tuned", "portal", "planner", "greedy", "guardian", "gnome_engine",
-               "tempo")
+# The recommended solo player first (lineup.RECOMMENDED_SOLO, the strongest against Tom),
+# then tuned (the strongest in multiplayer) and the fast styles.
+SOLO_STYLES = tuple(dict.fromkeys((RECOMMENDED_SOLO, "steady", "tuned", "portal", "planner",
+                                   "greedy", "guardian", "gnome_engine", "tempo")))
 DEFAULT_ARM = "default"
 Arm = tuple[str, str]  # (fact, variant name); the default arm is ("", "default")
 
@@ -159,7 +161,7 @@ def total_games(plan: SensitivityPlan) -> int:
 def _load(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     from bonfire_sim.sim.load import load
 
-    data = load(path, turns=False)
+    data = load(path, turns=False, lazy=False)
     return ST.combine([(str(path), data)])
 
 
@@ -254,7 +256,7 @@ def _extreme_rows(arm: str, kind: str, est_a: pd.DataFrame, est_b: pd.DataFrame,
         vb = float(b_all.loc[item, col]) if item in b_all.index else math.nan
         se_b = float(b_all.loc[item, "se"]) if item in b_all.index else math.nan
         d = vb - va
-        half = 0.0 if same else ST.Z95 * math.sqrt(se_a ** 2 + se_b ** 2)
+        half = 0.0 if same else Z95 * math.sqrt(se_a ** 2 + se_b ** 2)
         note = f"{item}" + ("" if item_b == item else f"; under the variant {item_b}")
         rows.append(_row(f"{which} {kind} ({what})", "points", arm,
                          (va, vb, d, d - half, d + half, n_rows), note))
@@ -268,11 +270,11 @@ def item_rows(arm: str, players_a: pd.DataFrame, players_b: pd.DataFrame, same: 
     ta, tb = (ST.task_values(p) for p in (players_a, players_b))
     for t in (ta, tb):
         t["surplus"] = t["value"] - t["printed"]
-        t["se"] = (t["value_hi"] - t["value_lo"]) / (2 * ST.Z95)
+        t["se"] = se_from_interval(t["value_lo"], t["value_hi"])
     out += _extreme_rows(arm, "task", ta, tb, "surplus", "lit", len(players_a), same)
     na, nb = (ST.gnome_strength(p) for p in (players_a, players_b))
     for g in (na, nb):
-        g["se"] = (g["hi"] - g["lo"]) / (2 * ST.Z95)
+        g["se"] = se_from_interval(g["lo"], g["hi"])
     out += _extreme_rows(arm, "gnome", na, nb, "effect", "owned", len(players_a), same)
     return out
 
@@ -436,6 +438,9 @@ def load_plan(path: str | Path) -> tuple[SensitivityPlan, dict[str, Any]]:
         kw["styles"] = tuple(str(s) for s in t["styles"])
     if "variants" in t:
         kw["variants"] = parse_arms(t["variants"])
+    for key in ("work", "csv", "json", "html"):  # a shared file writes only inside cwd
+        if key in t:
+            safepaths.within(Path.cwd(), t[key], str(path), f"sensitivity.{key}")
     return SensitivityPlan(**kw), {k: t[k] for k in out_keys if k in t}
 
 
