@@ -98,7 +98,12 @@ from bonfire_sim.strategies.price_context import (
     turns_left,
 )
 from bonfire_sim.strategies.price_fate import GEO_AREA, GEO_LINES, fate_value
-from bonfire_sim.strategies.price_stock import res_cost_memo, tile_cost_memo, tiles_loss
+from bonfire_sim.strategies.price_stock import (
+    joker_for_held,
+    res_cost_memo,
+    tile_cost_memo,
+    tiles_loss,
+)
 from bonfire_sim.strategies.price_tasks import (
     island_value,
     island_value_inl,
@@ -123,6 +128,24 @@ from bonfire_sim.strategies.weights import (
 SP_GOLD, SP_PATH, SP_GUARD, SP_FIRE, SP_SPEC, SP_MOVE, SP_SHIP, SP_FATE = range(8)
 
 
+DOMINATED = 1.0e6  # below every payment that is not dominated (values are a few points)
+
+
+@njit(cache=True)
+def _spends_joker_for_held(s, pb, code):
+    """``joker_for_held`` of the open tile demand (``G_PAY_TILE``) paid by ``code``."""
+    t, n = s[L.G_PAY_TILE], s[L.G_PAY_TILE + 1]
+    if n <= 0 or t < 0 or t >= 6:
+        return False
+    others = 0
+    for k in range(6):
+        if k != t:
+            others += code_count(code, k)
+    per = 2 if has_spec(s, pb, 5) else 1
+    return joker_for_held(code_count(code, t), code_count(code, YELLOW), others // 2, n,
+                          s[pb + L.P_TILES + t], per)
+
+
 @njit(cache=True)
 def payment_value(s, p, pb, seat, kind, code, b, pr):
     """Value of an M_PAY / M_DISCARD row: minus what it takes, plus (after sailing) the
@@ -139,6 +162,8 @@ def payment_value(s, p, pb, seat, kind, code, b, pr):
             v -= code_count(code, k) * rv[k]
         return v
     v = -tiles_loss(s, pb, code, tv)
+    if _spends_joker_for_held(s, pb, code):
+        v -= DOMINATED
     if s[L.G_PAY_MOVE] == L.M_SHIP:
         # priced on the state itself with the payment taken, then restored (no copy)
         for k in range(7):
