@@ -35,4 +35,5 @@ COMMANDS: dict[str, str] = {
     "tune": "bonfire_sim.cli.tune:tune",
     "reprice": "bonfire_sim.cli.reprice:reprice",
     "values": "bonfire_sim.cli.values:values",
+    "errata": "bonfire_sim.cli.errata:errata",
 }
