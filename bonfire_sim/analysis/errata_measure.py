@@ -104,6 +104,14 @@ def edition_config(base: RunConfig, edition: Edition, seed: int, games: int) -> 
     return replace(base, seed=seed, games=g, overrides=overrides)
 
 
+def _tick(progress: Callable[[str, int, int], None] | None,
+          what: str) -> Callable[[int, int], None] | None:
+    """A ``progress(done, total)`` for one step of ``progress(step, done, total)``."""
+    if progress is None:
+        return None
+    return lambda done, total: progress(what, done, total)
+
+
 def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targets,
                   work_dir: Path, *, population: str = "", quiet: bool = True,
                   status: Callable[[str], None] | None = None,
@@ -125,8 +133,7 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
             what = f"{population + ' ' if population else ''}{n} players, seed {seed}"
             say(f"{what}: {cfg.games:,} fresh games")
             run(cfg, out, jobs=plan.jobs, resume=True, replace_stale=True,
-                progress=(lambda d, t, w=what: progress(f"{w}: games", d, t))
-                if progress else None)
+                progress=_tick(progress, f"{what}: games"))
             runs.append(Run(out.name, out, load(out, turns=False)))
             prices = {n: printed_points(cfg)}
             if plan.fork_games:
@@ -136,8 +143,7 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
                 forks = probe_values(cfg, ProbeSettings(games=plan.fork_games,
                                                         kinds=TASK_KINDS),
                                      jobs=plan.jobs, quiet=quiet, run_dir=out,
-                                     progress=(lambda d, t, w=what: progress(
-                                         f"{w}: forks", d, t)) if progress else None)
+                                     progress=_tick(progress, f"{what}: forks"))
                 if focus and plan.focus_games > plan.fork_games:
                     extra = probe_values(cfg, ProbeSettings(games=plan.focus_games,
                                                             kinds=TASK_KINDS,
