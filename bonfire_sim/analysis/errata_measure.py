@@ -93,9 +93,9 @@ def edition_config(base: RunConfig, edition: Edition, seed: int, games: int) -> 
     pts = list(edition.seat_points.get(n, ()))
     if any(pts):
         overrides["seat_points"] = [int(v) for v in pts]
-    prices = dict(base.overrides.get("task_points", {}))
-    prices.update({c: v for c, v in edition.task_points.items()
-                   if v != printed_points(replace(base, overrides={})).get(c)})
+    # the edition holds every task's printed value: override those off the components'
+    default = printed_points(replace(base, overrides={}))
+    prices = {c: int(v) for c, v in edition.task_points.items() if v != default.get(c)}
     if prices:
         overrides["task_points"] = prices
     else:
