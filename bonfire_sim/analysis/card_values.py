@@ -37,10 +37,9 @@ from dataclasses import replace
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.intervals import clustered_mean
+from bonfire_sim.analysis.intervals import clustered_mean, t95
 from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS, ProbeSettings
 from bonfire_sim.analysis.runs import Run
 from bonfire_sim.errors import DataError
@@ -124,7 +123,7 @@ def relative_values(forks: pd.DataFrame, kinds: Sequence[str], group: Mapping[st
     f = _estimates(forks, kinds, cluster)
     f["group"] = f["card"].map(group)
     f = _relative(f, "group")
-    q = sps.t.ppf(0.975, np.maximum(f["deals"] - 1, 1))
+    q = t95(np.maximum(f["deals"] - 1, 1))
     f["lo"], f["hi"] = f["value"] - q * f["se"], f["value"] + q * f["se"]
     f["s_lo"], f["s_hi"] = f["surplus"] - q * f["s_se"], f["surplus"] + q * f["s_se"]
     return f
@@ -170,7 +169,7 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
     out["n"] = out["n"].fillna(0).astype(int)
     out["deals"] = out["deals"].fillna(0).astype(int)
     out["n_forced"] = out["n_forced"].fillna(0).astype(int)
-    q = sps.t.ppf(0.975, np.maximum(out["deals"] - 1, 1))
+    q = t95(np.maximum(out["deals"] - 1, 1))
     out["lo"] = out["value"] - q * out["se"]
     out["hi"] = out["value"] + q * out["se"]
     out["half"] = q * out["s_se"]
