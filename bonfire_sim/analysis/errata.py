@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bonfire_sim.analysis.errata_cards import card_proposals, pooled
 from bonfire_sim.analysis.errata_loop import (
     MIN_PRICE,
     Edition,
@@ -30,8 +31,6 @@ from bonfire_sim.analysis.errata_loop import (
     seats_missed,
     seats_within,
 )
-from bonfire_sim.analysis.errata_measure import card_proposals
-from bonfire_sim.analysis.reprice import _pooled
 from bonfire_sim.analysis.targets import Targets
 from bonfire_sim.rules import components as C
 
@@ -156,9 +155,9 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
         residual = {int(r["players"]): {"surplus": _f(r["surplus"]), "lo": _f(r["s_lo"]),
                                         "hi": _f(r["s_hi"]), "status": r["status"]}
                     for _, r in rows.iterrows()}
-        pooled = _pooled(check, card) if len(rows) else math.nan
+        after = pooled(check, card) if len(rows) else math.nan
         e = est[est["card"] == card]
-        before = _pooled(loop.estimate.cards, card)
+        before = pooled(loop.estimate.cards, card)
         ok = [abs(v["surplus"]) <= targets.task_margin for v in residual.values()
               if math.isfinite(v["surplus"])]
         half = float(np.sqrt(1.0 / np.sum(1.0 / rows["half"].to_numpy(float) ** 2))
@@ -169,7 +168,7 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
                       "printed value it stays off: change the condition",
                       "today": today[card], "proposed": loop.edition.task_points[card],
                       "changed": True, "before": before,
-                      "effect": {"value": pooled, "lo": pooled - half, "hi": pooled + half,
+                      "effect": {"value": after, "lo": after - half, "hi": after + half,
                                  "n": int(rows["n"].sum()) if len(rows) else 0},
                       "residual": residual, "unit": "points",
                       "verified": bool(ok) and all(ok) and len(ok) == len(residual),
@@ -204,7 +203,7 @@ def _card_marks(loop: Loop, card: str, targets: Targets) -> str:
         return "one population played"
     ok = []
     for m in loop.check:
-        s = _pooled(m.cards, card)
+        s = pooled(m.cards, card)
         ok.append(math.isfinite(s) and abs(s) <= targets.task_margin)
     if all(ok):
         return "holds in every population"

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.reprice import _next_prices, _pooled
+from bonfire_sim.analysis.errata_cards import next_prices, pooled
 from bonfire_sim.analysis.targets import Targets
 
 
@@ -123,7 +123,7 @@ def first_proposal(start: Edition, estimate: Measure, targets: Targets) -> Editi
     prices = dict(start.task_points)
     t = estimate.cards
     for card in sorted(set(t.loc[t["flag"] != "", "card"])):
-        s = _pooled(t, str(card))
+        s = pooled(t, str(card))
         if math.isfinite(s):  # never below MIN_PRICE: the check says if that is enough
             prices[str(card)] = max(int(math.floor(start.task_points[str(card)] - s + 0.5)),
                                     MIN_PRICE)
@@ -136,7 +136,7 @@ def step(edition: Edition, m: Measure, targets: Targets,
     """The next edition after one fresh round, or None at a fixed point (nothing moves).
 
     Seats: a count whose seats still miss their target with confidence moves to the
-    whole points the fresh games ask for.  Cards: ``reprice._next_prices`` (a secant
+    whole points the fresh games ask for.  Cards: ``errata_cards.next_prices`` (a secant
     step for every re-priced card measured there; a fair-value step for an untouched card
     flagged there)."""
     seats = dict(edition.seat_points)
@@ -148,7 +148,7 @@ def step(edition: Edition, m: Measure, targets: Targets,
             moved = True
     current = dict(edition.task_points)
     cards = {c: max(v, MIN_PRICE) for c, v in
-             _next_prices(m.cards, current, dict(printed), history, targets.task_margin).items()}
+             next_prices(m.cards, current, dict(printed), history, targets.task_margin).items()}
     cards = {c: v for c, v in cards.items() if v != current[c]}
     if not moved and not cards:
         return None
@@ -169,7 +169,7 @@ def joint_loop(start: Edition, estimate: Measure, measure: MeasureFn, targets: T
     edition = first_proposal(start, estimate, targets)
     loop = Loop(start=start, estimate=estimate, edition=edition)
     # Each re-priced card's (printed, pooled surplus) history, the runs' own first.
-    loop.history = {c: [(float(printed[c]), _pooled(estimate.cards, c))]
+    loop.history = {c: [(float(printed[c]), pooled(estimate.cards, c))]
                     for c in edition.changes(start)["tasks"]}
     for i in range(rounds):
         if edition.n_changes(start) == 0 and i == 0 and not _any_missed(estimate, targets):
@@ -216,7 +216,7 @@ def drop_effects(loop: Loop, targets: Targets) -> pd.DataFrame:
                      "target": targets.seat_tolerance,
                      "misses": bool(worst > targets.seat_share)})
     for card in loop.edition.changes(today)["tasks"]:
-        s = _pooled(check.cards, card)
+        s = pooled(check.cards, card)
         hist = loop.history.get(card, [])
         slope = 1.0
         if len(hist) >= 2:

@@ -1,10 +1,6 @@
 """The figures an errata sheet rests on, from finished runs and from fresh deals.
 
-``card_proposals`` is the small interface the sheet reads the card worth through: a tidy
-table, one row per task and player count, with the one printed value proposed for the
-card (the same at every count) and each count's residual.  It is implemented on today's
-card table (``card_values.card_table``: the lit value's surplus over the typical card of
-its colour, ``reprice.combine``); a redefined worth only has to return the same columns.
+The card worth is read through ``errata_cards`` alone (one door for a redefined worth).
 
 ``fresh_measure`` plays an ``Edition`` on fresh deals at every player count: the games
 themselves for the seats (``values.seat_advantage`` and the whole seat points the
@@ -15,7 +11,6 @@ games are kept as ordinary runs under ``work_dir`` (the sheet's evidence).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,36 +19,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bonfire_sim.analysis.card_values import TASK_KINDS, card_table, printed_points
 from bonfire_sim.analysis.compensation import as_seat_points, compensation
+from bonfire_sim.analysis.errata_cards import CARD_COLUMNS, printed_points, task_table
 from bonfire_sim.analysis.errata_loop import Edition, Measure
-from bonfire_sim.analysis.probes import ProbeSettings, probe_values
-from bonfire_sim.analysis.reprice import combine
 from bonfire_sim.analysis.runs import Run
 from bonfire_sim.analysis.targets import Targets
 from bonfire_sim.analysis.values import _games_by_seat, _seat_arrays, seat_advantage
 from bonfire_sim.sim.runconfig import RunConfig
-
-PROPOSAL_COLUMNS = ("card", "players", "printed", "proposed", "surplus", "s_lo", "s_hi",
-                    "half", "n", "deals", "status", "flag", "forks_needed", "changed")
-
-
-def card_proposals(cards: pd.DataFrame, printed: Mapping[str, int],
-                   margin: float) -> pd.DataFrame:
-    """One row per task and player count (``PROPOSAL_COLUMNS``) from the task rows of a
-    card table: the card's ``surplus`` at that count with its interval, ``status`` /
-    ``flag``, the ``proposed`` printed value of the card (one for every count: the
-    inverse-variance mean of printed - surplus over the counts, whole; today's value
-    where no count flags the card) and ``changed`` (proposed differs from printed)."""
-    t = cards[cards["kind"] == "task"] if "kind" in cards else cards
-    fair = t["printed"] - t["surplus"]  # as card_table defines them
-    t = t.assign(kind="task", fair=fair, proposed=np.maximum(np.floor(fair + 0.5), 0))
-    est = combine(t, dict(printed), margin)
-    one = {str(r["card"]): (int(r["proposed"]) if r["flagged"] and math.isfinite(r["proposed"])
-                            else int(r["printed"])) for _, r in est.iterrows()}
-    out = t.assign(proposed=t["card"].map(one))
-    out["changed"] = out["proposed"] != out["card"].map(dict(printed))
-    return out.loc[:, list(PROPOSAL_COLUMNS)].reset_index(drop=True)
 
 
 def seat_figures(runs: Sequence[Run], targets: Targets,
@@ -135,30 +107,19 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
             run(cfg, out, jobs=plan.jobs, resume=True, replace_stale=True,
                 progress=_tick(progress, f"{what}: games"))
             runs.append(Run(out.name, out, load(out, turns=False)))
-            prices = {n: printed_points(cfg)}
             if plan.fork_games:
                 say(f"{what}: task forks on {min(plan.fork_games, cfg.games):,} games"
                     + (f", {len(focus)} re-priced card(s) on {plan.focus_games:,}"
                        if focus else ""))
-                forks = probe_values(cfg, ProbeSettings(games=plan.fork_games,
-                                                        kinds=TASK_KINDS),
-                                     jobs=plan.jobs, quiet=quiet, run_dir=out,
-                                     progress=_tick(progress, f"{what}: forks"))
-                if focus and plan.focus_games > plan.fork_games:
-                    extra = probe_values(cfg, ProbeSettings(games=plan.focus_games,
-                                                            kinds=TASK_KINDS,
-                                                            tasks=tuple(focus)),
-                                         jobs=plan.jobs, quiet=quiet, run_dir=out)
-                    forks = pd.concat([forks[~forks["item"].isin(focus)], extra],
-                                      ignore_index=True)
-                forks = forks.assign(cluster=f"{seed}|{n}|" + forks["deal"].astype(str))
-                tab = card_table(forks, prices, targets.task_margin, targets.alpha)
-                tables.append(tab[tab["kind"] == "task"])
+                tables.append(task_table([(f"{seed}|{n}", cfg, out)], plan.fork_games,
+                                         targets.task_margin, targets.alpha, focus=focus,
+                                         focus_games=plan.focus_games, jobs=plan.jobs,
+                                         quiet=quiet,
+                                         progress=_tick(progress, f"{what}: forks")))
         seats, nxt = seat_figures(runs, targets, {n: list(edition.seat_points.get(n, ()))
                                                   for n in bases})
         cards = (pd.concat(tables, ignore_index=True) if tables
-                 else pd.DataFrame(columns=["card", "players", "kind", "flag", "surplus",
-                                            "half", "status", "s_lo", "s_hi", "printed"]))
+                 else pd.DataFrame(columns=list(CARD_COLUMNS)))
         return Measure(seed, seats, nxt, cards, population)
 
     return measure

@@ -20,11 +20,10 @@ from typing import Any
 
 import pandas as pd
 
-from bonfire_sim.analysis.card_values import TASK_KINDS, card_table, printed_points
 from bonfire_sim.analysis.errata import Sheet, build_sheet, who_played
+from bonfire_sim.analysis.errata_cards import printed_points, task_table
 from bonfire_sim.analysis.errata_loop import Edition, Measure, joint_loop
 from bonfire_sim.analysis.errata_measure import FreshPlan, fresh_measure, seat_figures
-from bonfire_sim.analysis.probes import ProbeSettings, probe_values
 from bonfire_sim.analysis.runs import Run, as_runs
 from bonfire_sim.analysis.targets import Targets
 from bonfire_sim.errors import DataError
@@ -104,23 +103,22 @@ def estimate(multi: dict[int, dict[tuple[str, ...], list[Run]]], today: Edition,
     runs = [r for pops in multi.values() for r in _primary(pops)[1]]
     seats, nxt = seat_figures(runs, targets, {n: list(p) for n, p in
                                               today.seat_points.items()})
-    parts = []
-    for r in runs:
-        tick = step(f"task forks of run {r.label} (first {probe_games:,} games)",
-                    min(probe_games, r.config.games), "games")
-        t = probe_values(r.config, ProbeSettings(games=probe_games, kinds=TASK_KINDS),
-                         run_dir=r.path, jobs=jobs, quiet=quiet, progress=tick)
-        parts.append(t.assign(cluster=r.label + "|" + t["deal"].astype(str)))
-    forks = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-    printed = {n: dict(today.task_points) for n in multi}
-    cards = card_table(forks, printed, targets.task_margin, targets.alpha) if len(forks) \
-        else pd.DataFrame()
-    cards = cards[cards["kind"] == "task"] if len(cards) else cards
+    cards = pd.DataFrame()
+    for n in sorted(multi):
+        rs = [r for r in runs if r.config.players == n]
+        tick = step(f"task forks of {n}-player run(s) {', '.join(r.label for r in rs)} "
+                    f"(first {probe_games:,} games each)",
+                    sum(min(probe_games, r.config.games) for r in rs), "games")
+        if probe_games:
+            cards = pd.concat([cards, task_table([(r.label, r.config, r.path) for r in rs],
+                                                 probe_games, targets.task_margin,
+                                                 targets.alpha, jobs=jobs, quiet=quiet,
+                                                 progress=tick)], ignore_index=True)
     gv = None
     if probe_games:
         step(f"gnome forks of {len(runs)} run(s) (first {probe_games:,} games each)", None,
              "step")
-        gv = gnome_values(runs, probes=ProbeSettings(games=probe_games, kinds=("gnome",)),
+        gv = gnome_values(runs, probes=probe_games,
                           margin=targets.gnome_margin, alpha=targets.alpha, jobs=jobs,
                           quiet=quiet)
     return Measure(seed=-1, seats=seats, seat_next=nxt, cards=cards), gv

@@ -131,7 +131,7 @@ def _task_item(tv: pd.DataFrame, task: str) -> str:
     """One flagged task: today's print, ONE proposed print (the inverse-variance mean of
     printed - surplus over the counts, ``errata_measure.card_proposals``) and each count's
     surplus with its interval and flag."""
-    from bonfire_sim.analysis.errata_measure import card_proposals
+    from bonfire_sim.analysis.errata_cards import card_proposals
 
     rows = tv[(tv["task"] == task) & (tv["players"] > 0)].rename(columns={"task": "card"})
     printed = int(rows["printed"].iloc[0])

@@ -18,7 +18,7 @@ from typing import Any
 
 import jinja2
 
-from bonfire_sim.analysis.reprice import _toml_value
+from bonfire_sim.analysis.errata_cards import toml_value
 from bonfire_sim.report.answer_cards import cards_from_sheet, interval
 from bonfire_sim.report.html import TEMPLATES
 
@@ -231,7 +231,7 @@ def edition_toml(sheet: Mapping[str, Any], counts: Sequence[int], strategies: Se
                 lines.append(f"# at {k} players: seat_points = {v} (a file of its own)")
     for k, v in sorted(base_overrides.items()):
         if k not in ("task_points", "seat_points"):
-            lines.append(f"{k} = {_toml_value(v)}")
+            lines.append(f"{k} = {toml_value(v)}")
     if variants:
         lines += ["", "[variants]"] + [f'{k} = "{v}"' for k, v in sorted(variants.items())]
     return "\n".join(lines) + "\n"

@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from bonfire_sim.analysis.errata_measure import card_proposals
+from bonfire_sim.analysis.errata_cards import card_proposals
 from bonfire_sim.errors import DataError
 from bonfire_sim.report import groups as G
 from bonfire_sim.report import html as H
