@@ -55,7 +55,7 @@ def seat_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
     seats = sheet["seats"]
     tol = sheet["targets"]["seat_tolerance"]
     if not seats:
-        return card("card-seats", "Start player", "No multiplayer games in these runs.", "–",
+        return card("card-seats", "Start player", "No multiplayer run here: not answered.", "–",
                     "nothing", "nothing to verify", None, "", "#sheet-seats")
     changed = [s for s in seats if s["changed"]]
     worst = max(seats, key=lambda s: abs(s["effect"].get("value") or 0))
@@ -71,7 +71,9 @@ def seat_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
             if all(s["verified"] for s in seats) else
             "No whole-point seat change brings every seat within the tolerance.")
     verdict, ok = _verdict(seats)
-    marks = "; ".join(f"{s['players']}p {s['populations']}" for s in seats)
+    kinds = {s["populations"] for s in seats}
+    marks = (kinds.pop() if len(kinds) == 1 else
+             "; ".join(f"{s['players']}p {s['populations']}" for s in seats))
     return card("card-seats", "Start player", head,
                 f"start seat {interval(worst['effect'], 'pp')} against fair at "
                 f"{worst['players']} players", to_print, f"{verdict}; {marks}", ok,

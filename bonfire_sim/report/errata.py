@@ -181,9 +181,9 @@ def render_markdown(sheet: Mapping[str, Any], title: str, subtitle: str) -> str:
     """The same page in Markdown."""
     out = [f"# {title}", "", subtitle, ""]
     for c in cards_from_sheet(sheet):
-        mark = {True: "verified", False: "NOT verified", None: "?"}[c["verified"]]
+        mark = {True: "✓", False: "✗", None: "?"}[c["verified"]]
         out += [f"**{c['title']}** — {c['headline']}  ", f"{c['figure']}  ",
-                f"Print: {c['print']}  ", f"{mark}: {c['verdict']}  ",
+                f"Print: {c['print']}  ", f"{mark} {c['verdict']}  ",
                 f"Who played: {c['who'] or '–'}", ""]
     for i, s in enumerate(sections(sheet), 1):
         out += [f"## {i}. {s['title']}", ""]

@@ -54,7 +54,7 @@ def seat_card(by_id: Mapping[str, Any]) -> dict[str, Any]:
             if worst is None or abs(dev[0]) > abs(worst[1][0]):
                 worst = (int(n), dev)
     if worst is None:
-        return card("card-seats", "Start player", "No multiplayer games in these runs.", "–",
+        return card("card-seats", "Start player", "No multiplayer run here: not answered.", "–",
                     "nothing", "nothing to verify", None, "", "#answer-seats")
     n, (v, lo, hi) = worst
     return card("card-seats", "Start player",
@@ -181,9 +181,9 @@ def first_screen(by_id: Mapping[str, Any], groups: Sequence[G.Group], runs: Mapp
              f"each answer is marked below." if confs else
              "Across populations: one population per configuration, so no answer is "
              "checked against other players.")
-    solo = sum(g.solo for g in groups)
-    who = (f"Who played: {len(groups) - solo} multiplayer and {solo} solo group(s); "
-           f"weaker than the strongest players, see the note.")
+    who = ("Who played: " + "; ".join(f"{g.players} player(s): {g.player}" if not g.solo
+                                      else f"solo: {g.player}" for g in groups)
+           + "; how strong they are against the strongest reference:")
     return [H.text_block(f"The four answers, {where}."),
             {"kind": "cards", "cards": cards},
             H.links_block([("#answer-who", "who played")], who + " "),
