@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import click
 
-from bonfire_sim.cli.options import quiet_option
+from bonfire_sim.cli.options import progress_callback, quiet_option
 
 
 @click.command()
@@ -72,14 +72,7 @@ def errata(run_dirs: tuple[str, ...], out: str, targets_file: str | None, probe_
     plan = FreshPlan(games=games, fork_games=fork_games, focus_games=focus_games, jobs=jobs)
     with Steps(quiet=quiet) as steps:
         def step(desc: str, total: int | None, unit: str) -> Callable[[int, int], None]:
-            bar = steps.start(f"errata: {desc}", total, unit)
-
-            def update(done: int, total_: int) -> None:
-                if bar.total != total_:
-                    bar.set_total(total_)
-                if done > bar.n:
-                    bar.update(done - bar.n)
-            return update
+            return progress_callback(steps.start(f"errata: {desc}", total, unit))
 
         sheet, paths = run_errata(list(run_dirs), out, targets=targets, plan=plan,
                                   probe_games=probe_games, rounds=rounds, seed=seed,
