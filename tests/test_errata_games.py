@@ -76,7 +76,7 @@ def test_the_command_shows_progress_of_every_step(runs, tmp_path):
     result = CliRunner().invoke(main, ["errata", str(runs["p2"]), "--out",
                                        str(tmp_path / "e"), *SMALL, "--tom-games", "0"])
     assert result.exit_code == 0, result.output
-    for step in ("errata: task forks of run p2", "errata: gnome forks",
+    for step in ("errata: task forks of 2-player run(s) p2", "errata: gnome forks",
                  "errata: check:", "fresh games"):
         assert step in result.output, (step, result.output[-3000:])
 

@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 import click
 
-from bonfire_sim.cli.options import progress_callback, quiet_option
+from bonfire_sim.cli.options import Budget, progress_callback, quiet_option
+from bonfire_sim.config import MAX_GAMES
 
 
 @click.command()
@@ -18,19 +19,19 @@ from bonfire_sim.cli.options import progress_callback, quiet_option
               help="A TOML file (e.g. the experiment file) whose [targets] table sets the "
                    "targets [default: seats within 1.5 pp, tasks and gnomes within 1 "
                    "point, Tom within 3 points].")
-@click.option("--probe-games", type=click.IntRange(min=0), default=300, show_default=True,
+@click.option("--probe-games", type=Budget(0, MAX_GAMES), default=300, show_default=True,
               help="Games per run forked for today's task and gnome values (0: none).")
-@click.option("--games", type=click.IntRange(min=2), default=4000, show_default=True,
+@click.option("--games", type=Budget(2, MAX_GAMES), default=4000, show_default=True,
               help="Fresh games per player count and round (the seats' figures).")
-@click.option("--fork-games", type=click.IntRange(min=0), default=300, show_default=True,
+@click.option("--fork-games", type=Budget(0, MAX_GAMES), default=300, show_default=True,
               help="Fresh games per player count and round whose decisions are forked for "
                    "every task (0: seats only).")
-@click.option("--focus-games", type=click.IntRange(min=0), default=1200, show_default=True,
+@click.option("--focus-games", type=Budget(0, MAX_GAMES), default=1200, show_default=True,
               help="Fresh games per player count and round on which the re-priced cards "
                    "alone are forked (their own intervals).")
 @click.option("--rounds", type=click.IntRange(min=1, max=20), default=3, show_default=True,
               help="Rounds of the joint loop at most (each on new deals), then one check.")
-@click.option("--tom-games", type=click.IntRange(min=0), default=1000, show_default=True,
+@click.option("--tom-games", type=Budget(0, MAX_GAMES), default=1000, show_default=True,
               help="Fresh solo games per Tom line for its check (0: none).")
 @click.option("--seed", type=int, default=None,
               help="First seed of the fresh deals [default: one above the runs' largest].")

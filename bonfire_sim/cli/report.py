@@ -6,8 +6,14 @@ import sys
 
 import click
 
-from bonfire_sim.cli.options import FiniteFloat, backend_options, progress_callback, quiet_option
-from bonfire_sim.config import MAX_POINTS
+from bonfire_sim.cli.options import (
+    Budget,
+    FiniteFloat,
+    backend_options,
+    progress_callback,
+    quiet_option,
+)
+from bonfire_sim.config import MAX_GAMES, MAX_POINTS
 
 
 @click.command()
@@ -25,7 +31,7 @@ from bonfire_sim.config import MAX_POINTS
               help="Open the report with this errata sheet's four answer cards "
                    "(`bonfire-sim errata --out DIR` writes DIR/errata.json): verified on "
                    "fresh deals, where the report's own cards are not.")
-@click.option("--probe-games", type=click.IntRange(min=1), default=2000, show_default=True,
+@click.option("--probe-games", type=Budget(1, MAX_GAMES), default=2000, show_default=True,
               help="Games per run whose decisions are forked for the task and gnome values "
               "(cached in the user cache directory, never in the run).")
 @click.option("--measure-cards", is_flag=True,
@@ -84,7 +90,8 @@ def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | N
     with Progress(STEPS, "report", "step", quiet=quiet) as bar, \
             Heartbeat("report", quiet=quiet, write=bar.write, note=bar.note) as beat:
         path = build_report(run_dirs, out, title=title, sensitivity=sensitivity,
-                            skill_depth=skill_depth, errata=errata, probes=probes, margin=margin,
+                            skill_depth=skill_depth, errata=errata, probes=probes,
+                            margin=margin,
                             command=command, jobs=jobs,
                             progress=progress_callback(bar), quiet=quiet, status=beat.step)
     click.echo(f"wrote {path}")

@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 
 from bonfire_sim.analysis.errata import Sheet, build_sheet, who_played
-from bonfire_sim.analysis.errata_cards import printed_points, task_table
+from bonfire_sim.analysis.errata_cards import CARD_COLUMNS, printed_points, task_table
 from bonfire_sim.analysis.errata_loop import Edition, Measure, joint_loop
 from bonfire_sim.analysis.errata_measure import FreshPlan, fresh_measure, seat_figures
 from bonfire_sim.analysis.runs import Run, as_runs
@@ -103,17 +103,16 @@ def estimate(multi: dict[int, dict[tuple[str, ...], list[Run]]], today: Edition,
     runs = [r for pops in multi.values() for r in _primary(pops)[1]]
     seats, nxt = seat_figures(runs, targets, {n: list(p) for n, p in
                                               today.seat_points.items()})
-    cards = pd.DataFrame()
-    for n in sorted(multi):
+    cards = pd.DataFrame(columns=list(CARD_COLUMNS))
+    for n in sorted(multi) if probe_games else []:
         rs = [r for r in runs if r.config.players == n]
         tick = step(f"task forks of {n}-player run(s) {', '.join(r.label for r in rs)} "
                     f"(first {probe_games:,} games each)",
                     sum(min(probe_games, r.config.games) for r in rs), "games")
-        if probe_games:
-            cards = pd.concat([cards, task_table([(r.label, r.config, r.path) for r in rs],
-                                                 probe_games, targets.task_margin,
-                                                 targets.alpha, jobs=jobs, quiet=quiet,
-                                                 progress=tick)], ignore_index=True)
+        cards = pd.concat([cards, task_table([(r.label, r.config, r.path) for r in rs],
+                                             probe_games, targets.task_margin,
+                                             targets.alpha, jobs=jobs, quiet=quiet,
+                                             progress=tick)], ignore_index=True)
     gv = None
     if probe_games:
         step(f"gnome forks of {len(runs)} run(s) (first {probe_games:,} games each)", None,
