@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -228,3 +229,25 @@ def test_targets_have_defaults_and_read_a_targets_table():
         read_targets({"seat_tolerance": -1})
     with pytest.raises(ConfigError, match="unknown"):
         read_targets({"seats": 1})
+
+
+def test_seat_points_are_marked_across_the_populations_of_the_check_round():
+    worth = {c: float(v) for c, v in CARDS.items()}
+    start = Edition({}, dict(CARDS))
+    model = Model(worth)
+    est = model(start, 1)
+    same = Model(worth)  # another population that sees the same seat edge
+    other = Model(worth, edge={2: [0.0, -6.0], 3: [0.0, -1.0, -2.6],
+                               4: [0.0, -1.2, -2.1, -3.4]})  # a far larger 2-player edge
+
+    def named(m: Model, name: str):
+        return lambda e, s, f: replace(m(e, s, f), population=name)
+
+    agree = E.build_sheet(joint_loop(start, est, model, Targets(), seed=100, rounds=4,
+                                     check=[named(same, "strong")]), Targets(), {})
+    assert {s["populations"] for s in agree.seats} == {"holds in every population"}
+    split = E.build_sheet(joint_loop(start, est, model, Targets(), seed=100, rounds=4,
+                                     check=[named(other, "old_mix")]), Targets(), {})
+    marks = {s["players"]: s["populations"] for s in split.seats}
+    assert marks[2] == "no whole-point answer holds in every population"
+    assert marks[3] == marks[4] == "holds in every population"
