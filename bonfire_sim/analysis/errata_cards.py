@@ -40,7 +40,8 @@ def card_proposals(cards: pd.DataFrame, printed: Mapping[str, int],
     mean of printed - surplus over the counts, whole; today's value where no count flags
     the card) and ``changed`` (proposed differs from printed)."""
     t = cards[cards["kind"] == "task"] if "kind" in cards else cards
-    fair = t["printed"] - t["surplus"]  # as card_table defines them
+    fair = (pd.to_numeric(t["printed"], errors="coerce").astype(float)
+            - pd.to_numeric(t["surplus"], errors="coerce").astype(float))  # as card_table
     t = t.assign(kind="task", fair=fair, proposed=np.maximum(np.floor(fair + 0.5), 0))
     est = combine(t, dict(printed), margin)
     one = {str(r["card"]): (int(r["proposed"]) if r["flagged"] and math.isfinite(r["proposed"])

@@ -103,16 +103,17 @@ def estimate(multi: dict[int, dict[tuple[str, ...], list[Run]]], today: Edition,
     runs = [r for pops in multi.values() for r in _primary(pops)[1]]
     seats, nxt = seat_figures(runs, targets, {n: list(p) for n, p in
                                               today.seat_points.items()})
-    cards = pd.DataFrame(columns=list(CARD_COLUMNS))
+    tables = []
     for n in sorted(multi) if probe_games else []:
         rs = [r for r in runs if r.config.players == n]
         tick = step(f"task forks of {n}-player run(s) {', '.join(r.label for r in rs)} "
                     f"(first {probe_games:,} games each)",
                     sum(min(probe_games, r.config.games) for r in rs), "games")
-        cards = pd.concat([cards, task_table([(r.label, r.config, r.path) for r in rs],
-                                             probe_games, targets.task_margin,
-                                             targets.alpha, jobs=jobs, quiet=quiet,
-                                             progress=tick)], ignore_index=True)
+        tables.append(task_table([(r.label, r.config, r.path) for r in rs], probe_games,
+                                 targets.task_margin, targets.alpha, jobs=jobs, quiet=quiet,
+                                 progress=tick))
+    cards = (pd.concat(tables, ignore_index=True) if tables
+             else pd.DataFrame(columns=list(CARD_COLUMNS)))
     gv = None
     if probe_games:
         step(f"gnome forks of {len(runs)} run(s) (first {probe_games:,} games each)", None,
