@@ -284,10 +284,14 @@ def build_sheet(loop: Loop, targets: Targets, who: Mapping[int, str],
     sheet.tom = tom_lines(tom, tom_fresh or {}, targets)
     for s in sheet.seats:
         if not s["changed"]:
+            reason = ("within the margin" if s["verified"] else
+                      "not measured" if not s["missed"] else "no price fixes it")
+            more = ("; not enough play to tell: more games per player count"
+                    if reason == "not measured" else "")
             sheet.unchanged.append({"component": "seats", "item": s["item"],
-                                    "reason": "within the margin" if not s["missed"]
-                                    else "no price fixes it",
-                                    "detail": f"worst seat {s['worst']:.1f} pp from fair"})
+                                    "reason": reason,
+                                    "detail": f"worst seat {s['worst']:.1f} pp from fair"
+                                              + more})
     sheet.unchanged += left + sheet.gnomes
     sheet.unchanged += [{"component": "Tom", "item": t["item"], "reason": "within the margin",
                          "detail": f"settles at {t['before']['value']:+.1f}"}

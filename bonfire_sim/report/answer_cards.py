@@ -69,8 +69,14 @@ def seat_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
             if changed else
             "No seat change: every seat is within the tolerance of a fair share."
             if all(s["verified"] for s in seats) else
+            "Not enough play to tell: no seat is shown beyond the tolerance, but not "
+            "every seat is measured within it."
+            if not any(s["missed"] for s in seats) else
             "No whole-point seat change brings every seat within the tolerance.")
     verdict, ok = _verdict(seats)
+    if not changed and not all(s["verified"] for s in seats) and not any(
+            s["missed"] for s in seats):
+        verdict, ok = "not enough play to tell: more games per player count", None
     kinds = {s["populations"] for s in seats}
     marks = (kinds.pop() if len(kinds) == 1 else
              "; ".join(f"{s['players']}p {s['populations']}" for s in seats))
