@@ -104,9 +104,10 @@ def task_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
     else:
         to_print = "nothing"
         figure = f"{len(within)} task(s) measured within ±{margin:g} point(s)"
-        head = (f"Not enough play to tell for {len(unmeasured)} task(s); the "
-                f"{len(within)} measured ones are within the margin."
-                if unmeasured else "No task change: every task is within the margin.")
+        head = ((f"Not enough play to tell for {len(unmeasured)} task(s); the {len(within)} measured ones are within "
+                 "the margin." if within else
+                 f"Not enough play to tell: none of the {len(unmeasured)} tasks is measured "
+                 f"yet.") if unmeasured else "No task change: every task is within the margin.")
     verdict, ok = _verdict(tasks)
     if not tasks and unmeasured:
         need = max((_need(x["detail"]) for x in unmeasured), default=0)
@@ -132,8 +133,10 @@ def gnome_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
                     "not enough play to tell", None, "", "#sheet-gnomes")
     head = (f"{len(off)} gnome(s) stand out from the average gnome: change their ability "
             f"and measure the variant." if off else
-            f"Not enough play to tell for {len(unmeasured)} gnome(s); the rest are within "
-            f"the margin." if unmeasured else "No gnome change: all within the margin.")
+            (f"Not enough play to tell for {len(unmeasured)} gnome(s); the rest are within "
+             f"the margin." if len(unmeasured) < len(g) else
+             f"Not enough play to tell: none of the {len(g)} gnomes is measured yet.")
+            if unmeasured else "No gnome change: all within the margin.")
     verdict = ("no ability variant tested (a gnome prints no number; the engine has no "
                "variant to plant)" if off else
                "not enough play to tell" if unmeasured else "within the margin")
