@@ -104,8 +104,8 @@ def task_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
     else:
         to_print = "nothing"
         figure = f"{len(within)} task(s) measured within ±{margin:g} point(s)"
-        head = ((f"Not enough play to tell for {len(unmeasured)} task(s); the {len(within)} measured ones are within "
-                 "the margin." if within else
+        head = ((f"Not enough play to tell for {len(unmeasured)} task(s); the "
+                 f"{len(within)} measured ones are within the margin." if within else
                  f"Not enough play to tell: none of the {len(unmeasured)} tasks is measured "
                  f"yet.") if unmeasured else "No task change: every task is within the margin.")
     verdict, ok = _verdict(tasks)
