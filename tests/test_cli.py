@@ -246,7 +246,8 @@ def test_bench_versus_catanatron_without_catanatron_is_one_clean_error(monkeypat
         "Error: bench catanatron needs Catanatron: pip install 'bonfire-sim[bench]'"]
 
 
-LONG_COMMANDS = ("run", "experiment", "ladder", "solo", "coverage", "bench", "report")
+LONG_COMMANDS = ("run", "experiment", "ladder", "solo", "coverage", "bench", "report",
+                 "errata")
 
 
 @pytest.mark.parametrize("name", LONG_COMMANDS)

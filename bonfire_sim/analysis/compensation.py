@@ -126,16 +126,22 @@ def _damped(f, x0: np.ndarray, scores: np.ndarray, bonfires: np.ndarray) -> np.n
 
 
 def as_seat_points(c: np.ndarray, scores: np.ndarray | None = None,
-                   bonfires: np.ndarray | None = None) -> list[int]:
+                   bonfires: np.ndarray | None = None,
+                   printed: np.ndarray | None = None) -> list[int]:
     """Whole starting points for ``seat_points`` (the smallest 0).
 
     With the recorded ``scores``/``bonfires``, the floor/ceiling combination of ``c`` whose
     re-ranked win shares come closest to 1/n (largest deviation); rounding each seat on its
     own can overshoot for one seat at the expense of another.  Without them, rounded.
+    ``printed``: seat points the recorded games already started with (their scores hold
+    them); ``c`` is then the remaining compensation and the answer the whole points to
+    print in all (printed + c, rounded the same way), as the errata loop steps.
     """
     c = np.asarray(c, dtype=float)
     if not np.all(np.isfinite(c)):
         return []
+    base = np.zeros(len(c)) if printed is None else np.asarray(printed, dtype=float)
+    c = base + c
     c = c - c.min()
     if scores is None or bonfires is None:
         return [int(math.floor(v + 0.5)) for v in c]
@@ -145,7 +151,9 @@ def as_seat_points(c: np.ndarray, scores: np.ndarray | None = None,
     for corner in itertools.product((0, 1), repeat=n):
         offs = np.floor(c).astype(np.int64) + np.array(corner, dtype=np.int64)
         offs -= offs.min()
-        dev = float(np.max(np.abs(_win_shares_int(scores, bonfires, offs).mean(axis=0)
+        # the recorded scores hold ``base`` already: re-rank with what changes
+        extra = offs - np.round(base - base.min()).astype(np.int64)
+        dev = float(np.max(np.abs(_win_shares_int(scores, bonfires, extra).mean(axis=0)
                                   - 1.0 / n)))
         if dev < best_dev - 1e-12:
             best, best_dev = offs, dev
