@@ -118,10 +118,10 @@ CASES: list[tuple[str, list[str]]] = [
     ("run-config-sweep", ["run", "--config", "{exp_sweep}"]),
     ("run-config-sweep-bad-point", ["run", "--config", "{exp_sweep_bad}"]),
     # --- bench ---
-    ("bench-jobs-0", ["bench", "--jobs", "0"]),
-    ("bench-games-small", ["bench", "--games", "5"]),
-    ("bench-games-text", ["bench", "--games", "x"]),
-    ("bench-games-huge", ["bench", "--games", BIG]),
+    ("bench-jobs-0", ["bench", "engine", "--jobs", "0"]),
+    ("bench-games-small", ["bench", "engine", "--games", "5"]),
+    ("bench-games-text", ["bench", "engine", "--games", "x"]),
+    ("bench-games-huge", ["bench", "engine", "--games", BIG]),
     # --- solo ---
     ("solo-handicap-huge", ["solo", "--handicap", BIG]),
     ("solo-games-0", ["solo", "--games", "0"]),

@@ -63,10 +63,10 @@ def score_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFram
             dw = (g["win_share_b"].mean() - g["win_share_a"].mean()).to_numpy(float)
             sc, wn = _row(ds), _row(dw)
         else:
-            d, se, lo, hi = welch(xa["score"].to_numpy(float), xb["score"].to_numpy(float))
+            _, _, d, se, lo, hi = welch(xa["score"].to_numpy(float), xb["score"].to_numpy(float))
             sc = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": min(len(xa), len(xb))}
-            d, se, lo, hi = welch(xa["win_share"].to_numpy(float),
-                                   xb["win_share"].to_numpy(float))
+            _, _, d, se, lo, hi = welch(xa["win_share"].to_numpy(float),
+                                        xb["win_share"].to_numpy(float))
             wn = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": sc["n"]}
         row.update(sc)
         row.update({"win_diff": wn["diff"], "win_se": wn["se"], "win_lo": wn["lo"],
@@ -94,10 +94,10 @@ def seat_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFrame
             wn = _row((j["win_share_b"] - j["win_share_a"]).to_numpy(float))
             sc = _row((j["score_b"] - j["score_a"]).to_numpy(float))
         else:
-            d, se, lo, hi = welch(xa["win_share"].to_numpy(float),
-                                   xb["win_share"].to_numpy(float))
+            _, _, d, se, lo, hi = welch(xa["win_share"].to_numpy(float),
+                                        xb["win_share"].to_numpy(float))
             wn = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": min(len(xa), len(xb))}
-            d, se, lo, hi = welch(xa["score"].to_numpy(float), xb["score"].to_numpy(float))
+            _, _, d, se, lo, hi = welch(xa["score"].to_numpy(float), xb["score"].to_numpy(float))
             sc = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": wn["n"]}
         row.update({"diff": wn["diff"], "se": wn["se"], "lo": wn["lo"], "hi": wn["hi"],
                     "n": wn["n"], "score_diff": sc["diff"], "score_lo": sc["lo"],
@@ -138,7 +138,7 @@ def value_differences(tab_a: pd.DataFrame, tab_b: pd.DataFrame, kind: str,
                 row["paired"] = True
                 used = True
         if not used:
-            d, se, lo, hi = welch(da, db)
+            _, _, d, se, lo, hi = welch(da, db)
             row.update({"diff": d, "se": se, "lo": lo, "hi": hi,
                         "n": min(len(da), len(db)), "paired": False})
         rows.append(row)

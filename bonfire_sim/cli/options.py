@@ -182,6 +182,32 @@ def quiet_option(fn: F) -> F:
     )(fn)
 
 
+class Interrupted(click.ClickException):
+    """Ctrl-C: one line saying what was kept, exit code 130 (128 + SIGINT) as shells expect."""
+
+    exit_code = 130
+
+
+def interrupted(what: str) -> Interrupted:
+    """The error to raise on KeyboardInterrupt, saying ``what`` was kept and how to go on."""
+    return Interrupted(f"interrupted; {what}")
+
+
+def warm_engine(quiet: bool) -> float:
+    """Compile the engine first if this version's cache lacks it: one line at once saying
+    so and about how long, then a progress display of the compile's parts, so that the
+    command's own progress (and its games per second) counts games only.  Returns the
+    seconds spent compiling (0.0 when the cache is warm)."""
+    from bonfire_sim.sim import warm
+
+    if warm.is_warm():
+        return 0.0
+    from bonfire_sim.infra.progress import Progress
+
+    with Progress(100, "compiling the engine", "%", quiet=quiet, heartbeat=True) as bar:
+        return warm.ensure_warm(None if quiet else bar.write, progress_callback(bar))
+
+
 def _parse_variants(ctx: click.Context, param: click.Parameter,
                     value: tuple[str, ...]) -> dict[str, str]:
     from bonfire_sim.rules.components import parse_variant

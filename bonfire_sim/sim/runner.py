@@ -13,6 +13,7 @@ partitioned under ``turns/``.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import shutil
@@ -48,6 +49,8 @@ from bonfire_sim.sim.chunk import (  # noqa: E402
 from bonfire_sim.sim.frames import SCHEMA_VERSION
 from bonfire_sim.sim.runconfig import RunConfig  # noqa: E402
 from bonfire_sim.sim.warm import ensure_warm
+
+log = logging.getLogger(__name__)
 
 MANIFEST = ownership.MANIFEST
 CHUNKS = "chunks"
@@ -418,9 +421,12 @@ def _run_locked(config: RunConfig, out: Path, n_jobs: int, resume: bool,
         manifest["chunks"][str(data.index)] = entry
         chunklog.append(out, entry)  # O(1) per chunk; the manifest is rewritten at the end
         games_done += data.games.num_rows
+        log.info("chunk %d: %d games in %.1f s (%d of %d games)", data.index,
+                 data.games.num_rows, data.seconds, games_done, config.games)
         if progress:
             progress(games_done, config.games)
     _merge(out, manifest)
+    log.info("merged %d chunks into %s", len(manifest["chunks"]), out)
     return out
 
 
