@@ -265,7 +265,8 @@ def test_opening_a_run_never_imports_the_plug_in_its_manifest_names(ref, tmp_pat
     line = _one_error_line(_cli("replay", "--run", out, "--game", "0"))
     assert "evilplug:Bot" in line and "built-in" in line
     # the report refuses the plug-in's games by their name (no fork values), unimported
-    res = _cli("report", out, "--out", tmp_path / "page.html", "--probe-games", "1")
+    monkeypatch.setattr("bonfire_sim.infra.progress.LOG_EVERY", float("inf"))
+    res = _cli("report", out, "--out", tmp_path / "page.html", "--probe-games", "1", "-q")
     assert "evilplug:Bot" in _one_error_line(res) and "plug-in" in res.output
     assert load(out).config["strategies"] == ["evilplug:Bot", "evilplug:Bot"]
     assert not marker.exists() and "evilplug" not in sys.modules
