@@ -141,7 +141,7 @@ def compile_kernels(step: Callable[[int, int], None] | None = None) -> None:
              lambda: legal_moves(state[0], p, moves),
              lambda: apply_move(state[0].copy(), p, moves[0]),
              lambda: choose_in(state[0], p, moves, legal_moves(state[0], p, moves), 0,
-                               weights, *new_scratch(p)),
+                               weights[0], *new_scratch(p)),  # one seat's row
              lambda: one_chunk(2), last)
     total = sum(share for _, share in STAGES)
     done = 0

@@ -60,6 +60,11 @@ DESCRIPTION = ("Monte-Carlo search (sequential halving) with fair re-sampled hid
 REF_NAME = "search_ref"
 REF_DESCRIPTION = ("the flat search as it was before sequential halving: every candidate on "
                    "every sample (search_ref:N), kept to measure the faster search against")
+# The search with ``expert`` rollouts (issue 35): the same search, the fitted row as its
+# rollout policy; ``search`` keeps ``tuned`` (the reference every earlier figure used).
+EXPERT_NAME = "search_expert"
+EXPERT_DESCRIPTION = ("the search with expert rollouts instead of tuned (search_expert:N; "
+                      "docs/findings/2026-11-27-expert-iteration.md)")
 DEFAULT_BUDGET = 12
 REF_BUDGET = 64
 DEFAULT_WIDTH = 4
