@@ -85,6 +85,8 @@ NO_FILES = {"bench": "prints timings", "cards": "prints the card table",
 ELSEWHERE = {
     "warm": "writes only the user's kernel cache: its marker through fileio.write_text, "
             "its lock through fileio.open_lock (the functions every row above exercises)",
+    "expert": "trains by expert iteration (minutes even when tiny); its round files, "
+              "expert.json and --weights-out go through fileio.write_text",
     "strength": "plays a ladder with a search rung (minutes even when tiny); its runs go "
                 "through sim.runner (the run rows above) and its tables and page through "
                 "fileio.write_text; its file's paths: tests/test_bad_input_hostile.py",
