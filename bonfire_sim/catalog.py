@@ -31,6 +31,28 @@ COUNCIL_PROVENANCE = "assumed"
 COMMON_PROVENANCE = "text"
 
 
+def task_field_provenance(task: C.Task) -> dict[str, str]:
+    """{field: provenance} of one task card: ``tier``, ``condition``, ``depicted`` ("" when
+    the card shows no parameter) and ``points``; the facts behind each tag are in
+    ``components`` (the comment above ``TASK_CONDITIONS_NOT_IN_TEXT``)."""
+    depicted = task.kind in C.DEPICTED_KINDS or (task.kind == C.TaskKind.FATE_GROUPS
+                                                 and task.a >= 0)
+    return {"tier": "text",
+            "condition": "assumed" if task.id in C.TASK_CONDITIONS_NOT_IN_TEXT else "text",
+            "depicted": "assumed" if depicted else "",
+            "points": task.provenance}
+
+
+def gnome_field_provenance(kind: str, ability: int) -> dict[str, str]:
+    """{field: provenance} of one gnome (issue 39): the ability ``text`` and its
+    ``amounts`` (points, gold, tiles, steps) are Appendix III [text]; the ``resource``
+    icon is [assumed] (RULINGS 8); ``depicted``: the guardian colour of specialists
+    10-13 [assumed], "" for the rest."""
+    depicted = kind == "specialist" and ability in C.DEPICTED_GUARDIAN_SPECIALISTS
+    return {"text": "text", "amounts": "text", "resource": "assumed",
+            "depicted": "assumed" if depicted else ""}
+
+
 def task_rows() -> list[dict]:
     """One row per task card: id, colour, points, condition, the weakest provenance and
     one per field (``prov_tier``: colour and point range, ``prov_condition``,
@@ -38,7 +60,7 @@ def task_rows() -> list[dict]:
     ``prov_points``: the exact points within the tier)."""
     rows = []
     for t in C.TASKS:
-        fields = C.task_field_provenance(t)
+        fields = task_field_provenance(t)
         rows.append({"id": t.id, "colour": t.colour, "points": t.points,
                      "condition": t.text, "provenance": weakest(fields),
                      **_prov_columns(fields)})
@@ -46,7 +68,7 @@ def task_rows() -> list[dict]:
 
 
 def _gnome_provenance(kind: str, ability: int) -> dict[str, str]:
-    fields = C.gnome_field_provenance(kind, ability)
+    fields = gnome_field_provenance(kind, ability)
     return {"provenance": weakest(fields), **_prov_columns(fields)}
 
 

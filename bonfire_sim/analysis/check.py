@@ -35,7 +35,7 @@ import math
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -46,9 +46,9 @@ import pandas as pd
 from bonfire_sim.analysis.intervals import mean_ci
 from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS, ProbeSettings
 from bonfire_sim.analysis.sequential import (
+    decide_interval,
     per_game_values,
     play_chunks,
-    sprt_decision,
     wald_bounds,
 )
 from bonfire_sim.config import check_count, check_seed, read_toml
@@ -62,7 +62,6 @@ from bonfire_sim.sim.runconfig import SEED_MASK, RunConfig
 # fails / none fails but one ran out of budget undecided; bad input is 2 (the CLI group).
 EXIT_HOLDS, EXIT_FAILS, EXIT_UNDECIDED = 0, 1, 3
 VERDICTS = ("holds", "fails", "undecided")
-MIN_OBSERVATIONS = 5  # a few batch estimates give no usable variance
 DEFAULT_RESOLUTION = {"rate": 0.02, "points": 0.5}  # one-sided intervals
 DEFAULTS = {"budget": 2000, "chunk_size": 200, "seed": 1, "alpha": 0.05, "beta": 0.05}
 MAX_HANDICAP = 1000
@@ -523,49 +522,6 @@ def _batch_stream(a: Assertion, jobs: int) -> Iterator[tuple[int, np.ndarray]]:
                 v -= _batch_value(a, base, Path(tmp) / f"a{i}", jobs)
             played += games
             yield played, np.array([v]) if math.isfinite(v) else np.zeros(0)
-
-
-@dataclass(frozen=True)
-class IntervalDecision:
-    """What ``decide_interval`` saw: the verdict, each bound's decision and LLR, the
-    observations used and the games that gave them."""
-
-    verdict: str  # holds / fails / undecided
-    decided: dict[str, str]  # bound name -> inside / outside / undecided
-    llrs: dict[str, float]
-    observations: np.ndarray
-    games: int
-
-
-def decide_interval(stream: Iterable[tuple[int, np.ndarray]],
-                    tests: Sequence[tuple[str, float, float, float]], alpha: float,
-                    beta: float, on_games: Callable[[int], None] | None = None,
-                    ) -> IntervalDecision:
-    """Run one SPRT per bound (``Assertion.tests``) over the observations ``stream``
-    yields as (games so far, new observations), until one bound is decided outside,
-    all inside, or the stream ends.  Pure: it plays nothing itself."""
-    lower, upper = wald_bounds(alpha, beta)
-    decided = {name: "undecided" for name, *_ in tests}
-    llrs = {name: 0.0 for name, *_ in tests}
-    obs: list[np.ndarray] = []
-    d = np.zeros(0)
-    games = 0
-    for games, new in stream:
-        if on_games is not None:
-            on_games(games)
-        obs.append(np.asarray(new, float))
-        d = np.concatenate(obs)
-        if len(d) < MIN_OBSERVATIONS:
-            continue
-        for name, _, h_out, h_in in tests:  # a decided bound stays decided
-            if decided[name] == "undecided":
-                verdict, llrs[name] = sprt_decision(d, h_out, h_in, lower, upper)
-                decided[name] = {"H1": "inside", "H0": "outside"}.get(verdict, "undecided")
-        if "outside" in decided.values() or all(v == "inside" for v in decided.values()):
-            break
-    verdict = ("fails" if "outside" in decided.values() else
-               "holds" if all(v == "inside" for v in decided.values()) else "undecided")
-    return IntervalDecision(verdict, decided, llrs, d, games)
 
 
 def run_assertion(a: Assertion, jobs: int = 1,

@@ -27,6 +27,7 @@ import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.errata_cards import next_prices, pooled
+from bonfire_sim.analysis.intervals import se_from_interval
 from bonfire_sim.analysis.targets import Targets
 
 
@@ -99,7 +100,7 @@ def seats_missed(seats: pd.DataFrame, targets: Targets) -> dict[int, bool]:
     1/n (one-sided test against the tolerance, Benjamini-Hochberg over the seats)?"""
     out: dict[int, bool] = {}
     for n, g in seats.groupby("players"):
-        se = (g["hi"] - g["lo"]) / (2 * 1.959963984540054)
+        se = se_from_interval(g["lo"], g["hi"])
         _q, flags = FL.flag(g["value"], se, g["fair"], targets.seat_share, targets.alpha)
         out[int(n)] = bool((flags != "").any())
     return out

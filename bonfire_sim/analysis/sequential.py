@@ -36,7 +36,7 @@ false-decision rate stays within alpha at every look size down to one deal per l
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -172,6 +172,52 @@ def sprt_decision(d: np.ndarray, h0: float, h1: float, lower: float, upper: floa
     """("H0" | "H1" | "undecided", LLR) of one SPRT on the observations ``d``."""
     llr = llr_normal(d, h0, h1)
     return ("H1" if llr >= upper else "H0" if llr <= lower else "undecided"), llr
+
+
+MIN_OBSERVATIONS = 5  # check: a few batch estimates give no usable variance
+
+
+@dataclass(frozen=True)
+class IntervalDecision:
+    """What ``decide_interval`` saw: the verdict, each bound's decision and LLR, the
+    observations used and the games that gave them."""
+
+    verdict: str  # holds / fails / undecided
+    decided: dict[str, str]  # bound name -> inside / outside / undecided
+    llrs: dict[str, float]
+    observations: np.ndarray
+    games: int
+
+
+def decide_interval(stream: Iterable[tuple[int, np.ndarray]],
+                    tests: Sequence[tuple[str, float, float, float]], alpha: float,
+                    beta: float, on_games: Callable[[int], None] | None = None,
+                    ) -> IntervalDecision:
+    """Run one SPRT per bound (``Assertion.tests``) over the observations ``stream``
+    yields as (games so far, new observations), until one bound is decided outside,
+    all inside, or the stream ends.  Pure: it plays nothing itself."""
+    lower, upper = wald_bounds(alpha, beta)
+    decided = {name: "undecided" for name, *_ in tests}
+    llrs = {name: 0.0 for name, *_ in tests}
+    obs: list[np.ndarray] = []
+    d = np.zeros(0)
+    games = 0
+    for games, new in stream:
+        if on_games is not None:
+            on_games(games)
+        obs.append(np.asarray(new, float))
+        d = np.concatenate(obs)
+        if len(d) < MIN_OBSERVATIONS:
+            continue
+        for name, _, h_out, h_in in tests:  # a decided bound stays decided
+            if decided[name] == "undecided":
+                verdict, llrs[name] = sprt_decision(d, h_out, h_in, lower, upper)
+                decided[name] = {"H1": "inside", "H0": "outside"}.get(verdict, "undecided")
+        if "outside" in decided.values() or all(v == "inside" for v in decided.values()):
+            break
+    verdict = ("fails" if "outside" in decided.values() else
+               "holds" if all(v == "inside" for v in decided.values()) else "undecided")
+    return IntervalDecision(verdict, decided, llrs, d, games)
 
 
 def check_finite(**values: float) -> None:

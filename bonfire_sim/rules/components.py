@@ -401,21 +401,11 @@ TASKS: tuple[Task, ...] = (
 # * depicted: the resource, guardian, symbols or action tiles the card shows ("the
 #   depicted Resource") [assumed: the pictures are missing, RULINGS 8]; none for the rest;
 # * points: the exact value within the tier, ``Task.provenance`` [assumed but Y13, Y14].
+# ``catalog.task_field_provenance`` reads these facts into one tag per field.
 TASK_CONDITIONS_NOT_IN_TEXT = ("B17", "R4", "R5", "R6")
-_DEPICTED_KINDS = (TaskKind.PATH_RESOURCE, TaskKind.GUARDIANS, TaskKind.OFFER_ON_RESOURCE,
+DEPICTED_KINDS = (TaskKind.PATH_RESOURCE, TaskKind.GUARDIANS, TaskKind.OFFER_ON_RESOURCE,
                    TaskKind.GNOME_RESOURCE, TaskKind.OFFER_BOTH, TaskKind.RESOURCE,
                    TaskKind.TILES_IN_SUPPLY)
-
-
-def task_field_provenance(task: Task) -> dict[str, str]:
-    """{field: provenance} of one task card: ``tier``, ``condition``, ``depicted`` ("" when
-    the card shows no parameter) and ``points`` (see the comment above)."""
-    depicted = task.kind in _DEPICTED_KINDS or (task.kind == TaskKind.FATE_GROUPS
-                                                and task.a >= 0)
-    return {"tier": "text",
-            "condition": "assumed" if task.id in TASK_CONDITIONS_NOT_IN_TEXT else "text",
-            "depicted": "assumed" if depicted else "",
-            "points": task.provenance}
 
 
 def tasks_dealt(players: int) -> tuple[str, ...]:
@@ -487,14 +477,6 @@ ELDER_RESOURCE = (0, 1, 2, 3, 4, 5)  # blossom..root, gold [assumed]
 DEPICTED_GUARDIAN_SPECIALISTS = (10, 11, 12, 13)
 
 
-def gnome_field_provenance(kind: str, ability: int) -> dict[str, str]:
-    """{field: provenance} of one gnome (issue 39): the ability ``text`` and its
-    ``amounts`` (points, gold, tiles, steps) are Appendix III [text]; the ``resource``
-    icon is [assumed] (RULINGS 8); ``depicted``: the guardian colour of specialists
-    10-13 [assumed], "" for the rest."""
-    depicted = kind == "specialist" and ability in DEPICTED_GUARDIAN_SPECIALISTS
-    return {"text": "text", "amounts": "text", "resource": "assumed",
-            "depicted": "assumed" if depicted else ""}
 N_SPECIALISTS = 27
 N_ELDERS = 6
 N_GNOMES = N_SPECIALISTS + N_ELDERS  # gnome id: 0..26 specialists (ability id+1), 27..32 elders
