@@ -43,8 +43,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bonfire_sim.analysis.cards.probes import GNOME_IDS, TASK_IDS, ProbeSettings
 from bonfire_sim.analysis.intervals import mean_ci
-from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS, ProbeSettings
 from bonfire_sim.analysis.sequential import (
     per_game_values,
     play_chunks,
@@ -93,10 +93,10 @@ MEASURES: dict[str, Measure] = {
                         "share of solo games won against Tom at a handicap (margin > it)"),
     "solo_margin": Measure("points", "deal", (), (1,), "the solo player's score minus Tom's"),
     "task_value": Measure("points", "batch", ("task",), (1, 2, 3, 4),
-                          "lit value of a task (analysis.values.task_values)"),
+                          "receipt value of a task (analysis.cards.task_values)"),
     "task_surplus": Measure("points", "batch", ("task",), (1, 2, 3, 4),
-                            "a task's surplus: its lit value minus the mean lit value of "
-                            "the other tasks of its colour (analysis.values.task_values)"),
+                            "a task's surplus: its receipt value minus the mean of the "
+                            "other tasks of its colour (analysis.cards.task_values)"),
     "gnome_value": Measure("points", "batch", ("gnome",), (1, 2, 3, 4),
                            "a gnome's points against the average gnome "
                            "(analysis.values.gnome_values)"),
@@ -447,7 +447,7 @@ def batch_seed(seed: int, index: int) -> int:
 
 def _batch_value(a: Assertion, config: RunConfig, work: Path, jobs: int) -> float:
     """The measure of one batch run, from the public analysis functions."""
-    from bonfire_sim.analysis.values import gnome_values, task_values
+    from bonfire_sim.analysis.cards.views import gnome_values, task_values
     from bonfire_sim.sim.runner import run
 
     out = run(config, work, jobs=jobs)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from bonfire_sim.cli.options import quiet_option
@@ -111,8 +113,8 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
         _bench_card_table(jobs, quiet)
         return
     if forks_:
-        from bonfire_sim.analysis.card_values import CARD_KINDS
-        from bonfire_sim.analysis.probes import DEFAULT_KINDS, fork_speed
+        from bonfire_sim.analysis.cards.probes import DEFAULT_KINDS, fork_speed
+        from bonfire_sim.analysis.cards.table import CARD_KINDS
         from bonfire_sim.sim.runconfig import RunConfig
 
         ensure_warm(None if quiet else lambda m: click.echo(m, err=True))
@@ -126,8 +128,9 @@ def bench(games: int, jobs: int, quick: bool, per_strategy: bool, versus_catanat
             RunConfig(games=4, players=4, strategies=seats)  # refuses a bad name: Error
         fork_rows: list[tuple[str, tuple[str, ...], tuple[str, ...] | None]] = [
             (",".join(k), k, None) for k in (DEFAULT_KINDS, CARD_KINDS)]
-        # What reprice --verify forks for the cards it re-prices (3 red tasks here).
-        fork_rows.append(("light,forced of 3 tasks", ("light", "forced"), ("R3", "R8", "R9")))
+        # What reprice --verify and the survey's top-ups fork for the cards they re-price
+        # or top up (3 red tasks here): their receipt (take) forks.
+        fork_rows.append(("take of 3 tasks", ("take",), ("R3", "R8", "R9")))
         for label, kinds, tasks in fork_rows:
             m = fork_speed(games=games, players=4, jobs=jobs, kinds=kinds, strategies=seats,
                            tasks=tasks)
@@ -217,15 +220,15 @@ def _bench_card_table(jobs: int, quiet: bool) -> None:
     """``bench --card-table``: ``values --players 2,3,4`` timed, compile excluded."""
     import time
 
-    from bonfire_sim.analysis import card_survey as CS
-    from bonfire_sim.analysis.probes import ProbeSettings, probe_values
+    from bonfire_sim.analysis.cards import survey as CS
+    from bonfire_sim.analysis.cards.probes import ProbeSettings, probe_values
     from bonfire_sim.sim.runconfig import RunConfig
     from bonfire_sim.sim.warm import ensure_warm
 
     ensure_warm(None if quiet else lambda m: click.echo(m, err=True))
     for n in (2, 3, 4):  # the fork kernels, compiled or loaded before the clock starts
         probe_values(RunConfig(games=n, players=n, seed=5, seat_rotation=True),
-                     ProbeSettings(kinds=("light", "forced", "gnome")), jobs=1)
+                     ProbeSettings(kinds=CS.CARD_KINDS), jobs=1)
     configs = {n: RunConfig(games=CS.whole_games(CS.FIRST_GAMES, n), players=n, seed=11,
                             seat_rotation=True) for n in (2, 3, 4)}
     t0 = time.perf_counter()
@@ -245,7 +248,10 @@ def _bench_card_table(jobs: int, quiet: bool) -> None:
                    f"{int((gnomes['status'] == 'measured').sum()):>13}/{len(gnomes)} "
                    f"{int(g['n'].sum()):8,} {sum(b.games for b in batches):8,} "
                    f"{sum(b.seconds for b in batches):8.1f}")
-    click.echo(f"total {wall:.1f} s with {jobs} worker(s); the default population, "
-               f"seat-rotated, margin 1 point, at most {CS.MAX_GAMES:,} four-player games "
-               f"per card ({CS.games_cap(CS.MAX_GAMES, 2):,} two-player)")
+    forks = int(survey.table["n"].sum() + survey.table["lit_n"].sum())
+    click.echo(f"total {wall:.1f} s with {jobs} worker(s), {forks / wall:,.0f} forks/s "
+               f"(load {os.getloadavg()[0]:.1f} at the end); the default population, "
+               f"seat-rotated, margin 1 point (top-ups to ±{CS.TARGET_SHARE:g}), at most "
+               f"{CS.MAX_GAMES:,} four-player games per card "
+               f"({CS.games_cap(CS.MAX_GAMES, 2):,} two-player)")
 

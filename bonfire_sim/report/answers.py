@@ -86,11 +86,12 @@ def task_answer(tv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, An
                              f"forks); see the details.", "answer")]
     ranked = rows.reindex(rows["surplus"].abs().sort_values(ascending=False).index)
     flagged = ranked[ranked["flag"] != ""]
-    method = ("A task's surplus is its lit value (engine forks: ignite it now against never) "
-              "minus the mean lit value of the other tasks of its colour at that player "
-              "count; print printed - surplus and the card is worth its tier's typical "
-              "card. `bonfire-sim reprice RUN --verify` proposes one printed value for every "
-              "count and checks it on fresh deals.")
+    method = ("A task's surplus is its receipt value (engine forks: receive it now against "
+              "the best other move, the cost of meeting its condition included) minus the "
+              "mean of the other tasks of its colour at that player count; print printed - "
+              "surplus / slope and the card is worth its tier's typical card. `bonfire-sim "
+              "reprice RUN --verify` proposes one printed value for every count and checks "
+              "it on fresh deals.")
     # The figure shows the flagged tasks, or the largest surpluses when none is flagged.
     shown = (flagged if len(flagged) else ranked[ranked["status"] == "measured"]).head(SHOWN)
     figure = []

@@ -245,13 +245,14 @@ def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
     blocks = [H.text_block(
         "Values are measured by the engine itself, not by a regression: at a sampled "
         "decision the game is copied and played on twice with the same random streams "
-        "(see Method). Lit value: the owner's final score when it ignites the task at a "
-        "decision where it could, minus the same game in which that task is dead (natural "
-        "forks, and forced ones after a forced take so that tasks the players avoid are "
-        "measured too). Surplus: the lit value minus the mean lit value of the other tasks "
-        "of its colour at that player count, i.e. the points it gives beyond the typical "
-        "card of its tier. Print: printed - surplus, whole (`bonfire-sim reprice` checks "
-        "it on fresh deals). Intervals clustered by deal; a row is measured when its "
+        "(see Method). Receipt value: the player's final score when it receives the task "
+        "at a decision where it could, minus the same game after its best other move (the "
+        "cost of meeting the condition and the risk of never lighting it included); the lit "
+        "share, rounds to ignition and lit value (ignite it against never) stand beside it. "
+        "Surplus: the receipt value minus the mean of the other tasks of its colour at that "
+        "player count, i.e. the points it gives beyond the typical card of its tier. Print: "
+        "printed - surplus / slope, whole (`bonfire-sim reprice` checks it on fresh "
+        "deals). Intervals clustered by deal; a row is measured when its "
         f"surplus interval is within ±{margin:g} point(s) (10+ deals), and only measured "
         "rows are flagged. Pooled rows only where the counts agree (Cochran's Q)."),
         H.text_block(f"{len(flagged)} task rows flagged (measured surplus beyond ±{margin:g} "
@@ -276,8 +277,10 @@ def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
                                    "s_hi"))
     blocks.append(H.table_block(tv.sort_values(["players", "task"]), {
         "task": ("task", ""), "players": ("players", "d"), "text": ("condition", ""),
-        "printed": ("printed", "d"), "value": ("lit value", ".2f"), "lo": ("95% lo", ".2f"),
-        "hi": ("95% hi", ".2f"), "n": ("forks", ","), "n_forced": ("forced", ","),
+        "printed": ("printed", "d"), "value": ("receipt value", ".2f"),
+        "lo": ("95% lo", ".2f"), "hi": ("95% hi", ".2f"), "n": ("forks", ","),
+        "lit_share": ("lit share", ".0%"), "rounds_to_light": ("rounds to light", ".1f"),
+        "lit_value": ("lit value", ".2f"),
         "deals": ("deals", ","), "reference": ("colour mean", ".2f"),
         "surplus": ("surplus", "+.2f"), "s_lo": ("95% lo", "+.2f"),
         "s_hi": ("95% hi", "+.2f"), "fair": ("fair", ".1f"), "proposed": ("print", ".0f"),

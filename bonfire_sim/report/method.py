@@ -65,11 +65,15 @@ FORK_METHOD = (
     "it is ever its only main option, so no fork puts the mover out of the game); the "
     "difference in the mover's final score is the lit value. Forced forks do the same "
     "after a take the strategy would not have made, so tasks the players avoid are "
-    "measured too. The printed points enter branch A and never branch B, so re-pricing a "
-    "task by k points moves its lit value by k at every decision. A task's surplus is its "
-    "lit value minus the mean lit value of the other tasks of its colour (the game's "
-    "difficulty tiers) at that player count; the fair printed value is printed - surplus, "
-    "and `bonfire-sim reprice --verify` checks a whole-point proposal on fresh deals. "
+    "measured too. Take fork: A = receive the task, B = the best other move; the "
+    "difference in the mover's final score is the receipt value, the task's card value "
+    "(the cost of meeting its condition and the risk of never lighting it included; the "
+    "lit value stands beside it as the explanation). A task's surplus is its receipt "
+    "value minus the mean receipt value of the other tasks of its colour (the game's "
+    "difficulty tiers) at that player count; a printed point moves it by the slope (the "
+    "share of receipts that score the points), so the fair printed value is printed - "
+    "surplus / slope, and `bonfire-sim reprice --verify` checks a whole-point proposal on "
+    "fresh deals. "
     "Gnome fork: A = recruit the gnome, B = the best other move; a gnome's value is that "
     "difference minus the mean of the other gnomes (points against the average gnome). "
     "Intervals: Student t over deals, clustered by deal (the games of one deal under seat "
@@ -170,7 +174,7 @@ def survey_text(probes: Any) -> str:
     """What ``--measure-cards`` adds to the forks, in words ('' without it)."""
     if not getattr(probes, "survey", False):
         return ""
-    from bonfire_sim.analysis.card_survey import MAX_GAMES
+    from bonfire_sim.analysis.cards.survey import MAX_GAMES
 
     return (f"; card rows wider than the margin topped up on fresh deals of the same game "
             f"(each on the games its interval needs, at most {MAX_GAMES:,} four-player "

@@ -42,21 +42,22 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.card_values import (
+from bonfire_sim.analysis.cards.probes import (
+    GNOME_IDS,
+    TASK_IDS,
+    ProbeSettings,
+    probe_staggered,
+    probe_values,
+)
+from bonfire_sim.analysis.cards.table import (
     CARD_KINDS,
+    TASK_KINDS,
     TOP_UP_RUN,
     card_settings,
     card_table,
     population,
     populations,
     printed_points,
-)
-from bonfire_sim.analysis.probes import (
-    GNOME_IDS,
-    TASK_IDS,
-    ProbeSettings,
-    probe_staggered,
-    probe_values,
 )
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
 from bonfire_sim.errors import ConfigError, DataError
@@ -68,7 +69,11 @@ MAX_GAMES = 32_000  # four-player games per card at most, all stages together (o
 # within 5 minutes on 2 cores (bench --card-table)
 ROUNDS = 4  # top-up rounds at most
 SPARE = 1.1  # a top-up asks for 10% more forks than the estimate says
-KINDS_OF = {"task": ("light", "forced"), "gnome": ("gnome",)}  # the forks a card's value uses
+# The half-width the top-ups aim for, as a share of the margin: a row flagged alone among
+# 66 needs |surplus| >= margin + 3.2 se (``flags.detection_floor``), so a planted 2-point
+# change at one count is detected only when the half-width is about 0.6 of a 1-point margin.
+TARGET_SHARE = 0.6
+KINDS_OF = {"task": TASK_KINDS, "gnome": ("gnome",)}  # the forks a card's value uses
 
 
 @dataclass(frozen=True)
@@ -154,7 +159,8 @@ def survey_cards(runs: Sequence[RunLike] | Mapping[int, RunConfig], *,
                  games: int = FIRST_GAMES, max_games: int = MAX_GAMES,
                  rounds: int = ROUNDS, seed: int | None = None, jobs: int = 1,
                  quiet: bool = True, cache: bool = True,
-                 note: Callable[[str], None] | None = None) -> Survey:
+                 note: Callable[[str], None] | None = None, target: float | None = None,
+                 checkpoint: Callable[[pd.DataFrame], None] | None = None) -> Survey:
     """Every task's and gnome's card value to ± ``margin`` (or ``not measured`` with the
     forks it has), per player count, spending forks where the intervals need them;
     ``max_games``: games per card at 4 players (``games_cap`` at the others).
@@ -163,8 +169,13 @@ def survey_cards(runs: Sequence[RunLike] | Mapping[int, RunConfig], *,
     stage, cached like ``card_values``'), or player count -> configuration (the first
     stage plays ``games`` games of it, seed ``seed`` or the configuration's).  Top-ups
     play fresh deals: seeds from ``seed`` (default one above every seed used) upward,
-    one per round.  ``cache=False``: play the top-ups even where the fork cache holds
-    them (timings).  See the module docstring for the design."""
+    one per round.  ``target``: the half-width the top-ups aim for (default
+    ``TARGET_SHARE`` x margin, so a 2-point change at one count is flagged).  Every probe
+    is cached (``probes.fork_cache_dir``), so a survey interrupted and started again
+    replays only the probe it was in; ``checkpoint`` receives the table of the counts
+    done so far after each count (``values --out`` writes it as it goes).
+    ``cache=False``: play every probe even where the fork cache holds it (timings).  See
+    the module docstring for the design."""
     for name, v, lo in (("games", games, 1), ("max_games", max_games, 1),
                         ("rounds", rounds, 0)):
         if not isinstance(v, int) or v < lo:
@@ -177,12 +188,17 @@ def survey_cards(runs: Sequence[RunLike] | Mapping[int, RunConfig], *,
     if any(base + i in used for i in range(rounds)):
         raise DataError(f"the top-ups' fresh seeds {base}..{base + rounds - 1} include a "
                         f"seed of the first stage ({sorted(used)}): pick a disjoint seed")
+    target = TARGET_SHARE * margin if target is None else float(target)
+    if not math.isfinite(target) or target <= 0:
+        raise ConfigError(f"target must be a positive half-width in points, got {target}")
     survey = Survey(table=pd.DataFrame())
     t_all = time.perf_counter()
     parts = []
     for n, (config, run_dir) in groups.items():
-        parts.append(_survey_one(survey, n, config, run_dir, margin, alpha, games,
+        parts.append(_survey_one(survey, n, config, run_dir, (margin, target), alpha, games,
                                  max_games, rounds, base, jobs, quiet, cache, note))
+        if checkpoint is not None:
+            checkpoint(pd.concat(parts, ignore_index=True))
     survey.table = pd.concat(parts, ignore_index=True)
     survey.seconds = time.perf_counter() - t_all
     return survey
@@ -203,7 +219,7 @@ def _groups(runs: Sequence[RunLike] | Mapping[int, RunConfig]
     rs: list[Run] = as_runs(list(runs))
     if not rs:
         raise DataError("no runs to survey")
-    from bonfire_sim.analysis.reprice import group_runs
+    from bonfire_sim.analysis.cards.price import group_runs
 
     out = {}
     for n, g in group_runs(rs).items():
@@ -216,20 +232,24 @@ def _groups(runs: Sequence[RunLike] | Mapping[int, RunConfig]
 
 
 def _survey_one(survey: Survey, n: int, config: RunConfig, run_dir: str | None,
-                margin: float, alpha: float, games: int, max_games: int, rounds: int,
-                base: int, jobs: int, quiet: bool, cache: bool,
+                precision: tuple[float, float], alpha: float, games: int, max_games: int,
+                rounds: int, base: int, jobs: int, quiet: bool, cache: bool,
                 note: Callable[[str], None] | None) -> pd.DataFrame:
-    """Stages of one player count; appends its batches to ``survey``."""
+    """Stages of one player count (``precision`` = (margin, target half-width));
+    appends its batches to ``survey``."""
+    margin, target = precision
     printed = {n: printed_points(config)}
     first = config if run_dir else _fresh(config, config.seed, games)
     g0 = min(_whole(config, games), first.games)
     t0 = time.perf_counter()
     forks = _tagged(probe_values(first, ProbeSettings(games=g0, kinds=CARD_KINDS),
-                                 run_dir=run_dir, jobs=jobs, quiet=quiet), first.seed)
+                                 run_dir=run_dir, jobs=jobs, quiet=quiet,
+                                 cache_as=None if run_dir or not cache else {"survey": 1}),
+                    first.seed)
     survey.batches.append(Batch(n, 0, first.seed, g0, ("all",), len(forks),
                                 time.perf_counter() - t0))
     played = dict.fromkeys(TASK_IDS + GNOME_IDS, g0)
-    extra = top_up(forks, config, played, cards=TASK_IDS + GNOME_IDS, margin=margin,
+    extra = top_up(forks, config, played, cards=TASK_IDS + GNOME_IDS, margin=target,
                    alpha=alpha, max_games=games_cap(max_games, n), rounds=rounds, seed=base,
                    jobs=jobs, quiet=quiet, note=note, batches=survey.batches, cache=cache)
     table = card_table(pd.concat([forks, extra], ignore_index=True), printed, margin, alpha)
@@ -302,9 +322,9 @@ def card_forks(runs: Sequence[Run], probes: ProbeSettings | int | None = None, *
     forks = pd.concat(parts, ignore_index=True)
     if not (isinstance(probes, ProbeSettings) and probes.survey):
         return forks
-    cards = ((TASK_IDS if {"light", "forced"} & set(settings.kinds) else ())
+    cards = ((TASK_IDS if set(TASK_KINDS) & set(settings.kinds) else ())
              + (GNOME_IDS if "gnome" in settings.kinds else ()))
-    from bonfire_sim.analysis.reprice import check_one_game
+    from bonfire_sim.analysis.cards.price import check_one_game
 
     seed = max(r.config.seed for r in runs) + 1
     for n in sorted({r.config.players for r in runs}):
