@@ -17,7 +17,6 @@ from bonfire_sim.studies.ladder import (
     play_ladder,
     schedule,
     summarize,
-    wilson,
 )
 
 
@@ -43,12 +42,6 @@ def test_lineups_are_the_n_subsets():
     assert lineups(["a", "b"], 2) == [("a", "b")]
     with pytest.raises(ValueError):
         lineups(["a"], 2)
-
-
-def test_wilson_interval_matches_the_textbook_value():
-    lo, hi = wilson(8, 10)
-    assert lo == pytest.approx(0.4902, abs=1e-3) and hi == pytest.approx(0.9433, abs=1e-3)
-    assert wilson(0, 0) == (0.0, 1.0)
 
 
 def test_bradley_terry_recovers_known_strengths_from_synthetic_games():

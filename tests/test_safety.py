@@ -308,13 +308,13 @@ def test_jobs_minus_one_is_every_core_and_zero_is_refused():
 
 def test_never_more_workers_than_chunks(tmp_path, monkeypatch):
     seen = []
-    real = R._execute
+    real = R.play_chunks
 
     def spy(jobs, n_jobs):
         seen.append(n_jobs)
         return real(jobs, 1)
 
-    monkeypatch.setattr(R, "_execute", spy)
+    monkeypatch.setattr(R, "play_chunks", spy)
     run(RunConfig(games=4, players=2, chunk_size=2), tmp_path / "few", jobs=64)
     assert seen == [2]
 
@@ -330,7 +330,7 @@ def test_a_huge_run_streams_its_jobs_instead_of_building_them(tmp_path, monkeypa
                 raise KeyboardInterrupt
         yield from ()
 
-    monkeypatch.setattr(R, "_execute", first_two)
+    monkeypatch.setattr(R, "play_chunks", first_two)
     with pytest.raises(KeyboardInterrupt):
         run(cfg, tmp_path / "huge")
     assert taken == [0, 1]

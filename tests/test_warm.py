@@ -45,13 +45,13 @@ def test_ensure_warm_compiles_once_and_says_so_once(cold):
 
 def test_the_runner_warms_in_the_parent_before_starting_workers(cold, tmp_path, monkeypatch):
     order: list[str] = []
-    real_execute = runner._execute
+    real_execute = runner.play_chunks
 
     def execute(jobs, n_jobs):
         order.append(f"workers:{n_jobs}")
         yield from real_execute(jobs, 1)
 
-    monkeypatch.setattr(runner, "_execute", execute)
+    monkeypatch.setattr(runner, "play_chunks", execute)
     monkeypatch.setattr(warm, "compile_kernels", lambda: order.append("compile"))
     cfg = runner.RunConfig(games=4, players=2, strategies=("random",), chunk_size=2)
     runner.run(cfg, tmp_path / "run", jobs=2)

@@ -87,20 +87,20 @@ def consistent_flags(frame: Any, key: str, margin: float = MARGIN, alpha: float 
     card (pandas)."""
     import pandas as pd
 
+    from bonfire_sim.analysis.intervals import Z95, pool_inverse_variance
+
     rows = []
     m = frame[(frame["status"] == "measured") & frame["s_se"].gt(0)]
     for card, g in m.groupby(key, sort=True):
         if len(g) < 2:
             continue
-        w = 1.0 / g["s_se"] ** 2
-        est = float((w * g["surplus"]).sum() / w.sum())
-        q = float((w * (g["surplus"] - est) ** 2).sum())
-        if sps.chi2.sf(q, len(g) - 1) < het_alpha:
+        est, se, het_p = pool_inverse_variance(g["surplus"], g["s_se"])
+        if het_p < het_alpha:
             continue  # the counts disagree: only their own flags speak
-        rows.append({key: card, "pooled": est, "pooled_se": float(np.sqrt(1.0 / w.sum()))})
+        rows.append({key: card, "pooled": est, "pooled_se": se})
     out = pd.DataFrame(rows, columns=[key, "pooled", "pooled_se"])
     qv, fl = flag(out["pooled"], out["pooled_se"], 0.0, margin, alpha, labels)
-    out["pooled_half"] = 1.959963984540054 * out["pooled_se"]
+    out["pooled_half"] = Z95 * out["pooled_se"]
     out["flag_counts"] = fl if len(out) else []
     out["q_counts"] = qv if len(out) else []
     return out

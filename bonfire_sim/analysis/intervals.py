@@ -1,5 +1,10 @@
-"""95% intervals shared by the analysis and the report: Wilson for rates, Student t for
-means (plain and clustered by game or deal)."""
+"""The one home of the package's statistics: 95% intervals for rates (Wilson) and means
+(Student t, plain and clustered by game or deal), differences (Welch, Newcombe), z and t
+values, and how many observations a target interval width needs.
+
+The analysis, studies and report layers all import from here (it sits in ``analysis``,
+below both), so an interval means the same thing in every table; add a new method here
+rather than beside its caller."""
 
 from __future__ import annotations
 
@@ -9,11 +14,27 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-Z95 = 1.959963984540054
+Z95 = 1.959963984540054  # the normal 0.975 quantile: half-width of a normal 95% interval
+
+
+def t95(df: Any) -> Any:
+    """The Student t 0.975 quantile for ``df`` degrees of freedom (vectorised): the
+    multiplier of a standard error in a two-sided 95% t interval."""
+    return sps.t.ppf(0.975, df)
+
+
+def se_from_interval(lo: Any, hi: Any) -> Any:
+    """Standard error behind a normal 95% interval ``(lo, hi)`` (vectorised; NaN where an
+    end is not finite): used to combine intervals of independent estimates."""
+    lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    with np.errstate(invalid="ignore"):
+        se = np.where(np.isfinite(lo) & np.isfinite(hi), (hi - lo) / (2 * Z95), np.nan)
+    return float(se) if se.ndim == 0 else se
 
 
 def wilson(k: Any, n: Any, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval of a rate k/n (vectorised; k may be fractional)."""
+    """Wilson score interval of a rate k/n (vectorised; k may be fractional; NaN where
+    n is 0).  Clipped to [0, 1]: rounding can put an end 1e-16 outside."""
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -21,7 +42,7 @@ def wilson(k: Any, n: Any, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
         den = 1 + z * z / n
         mid = (p + z * z / (2 * n)) / den
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return mid - half, mid + half
+    return np.clip(mid - half, 0.0, 1.0), np.clip(mid + half, 0.0, 1.0)
 
 
 def mean_ci(x: Any) -> tuple[float, float, float]:
@@ -33,7 +54,7 @@ def mean_ci(x: Any) -> tuple[float, float, float]:
     m = float(x.mean())
     if n < 2:
         return (m, math.nan, math.nan)
-    half = float(sps.t.ppf(0.975, n - 1) * x.std(ddof=1) / math.sqrt(n))
+    half = float(t95(n - 1) * x.std(ddof=1) / math.sqrt(n))
     return (m, m - half, m + half)
 
 
@@ -51,7 +72,7 @@ def t_half(se: Any, n: Any) -> np.ndarray:
     """Half-width of a 95% t interval from a standard error and a sample size."""
     se, n = np.asarray(se, dtype=float), np.asarray(n, dtype=float)
     with np.errstate(invalid="ignore"):
-        q = sps.t.ppf(0.975, np.maximum(n - 1, 1))
+        q = t95(np.maximum(n - 1, 1))
     return np.where(n >= 2, q * se, np.nan)
 
 
@@ -73,3 +94,62 @@ def clustered_mean(x: Any, clusters: Any) -> tuple[float, float, int, int]:
     sums = np.bincount(inv, weights=x - m, minlength=k)
     var = k / (k - 1) * float(np.sum(sums ** 2)) / n ** 2
     return (m, math.sqrt(var), n, k)
+
+
+# ---- differences between two samples ---------------------------------------------------
+def welch(a: Any, b: Any) -> tuple[float, float, float, float, float, float]:
+    """(mean a, mean b, b - a, se, lo, hi): Welch's unpaired t interval of the difference
+    of two means (unequal variances; Welch-Satterthwaite degrees of freedom).  The
+    difference and its interval are NaN when a sample has fewer than two values."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    ma = float(np.mean(a)) if len(a) else math.nan
+    mb = float(np.mean(b)) if len(b) else math.nan
+    if len(a) < 2 or len(b) < 2:
+        return (ma, mb, math.nan, math.nan, math.nan, math.nan)
+    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+    se = math.sqrt(va + vb)
+    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1)) if se > 0 else 1.0
+    d = float(b.mean() - a.mean())
+    half = float(t95(df) * se)
+    return ma, mb, d, se, d - half, d + half
+
+
+def rate_difference(k_a: Any, n_a: Any, k_b: Any, n_b: Any) -> tuple[np.ndarray, ...]:
+    """(p_a, p_b, p_b - p_a, lo, hi): Newcombe's hybrid Wilson interval of the difference
+    of two rates (vectorised)."""
+    n_a, n_b = np.asarray(n_a, float), np.asarray(n_b, float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pa, pb = np.asarray(k_a, float) / n_a, np.asarray(k_b, float) / n_b
+    la, ua = wilson(k_a, n_a)
+    lb, ub = wilson(k_b, n_b)
+    d = pb - pa
+    return (pa, pb, d, d - np.sqrt((pb - lb) ** 2 + (ua - pa) ** 2),
+            d + np.sqrt((ub - pb) ** 2 + (pa - la) ** 2))
+
+
+def pool_inverse_variance(values: Any, se: Any) -> tuple[float, float, float]:
+    """(estimate, standard error, p): the inverse-variance weighted mean of independent
+    estimates with standard errors ``se``, and the p value of Cochran's Q test that they
+    are equal (pool only where it does not reject)."""
+    v, w = np.asarray(values, dtype=float), 1.0 / np.asarray(se, dtype=float) ** 2
+    est = float((w * v).sum() / w.sum())
+    q = float((w * (v - est) ** 2).sum())
+    return est, float(np.sqrt(1.0 / w.sum())), float(sps.chi2.sf(q, len(v) - 1))
+
+
+# ---- sample sizes -----------------------------------------------------------------------
+def games_needed(n: float, half_width: float, target: float) -> int:
+    """Games for a target half-width, given ``n`` games gave ``half_width`` (hw ~ 1/sqrt n)."""
+    if not (half_width > 0 and target > 0 and n > 0):
+        return 0
+    return int(math.ceil(n * (half_width / target) ** 2))
+
+
+def n_for_rate(p: float, target: float, z: float = Z95) -> int:
+    """Observations for a rate near ``p`` to have a 95% half-width of ``target``."""
+    return int(math.ceil(z * z * p * (1 - p) / target ** 2))
+
+
+def n_for_mean(sd: float, target: float, z: float = Z95) -> int:
+    """Observations for a mean with spread ``sd`` to have a 95% half-width of ``target``."""
+    return int(math.ceil((z * sd / target) ** 2))

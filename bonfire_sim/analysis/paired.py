@@ -18,7 +18,7 @@ import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.cards.views import fork_estimates
-from bonfire_sim.analysis.intervals import mean_ci
+from bonfire_sim.analysis.intervals import mean_ci, mean_se, welch
 from bonfire_sim.analysis.runs import Run, shares_deals
 from bonfire_sim.analysis.values import player_rows
 from bonfire_sim.errors import ConfigError
@@ -32,23 +32,9 @@ def check_comparable(a: Run, b: Run) -> None:
                           f"run ({b.label}): compare runs of one player count")
 
 
-def _welch(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
-    """(b - a, se, lo, hi) unpaired, Welch t."""
-    from scipy import stats as sps
-
-    if len(a) < 2 or len(b) < 2:
-        return (np.nan,) * 4
-    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
-    se = float(np.sqrt(va + vb))
-    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1)) if se > 0 else 1.0
-    d = float(b.mean() - a.mean())
-    half = float(sps.t.ppf(0.975, df) * se)
-    return d, se, d - half, d + half
-
-
 def _row(diffs: np.ndarray) -> dict[str, float]:
     m, lo, hi = mean_ci(diffs)
-    se = float(diffs.std(ddof=1) / np.sqrt(len(diffs))) if len(diffs) > 1 else np.nan
+    se = mean_se(diffs)[1]
     return {"diff": m, "se": se, "lo": lo, "hi": hi, "n": len(diffs)}
 
 
@@ -78,9 +64,9 @@ def score_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFram
             dw = (g["win_share_b"].mean() - g["win_share_a"].mean()).to_numpy(float)
             sc, wn = _row(ds), _row(dw)
         else:
-            d, se, lo, hi = _welch(xa["score"].to_numpy(float), xb["score"].to_numpy(float))
+            _, _, d, se, lo, hi = welch(xa["score"].to_numpy(float), xb["score"].to_numpy(float))
             sc = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": min(len(xa), len(xb))}
-            d, se, lo, hi = _welch(xa["win_share"].to_numpy(float),
+            _, _, d, se, lo, hi = welch(xa["win_share"].to_numpy(float),
                                    xb["win_share"].to_numpy(float))
             wn = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": sc["n"]}
         row.update(sc)
@@ -109,10 +95,10 @@ def seat_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFrame
             wn = _row((j["win_share_b"] - j["win_share_a"]).to_numpy(float))
             sc = _row((j["score_b"] - j["score_a"]).to_numpy(float))
         else:
-            d, se, lo, hi = _welch(xa["win_share"].to_numpy(float),
+            _, _, d, se, lo, hi = welch(xa["win_share"].to_numpy(float),
                                    xb["win_share"].to_numpy(float))
             wn = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": min(len(xa), len(xb))}
-            d, se, lo, hi = _welch(xa["score"].to_numpy(float), xb["score"].to_numpy(float))
+            _, _, d, se, lo, hi = welch(xa["score"].to_numpy(float), xb["score"].to_numpy(float))
             sc = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": wn["n"]}
         row.update({"diff": wn["diff"], "se": wn["se"], "lo": wn["lo"], "hi": wn["hi"],
                     "n": wn["n"], "score_diff": sc["diff"], "score_lo": sc["lo"],
@@ -153,7 +139,7 @@ def value_differences(tab_a: pd.DataFrame, tab_b: pd.DataFrame, kind: str,
                 row["paired"] = True
                 used = True
         if not used:
-            d, se, lo, hi = _welch(da, db)
+            _, _, d, se, lo, hi = welch(da, db)
             row.update({"diff": d, "se": se, "lo": lo, "hi": hi,
                         "n": min(len(da), len(db)), "paired": False})
         rows.append(row)

@@ -36,10 +36,9 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.intervals import mean_ci
+from bonfire_sim.analysis.intervals import Z95, mean_ci, se_from_interval
 from bonfire_sim.errors import ConfigError
 
-Z95 = 1.959963984540054
 HOLDS = "holds in every population"
 DIFFERS = "differs"
 UNDECIDED = "undecided"
@@ -70,10 +69,6 @@ def resolve_population(text: str) -> tuple[str, tuple[str, ...]]:
     return re.sub(r"[^A-Za-z0-9_.+]+", "-", "+".join(specs)).strip("-."), specs
 
 
-def _se(lo: float, hi: float) -> float:
-    return (hi - lo) / (2 * Z95) if np.isfinite(lo) and np.isfinite(hi) else math.nan
-
-
 def number_mark(values: Mapping[str, tuple[float, float, float]], tolerance: float,
                 ) -> tuple[str, str]:
     """(mark, detail) of one numeric figure from ``{population: (value, lo, hi)}``."""
@@ -84,7 +79,7 @@ def number_mark(values: Mapping[str, tuple[float, float, float]], tolerance: flo
     agree, apart = True, []
     for a, b in itertools.combinations(pops, 2):
         (va, la, ha), (vb, lb, hb) = values[a], values[b]
-        se = math.hypot(_se(la, ha), _se(lb, hb))
+        se = math.hypot(se_from_interval(la, ha), se_from_interval(lb, hb))
         d = va - vb
         lo, hi = d - Z95 * se, d + Z95 * se
         if not (np.isfinite(lo) and -tolerance <= lo and hi <= tolerance):

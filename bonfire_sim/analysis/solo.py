@@ -20,7 +20,7 @@ import numpy as np
 from bonfire_sim.rules import components as C
 from bonfire_sim.sim.chunk import ChunkJob
 from bonfire_sim.sim.runconfig import RunConfig
-from bonfire_sim.sim.runner import _execute, resolve_jobs
+from bonfire_sim.sim.runner import play_chunks, resolve_jobs
 from bonfire_sim.sim.warm import ensure_warm
 
 SETTLE_WIN_RATE = 2 / 7
@@ -65,7 +65,7 @@ def play_solo(strategy: str, games: int, seed: int = 0, jobs: int = 1,
     n_jobs = min(resolve_jobs(jobs), cfg.n_chunks)
     ensure_warm(status)
     done = 0
-    for data in _execute([ChunkJob(cfg, i) for i in range(cfg.n_chunks)], n_jobs):
+    for data in play_chunks([ChunkJob(cfg, i) for i in range(cfg.n_chunks)], n_jobs):
         pt = data.players.to_pandas()
         gid = pt["game_id"].to_numpy()
         is_tom = (pt["strategy"] == "tom").to_numpy()

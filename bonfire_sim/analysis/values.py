@@ -17,11 +17,16 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-from scipy import stats as sps
 
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.compensation import as_seat_points, compensation
-from bonfire_sim.analysis.intervals import mean_ci, wilson
+from bonfire_sim.analysis.intervals import (
+    Z95,
+    mean_ci,
+    pool_inverse_variance,
+    se_from_interval,
+    wilson,
+)
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
 
 TOM = "tom"
@@ -89,16 +94,11 @@ def pool(frame: pd.DataFrame, key: str, alpha: float = HETEROGENEITY_ALPHA) -> p
         g = g[g["hi"] > g["lo"]]
         if len(g) < 2:
             continue
-        se = (g["hi"] - g["lo"]) / (2 * 1.959963984540054)
-        w = 1.0 / se ** 2
-        est = float((w * g["value"]).sum() / w.sum())
-        q = float((w * (g["value"] - est) ** 2).sum())
-        het_p = float(sps.chi2.sf(q, len(g) - 1))
+        est, pse, het_p = pool_inverse_variance(g["value"], se_from_interval(g["lo"], g["hi"]))
         if het_p < alpha:
             continue
-        pse = float(np.sqrt(1.0 / w.sum()))
-        rows.append({key: item, "players": 0, "value": est, "lo": est - 1.959963984540054 * pse,
-                     "hi": est + 1.959963984540054 * pse, "n": int(g["n"].sum()),
+        rows.append({key: item, "players": 0, "value": est, "lo": est - Z95 * pse,
+                     "hi": est + Z95 * pse, "n": int(g["n"].sum()),
                      "het_p": het_p})
     return pd.DataFrame(rows)
 
@@ -198,7 +198,7 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
     out["flag"] = ""
     for _n, idx in out.groupby("players").groups.items():
         g = out.loc[idx]
-        se = (g["c_hi"] - g["c_lo"]) / (2 * 1.959963984540054)
+        se = se_from_interval(g["c_lo"], g["c_hi"])
         sub = g["seat"] > 0  # seat 0 is the reference (0 by definition)
         q, f = FL.flag(g.loc[sub, "compensation"], se[sub], 0.0, margin, alpha,
                        labels=("behind", "ahead"))

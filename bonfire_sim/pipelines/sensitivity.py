@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bonfire_sim.analysis.intervals import Z95, se_from_interval
 from bonfire_sim.config import check_count
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.infra import fileio, ownership
@@ -254,7 +255,7 @@ def _extreme_rows(arm: str, kind: str, est_a: pd.DataFrame, est_b: pd.DataFrame,
         vb = float(b_all.loc[item, col]) if item in b_all.index else math.nan
         se_b = float(b_all.loc[item, "se"]) if item in b_all.index else math.nan
         d = vb - va
-        half = 0.0 if same else ST.Z95 * math.sqrt(se_a ** 2 + se_b ** 2)
+        half = 0.0 if same else Z95 * math.sqrt(se_a ** 2 + se_b ** 2)
         note = f"{item}" + ("" if item_b == item else f"; under the variant {item_b}")
         rows.append(_row(f"{which} {kind} ({what})", "points", arm,
                          (va, vb, d, d - half, d + half, n_rows), note))
@@ -268,11 +269,11 @@ def item_rows(arm: str, players_a: pd.DataFrame, players_b: pd.DataFrame, same: 
     ta, tb = (ST.task_values(p) for p in (players_a, players_b))
     for t in (ta, tb):
         t["surplus"] = t["value"] - t["printed"]
-        t["se"] = (t["value_hi"] - t["value_lo"]) / (2 * ST.Z95)
+        t["se"] = se_from_interval(t["value_lo"], t["value_hi"])
     out += _extreme_rows(arm, "task", ta, tb, "surplus", "lit", len(players_a), same)
     na, nb = (ST.gnome_strength(p) for p in (players_a, players_b))
     for g in (na, nb):
-        g["se"] = (g["hi"] - g["lo"]) / (2 * ST.Z95)
+        g["se"] = se_from_interval(g["lo"], g["hi"])
     out += _extreme_rows(arm, "gnome", na, nb, "effect", "owned", len(players_a), same)
     return out
 

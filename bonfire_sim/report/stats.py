@@ -25,7 +25,16 @@ import pandas as pd
 from pyarrow import types as arrow_types
 from scipy import stats as sps
 
-from bonfire_sim.analysis.intervals import Z95, mean_ci, wilson  # noqa: F401 (re-exported)
+from bonfire_sim.analysis.intervals import (  # noqa: F401 (re-exported for the report)
+    Z95,
+    games_needed,
+    mean_ci,
+    n_for_mean,
+    n_for_rate,
+    rate_difference,
+    welch,
+    wilson,
+)
 from bonfire_sim.rules import components as C
 
 TASK_IDS = tuple(t.id for t in C.TASKS)
@@ -35,25 +44,8 @@ TOM = "tom"
 
 
 # ---- interval helpers -----------------------------------------------------------------
-# wilson(k, n) and mean_ci(x) live in bonfire_sim.analysis.intervals (shared with the
-# analysis layer) and are re-exported here.
-
-
-def games_needed(n: float, half_width: float, target: float) -> int:
-    """Games for a target half-width, given ``n`` games gave ``half_width`` (hw ~ 1/sqrt n)."""
-    if not (half_width > 0 and target > 0 and n > 0):
-        return 0
-    return int(math.ceil(n * (half_width / target) ** 2))
-
-
-def n_for_rate(p: float, target: float, z: float = Z95) -> int:
-    """Observations for a rate near ``p`` to have a 95% half-width of ``target``."""
-    return int(math.ceil(z * z * p * (1 - p) / target ** 2))
-
-
-def n_for_mean(sd: float, target: float, z: float = Z95) -> int:
-    """Observations for a mean with spread ``sd`` to have a 95% half-width of ``target``."""
-    return int(math.ceil((z * sd / target) ** 2))
+# Intervals, differences and sample sizes live in bonfire_sim.analysis.intervals (the one
+# statistics module, shared with the analysis and studies layers) and are re-exported here.
 
 
 # ---- combining runs -------------------------------------------------------------------
@@ -451,39 +443,13 @@ def precision_warning(est: pd.DataFrame, n: float, target: float, what: str,
 
 
 # ---- comparing two runs -----------------------------------------------------------------
-def rate_difference(k_a: Any, n_a: Any, k_b: Any, n_b: Any) -> tuple[np.ndarray, ...]:
-    """(p_a, p_b, p_b - p_a, lo, hi): Newcombe's hybrid Wilson interval of the difference."""
-    n_a, n_b = np.asarray(n_a, float), np.asarray(n_b, float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        pa, pb = np.asarray(k_a, float) / n_a, np.asarray(k_b, float) / n_b
-    la, ua = wilson(k_a, n_a)
-    lb, ub = wilson(k_b, n_b)
-    d = pb - pa
-    return (pa, pb, d, d - np.sqrt((pb - lb) ** 2 + (ua - pa) ** 2),
-            d + np.sqrt((ub - pb) ** 2 + (pa - la) ** 2))
-
-
-def mean_difference(a: Any, b: Any) -> tuple[float, float, float, float, float]:
-    """(mean a, mean b, b - a, lo, hi): Welch t interval of the difference of means."""
-    a, b = np.asarray(a, float), np.asarray(b, float)
-    if len(a) < 2 or len(b) < 2:
-        return (float(np.mean(a)) if len(a) else math.nan,
-                float(np.mean(b)) if len(b) else math.nan, math.nan, math.nan, math.nan)
-    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
-    se = math.sqrt(va + vb)
-    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1)) if se > 0 else 1.0
-    d = float(b.mean() - a.mean())
-    half = float(sps.t.ppf(0.975, df) * se)
-    return float(a.mean()), float(b.mean()), d, d - half, d + half
-
-
 def compare_scores(pa: pd.DataFrame, pb: pd.DataFrame) -> pd.DataFrame:
     """Per strategy (and ``all``): mean score and win rate in A and B, B - A with intervals."""
     rows = []
     for s in ["all", *sorted(set(pa["strategy"]) | set(pb["strategy"]))]:
         a = pa if s == "all" else pa[pa["strategy"] == s]
         b = pb if s == "all" else pb[pb["strategy"] == s]
-        ma, mb, d, lo, hi = mean_difference(a["score"], b["score"])
+        ma, mb, d, _, lo, hi = welch(a["score"], b["score"])
         ra, rb, rd, rlo, rhi = rate_difference(a["win_share"].sum(), len(a),
                                                b["win_share"].sum(), len(b))
         rows.append({"item": s, "n_a": len(a), "n_b": len(b), "score_a": ma, "score_b": mb,

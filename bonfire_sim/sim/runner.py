@@ -326,8 +326,9 @@ def read_manifest(out: Path) -> dict[str, Any]:
     return manifest
 
 
-def _execute(jobs: Iterable[ChunkJob], n_jobs: int) -> Iterator[ChunkData]:
-    """The chunks' tables, as they finish, on the backend ``workers.using`` chose."""
+def play_chunks(jobs: Iterable[ChunkJob], n_jobs: int) -> Iterator[ChunkData]:
+    """The chunks' tables, as they finish, on the backend ``workers.using`` chose (also
+    how the solo analysis plays its games without writing a run)."""
     from bonfire_sim.infra.workers import local
 
     if local(n_jobs):
@@ -402,7 +403,7 @@ def _run_locked(config: RunConfig, out: Path, n_jobs: int, resume: bool,
     manifest["complete"] = False
     if n_todo:
         ensure_warm(status)
-    for data in _execute(todo, min(n_jobs, max(1, n_todo))):
+    for data in play_chunks(todo, min(n_jobs, max(1, n_todo))):
         entry = write_chunk(out, data, config, fingerprint)
         manifest["chunks"][str(data.index)] = entry
         chunklog.append(out, entry)  # O(1) per chunk; the manifest is rewritten at the end

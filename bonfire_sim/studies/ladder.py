@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
+from bonfire_sim.analysis.intervals import Z95, wilson
 from bonfire_sim.config import check_count, check_seed
 from bonfire_sim.errors import ConfigError
 
-Z95 = 1.959963984540054
 ELO = 400.0 / math.log(10.0)  # Bradley-Terry log-strength -> Elo points
 MASK63 = (1 << 63) - 1
 
@@ -82,18 +82,6 @@ def deal_seed(seed: int, deal: int) -> int:
     from bonfire_sim.rules.rng import game_seed
 
     return game_seed(seed, deal) & MASK63
-
-
-# ---- statistics -------------------------------------------------------------------------
-def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion k / n."""
-    if n <= 0:
-        return (0.0, 1.0)
-    phat = k / n
-    denom = 1.0 + z * z / n
-    centre = (phat + z * z / (2 * n)) / denom
-    half = z * math.sqrt(phat * (1 - phat) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def pairwise(results: Iterable[GameResult], names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -175,7 +163,7 @@ def summarize(results: Sequence[GameResult], names: Sequence[str]) -> list[dict]
                     k += 1
                     win_scores.append(r.scores[seat])
                 stalled += r.end == "stalled"
-        lo, hi = wilson(k, n)
+        lo, hi = (float(v) for v in wilson(k, n)) if n else (0.0, 1.0)  # no games: anything
         rows.append({
             "strategy": name, "games": n, "win_rate": round(k / n, 3) if n else 0.0,
             "win_lo": round(lo, 3), "win_hi": round(hi, 3),

@@ -39,9 +39,10 @@ from typing import Any
 
 import pandas as pd
 
+from bonfire_sim.analysis.intervals import Z95, se_from_interval, wilson
 from bonfire_sim.config import check_count, check_overrides, check_seed
 from bonfire_sim.errors import ConfigError, DataError
-from bonfire_sim.studies.ladder import Z95, GameResult, Rules, play_plan, seatings, wilson
+from bonfire_sim.studies.ladder import GameResult, Rules, play_plan, seatings
 
 DEFAULT_RUNGS: tuple[str, ...] = ("random", "portal", "tuned", "search:16")
 # (stronger seats, weaker seats) per player count: the lone stronger player against a
@@ -154,7 +155,7 @@ def cells(results: Sequence[GameResult], config: SkillConfig, players: int) -> p
         n, k = len(wins), float(sum(wins))
         fair = strong / players
         share = k / n
-        lo, hi = wilson(k, n)
+        lo, hi = (float(v) for v in wilson(k, n))
         lo, hi = min(lo, share), max(hi, share)  # rounding put a 100% share above 1 - 1e-16
         rows.append({"players": players, "lineup": lineup_name(strong, players - strong),
                      "stronger": stronger, "weaker": weaker,
@@ -190,7 +191,7 @@ def depth_interval(matrix: pd.DataFrame) -> pd.DataFrame:
     adj = matrix[matrix["rung_gap"] == 1]
     rows = []
     for n, g in adj.groupby("players", sort=True):
-        se = ((g["hi"] - g["lo"]) / (2 * Z95) / (1 - g["fair"]))
+        se = se_from_interval(g["lo"], g["hi"]) / (1 - g["fair"])
         depth, half = float(g["edge"].mean()), Z95 * math.sqrt(float((se ** 2).sum())) / len(g)
         rows.append({"players": int(n), "depth": depth, "lo": depth - half,
                      "hi": depth + half, "se": half / Z95})

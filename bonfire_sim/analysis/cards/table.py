@@ -46,11 +46,10 @@ from dataclasses import replace
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.cards.probes import GNOME_IDS, TASK_IDS, ProbeSettings
-from bonfire_sim.analysis.intervals import clustered_mean
+from bonfire_sim.analysis.intervals import clustered_mean, t95
 from bonfire_sim.analysis.runs import Run
 from bonfire_sim.errors import DataError
 from bonfire_sim.rules import components as C
@@ -158,7 +157,7 @@ def _win_rate(est: pd.DataFrame) -> pd.Series:
 def _lit_values(forks: pd.DataFrame, key: str) -> pd.DataFrame:
     """Per (players, card): the lit value (light and forced forks) with its interval."""
     e = _estimates(forks, DETAIL_KINDS, key)
-    q = sps.t.ppf(0.975, np.maximum(e["deals"] - 1, 1))
+    q = t95(np.maximum(e["deals"] - 1, 1))
     return pd.DataFrame({"players": e["players"], "card": e["card"], "lit_value": e["value"],
                          "lit_lo": e["value"] - q * e["se"], "lit_hi": e["value"] + q * e["se"],
                          "lit_n": e["n"], "n_forced": e["n_forced"]})
@@ -206,7 +205,7 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
         out[col] = pd.to_numeric(out[col], errors="coerce").astype(float)
     for col in ("n", "deals", "n_forced", "lit_n"):
         out[col] = out[col].fillna(0).astype(int)
-    q = sps.t.ppf(0.975, np.maximum(out["deals"] - 1, 1))
+    q = t95(np.maximum(out["deals"] - 1, 1))
     out["lo"], out["hi"] = out["value"] - q * out["se"], out["value"] + q * out["se"]
     out["win_lo"], out["win_hi"] = out["win"] - q * out["win_se"], out["win"] + q * out["win_se"]
     out["half"] = q * out["s_se"]

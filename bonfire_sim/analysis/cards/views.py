@@ -19,7 +19,7 @@ from bonfire_sim.analysis.cards.table import (
     card_table,
     populations,
 )
-from bonfire_sim.analysis.intervals import mean_ci, wilson
+from bonfire_sim.analysis.intervals import mean_ci, mean_se, wilson
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs, printed_task_points
 from bonfire_sim.analysis.values import TOM, example_ids, list_counts, pool
 from bonfire_sim.rules import components as C
@@ -56,7 +56,7 @@ def fork_estimates(tab: pd.DataFrame, kind: str) -> pd.DataFrame:
         n = len(d)
         m, lo, hi = mean_ci(d)
         wm, wlo, whi = mean_ci(w)
-        se = float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else np.nan
+        se = mean_se(d)[1]
         slope = float(h.mean())
         # Ratio estimator value / slope, linearised for its standard error.
         ratio = m / slope if slope > 0 else np.nan
