@@ -139,7 +139,9 @@ def combine(table: pd.DataFrame, printed: dict[str, int], margin: float) -> pd.D
                  if has.any() else math.nan)
         proposed = max(int(math.floor(fair + 0.5)), 0) if math.isfinite(fair) else math.nan
         flagged = bool((g["flag"] != "").any() or (g["flag_counts"] != "").any())
-        no_price = flagged and math.isfinite(slope) and slope < MIN_SLOPE
+        no_price = flagged and ((math.isfinite(slope) and slope < MIN_SLOPE)
+                                or (g["price_note"].str.startswith("no price").any()
+                                    and not math.isfinite(fair)))
         row: dict[str, Any] = {"card": card, "printed": printed[card], "fair": fair,
                                "proposed": proposed, "slope": slope, "flagged": flagged,
                                "no_price": no_price,

@@ -227,25 +227,32 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
 
 
 def _prices(out: pd.DataFrame) -> pd.DataFrame:
-    """``fair`` = printed - surplus / slope, ``proposed`` (whole, >= 0) and ``price_note``
-    (no price fixes a card whose slope is below ``MIN_SLOPE``; a proposal below the
-    tier's lowest printing says so with its evidence)."""
+    """``fair`` = printed - surplus / slope, ``proposed`` (its whole number) and
+    ``price_note``: no printed value fixes a card whose slope is below ``MIN_SLOPE``, nor
+    one that would need a printed value below 0 (it stays above its tier even printed at
+    0); a proposal below the colour's lowest printing says so with its evidence."""
     task = out["kind"] == "task"
-    flat = task & (out["slope"] < MIN_SLOPE)
     with np.errstate(invalid="ignore", divide="ignore"):
         fair = out["printed"] - out["surplus"] / out["slope"]
-    out["fair"] = np.where(task & ~flat, fair, np.nan)
-    out["proposed"] = np.where(np.isfinite(out["fair"]),
-                               np.maximum(np.floor(out["fair"] + 0.5), 0), np.nan)
+    flat = task & (out["slope"] < MIN_SLOPE)
+    below = task & ~flat & (fair < -0.5)
+    out["fair"] = np.where(task & ~flat & ~below, fair, np.nan)
+    out["proposed"] = np.where(np.isfinite(out["fair"]), np.floor(out["fair"] + 0.5), np.nan)
     notes = []
-    for r in out.itertuples():
+    for r, f in zip(out.itertuples(), fair, strict=True):
         note = ""
-        if r.kind == "task" and r.slope < MIN_SLOPE:
+        if r.kind != "task":
+            pass
+        elif r.slope < MIN_SLOPE:
             note = (f"no price fixes this card: change its condition (lit in "
                     f"{r.lit_share:.0%} of receipts; a printed point moves its value by "
                     f"{r.slope:.2f})")
-        elif (r.kind == "task" and np.isfinite(r.proposed)
-              and r.proposed < TIER_FLOOR.get(str(r.group), 0)):
+        elif f < -0.5:
+            note = (f"no price fixes this card: change its condition (surplus "
+                    f"{r.surplus:+.1f} over its colour, a printed point moves it by only "
+                    f"{r.slope:.2f} at fixed play: even at 0 points it stays above its "
+                    f"tier)")
+        elif np.isfinite(r.proposed) and r.proposed < TIER_FLOOR.get(str(r.group), 0):
             note = (f"below its colour's lowest printing ({TIER_FLOOR[str(r.group)]}): "
                     f"surplus {r.surplus:+.1f} ({r.s_lo:+.1f} to {r.s_hi:+.1f}), lit in "
                     f"{r.lit_share:.0%} of receipts")
