@@ -261,11 +261,12 @@ def test_secant_step_zeroes_the_line_through_the_latest_prices():
     # One price: slope 1 (a re-price by k moves the surplus by k) or the measured slope.
     assert secant_step([(5.0, 3.0)]) == (2.0, 1.0)
     assert secant_step([(5.0, 3.0)], first=0.5) == (-1.0, 0.5)
+    assert secant_step([(5.0, 3.0)], first=0.2) == (-1.0, 0.5)  # held at 0.5 as well
     # Printed 5 -> +3, printed 2 -> -1.5: slope 1.5, zero at 3.
     nxt, slope = secant_step([(5.0, 3.0), (2.0, -1.5)])
     assert slope == pytest.approx(1.5) and nxt == pytest.approx(3.0)
-    # A noisy pair cannot send the card far: the slope is clipped to [0.1, 2].
-    assert secant_step([(5.0, 3.0), (4.0, 2.99)])[1] == 0.1
+    # A noisy pair cannot send the card far: the slope is clipped to [0.5, 2].
+    assert secant_step([(5.0, 3.0), (4.0, 2.99)])[1] == 0.5
     assert secant_step([(5.0, 3.0), (4.0, -9.0)])[1] == 2.0
     # Repeated prices: the latest distinct earlier price gives the slope.
     assert secant_step([(6.0, 2.0), (4.0, 0.5), (4.0, 1.0)])[1] == pytest.approx(0.5)

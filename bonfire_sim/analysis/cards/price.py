@@ -29,14 +29,21 @@ import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.cards.probes import ProbeSettings, probe_values
-from bonfire_sim.analysis.cards.table import MIN_SLOPE, TASK_KINDS, card_table, printed_points
+from bonfire_sim.analysis.cards.table import (
+    MIN_SLOPE,
+    PRICE_SLOPE_HI,
+    PRICE_SLOPE_LO,
+    TASK_KINDS,
+    card_table,
+    printed_points,
+)
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
 from bonfire_sim.errors import DataError
 from bonfire_sim.sim.runconfig import RunConfig
 
 ROUNDS = 3  # iteration rounds (fresh deals each) by default, then one check round
 VERIFY_GAMES = 1000  # fresh games per player count and round by default
-SLOPE_LO, SLOPE_HI = MIN_SLOPE, 2.0  # the secant slope's bounds (surplus per printed point)
+SLOPE_LO, SLOPE_HI = PRICE_SLOPE_LO, PRICE_SLOPE_HI  # the secant slope's bounds
 CHECK_TOP_UPS = 2  # more forks for check rows whose interval crosses the margin, at most
 
 
@@ -128,7 +135,7 @@ def combine(table: pd.DataFrame, printed: dict[str, int], margin: float) -> pd.D
     ``MIN_SLOPE`` (no printed value fixes it: change its condition), ``note`` the
     evidence."""
     t = table[table["kind"] == "task"].copy()
-    t["w"] = (t["slope"].clip(lower=MIN_SLOPE) / t["half"]) ** 2
+    t["w"] = (t["slope"].clip(PRICE_SLOPE_LO, PRICE_SLOPE_HI) / t["half"]) ** 2
     rows = []
     for card, g in t.groupby("card", sort=False):
         ok = g["fair"].notna() & np.isfinite(g["w"])
@@ -139,9 +146,7 @@ def combine(table: pd.DataFrame, printed: dict[str, int], margin: float) -> pd.D
                  if has.any() else math.nan)
         proposed = max(int(math.floor(fair + 0.5)), 0) if math.isfinite(fair) else math.nan
         flagged = bool((g["flag"] != "").any() or (g["flag_counts"] != "").any())
-        no_price = flagged and ((math.isfinite(slope) and slope < MIN_SLOPE)
-                                or (g["price_note"].str.startswith("no price").any()
-                                    and not math.isfinite(fair)))
+        no_price = flagged and math.isfinite(slope) and slope < MIN_SLOPE
         row: dict[str, Any] = {"card": card, "printed": printed[card], "fair": fair,
                                "proposed": proposed, "slope": slope, "flagged": flagged,
                                "no_price": no_price,
@@ -291,10 +296,10 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
                  f"the re-priced cards)")
         tab, _ = fresh_table(groups, current, base + i, verify_games, moved, focus_games,
                              margin, alpha, tasks, jobs, quiet)
-        step = _next_prices(tab, current, history, slopes)
+        step, unsteered = _next_prices(tab, current, history, slopes)
         result.rounds.append(Round(base + i, dict(current), tab, sorted(step)))
-        if not step:
-            result.fixed_point = True
+        if not step and not unsteered:
+            result.fixed_point = True  # every re-priced card measured, none moved
             break
         current |= step
     result.proposal = {c: v for c, v in current.items() if v != printed[c]}
@@ -381,13 +386,16 @@ def _pooled(table: pd.DataFrame, card: str, column: str = "surplus") -> float:
 
 def _next_prices(tab: pd.DataFrame, current: dict[str, int],
                  history: dict[str, list[tuple[float, float]]],
-                 slopes: dict[str, float]) -> dict[str, int]:
+                 slopes: dict[str, float]) -> tuple[dict[str, int], list[str]]:
     """The cards to move after one fresh round: each re-priced card measured there (every
     count's row within the margin's precision) by a secant step to a whole value, and
     every untouched card flagged there (at a count or across counts) by its own fair
-    value; a card whose slope says no price fixes it is left alone."""
+    value; a card whose slope says no price fixes it is left alone.  Returns the moves
+    and the re-priced cards too wide to steer by (a round that leaves some is no fixed
+    point: the next round has more forks)."""
     t = tab[tab["kind"] == "task"]
     step: dict[str, int] = {}
+    unsteered: list[str] = []
     for card, g in t.groupby("card"):
         card = str(card)
         s = _pooled(tab, card)
@@ -395,7 +403,8 @@ def _next_prices(tab: pd.DataFrame, current: dict[str, int],
             continue
         if card in history:
             if not (g["status"] == "measured").all():
-                continue  # too wide to steer by: keep the price, the next round has more
+                unsteered.append(card)  # too wide to steer by: keep the price for now
+                continue
             history[card].append((float(current[card]), s))
             target, _slope = secant_step(history[card], first=slopes.get(card, 1.0))
         elif (g["flag"] != "").any() or (g["flag_counts"] != "").any():
@@ -404,13 +413,13 @@ def _next_prices(tab: pd.DataFrame, current: dict[str, int],
                 continue
             history[card] = [(float(current[card]), s)]
             slopes[card] = slope
-            target = current[card] - s / slope
+            target = current[card] - s / float(np.clip(slope, SLOPE_LO, SLOPE_HI))
         else:
             continue
         new = max(int(math.floor(target + 0.5)), 0)
         if new != current[card]:
             step[card] = new
-    return step
+    return step, unsteered
 
 
 def overrides_toml(result: Reprice, runs: Sequence[Run], margin: float) -> str:
