@@ -47,7 +47,7 @@ def run(games: int = 1000, players: int = 4, strategies: Sequence[str] | str = (
     with tempfile.TemporaryDirectory(prefix="bonfire-run-") as tmp:
         path = run_games(config, Path(tmp) / "run", jobs=jobs, progress=progress,
                          move_timeout=move_timeout, backend=backend, scheduler=scheduler)
-        data = load(path, engine=engine)
+        data = load(path, engine=engine, lazy=False)  # the directory goes away
     return RunData(data.games, data.players, data.turns, data.manifest, None)
 
 

@@ -156,9 +156,11 @@ def read_toml(path: str | Path, what: str) -> dict[str, Any]:
     or one ``ConfigError`` naming the file and what is wrong with it."""
     import tomllib
 
+    from bonfire_sim.infra import readers
+
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = readers.read_text(path, what)  # a FIFO or device: refused, never waited on
     except FileNotFoundError:
         raise ConfigError(f"{what} {path} not found") from None
     except IsADirectoryError:
@@ -166,7 +168,7 @@ def read_toml(path: str | Path, what: str) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"cannot read {what} {path}: {e}") from None
     try:
-        return tomllib.loads(text)
+        return readers.parse_toml(text, path)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path} is not valid TOML: {e}") from None
 

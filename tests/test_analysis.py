@@ -187,6 +187,21 @@ def test_identical_runs_differ_by_exactly_zero_when_paired(tmp_path):
     assert (seats["diff"] == 0).all()
 
 
+def test_runs_without_shared_deals_differ_by_welchs_unpaired_interval(tmp_path):
+    from bonfire_sim.analysis.intervals import welch
+    from bonfire_sim.sim.load import load
+
+    a = run(RunConfig(games=8, players=2, seed=5, strategies=("random",)), tmp_path / "a")
+    b = run(RunConfig(games=8, players=2, seed=6, strategies=("random",)), tmp_path / "b")
+    sc = score_differences(*as_runs([a, b])).set_index("item")
+    assert not sc["paired"].any()
+    pa, pb = (load(r, turns=False, lazy=False).players for r in (a, b))
+    _, _, d, se, lo, hi = welch(pa["score"].to_numpy(float), pb["score"].to_numpy(float))
+    row = sc.loc["all"]
+    assert row["diff"] == pytest.approx(d) and row["lo"] == pytest.approx(lo)
+    assert lo < d < hi and row["hi"] == pytest.approx(hi)
+
+
 # ---- planted effects ----------------------------------------------------------------------------
 PLANT_TASKS = ("B13", "R3", "Y14", "B4", "R19", "B1")
 

@@ -118,10 +118,10 @@ CASES: list[tuple[str, list[str]]] = [
     ("run-config-sweep", ["run", "--config", "{exp_sweep}"]),
     ("run-config-sweep-bad-point", ["run", "--config", "{exp_sweep_bad}"]),
     # --- bench ---
-    ("bench-jobs-0", ["bench", "--jobs", "0"]),
-    ("bench-games-small", ["bench", "--games", "5"]),
-    ("bench-games-text", ["bench", "--games", "x"]),
-    ("bench-games-huge", ["bench", "--games", BIG]),
+    ("bench-jobs-0", ["bench", "engine", "--jobs", "0"]),
+    ("bench-games-small", ["bench", "engine", "--games", "5"]),
+    ("bench-games-text", ["bench", "engine", "--games", "x"]),
+    ("bench-games-huge", ["bench", "engine", "--games", BIG]),
     # --- solo ---
     ("solo-handicap-huge", ["solo", "--handicap", BIG]),
     ("solo-games-0", ["solo", "--games", "0"]),
@@ -533,15 +533,15 @@ def _full_disk(folder: Path, mode: str, monkeypatch) -> Iterator[None]:
             subprocess.run(["umount", str(folder)], check=True)
         return
     (folder / "page.html").write_text("<html>the good old page</html>")
-    real = fileio.atomic_path
+    real = fileio.atomic_file
 
     @contextlib.contextmanager
     def enospc(path, mkdir=True):
-        with real(path, mkdir) as tmp:
-            yield tmp
+        with real(path, mkdir) as f:
+            yield f
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(fileio, "atomic_path", enospc)
+    monkeypatch.setattr(fileio, "atomic_file", enospc)
     yield
 
 

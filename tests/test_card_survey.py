@@ -3,7 +3,7 @@ top-ups go where the intervals need them, never past the cap, never fork a card 
 one deal, pool only one game, and give the same table for any number of workers.
 
 Sizes are small (2 players, tens of games) so the file stays around a minute on one core;
-the speed figure (the whole table at 2, 3 and 4 players) is measured by ``bench --cards``.
+the speed figure (the whole table at 2, 3 and 4 players) is measured by ``bench card-table``.
 """
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ def test_the_report_measures_cards_when_asked(tmp_path, monkeypatch):
 def test_bench_card_table_prints_every_player_count(monkeypatch):
     monkeypatch.setattr(CS, "FIRST_GAMES", 12)
     monkeypatch.setattr(CS, "MAX_GAMES", 24)
-    res = CliRunner().invoke(main, ["bench", "--card-table", "--jobs", "1", "-q"])
+    res = CliRunner().invoke(main, ["bench", "card-table", "--jobs", "1", "-q"])
     assert res.exit_code == 0, res.output
     rows = [ln.split() for ln in res.output.splitlines() if ln.strip()[:1] in "234"]
     assert [r[0] for r in rows] == ["2", "3", "4"]
@@ -247,7 +247,7 @@ def test_the_whole_four_player_table_is_measured_and_retests_within_a_point_heav
 
 @pytest.mark.heavy
 def test_the_whole_table_at_every_count_is_measured_with_the_defaults_heavy():
-    """Full size (``make test-heavy``, about 4 minutes on 2 cores): ``bench --card-table``'s
+    """Full size (``make test-heavy``, about 4 minutes on 2 cores): ``bench card-table``'s
     survey (the default population, first stage, rounds and cap) measures every one of the
     296 rows (66 tasks, 65 at 2 players, and 33 gnomes at 2, 3 and 4 players) to ±1."""
     configs = {n: RunConfig(games=CS.whole_games(CS.FIRST_GAMES, n), players=n, seed=11,

@@ -497,7 +497,7 @@ def test_gnome_values_carry_the_relative_scale(tmp_path):
 
 
 def test_bench_forks_prints_forks_per_second_for_both_fork_sets():
-    res = CliRunner().invoke(main, ["bench", "--forks", "--games", "12", "--jobs", "1",
+    res = CliRunner().invoke(main, ["bench", "forks", "--games", "12", "--jobs", "1",
                                     "--quiet"])
     assert res.exit_code == 0, res.output
     rows = [ln.split() for ln in res.output.splitlines() if ln.strip().startswith(

@@ -200,7 +200,7 @@ def test_unknown_package_attributes_raise_attribute_error():
 
 
 def test_bench_per_strategy_lists_every_builtin_with_speed_and_stall_share():
-    result = run("bench", "--per-strategy", "--games", "12")
+    result = run("bench", "strategies", "--games", "12")
     assert result.exit_code == 0, result.output
     rows = {line.split(" self-play")[0]: line.split()[-3:]
             for line in result.output.splitlines() if " self-play 4p" in line}
@@ -212,7 +212,7 @@ def test_bench_per_strategy_lists_every_builtin_with_speed_and_stall_share():
 
 
 def test_bench_search_times_the_search_and_its_flat_reference_on_the_same_deals():
-    result = run("bench", "--search", "--search-games", "1")
+    result = run("bench", "search", "--games", "1")
     assert result.exit_code == 0, result.output
     rows = [line.split() for line in result.output.splitlines()
             if line.split() and line.split()[0] in ("2", "4")]
@@ -223,7 +223,7 @@ def test_bench_search_times_the_search_and_its_flat_reference_on_the_same_deals(
 
 
 def test_bench_versus_catanatron_prints_both_engines_and_the_ratios():
-    result = run("bench", "--versus-catanatron", "--games", "12", "--catanatron-games", "2",
+    result = run("bench", "catanatron", "--games", "12", "--catanatron-games", "2",
                  "--quiet")
     assert result.exit_code == 0, result.output
     rows = {line[:28].strip(): line[28:].split() for line in result.stdout.splitlines()
@@ -239,10 +239,10 @@ def test_bench_versus_catanatron_prints_both_engines_and_the_ratios():
 
 def test_bench_versus_catanatron_without_catanatron_is_one_clean_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "catanatron", None)  # import fails as if missing
-    result = run("bench", "--versus-catanatron", "--games", "12")
+    result = run("bench", "catanatron", "--games", "12")
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
-        "Error: --versus-catanatron needs Catanatron: pip install 'bonfire-sim[bench]'"]
+        "Error: bench catanatron needs Catanatron: pip install 'bonfire-sim[bench]'"]
 
 
 LONG_COMMANDS = ("run", "experiment", "ladder", "solo", "coverage", "bench", "report")
@@ -251,6 +251,12 @@ LONG_COMMANDS = ("run", "experiment", "ladder", "solo", "coverage", "bench", "re
 @pytest.mark.parametrize("name", LONG_COMMANDS)
 def test_every_long_command_takes_quiet(name):
     command = load_command(COMMANDS[name])
+    if isinstance(command, click.Group):  # bench: every measurement but the instant one
+        for sub, cmd in command.commands.items():
+            if sub != "manifest":
+                assert "quiet" in {p.name for p in cmd.params}, sub
+                assert "--quiet" in run(name, sub, "--help").output
+        return
     assert "quiet" in {p.name for p in command.params}
     assert "--quiet" in run(name, "--help").output
 

@@ -126,20 +126,22 @@ def _strategies_in_toml(path: Path) -> tuple[int, list[str]]:
 
 
 def test_one_recommendation_everywhere() -> None:
-    """`tuned` for 2-4 players and `steady` solo: README, solo --help, experiments,
-    notebooks."""
-    assert "`tuned` in every seat for 2-4 players and `steady` alone" in README
+    """`tuned` for 2-4 players and the recommended solo player (``lineup.RECOMMENDED_SOLO``,
+    one name in one place) solo: README, solo --help, experiments, notebooks."""
+    from bonfire_sim.lineup import RECOMMENDED_SOLO
+
+    assert f"`tuned` in every seat for 2-4 players and `{RECOMMENDED_SOLO}` alone" in README
     solo_help = " ".join(p.help or "" for p in load_command(COMMANDS["solo"]).params)
-    assert "steady" in solo_help and "the best fast style" not in solo_help
+    assert RECOMMENDED_SOLO in solo_help and "the best fast style" not in solo_help
     for path in sorted((ROOT / "experiments").glob("*.toml")):
         players, names = _strategies_in_toml(path)
         if names:
-            assert names == (["steady"] if players == 1 else ["tuned"]), path.name
+            assert names == ([RECOMMENDED_SOLO] if players == 1 else ["tuned"]), path.name
     for path in sorted((ROOT / "examples").glob("*.ipynb")):
         source = "\n".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"]
                            if c["cell_type"] == "code")
         used = re.findall(r"strategies=\"([^\"]+)\"", source)
-        assert used and set(used) <= {"tuned", "steady"}, path.name
+        assert used and set(used) <= {"tuned", RECOMMENDED_SOLO}, path.name
 
 
 def _blocks(page: str, lang: str) -> list[str]:

@@ -19,7 +19,7 @@ PKG = Path(__file__).resolve().parents[1] / "bonfire_sim"
 RANKS = {
     "errors": 0, "infra": 0,
     "rules": 1,
-    "config": 2, "engine": 2, "catalog": 2,
+    "config": 2, "engine": 2, "catalog": 2, "lineup": 2,
     "strategies": 3,
     "sim": 4,
     "analysis": 5,

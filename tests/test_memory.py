@@ -227,3 +227,17 @@ def test_list_counts_from_the_file_refuse_a_wrong_column_and_a_tampered_file(ref
     f.write_bytes(bytes(data))
     with pytest.raises(DataError, match="checksum"):
         list_item_counts(out, "gnome_ids")
+
+
+def test_a_run_too_big_for_memory_loads_lazily_and_says_so(ref, monkeypatch):
+    from bonfire_sim.sim import load as LD
+
+    assert not LD.eager_bytes(load(ref, turns=False).manifest, False) > LD.EAGER_LIMIT
+    assert isinstance(load(ref, turns=False).players, pd.DataFrame)  # small: eager
+    monkeypatch.setattr(LD, "EAGER_LIMIT", 1_000)  # as if the run were a million games
+    with pytest.warns(UserWarning, match=r"60 games would take .* loaded lazily"):
+        big = load(ref, turns=False)
+    assert not isinstance(big.players, pd.DataFrame)
+    assert big.players.select("game_id").collect().height == 240
+    assert isinstance(load(ref, turns=False, lazy=False).players, pd.DataFrame)
+    assert isinstance(load(ref, turns=False, columns=["score"]).players, pd.DataFrame)

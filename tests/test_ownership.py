@@ -282,11 +282,13 @@ def test_a_refused_lock_creates_no_folder(tmp_path):
 
 # ---- a full disk ----------------------------------------------------------------------------
 def _enospc_for(monkeypatch, suffix: str) -> None:
-    """Make flushing any file whose name ends with ``suffix`` fail as on a full disk."""
+    """Make flushing the temporary of any file whose name ends with ``suffix`` fail as on
+    a full disk."""
     real = os.fsync
 
     def fsync(fd: int) -> None:
-        if os.readlink(f"/proc/self/fd/{fd}").endswith(suffix):
+        if (fileio.temp_target(Path(os.readlink(f"/proc/self/fd/{fd}")).name) or
+                "").endswith(suffix):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(fd)
 
@@ -299,15 +301,15 @@ def _tmp_files(root: Path) -> list[Path]:
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
 def test_a_full_disk_in_report_names_the_page_and_leaves_no_tmp(box, monkeypatch, tmp_path):
-    _enospc_for(monkeypatch, "page.html.tmp")
+    _enospc_for(monkeypatch, "page.html")
     _refused(["report", "run", "--probe-games", "2", "--out", "out/page.html", "-q"],
              "cannot write out/page.html: No space left on device")
     assert _tmp_files(tmp_path) == [] and not (box / "out" / "page.html").exists()
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
-@pytest.mark.parametrize("suffix, name", [("study.json.tmp", "study/study.json"),
-                                          ("w.toml.tmp", "w.toml")])
+@pytest.mark.parametrize("suffix, name", [("study.json", "study/study.json"),
+                                          ("w.toml", "w.toml")])
 def test_a_full_disk_in_tune_names_the_file_and_leaves_no_tmp(suffix, name, box,
                                                               monkeypatch, tmp_path):
     _enospc_for(monkeypatch, suffix)

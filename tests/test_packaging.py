@@ -78,3 +78,24 @@ def test_a_missing_extra_is_one_error_line_naming_the_pip_install(tmp_path, args
     assert res.returncode == 2 and len(lines) == 1, res.stdout + res.stderr
     assert lines[0].startswith("Error: ") and f"pip install 'bonfire-sim[{extra}]'" in lines[0]
     assert not (tmp_path / "study").exists()  # refused before any work
+
+
+def test_the_metadata_names_license_authors_and_urls(wheel):
+    meta = next(n for n in zipfile.ZipFile(wheel).namelist() if n.endswith("METADATA"))
+    text = zipfile.ZipFile(wheel).read(meta).decode()
+    assert "License: " in text or "License-Expression: " in text
+    assert "Author: bonfire_sim maintainers" in text
+    assert sum(ln.startswith("Project-URL: ") for ln in text.splitlines()) >= 2
+
+
+def test_the_sdist_leaves_out_the_tests_that_need_a_checkout(tmp_path):
+    import tarfile
+
+    code = ("import sys; from setuptools import build_meta as b; "
+            "print(b.build_sdist(sys.argv[1]))")
+    subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=True,
+                   capture_output=True, cwd=ROOT)
+    names = tarfile.open(next(tmp_path.glob("*.tar.gz"))).getnames()
+    top = {n.split("/")[1] for n in names if n.count("/") >= 1}
+    assert "bonfire_sim" in top and "pyproject.toml" in top
+    assert "tests" not in top, sorted(top)

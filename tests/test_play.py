@@ -21,7 +21,7 @@ from bonfire_sim.rules.scoring import LINE_NAMES
 from bonfire_sim.sim.narrate import narrate
 from bonfire_sim.sim.play import GameRecord, play
 from bonfire_sim.sim.trace import STOCK_NAMES
-from bonfire_sim.strategies import DEFAULT_MIX, SOLO_DEFAULT
+from bonfire_sim.strategies import DEFAULT_MIX, RECOMMENDED_SOLO
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = [(seed, players) for players in (1, 2, 3, 4) for seed in (1, 2, 3, 177)]
@@ -247,8 +247,8 @@ def test_the_default_players_are_the_default_mix_and_the_solo_default():
     assert play(2, 4).strategies == DEFAULT_MIX
     assert play(2, 3).strategies == DEFAULT_MIX[:3]
     assert play(2, 2) == play(2, 2, list(DEFAULT_MIX[:2]))
-    assert play(2, 1).strategies == (SOLO_DEFAULT, "tom")
-    assert "random" not in DEFAULT_MIX and SOLO_DEFAULT != "random"
+    assert play(2, 1).strategies == (RECOMMENDED_SOLO, "tom")
+    assert "random" not in DEFAULT_MIX and RECOMMENDED_SOLO != "random"
     # strong players light bonfires and reach the countdown; random players do not
     rec = play(1, 4)
     assert rec.end_reason == "countdown" and min(rec.bonfires) >= 1
@@ -271,7 +271,7 @@ def test_replay_writes_the_trace_as_json(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data == json.loads(play(3, 1).to_json())
-    assert data["result"]["strategies"] == [SOLO_DEFAULT, "tom"]
+    assert data["result"]["strategies"] == [RECOMMENDED_SOLO, "tom"]
     stdout = CliRunner().invoke(main, ["replay", "--seed", "3", "--players", "1", "--json", "-"])
     assert json.loads(stdout.output) == data
 

@@ -11,8 +11,9 @@ from click.testing import CliRunner
 
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError, DataError
+from bonfire_sim.lineup import RECOMMENDED_SOLO
 from bonfire_sim.sim.load import load
-from bonfire_sim.sim.runconfig import RunConfig, default_mix
+from bonfire_sim.sim.runconfig import RunConfig
 from bonfire_sim.sim.runner import read_manifest, run
 
 CFG = RunConfig(games=60, players=4, seed=5, chunk_size=16, turn_log="sample:0.5")
@@ -135,7 +136,7 @@ def test_solo_runs_add_a_tom_row(tmp_path):
     data = load(run(RunConfig(games=8, players=1, chunk_size=4), tmp_path / "solo"))
     assert data.games["solo"].all()
     assert list(data.players.groupby("game_id")["strategy"].apply(list).iloc[0]) == [
-        default_mix(1)[0], "tom"]  # strategies.DEFAULT_MIX[0] plays the human seat
+        RECOMMENDED_SOLO, "tom"]  # the recommended solo player, not a mix style
 
 
 def test_the_dask_backend_on_a_local_cluster_gives_the_same_tables(reference, tmp_path):

@@ -250,10 +250,10 @@ def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path):
     target = tmp_path / "page.html"
     target.write_text("good")
     with pytest.raises(RuntimeError):
-        with fileio.atomic_path(target) as tmp:
-            tmp.write_text("half")
+        with fileio.atomic_file(target) as f:
+            f.write(b"half")
             raise RuntimeError("killed")
-    assert target.read_text() == "good" and not fileio.tmp_path(target).exists()
+    assert target.read_text() == "good" and sorted(tmp_path.iterdir()) == [target]
 
 
 # ---- settings -----------------------------------------------------------------------------

@@ -27,7 +27,7 @@ def cold(tmp_path, monkeypatch):
     calls: list[str] = []
     monkeypatch.setattr(warm, "cache_dir", lambda: tmp_path / "cache")
     monkeypatch.setattr(warm, "jit_disabled", lambda: False)
-    monkeypatch.setattr(warm, "compile_kernels", lambda: calls.append("compile"))
+    monkeypatch.setattr(warm, "compile_kernels", lambda step=None: calls.append("compile"))
     return calls
 
 
@@ -52,7 +52,7 @@ def test_the_runner_warms_in_the_parent_before_starting_workers(cold, tmp_path, 
         yield from real_execute(jobs, 1)
 
     monkeypatch.setattr(runner, "play_chunks", execute)
-    monkeypatch.setattr(warm, "compile_kernels", lambda: order.append("compile"))
+    monkeypatch.setattr(warm, "compile_kernels", lambda step=None: order.append("compile"))
     cfg = runner.RunConfig(games=4, players=2, strategies=("random",), chunk_size=2)
     runner.run(cfg, tmp_path / "run", jobs=2)
     assert order == ["compile", "workers:2"]

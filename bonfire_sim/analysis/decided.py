@@ -45,7 +45,7 @@ def _run(run: str | Path | RunData) -> RunData:
     if isinstance(run, str | Path):
         from bonfire_sim.sim.load import load
 
-        run = load(run, categorical=False)
+        run = load(run, categorical=False, lazy=False)
     if not isinstance(run, RunData):
         raise DataError(f"not a run: {run!r} (give a run directory or a loaded run)")
     if run.turns is None or len(run.turns) == 0:

@@ -67,7 +67,7 @@ def score_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFram
             _, _, d, se, lo, hi = welch(xa["score"].to_numpy(float), xb["score"].to_numpy(float))
             sc = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": min(len(xa), len(xb))}
             _, _, d, se, lo, hi = welch(xa["win_share"].to_numpy(float),
-                                   xb["win_share"].to_numpy(float))
+                                        xb["win_share"].to_numpy(float))
             wn = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": sc["n"]}
         row.update(sc)
         row.update({"win_diff": wn["diff"], "win_se": wn["se"], "win_lo": wn["lo"],
@@ -96,7 +96,7 @@ def seat_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFrame
             sc = _row((j["score_b"] - j["score_a"]).to_numpy(float))
         else:
             _, _, d, se, lo, hi = welch(xa["win_share"].to_numpy(float),
-                                   xb["win_share"].to_numpy(float))
+                                        xb["win_share"].to_numpy(float))
             wn = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": min(len(xa), len(xb))}
             _, _, d, se, lo, hi = welch(xa["score"].to_numpy(float), xb["score"].to_numpy(float))
             sc = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": wn["n"]}

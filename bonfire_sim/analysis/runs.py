@@ -41,7 +41,7 @@ def as_runs(runs: RunLike | Sequence[RunLike]) -> list[Run]:
             out.append(r)
         elif isinstance(r, str | Path):
             path = Path(r)
-            out.append(Run(path.name or str(path), path, load(path, turns=False)))
+            out.append(Run(path.name or str(path), path, load(path, turns=False, lazy=False)))
         elif isinstance(r, RunData):
             where = getattr(r, "path", None)
             out.append(Run(f"run{i}", Path(where) if where else None, r))

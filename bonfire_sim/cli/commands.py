@@ -35,4 +35,6 @@ COMMANDS: dict[str, str] = {
     "tune": "bonfire_sim.cli.tune:tune",
     "reprice": "bonfire_sim.cli.reprice:reprice",
     "values": "bonfire_sim.cli.values:values",
+    "warm": "bonfire_sim.cli.warm:warm",
+    "strength": "bonfire_sim.cli.strength:strength",
 }

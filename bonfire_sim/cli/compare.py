@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import FiniteFloat, backend_options, quiet_option
-from bonfire_sim.config import MAX_POINTS
+from bonfire_sim.cli.options import Budget, FiniteFloat, backend_options, quiet_option
+from bonfire_sim.config import MAX_GAMES, MAX_POINTS
 
 
 @click.command()
@@ -13,7 +13,7 @@ from bonfire_sim.config import MAX_POINTS
 @click.argument("run_b")
 @click.option("--out", "out", default="reports/compare.html", show_default=True,
               help="HTML file to write.")
-@click.option("--probe-games", type=click.IntRange(min=1), default=1000, show_default=True,
+@click.option("--probe-games", type=Budget(1, MAX_GAMES), default=1000, show_default=True,
               help="Games per run whose decisions are forked for task and gnome values.")
 @click.option("--margin", type=FiniteFloat(0, MAX_POINTS), default=1.0,
               show_default=True,

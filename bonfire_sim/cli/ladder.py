@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from bonfire_sim.cli.options import (
+    Budget,
     backend_options,
     emit_rows,
     format_csv,
@@ -15,6 +16,7 @@ from bonfire_sim.cli.options import (
     set_option,
     variant_option,
 )
+from bonfire_sim.config import MAX_GAMES
 
 
 def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
@@ -45,7 +47,7 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
               help="Also write the table as CSV to this file.")
 @click.option("--jobs", type=int, default=1, show_default=True,
               help="Worker processes, -1 = every core (the results do not depend on it).")
-@click.option("--tom-games", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--tom-games", type=Budget(0, MAX_GAMES), default=0, show_default=True,
               help="Also play this many solo games of the top-rated player against Tom: "
                    "Tom's win rate and the handicap equilibrium against the strongest.")
 @click.option("--move-timeout", type=float, default=None, metavar="SECONDS",
@@ -56,7 +58,7 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
                    "rungs, weakest first (default random,portal,tuned,search:16); each pair "
                    "plays --games deals per cell in every seat order (at 4 players one "
                    "stronger against three weaker and the reverse).")
-@click.option("--search-games", type=click.IntRange(1), default=None, metavar="N",
+@click.option("--search-games", type=Budget(1, MAX_GAMES), default=None, metavar="N",
               help="With --skill-depth: deals per cell that seats a search rung (search is "
                    "slow; default: --games).")
 @click.option("--out", "out", default=None, metavar="FILE.json",

@@ -70,9 +70,15 @@ class LazyGroup(click.Group):
         except click.ClickException as error:
             error.show()
             sys.exit(error.exit_code)
-        except click.Abort:
+        except click.Abort as error:
+            if isinstance(error.__context__, KeyboardInterrupt):
+                click.echo("Error: interrupted (Ctrl-C)", err=True)
+                sys.exit(130)  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
             click.echo("Aborted!", err=True)
             sys.exit(1)
+        except KeyboardInterrupt:
+            click.echo("Error: interrupted (Ctrl-C)", err=True)
+            sys.exit(130)
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
@@ -85,8 +91,23 @@ def load_command(target: str) -> click.Command:
     return command
 
 
+def _verbosity(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    """``-v`` logs what the package does at INFO (cache directory, compile parts, chunks
+    written), ``-vv`` at DEBUG, on stderr; without it only warnings are logged."""
+    import logging
+
+    level = logging.WARNING if value == 0 else logging.INFO if value == 1 else logging.DEBUG
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("bonfire_sim").setLevel(level)
+    return value
+
+
 @click.group(cls=LazyGroup, lazy_commands=COMMANDS)
 @click.version_option(__version__, "--version", prog_name="bonfire-sim")
+@click.option("-v", "--verbose", count=True, expose_value=False, is_eager=True,
+              callback=_verbosity,
+              help="Log what the package does on stderr (-v: steps, -vv: details).")
 def main() -> None:
     """Monte-Carlo simulator and balance lab for Stefan Feld's Bonfire.
 
@@ -94,6 +115,7 @@ def main() -> None:
 
     \b
         bonfire-sim cards --kind tasks --format table
+        bonfire-sim -v run --games 200 --players 2 --out runs/first
     """
 
 

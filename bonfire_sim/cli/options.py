@@ -77,6 +77,40 @@ class FiniteFloat(click.ParamType):
         return f"FiniteFloat({self.lo}, {self.hi})"
 
 
+class Budget(click.ParamType):
+    """A count of games (or generations, candidates) with a ceiling: a budget typed by
+    mistake is one ``Error:`` line saying what it would cost, never years of work
+    started (``infra.budget``).  ``per_unit``: games one unit costs, for that estimate."""
+
+    name = "integer"
+
+    def __init__(self, lo: int, hi: int, unit: str = "games", per_unit: float = 1.0) -> None:
+        self.lo, self.hi, self.unit, self.per_unit = lo, hi, unit, per_unit
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        from bonfire_sim.infra import budget
+
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip().replace("_", ""))
+            except ValueError:
+                self.fail(f"{value!r} is not a whole number", param, ctx)
+        if self.lo <= number <= self.hi:
+            return number
+        cost = ""
+        if number > self.hi:
+            years = budget.duration(budget.seconds_for(number * self.per_unit))
+            cost = f" ({number:,} {self.unit} would take about {years} on one core)"
+        self.fail(f"must be {self.lo:,}..{self.hi:,} {self.unit}, got {number:,}{cost}; "
+                  f"for more, split the work into several runs", param, ctx)
+
+    def __repr__(self) -> str:
+        return f"Budget({self.lo}, {self.hi})"
+
+
 def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
@@ -146,6 +180,32 @@ def quiet_option(fn: F) -> F:
         "--quiet", "-q", is_flag=True, default=False,
         help="Show no progress (a bar on a terminal, a log line every few seconds otherwise).",
     )(fn)
+
+
+class Interrupted(click.ClickException):
+    """Ctrl-C: one line saying what was kept, exit code 130 (128 + SIGINT) as shells expect."""
+
+    exit_code = 130
+
+
+def interrupted(what: str) -> Interrupted:
+    """The error to raise on KeyboardInterrupt, saying ``what`` was kept and how to go on."""
+    return Interrupted(f"interrupted; {what}")
+
+
+def warm_engine(quiet: bool) -> float:
+    """Compile the engine first if this version's cache lacks it: one line at once saying
+    so and about how long, then a progress display of the compile's parts, so that the
+    command's own progress (and its games per second) counts games only.  Returns the
+    seconds spent compiling (0.0 when the cache is warm)."""
+    from bonfire_sim.sim import warm
+
+    if warm.is_warm():
+        return 0.0
+    from bonfire_sim.infra.progress import Progress
+
+    with Progress(100, "compiling the engine", "%", quiet=quiet, heartbeat=True) as bar:
+        return warm.ensure_warm(None if quiet else bar.write, progress_callback(bar))
 
 
 def _parse_variants(ctx: click.Context, param: click.Parameter,

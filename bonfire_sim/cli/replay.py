@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from bonfire_sim.cli.options import seed_option, variant_option
+from bonfire_sim.lineup import default_help
 
 
 @click.command()
@@ -21,8 +22,7 @@ from bonfire_sim.cli.options import seed_option, variant_option
     default=None,
     metavar="NAME[,NAME...]",
     help="One strategy per human seat, comma-separated; a single name plays every seat. "
-    "Default: the default mix (portal, planner, tempo, gnome_engine over the seats), or "
-    "portal against Tom.",
+    + default_help(),
 )
 @click.option(
     "--json",

@@ -6,8 +6,14 @@ import sys
 
 import click
 
-from bonfire_sim.cli.options import FiniteFloat, backend_options, progress_callback, quiet_option
-from bonfire_sim.config import MAX_POINTS
+from bonfire_sim.cli.options import (
+    Budget,
+    FiniteFloat,
+    backend_options,
+    progress_callback,
+    quiet_option,
+)
+from bonfire_sim.config import MAX_GAMES, MAX_POINTS
 
 
 @click.command()
@@ -21,7 +27,7 @@ from bonfire_sim.config import MAX_POINTS
 @click.option("--skill-depth", "skill_depth", default=None, metavar="FILE.json",
               help="Show this skill-depth matrix (`bonfire-sim ladder --skill-depth --out`) "
                    "as its own section.")
-@click.option("--probe-games", type=click.IntRange(min=1), default=2000, show_default=True,
+@click.option("--probe-games", type=Budget(1, MAX_GAMES), default=2000, show_default=True,
               help="Games per run whose decisions are forked for the task and gnome values "
               "(cached in the user cache directory, never in the run).")
 @click.option("--measure-cards", is_flag=True,

@@ -7,7 +7,8 @@ import math
 
 import click
 
-from bonfire_sim.cli.options import backend_options, quiet_option
+from bonfire_sim.cli.options import Budget, backend_options, quiet_option
+from bonfire_sim.config import MAX_GAMES
 
 
 def _fmt(v: float, digits: int = 1) -> str:
@@ -31,14 +32,14 @@ def _after(res, rnd) -> list[int]:
                    "still off until a fixed point or --rounds are spent.")
 @click.option("--margin", type=float, default=1.0, show_default=True,
               help="Points a card's surplus must be shown to exceed to be re-priced.")
-@click.option("--probe-games", type=click.IntRange(min=1), default=None,
+@click.option("--probe-games", type=Budget(1, MAX_GAMES), default=None,
               help="Games forked per run for the estimate [default: all].")
-@click.option("--verify-games", type=click.IntRange(min=1), default=1000, show_default=True,
+@click.option("--verify-games", type=Budget(1, MAX_GAMES), default=1000, show_default=True,
               help="Fresh games per player count and verification round.")
-@click.option("--focus-games", type=click.IntRange(min=1), default=None,
+@click.option("--focus-games", type=Budget(1, MAX_GAMES), default=None,
               help="Fresh games per player count and round on which the re-priced cards "
                    "alone are forked (their own intervals) [default: 4x --verify-games].")
-@click.option("--top-up-games", type=click.IntRange(min=0), default=None,
+@click.option("--top-up-games", type=Budget(0, MAX_GAMES), default=None,
               help="Fresh games per player count on which the cards not measured but "
                    "possibly off are forked again before proposing [default: the games "
                    "their intervals need for the margin, at most 4x the games forked; "

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from bonfire_sim.cli.options import (
     backend_options,
+    interrupted,
     progress_callback,
     quiet_option,
     variant_option,
+    warm_engine,
 )
+from bonfire_sim.lineup import default_help
 
 
 @click.command()
@@ -18,8 +23,8 @@ from bonfire_sim.cli.options import (
               help="Human seats 1..4 (1 = solo against Tom).")
 @click.option("--strategies", default="", metavar="A,B,...",
               help="Player spec per seat (one = all seats): a built-in name, "
-                   "name@weights.toml, search:N or package.module:Class. Default: the "
-                   "default mix.")
+                   "name@weights.toml, search:N or package.module:Class. "
+                   + default_help())
 @click.option("--seat-rotation", is_flag=True,
               help="Play every deal in each cyclic rotation of the seats.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
@@ -63,10 +68,13 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
         bonfire-sim run --games 2000 --players 1 --variant tom_deck=gnome --out runs/gnome
     """
     from dataclasses import replace
+    from pathlib import Path
 
+    from bonfire_sim.infra import budget
     from bonfire_sim.infra.progress import Progress
     from bonfire_sim.pipelines.experiment import load_experiment
     from bonfire_sim.sim.runconfig import RunConfig
+    from bonfire_sim.sim.runner import check_run_dir
     from bonfire_sim.sim.runner import run as run_games
     from bonfire_sim.strategies.specs import split_specs
 
@@ -82,14 +90,25 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
         config = RunConfig(games=games, players=players, strategies=names,
                            seat_rotation=seat_rotation, seed=seed, turn_log=turn_log,
                            chunk_size=chunk_size, variants=variants)
-    with Progress(config.games, "games", "game", quiet=quiet) as bar:
-        try:
+    from bonfire_sim.analysis.headline import headline
+
+    if not quiet:  # a long run says what it costs, once its folder is checked
+        if not replace_stale:  # (a stale run is deleted first, then checked)
+            check_run_dir(Path(out), config, resume)
+        per_game = budget.RUN_BYTES_PER_GAME + (
+            budget.TURN_LOG_BYTES_PER_GAME if config.turn_log != "none" else 0)
+        budget.announce(config.games, jobs if jobs > 0 else os.cpu_count() or 1,
+                        lambda line: click.echo(line, err=True),
+                        disk=config.games * per_game)
+    try:
+        warm_engine(quiet)  # before the games' clock starts: their rate leaves it out
+        with Progress(config.games, "games", "game", quiet=quiet) as bar:
             path = run_games(config, out, jobs=jobs, resume=resume,
                              progress=progress_callback(bar), status=bar.write,
                              move_timeout=move_timeout, replace_stale=replace_stale)
-        except KeyboardInterrupt:
-            raise click.ClickException(
-                f"interrupted; finished chunks are kept in {out}: add --resume to complete"
-            ) from None
+    except KeyboardInterrupt:
+        raise interrupted(f"finished chunks are kept in {out}: add --resume to "
+                          f"complete the run") from None
     click.echo(f"wrote {config.games} games to {path} (games.parquet, players.parquet"
                f"{', turns/' if config.turn_log != 'none' else ''})")
+    click.echo(headline(path, config).text())

@@ -12,7 +12,8 @@ from typing import Any
 
 import click
 
-from bonfire_sim.cli.options import backend_options, quiet_option
+from bonfire_sim.cli.options import Budget, backend_options, quiet_option
+from bonfire_sim.config import MAX_GAMES
 
 # Exit codes shared with ``bonfire-sim check``: the asserted outcome, the other, neither.
 EXIT_HOLDS, EXIT_FAILS, EXIT_UNDECIDED = 0, 1, 3
@@ -59,7 +60,7 @@ _FINITE = _FiniteFloat()
 @click.option("--expect", type=click.Choice(["h1", "h0"]), default="h1", show_default=True,
               help="The hypothesis you assert: exit 0 when it is decided, 1 when the other "
                    "is, 3 when the budget runs out undecided.")
-@click.option("--budget", type=click.IntRange(min=2), default=None,
+@click.option("--budget", type=Budget(2, MAX_GAMES), default=None,
               help="Most games per configuration [default: A's games].")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (the decision does not depend on it).")

@@ -12,13 +12,13 @@ from bonfire_sim.cli.options import (
     quiet_option,
     variant_option,
 )
+from bonfire_sim.lineup import RECOMMENDED_SOLO
 
 
 @click.command()
 @click.option("--strategy", "--strategies", "strategy", default=None, metavar="A,B,...",
-              help="The human's player spec (default: portal; steady is the strongest "
-                   "against Tom); several (comma-separated) are each played on the same "
-                   "deals.")
+              help=f"The human's player spec (default: {RECOMMENDED_SOLO}, the recommended solo "
+                   "player); several (comma-separated) are each played on the same deals.")
 @click.option("--games", type=int, default=1000, show_default=True, help="Solo games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
 @click.option("--handicap", type=click.IntRange(-1000, 1000), default=0, show_default=True,
@@ -54,13 +54,12 @@ def solo(strategy: str | None, games: int, seed: int, handicap: int, jobs: int,
     from bonfire_sim.errors import ConfigError
     from bonfire_sim.infra import fileio
     from bonfire_sim.sim.runner import resolve_jobs
-    from bonfire_sim.strategies import SOLO_DEFAULT
     from bonfire_sim.strategies.specs import parse_players, split_specs
 
     check_count("--games", games)
     check_seed(seed, "--seed")
     jobs = resolve_jobs(jobs)
-    specs = split_specs(strategy) if strategy is not None else [SOLO_DEFAULT]
+    specs = split_specs(strategy) if strategy is not None else [RECOMMENDED_SOLO]
     if not specs:
         raise ConfigError("--strategy: give at least one player")
     parse_players(specs)  # every spec is checked before any game is played

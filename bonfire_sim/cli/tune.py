@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import FiniteFloat, backend_options, quiet_option
-from bonfire_sim.config import TUNE_FLOATS
+from bonfire_sim.cli.options import Budget, FiniteFloat, backend_options, quiet_option
+from bonfire_sim.config import MAX_GAMES, TUNE_FLOATS
+
+MAX_GENERATIONS = 100_000  # a generation of the default study is ~3,000 games
+MAX_POPSIZE = 1_000  # cma's default is about 15 candidates
 
 
 @click.command()
@@ -13,15 +16,17 @@ from bonfire_sim.config import TUNE_FLOATS
               help="Built-in style whose weight row is the starting point.")
 @click.option("--field", "field_specs", default="portal", show_default=True, metavar="A,B,...",
               help="2-player opponents (player specs), each met on every deal in both seats.")
-@click.option("--deals2", type=click.IntRange(0), default=100, show_default=True,
+@click.option("--deals2", type=Budget(0, MAX_GAMES), default=100, show_default=True,
               help="2-player deals per opponent and candidate (x 2 seatings).")
-@click.option("--games4", type=click.IntRange(0), default=40, show_default=True,
+@click.option("--games4", type=Budget(0, MAX_GAMES), default=40, show_default=True,
               help="4-player self-play games per candidate.")
-@click.option("--generations", type=click.IntRange(1), default=100, show_default=True,
+@click.option("--generations", type=Budget(1, MAX_GENERATIONS, "generations", 3000),
+              default=100, show_default=True,
               help="CMA-ES generations (a resumed study may be given more).")
 @click.option("--budget", type=click.IntRange(0), default=0, show_default=True,
               help="Stop after this many games in total (0: no limit).")
-@click.option("--popsize", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--popsize", type=Budget(0, MAX_POPSIZE, "candidates", 240 * 100),
+              default=0, show_default=True,
               help="Candidates per generation (0: cma's default for the dimension).")
 @click.option("--sigma", type=FiniteFloat(*TUNE_FLOATS["sigma"], lo_open=True),
               default=0.3, show_default=True,
@@ -87,6 +92,7 @@ def tune(style: str, field_specs: str, deals2: int, games4: int, generations: in
     \b
         bonfire-sim tune --field portal,planner --generations 80 --jobs 2 --out runs/tp --resume
     """
+    from bonfire_sim.infra import budget as estimate  # (``budget`` is an option here)
     from bonfire_sim.infra.progress import Progress
     from bonfire_sim.strategies.specs import split_specs
     from bonfire_sim.studies.tune import Study, TuneConfig, parse_bound
@@ -99,6 +105,15 @@ def tune(style: str, field_specs: str, deals2: int, games4: int, generations: in
                         w_stalled=w_stalled, start=start,
                         bounds=tuple(parse_bound(b) for b in bound_specs),
                         keep_signature=keep_signature)
+    def announce(study: Study) -> None:  # a long study says what it costs, once checked
+        if quiet:
+            return
+        per_generation = (popsize or 15) * (2 * deals2 * len(config.field) + games4)
+        total = max(0, generations - study.generation) * per_generation
+        if config.budget:
+            total = min(total, max(0, config.budget - study.games))
+        estimate.announce(total, jobs, lambda line: click.echo(line, err=True))
+
     with Progress(total=generations, desc="generations", unit="gen", quiet=quiet) as bar:
         def progress(study: Study) -> None:
             bar.update(study.generation - bar.n)
@@ -108,6 +123,6 @@ def tune(style: str, field_specs: str, deals2: int, games4: int, generations: in
                       f" bonfires4 {best.get('bonfires4', 0):.2f},"
                       f" stalled2 {best.get('stalled2', 0):.3f}), {study.games} games")
         study = run_tune(config, out, jobs=jobs, resume=resume, progress=progress,
-                         weights_out=weights_out or None)
+                         weights_out=weights_out or None, on_start=announce)
     click.echo(f"{study.generation} generations, {study.games} games, "
                f"{study.seconds / 60:.1f} min; study in {out}")

@@ -7,7 +7,14 @@ import math
 
 import click
 
-from bonfire_sim.cli.options import FiniteFloat, backend_options, emit_rows, quiet_option
+from bonfire_sim.cli.options import (
+    Budget,
+    FiniteFloat,
+    backend_options,
+    emit_rows,
+    quiet_option,
+)
+from bonfire_sim.config import MAX_GAMES
 
 OUT_SUFFIXES = (".csv", ".parquet", ".json")
 
@@ -33,10 +40,10 @@ def _counts(text: str) -> tuple[int, ...]:
               help="Seat players without RUN_DIR: one for every seat, or one per seat of "
                    "the largest count (smaller counts seat the first ones) [default: the "
                    "default population].")
-@click.option("--games", type=click.IntRange(min=1), default=400, show_default=True,
+@click.option("--games", type=Budget(1, MAX_GAMES), default=400, show_default=True,
               help="Games per player count on which every card is forked (of a run: its "
                    "first games).")
-@click.option("--max-games", type=click.IntRange(min=1), default=32_000, show_default=True,
+@click.option("--max-games", type=Budget(1, MAX_GAMES), default=32_000, show_default=True,
               help="Four-player games per card at most, all stages together (as many "
                    "seat-games at the other counts: twice the games at 2 players); a card "
                    "that needs more stays 'not measured' with the forks it has.")
@@ -90,7 +97,7 @@ def values(run_dirs: tuple[str, ...], players_text: str, strategies: str, games:
     from bonfire_sim.analysis.cards.survey import survey_cards, whole_games
     from bonfire_sim.config import check_seed
     from bonfire_sim.errors import ConfigError
-    from bonfire_sim.infra.fileio import atomic_path, check_output_file
+    from bonfire_sim.infra.fileio import atomic_file, check_output_file
     from bonfire_sim.sim.runconfig import RunConfig
     from bonfire_sim.strategies.specs import split_specs
 
@@ -131,13 +138,13 @@ def values(run_dirs: tuple[str, ...], players_text: str, strategies: str, games:
     def write(table) -> None:  # noqa: ANN001
         if path is None:
             return
-        with atomic_path(path) as tmp:
+        with atomic_file(path) as f:
             if path.suffix.lower() == ".parquet":
-                table.to_parquet(tmp, index=False)
+                table.to_parquet(f, index=False)
             elif path.suffix.lower() == ".json":
-                table.to_json(tmp, orient="records", indent=1)
+                f.write(table.to_json(orient="records", indent=1).encode("utf-8"))
             else:
-                table.to_csv(tmp, index=False)
+                f.write(table.to_csv(index=False).encode("utf-8"))
 
     def checkpoint(table) -> None:  # noqa: ANN001
         write(table)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from bonfire_sim.cli.options import quiet_option, seed_option, variant_option
+from bonfire_sim.lineup import default_help
 
 
 @click.command()
@@ -18,7 +19,7 @@ from bonfire_sim.cli.options import quiet_option, seed_option, variant_option
               help="Number of players 1..4 (1 = solo against Tom).")
 @click.option("--strategies", default=None, metavar="NAME[,NAME...]",
               help="One strategy per human seat, comma-separated; a single name plays "
-              "every seat. Default: the default mix, or portal against Tom.")
+              "every seat. " + default_help())
 @variant_option
 @click.option("--out", default="game.html", show_default=True, metavar="FILE.html",
               help="The page to write.")

@@ -4,7 +4,10 @@ numba's ``cache=True`` re-validates a function only against its OWN file: edit a
 kernel and every caller compiled in another file keeps running the old code from cache.
 For a simulator whose numbers must be trusted that is unacceptable, so the cache lives in
 a directory named after a hash of every file that holds kernels; any edit starts a fresh
-cache.  ``BONFIRE_SIM_CACHE_DIR`` overrides the root (default: the user cache directory).
+cache.  Inside it the compiled files are named after the subpackage, not the install path,
+so two venvs, containers or worktrees of the same sources share one compile (numba's own
+index checks each file's content hash, not its path or mtime).  ``BONFIRE_SIM_CACHE_DIR``
+overrides the root (default: the user cache directory).
 
 Only our own kernels are routed there (a numba cache locator for files of this package,
 ``strategies`` included): ``NUMBA_CACHE_DIR`` and the user's own numba code are untouched.  The
@@ -83,6 +86,16 @@ def configure() -> str:
             self._py_file = py_file
             self._lineno = py_func.__code__.co_firstlineno
             self._cache_path = os.path.join(path, self.get_suitable_cache_subpath(py_file))
+
+        @classmethod
+        def get_suitable_cache_subpath(cls, py_file: str) -> str:
+            # numba names the subfolder after a hash of the file's absolute folder, so every
+            # venv, container layer or worktree of the same version compiled again.  The
+            # folder is keyed by the sources' hash already (and numba checks each file's
+            # content hash), so the subpackage's name is enough: installs of the same
+            # sources anywhere share one compile.
+            rel = os.path.relpath(os.path.dirname(os.path.abspath(py_file)), _PKG)
+            return "pkg" if rel == os.curdir else rel.replace(os.sep, "_")
 
         @classmethod
         def from_function(cls, py_func: Any, py_file: str) -> Any:

@@ -1,11 +1,21 @@
-"""Atomic file writes and output-path checks shared by every layer that writes files.
+"""The one way bonfire_sim creates files: atomic, exclusive, never through a link.
 
-Every file bonfire_sim writes (Parquet chunks, manifests, reports, CSV, JSON, the fork
-cache, tuning studies) goes through ``atomic_path``: the data is written to ``NAME.tmp``
-next to the target and moved over it with ``os.replace``, so a crash, a kill or a full
-disk leaves either the old file or the new one, never a truncated mix.  A failed write
-removes its ``.tmp`` and becomes one ``OutputError`` naming the path (the CLI prints it
-as one ``Error:`` line).
+Every file bonfire_sim writes (Parquet chunks and tables, manifests, reports, CSV, JSON,
+the fork cache, tuning studies, weight files) goes through ``atomic_file``, as databases
+write their files:
+
+1. the folder is checked (a directory, or created) before anything is created in it;
+2. a temporary ``NAME.<random>.tmp`` is created beside the target with
+   ``O_CREAT | O_EXCL | O_NOFOLLOW``: its name cannot be predicted, and a file, link or
+   hard link planted at any name makes the create fail instead of being written through
+   (a colleague's shared folder may hold anything);
+3. the data is written through that descriptor, flushed and fsynced;
+4. ``os.replace`` moves it over ``NAME`` (a link at ``NAME`` is replaced, not followed).
+
+A crash, a kill or a full disk leaves either the old file or the new one, never a
+truncated mix.  A failed write removes its temporary and becomes one ``OutputError``
+naming the path (the CLI prints it as one ``Error:`` line).  The lock files writers hold
+are opened the same way (``open_lock``: no link followed, a hard-linked lock refused).
 ``check_output_file`` lets a command refuse a bad output path before computing anything.
 JSON is written strictly (``dumps_json``: no NaN or infinity).
 """
@@ -16,19 +26,28 @@ import contextlib
 import hashlib
 import json
 import os
+import re
+import secrets
+import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from bonfire_sim.errors import OutputError
 from bonfire_sim.infra import ownership
 
 TMP_SUFFIX = ".tmp"
+# NAME.<12 hex digits>.tmp, or an older version's NAME.tmp
+_TMP_NAME = re.compile(r"(?P<name>.+?)(?:\.[0-9a-f]{12})?\.tmp")
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # absent on Windows (no links planted there)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
-def tmp_path(path: Path) -> Path:
-    """The temporary sibling ``atomic_path`` writes ``path`` through."""
-    return path.with_name(path.name + TMP_SUFFIX)
+def temp_target(name: str) -> str | None:
+    """The file name a temporary named ``name`` was being written for (an interrupted
+    write leaves one), or None when ``name`` is not a temporary of ours."""
+    m = _TMP_NAME.fullmatch(name)
+    return m["name"] if m else None
 
 
 def os_error(path: str | Path, error: OSError) -> OutputError:
@@ -37,52 +56,146 @@ def os_error(path: str | Path, error: OSError) -> OutputError:
     return OutputError(f"cannot write {path}: {reason}")
 
 
-@contextlib.contextmanager
-def atomic_path(path: str | Path, mkdir: bool = True) -> Iterator[Path]:
-    """Yield a temporary path to write; on success it replaces ``path`` atomically.
+def _check_folder(folder: Path, mkdir: bool) -> None:
+    """The folder a file is created in: created if asked, and a directory."""
+    if mkdir:
+        folder.mkdir(parents=True, exist_ok=True)
+    if not stat.S_ISDIR(os.stat(folder).st_mode):
+        raise NotADirectoryError(20, "not a directory", str(folder))
 
-    On any exception the temporary file is removed and the target is left untouched;
-    an ``OSError`` (disk full, permissions) is re-raised as ``OutputError`` naming ``path``.
+
+def _refuse_shared(fd: int, path: Path, doing: str) -> None:
+    """Refuse a descriptor that is not a private regular file: a planted hard link (more
+    than one name) or a special file would carry our bytes (or our truncation) elsewhere.
+    ``doing``: the message's start ("cannot write X", "cannot lock X: its lock file Y")."""
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        raise OutputError(f"{doing} is not a regular file; bonfire_sim writes only regular "
+                          f"files: remove it and try again")
+    if info.st_nlink > 1:
+        raise OutputError(f"{doing} has {info.st_nlink} hard links, so writing it would "
+                          f"change another file; bonfire_sim never makes links: remove it "
+                          f"and try again")
+
+
+def _temp_name(path: Path, attempt: int) -> str:
+    """The name of ``path``'s temporary at the ``attempt``-th try: unpredictable (the
+    exclusive create is what makes a planted name harmless; tests predict it to plant)."""
+    return f"{path.name}.{secrets.token_hex(6)}{TMP_SUFFIX}"
+
+
+def _create_temp(path: Path) -> tuple[int, Path]:
+    """Create ``path``'s temporary exclusively, without following links: (fd, its path)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
+    for attempt in range(100):
+        tmp = path.with_name(_temp_name(path, attempt))
+        try:
+            fd = os.open(tmp, flags, 0o666)  # the umask applies, as for open(..., "w")
+        except FileExistsError:
+            continue  # a planted name (or a collision): never written through, try another
+        try:
+            _refuse_shared(fd, path, f"cannot write {path}: its temporary file")
+        except BaseException:
+            os.close(fd)
+            _discard(None, tmp)
+            raise
+        return fd, tmp
+    raise OutputError(f"cannot write {path}: no free temporary name beside it")
+
+
+@contextlib.contextmanager
+def atomic_file(path: str | Path, mkdir: bool = True) -> Iterator[IO[bytes]]:
+    """Yield a binary file to write; on success it replaces ``path`` atomically.
+
+    The file is a temporary created exclusively beside ``path`` (see the module
+    docstring); on any exception it is removed and the target is left untouched; an
+    ``OSError`` (disk full, permissions) is re-raised as ``OutputError`` naming ``path``.
     """
     path = Path(path)
-    tmp = tmp_path(path)
+    tmp: Path | None = None
+    f: IO[bytes] | None = None
     try:
-        if mkdir:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        yield tmp
+        _check_folder(path.parent, mkdir)
+        fd, tmp = _create_temp(path)
+        f = os.fdopen(fd, "wb")
+        yield f
+        f.flush()
+        os.fsync(f.fileno())
+        f.close()
         os.replace(tmp, path)
     except OSError as e:
-        _remove(tmp)
+        _discard(f, tmp)
         raise os_error(path, e) from None
     except BaseException:
-        _remove(tmp)
+        _discard(f, tmp)
         raise
 
 
-def _remove(path: Path) -> None:
-    with contextlib.suppress(OSError):
-        path.unlink()
+def _discard(f: IO[bytes] | None, tmp: Path | None) -> None:
+    if f is not None:
+        with contextlib.suppress(OSError, ValueError):
+            f.close()
+    if tmp is not None:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def open_lock(path: str | Path) -> int:
+    """Open (creating if missing) the lock file ``path`` for reading and writing, never
+    through a link: a symbolic link, a hard-linked file or a special file there is one
+    ``OutputError`` and nothing of it is changed (no truncation, no byte written).  The
+    caller owns the returned descriptor."""
+    path = Path(path)
+    flags = os.O_RDWR | os.O_CREAT | _NOFOLLOW | _CLOEXEC | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as e:
+        if os.path.islink(path):
+            raise OutputError(f"cannot lock {path.parent}: its lock file {path.name} is a "
+                              f"symbolic link; bonfire_sim never makes links: remove it "
+                              f"and try again") from None
+        raise OutputError(f"cannot lock {path.parent} ({path}): {e.strerror or e}") from None
+    try:
+        _refuse_shared(fd, path, f"cannot lock {path.parent}: its lock file {path.name}")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def append(path: str | Path, data: bytes) -> None:
+    """Append ``data`` to the log ``path`` (created if missing) in one ``write`` and fsync
+    it, never through a link: a symbolic link, hard-linked or special file there is one
+    ``OutputError`` and nothing is appended to what it leads to."""
+    path = Path(path)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW | _CLOEXEC
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as e:
+        if os.path.islink(path):
+            raise OutputError(f"cannot write {path}: it is a symbolic link; bonfire_sim "
+                              f"never makes links: remove it and try again") from None
+        raise os_error(path, e) from None
+    try:
+        _refuse_shared(fd, path, f"cannot write {path}: it")
+        os.write(fd, data)
+        os.fsync(fd)
+    except OSError as e:
+        raise os_error(path, e) from None
+    finally:
+        os.close(fd)
 
 
 def write_text(path: str | Path, text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` atomically; returns the path."""
-    path = Path(path)
-    with atomic_path(path) as tmp:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-    return path
+    return write_bytes(path, text.encode("utf-8"))
 
 
 def write_bytes(path: str | Path, data: bytes) -> Path:
     """Write ``data`` to ``path`` atomically; returns the path."""
     path = Path(path)
-    with atomic_path(path) as tmp:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+    with atomic_file(path) as f:
+        f.write(data)
     return path
 
 

@@ -11,8 +11,10 @@ replaced only if the command wrote it (``check_may_replace``).
 the writer's pid and host, and an advisory ``flock`` on it says whether that writer is
 alive.  The kernel drops the ``flock`` when its process dies however it dies, so a lock
 file a killed process left behind is recovered without anyone deleting it.  The lock
-file is the one file not written through ``fileio``'s atomic writer: a lock must be
-taken in place, and it holds no data (only a note of who holds it).
+file is the one file not written through ``fileio``'s atomic writer (a lock must be
+taken in place, and it holds no data, only a note of who holds it), but it is opened
+by ``fileio.open_lock``: never through a link, and a hard-linked or special file there
+is refused before it is truncated or written (a shared folder may hold one planted).
 
 This module sits beside ``fileio`` (below every layer): it knows the marker files of a
 run and a study by name, not the modules that write them.
@@ -21,13 +23,12 @@ run and a study by name, not the modules that write them.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from bonfire_sim.errors import OutputError
+from bonfire_sim.errors import BonfireError, OutputError
 
 MANIFEST = "manifest.json"  # a run directory's manifest (sim.runner writes it)
 RUN_FORMAT = "bonfire_sim-run"
@@ -40,13 +41,15 @@ NAMES = {"run": "run directory", "study": "tuning study"}
 
 def folder_kind(folder: Path) -> str | None:
     """``"run"`` or ``"study"`` when ``folder`` holds one (by its marker file), else None."""
+    from bonfire_sim.infra import readers  # a FIFO named manifest.json: not ours, no wait
+
     for kind, (marker, fmt) in KINDS.items():
         path = folder / marker
         try:
             if not path.is_file():
                 continue
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            doc = readers.parse_json(readers.read_bytes(path, marker), path)
+        except (OSError, ValueError, BonfireError):
             continue  # unreadable: not recognisably ours (load refuses it on its own)
         if isinstance(doc, dict) and doc.get("format") == fmt:
             return kind
@@ -113,9 +116,12 @@ def check_may_replace(path: str | Path, ours: Callable[[Path], bool]) -> Path:
 # ---- the writer's lock ----------------------------------------------------------------------
 def lock_holder(folder: str | Path) -> str:
     """What the lock file of ``folder`` says about its holder ("process PID on HOST")."""
+    from bonfire_sim.infra import readers  # below fileio, which imports this module
+
     try:
-        text = (Path(folder) / LOCK).read_text(encoding="utf-8").split()
-    except OSError:
+        text = readers.read_bytes(Path(folder) / LOCK, "lock file").decode(
+            "utf-8", "replace").split()
+    except (OSError, BonfireError):
         text = []
     if len(text) >= 2 and text[0].isdigit():
         host = "" if text[1] == socket.gethostname() else f" on {text[1]}"
@@ -142,12 +148,11 @@ def _acquire(folder: Path) -> int:
     A process may unlink the file (on release) between our open and our flock; then we
     hold a lock on a dead inode, so we check that the path still is what we locked.
     """
+    from bonfire_sim.infra import fileio  # fileio imports this module
+
     path = folder / LOCK
     while True:
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as e:
-            raise OutputError(f"cannot lock {folder} ({path}): {e.strerror or e}") from None
+        fd = fileio.open_lock(path)  # no link followed; a hard-linked lock is refused
         if not _flock(fd):
             os.close(fd)
             raise OutputError(

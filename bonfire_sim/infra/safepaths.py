@@ -8,6 +8,13 @@ path's text and the links inside the directory alone: its message is the same wh
 anything exists at the outside target, so a crafted manifest learns nothing about the
 reader's other files (existence, size or checksum).
 
+A path's text is taken literally, so before the "inside" test anything another layer
+would expand is refused: a leading ``~`` (home folder), ``$VAR``/``${VAR}`` (environment),
+a URI or drive (``file:``, ``s3://``; pyarrow and fsspec resolve those), glob characters
+(``*?[]``: polars and fsspec expand them), and absurd lengths or depths (which end in an
+``OSError`` deep inside a writer).  Every reader of such paths (manifests, experiment,
+check and sensitivity files) uses this one test.
+
 ``refuse_links`` guards writes: before a command writes into an existing directory (a
 run being resumed) it refuses any symbolic link in it, so no write can follow a link out.
 bonfire_sim never writes links, so a link there was put there by hand.
@@ -16,14 +23,22 @@ bonfire_sim never writes links, so a link there was put there by hand.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from bonfire_sim.errors import ConfigError, DataError
 
+MAX_PATH_CHARS = 1024  # far above any path bonfire_sim writes; PATH_MAX is 4096
+MAX_PATH_PARTS = 32
+_EXPANDED = re.compile(r"(^|/)~|\$|[*?\[\]]|:")  # home, variables, globs, URIs and drives
+
 
 def _leads_out(base_real: str, text: str, base: Path) -> bool:
-    """Whether ``text`` (a relative path from data) escapes ``base``."""
-    if not text or "\x00" in text or "\\" in text:
+    """Whether ``text`` (a relative path from data) escapes ``base``, or would be
+    expanded into another path by a layer below (see the module docstring)."""
+    if not text or "\x00" in text or "\\" in text or _EXPANDED.search(text):
+        return True
+    if len(text) > MAX_PATH_CHARS or len(PurePosixPath(text).parts) > MAX_PATH_PARTS:
         return True
     if PurePosixPath(text).is_absolute() or PureWindowsPath(text).drive:
         return True
@@ -31,7 +46,10 @@ def _leads_out(base_real: str, text: str, base: Path) -> bool:
         return True
     # Follow the links inside ``base`` (realpath resolves a dangling link's text too, so
     # an outside target is refused alike whether or not it exists).
-    real = os.path.realpath(base / text)
+    try:
+        real = os.path.realpath(base / text)
+    except (OSError, ValueError):  # a link loop or a name the system cannot take
+        return True
     return os.path.commonpath([base_real, real]) != base_real
 
 
@@ -78,9 +96,11 @@ def within(base: str | Path, rel: object, where: str, what: str) -> Path:
     base = Path(base)
     if not isinstance(rel, str) or _leads_out(os.path.realpath(base), rel, base):
         raise ConfigError(f"{where}: {what} = {str(rel)[:120]!r} leads outside the folder "
-                          f"it is run from ({base}); paths in an experiment file must be "
-                          f"relative and stay inside it (no absolute path, no '..', no "
-                          f"link leading out)")
+                          f"it is run from ({base}); paths in experiment, check and "
+                          f"sensitivity files must be relative and stay inside it (no "
+                          f"absolute path, no '..', no link leading out, no '~', '$', ':' "
+                          f"or '*?[]', at most "
+                          f"{MAX_PATH_PARTS} levels)")
     return Path(rel)
 
 

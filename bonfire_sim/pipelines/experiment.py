@@ -456,7 +456,7 @@ def report_sweep(plan: ExperimentPlan, step: StepFn | None = None) -> Path:
     settings = SW.probe_settings(tasks, plan.probe_games) if tasks else None
     measured = []
     for i, p in enumerate(plan.points):
-        run = Run(p.label, p.out, load(p.out, turns=False, categorical=False))
+        run = Run(p.label, p.out, load(p.out, turns=False, categorical=False, lazy=False))
         rows = SW.game_measures(run)
         if settings is not None and p.config.players >= 2:
             forked = min(plan.probe_games, p.config.games)

@@ -30,17 +30,18 @@ import pandas as pd
 from bonfire_sim.analysis.intervals import Z95, se_from_interval
 from bonfire_sim.config import check_count
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.infra import fileio, ownership
+from bonfire_sim.infra import fileio, ownership, safepaths
+from bonfire_sim.lineup import RECOMMENDED_SOLO
 from bonfire_sim.report import stats as ST
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import tables as T
 from bonfire_sim.sim.runconfig import RunConfig
 from bonfire_sim.sim.runner import run
 
-# The recommended solo players first (steady is the strongest against Tom, tuned the
-# strongest in multiplayer), then the fast styles.
-SOLO_STYLES = ("steady", "tuned", "portal", "planner", "greedy", "guardian", "gnome_engine",
-               "tempo")
+# The recommended solo player first (lineup.RECOMMENDED_SOLO, the strongest against Tom),
+# then tuned (the strongest in multiplayer) and the fast styles.
+SOLO_STYLES = tuple(dict.fromkeys((RECOMMENDED_SOLO, "steady", "tuned", "portal", "planner",
+                                   "greedy", "guardian", "gnome_engine", "tempo")))
 DEFAULT_ARM = "default"
 Arm = tuple[str, str]  # (fact, variant name); the default arm is ("", "default")
 
@@ -160,7 +161,7 @@ def total_games(plan: SensitivityPlan) -> int:
 def _load(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     from bonfire_sim.sim.load import load
 
-    data = load(path, turns=False)
+    data = load(path, turns=False, lazy=False)
     return ST.combine([(str(path), data)])
 
 
@@ -437,6 +438,9 @@ def load_plan(path: str | Path) -> tuple[SensitivityPlan, dict[str, Any]]:
         kw["styles"] = tuple(str(s) for s in t["styles"])
     if "variants" in t:
         kw["variants"] = parse_arms(t["variants"])
+    for key in ("work", "csv", "json", "html"):  # a shared file writes only inside cwd
+        if key in t:
+            safepaths.within(Path.cwd(), t[key], str(path), f"sensitivity.{key}")
     return SensitivityPlan(**kw), {k: t[k] for k in out_keys if k in t}
 
 

@@ -90,7 +90,7 @@ def section_decided(runs: Sequence[Any]) -> dict[str, Any]:
         if run.path is None or run.config.players < 2 or not _has_turn_log(run):
             continue
         try:
-            data = load(run.path, categorical=False)
+            data = load(run.path, categorical=False, lazy=False)
             st = AD.standings(data)
         except DataError:
             continue

@@ -133,12 +133,11 @@ def section_method(games: pd.DataFrame, warnings: list[str],
 
 def load_sensitivity(path: str | Path) -> dict[str, Any]:
     """The JSON document ``bonfire-sim sensitivity --json`` wrote."""
-    import json
-
     from bonfire_sim.errors import DataError
+    from bonfire_sim.infra import readers
 
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        doc = readers.parse_json(readers.read_bytes(path, "sensitivity file"), path)
     except FileNotFoundError:
         raise DataError(f"sensitivity file {path} not found") from None
     except (OSError, ValueError) as e:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bonfire_sim.errors import DataError
-from bonfire_sim.infra import fileio
+from bonfire_sim.infra import fileio, readers
 
 LOG = "chunks.jsonl"
 
@@ -32,36 +32,32 @@ LOG = "chunks.jsonl"
 def append(out: Path, entry: Mapping[str, Any]) -> None:
     """Append one finished chunk's manifest entry to the run's log (fsynced)."""
     line = json.dumps(dict(entry), sort_keys=True, separators=(",", ":"), allow_nan=False)
-    path = Path(out) / LOG
-    try:
-        # O_APPEND: one write() per line, so concurrent readers never see half a line
-        # except at the very end after a crash (handled in ``read``).
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, (line + "\n").encode())
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except OSError as e:
-        raise fileio.os_error(path, e) from None
+    # O_APPEND: one write() per line, so concurrent readers never see half a line except
+    # at the very end after a crash (handled in ``read``); never through a planted link.
+    fileio.append(Path(out) / LOG, (line + "\n").encode())
 
 
 def read(out: Path) -> dict[str, dict[str, Any]]:
     """The chunk entries the log holds, by chunk index (as a string, like the manifest)."""
     path = Path(out) / LOG
     try:
-        data = path.read_bytes()
+        data = readers.read_bytes(path, "chunk log")  # a FIFO here is refused, not waited on
+        links = os.stat(path).st_nlink
     except FileNotFoundError:
         return {}
     except OSError as e:
         raise DataError(f"{path} is unreadable ({e.strerror})") from None
+    if links > 1:  # appending would write into the file's other name, wherever it is
+        raise DataError(f"{path} has {links} hard links; a run's chunk log has one name "
+                        f"(bonfire_sim never makes links): remove the link, or start the run "
+                        f"afresh in a new directory")
     lines = data.split(b"\n")
     # the part after the last newline is a torn append (or empty): not a finished chunk
     complete, _torn = lines[:-1], lines[-1]
     entries: dict[str, dict[str, Any]] = {}
     for number, raw in enumerate(complete, 1):
         try:
-            entry = json.loads(raw)
+            entry = readers.parse_json(raw, f"{path} line {number}")
             index = entry["index"]
         except (ValueError, TypeError, KeyError):
             raise DataError(f"{path} line {number} is not a chunk entry: the run's chunk "

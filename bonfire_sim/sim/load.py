@@ -20,6 +20,7 @@ import pyarrow.parquet as pq
 
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.infra import fileio
+from bonfire_sim.sim import tablecheck
 from bonfire_sim.sim.checksums import Memos
 from bonfire_sim.sim.frames import NULL_IF_NEGATIVE, SCHEMAS
 from bonfire_sim.sim.runner import MANIFEST, read_manifest, run_files
@@ -288,19 +289,42 @@ def finished_manifest(run_dir: str | Path) -> dict[str, Any]:
     return manifest
 
 
+# Peak bytes of an eager load per row, measured (issue 38: 4.4 KB per 4-player game with
+# every column), and the size above which ``load`` switches to lazy unless told.
+BYTES_PER_PLAYER_ROW = 1_100
+BYTES_PER_GAME_ROW = 200
+BYTES_PER_TURN_ROW = 250
+EAGER_LIMIT = 400_000_000
+
+
+def eager_bytes(manifest: Mapping[str, Any], turns: bool) -> int:
+    """About the peak memory of loading every column of a run eagerly."""
+    rows = manifest.get("players", {}).get("rows", 0) * BYTES_PER_PLAYER_ROW
+    rows += manifest.get("games", {}).get("rows", 0) * BYTES_PER_GAME_ROW
+    if turns:
+        rows += BYTES_PER_TURN_ROW * sum(
+            c.get("turns", {}).get("rows", 0) for c in manifest.get("chunks", {}).values()
+            if isinstance(c, dict))
+    return int(rows)
+
+
 def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
          columns: Sequence[str] | Mapping[str, Sequence[str]] | None = None,
-         lazy: bool = False, categorical: bool = True) -> RunData:
+         lazy: bool | None = None, categorical: bool = True) -> RunData:
     """Read ``games``, ``players`` (and ``turns``) of a finished run, verified.
 
     ``columns``: a list of column names (each table keeps the ones it has, plus
     ``game_id``/``seat``) or a dict ``{"players": [...], ...}``.  ``lazy=True`` gives
-    polars LazyFrames (implies ``engine="polars"``).  Strings such as ``strategy`` come
-    as categoricals unless ``categorical=False``.  Engine sentinels are nulls (pandas:
-    nullable ``Int64`` columns).  In pandas, list columns are Arrow lists
-    (``pd.ArrowDtype``), never Python objects.  Each file's checksum is verified once per
-    version of the file and remembered (``sim.checksums``).  For a run too big for memory,
-    use ``lazy=True`` and aggregate before ``collect`` (docs/howto/big-runs.md).
+    polars LazyFrames (implies ``engine="polars"``); ``lazy=False`` always reads the
+    tables into memory.  By default (``None``) a run whose every column would take more
+    than ``EAGER_LIMIT`` bytes (about 90,000 four-player games) is loaded lazily, with a
+    warning saying so; name ``columns`` or pass ``lazy=False`` to read it eagerly.
+    Strings such as ``strategy`` come as categoricals unless ``categorical=False``.
+    Engine sentinels are nulls (pandas: nullable ``Int64`` columns).  In pandas, list
+    columns are Arrow lists (``pd.ArrowDtype``), never Python objects.  Each file's
+    checksum is verified once per version of the file and remembered (``sim.checksums``).
+    For a run too big for memory, use ``lazy=True`` and aggregate before ``collect``
+    (docs/howto/big-runs.md).
 
     Raises ``DataError`` naming the file if the run is unfinished, foreign or corrupt.
     """
@@ -319,6 +343,17 @@ def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
     turn_entries = [e["turns"] for e in chunk_entries if "turns" in e]
     paths["turns"] = [_verified(out, e, memos) for e in turn_entries] if turns else []
     memos.save()  # only digests that matched the manifest get here
+    tablecheck.check_run_files(out, manifest, turns)  # and hold this run's games
+    if lazy is None:
+        need = eager_bytes(manifest, turns) if columns is None else 0
+        lazy = need > EAGER_LIMIT
+        if lazy:
+            import warnings
+
+            warnings.warn(f"{out}: {manifest['games']['rows']:,} games would take about "
+                          f"{need / 1e9:.1f} GB loaded whole; loaded lazily as polars "
+                          f"LazyFrames instead (aggregate before collect(); lazy=False or "
+                          f"columns=[...] reads them into memory)", stacklevel=2)
     if lazy:
         return _lazy(out, manifest, paths, columns, categorical)
     conv = _converter(engine, categorical)

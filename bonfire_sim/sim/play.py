@@ -35,6 +35,7 @@ import numpy as np
 from bonfire_sim.config import check_seed
 from bonfire_sim.engine import describe_move
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.lineup import default_seats
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.moves import apply_move, legal_moves
@@ -44,7 +45,7 @@ from bonfire_sim.rules.tasks import n_bonfires
 from bonfire_sim.sim import trace
 from bonfire_sim.sim.loop import choose, new_buffer, no_weights
 from bonfire_sim.sim.record import GameRecord
-from bonfire_sim.strategies import DEFAULT_MIX, SOLO_DEFAULT, STRATEGY_IDS, TOM, strategy_id
+from bonfire_sim.strategies import STRATEGY_IDS, TOM, strategy_id
 
 __all__ = ["GameRecord", "default_strategies", "play", "seat_strategies"]
 
@@ -64,16 +65,14 @@ def _check_int(name: str, value: Any) -> int:
 
 def default_strategies(players: int) -> list[str]:
     """The default seat strategies: the default mix (2-4 players), the solo default (1)."""
-    if players == 1:
-        return [SOLO_DEFAULT]
-    return [DEFAULT_MIX[i % len(DEFAULT_MIX)] for i in range(players)]
+    return list(default_seats(players))
 
 
 def seat_strategies(players: int, strategies: Sequence[str] | str | None) -> tuple[str, ...]:
     """One strategy name per human seat: a single name applies to every seat.
 
     ``None``: the strongest fast players, i.e. ``strategies.DEFAULT_MIX`` cycled over the
-    seats, or ``strategies.SOLO_DEFAULT`` against Tom.
+    seats, or ``strategies.RECOMMENDED_SOLO`` against Tom.
     """
     if strategies is None:
         names: list[str] = default_strategies(players)
@@ -212,7 +211,7 @@ def play(
     """Play one game of ``players`` (1 = solo against Tom) from ``seed`` and trace it.
 
     ``strategies``: one built-in strategy name per human seat, or one for all (default:
-    ``strategies.DEFAULT_MIX`` over the seats, ``strategies.SOLO_DEFAULT`` in solo).
+    ``strategies.DEFAULT_MIX`` over the seats, ``strategies.RECOMMENDED_SOLO`` in solo).
     ``params``: a parameter vector or ``tables.build_params`` overrides.
     ``variants``: {fact: name} readings of uncertain facts (``components.VARIANTS``).
     """

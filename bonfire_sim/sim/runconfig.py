@@ -9,12 +9,12 @@ from collections.abc import Mapping
 from dataclasses import InitVar, asdict, dataclass, field
 from typing import Any
 
-from bonfire_sim import strategies as S
 from bonfire_sim.config import RUN_FIELDS, check_overrides, check_value
 from bonfire_sim.errors import (
     ConfigError,
     PluginError,
 )
+from bonfire_sim.lineup import default_seats
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import tables as T
 from bonfire_sim.strategies.specs import check_stored_spec, parse_player
@@ -97,9 +97,9 @@ class RunConfig:
 
 
 def default_mix(players: int) -> tuple[str, ...]:
-    """The documented default seat mix (``strategies.DEFAULT_MIX`` cycled over the seats)."""
-    mix = tuple(getattr(S, "DEFAULT_MIX", ("random",)))
-    return tuple(mix[i % len(mix)] for i in range(players))
+    """The default seats (``lineup.default_seats``): the default mix cycled over the seats,
+    or the recommended solo player against Tom."""
+    return default_seats(players)
 
 
 def log_fraction(turn_log: str) -> float:

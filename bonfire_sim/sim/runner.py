@@ -13,7 +13,7 @@ partitioned under ``turns/``.
 from __future__ import annotations
 
 import contextlib
-import json
+import logging
 import os
 import re
 import shutil
@@ -34,11 +34,11 @@ from bonfire_sim.errors import (
     EngineMismatchError,
     OutputError,
 )
-from bonfire_sim.infra import fileio, ownership, safepaths
+from bonfire_sim.infra import fileio, ownership, readers, safepaths
 from bonfire_sim.infra.cluster import check_scheduler
 from bonfire_sim.infra.fingerprint import describe_difference, engine_fingerprint
 from bonfire_sim.rules import components as C
-from bonfire_sim.sim import chunklog
+from bonfire_sim.sim import chunklog, tablecheck
 from bonfire_sim.sim.chunk import (  # noqa: E402
     ChunkData,
     ChunkJob,
@@ -50,6 +50,8 @@ from bonfire_sim.sim.frames import SCHEMA_VERSION
 from bonfire_sim.sim.runconfig import RunConfig  # noqa: E402
 from bonfire_sim.sim.warm import ensure_warm
 
+log = logging.getLogger(__name__)
+
 MANIFEST = ownership.MANIFEST
 CHUNKS = "chunks"
 TURNS = "turns"
@@ -57,7 +59,7 @@ TURNS = "turns"
 # analysis.cards.probes.fork_cache_dir): ignored, so such runs still load.
 DERIVED = "analysis"
 FINAL_TABLES = ("games", "players")
-META_KEY = b"bonfire_sim"  # Parquet key-value metadata: table, schema, config, fingerprint
+META_KEY = tablecheck.META_KEY  # Parquet key-value metadata: table, schema, config, fingerprint
 _CHUNK_NAME = re.compile(rf"(?P<dir>{CHUNKS})/(?:games|players)-(?P<index>\d{{5,}})\.parquet"
                          rf"|(?P<tdir>{TURNS})/chunk-(?P<tindex>\d{{5,}})\.parquet")
 
@@ -78,8 +80,8 @@ def _write_atomic(table: pa.Table, path: Path, metadata: bytes | None = None) ->
     if metadata is not None:
         table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                                META_KEY: metadata})
-    with fileio.atomic_path(path) as tmp:
-        pq.write_table(table, tmp, compression="zstd")
+    with fileio.atomic_file(path) as f:  # a file object: pyarrow expands no path text
+        pq.write_table(table, f, compression="zstd")
     return {"file": str(path.relative_to(path.parent.parent)), "rows": table.num_rows,
             "sha256": _sha256(path)}
 
@@ -155,7 +157,8 @@ def _refuse_unexpected(out: Path, config: RunConfig, clean: bool = False) -> Non
     interrupted write left."""
     strangers = []
     for rel in run_files(out):
-        if rel.endswith(fileio.TMP_SUFFIX) and _expected_name(config, rel[:-4]):
+        target = fileio.temp_target(rel)
+        if target is not None and _expected_name(config, target):
             if clean:
                 (out / rel).unlink(missing_ok=True)
         elif not _expected_name(config, rel):
@@ -239,8 +242,7 @@ def check_run_dir(out: Path, config: RunConfig, resume: bool,
         return manifest
     if out.is_dir():
         # A full disk at the very start may have left only a manifest temporary file.
-        leftover = fileio.tmp_path(Path(MANIFEST)).name
-        foreign = [p for p in run_files(out) if p != leftover]
+        foreign = [p for p in run_files(out) if fileio.temp_target(p) != MANIFEST]
         if foreign:
             raise ConfigError(f"{out} is not empty and is not a bonfire_sim run "
                               f"({', '.join(foreign[:3])}); choose an empty or new --out")
@@ -266,7 +268,9 @@ def prepare(out: Path, config: RunConfig, resume: bool,
         _refuse_unexpected(out, config, clean=True)
         return existing
     mpath = out / MANIFEST
-    (out / fileio.tmp_path(Path(MANIFEST)).name).unlink(missing_ok=True)
+    for rel in run_files(out) if out.is_dir() else ():
+        if fileio.temp_target(rel) == MANIFEST:
+            (out / rel).unlink(missing_ok=True)
     new_dirs = [d for d in (out, *out.parents) if not d.exists()]
     manifest = {"format": "bonfire_sim-run", "schema_version": SCHEMA_VERSION,
                 "package_version": __version__, "config": config.to_json(),
@@ -298,7 +302,7 @@ def stored_config(manifest: Mapping[str, Any]) -> dict[str, Any]:
 def read_manifest(out: Path) -> dict[str, Any]:
     mpath = Path(out) / MANIFEST
     try:
-        manifest = json.loads(mpath.read_text())
+        manifest = readers.parse_json(readers.read_bytes(mpath, "run manifest"), mpath)
     except FileNotFoundError:
         raise DataError(f"{mpath} not found: {out} is not a bonfire_sim run directory") from None
     except (OSError, ValueError) as e:
@@ -323,6 +327,10 @@ def read_manifest(out: Path) -> dict[str, Any]:
     for entry in entries:
         if isinstance(entry, dict) and "file" in entry:
             safepaths.inside(out, entry["file"], mpath)
+    for key, entry in (chunks.items() if isinstance(chunks, dict) else ()):
+        # a relabelled or out-of-range line would give duplicated or missing games
+        tablecheck.check_entry(key, entry, tablecheck.n_chunks(manifest),
+                               mpath if manifest.get("complete") else out / chunklog.LOG)
     return manifest
 
 
@@ -388,6 +396,11 @@ def _run_locked(config: RunConfig, out: Path, n_jobs: int, resume: bool,
     """``run`` while holding the run's lock (so ``prepare`` rechecks what it found)."""
     manifest = prepare(out, config, resume, fingerprint)
     done = {int(k): v for k, v in manifest["chunks"].items() if _chunk_ok(out, v)}
+    for index, entry in done.items():  # each listed file holds the chunk it is listed as
+        for table in ("games", "players", "turns"):
+            if table in entry:
+                tablecheck.check_chunk(out / entry[table]["file"], table, index,
+                                       config.chunk_size, config.games, manifest)
     manifest["chunks"] = {str(k): v for k, v in done.items()}
     n_todo = config.n_chunks - len(done)
     # A generator: a huge run never holds millions of job objects at once.
@@ -408,9 +421,12 @@ def _run_locked(config: RunConfig, out: Path, n_jobs: int, resume: bool,
         manifest["chunks"][str(data.index)] = entry
         chunklog.append(out, entry)  # O(1) per chunk; the manifest is rewritten at the end
         games_done += data.games.num_rows
+        log.info("chunk %d: %d games in %.1f s (%d of %d games)", data.index,
+                 data.games.num_rows, data.seconds, games_done, config.games)
         if progress:
             progress(games_done, config.games)
     _merge(out, manifest)
+    log.info("merged %d chunks into %s", len(manifest["chunks"]), out)
     return out
 
 
@@ -437,13 +453,13 @@ def _merge(out: Path, manifest: dict[str, Any]) -> None:
     order = sorted(manifest["chunks"], key=int)
     for key in FINAL_TABLES:
         final = out / f"{key}.parquet"
-        with fileio.atomic_path(final) as tmp:
+        with fileio.atomic_file(final) as f:
             writer = None
             try:
                 for k in order:
                     table = pq.read_table(out / manifest["chunks"][k][key]["file"])
                     if writer is None:
-                        writer = pq.ParquetWriter(tmp, table.schema, compression="zstd")
+                        writer = pq.ParquetWriter(f, table.schema, compression="zstd")
                     writer.write_table(table)
             finally:
                 if writer is not None:

@@ -1,6 +1,6 @@
 """A reference point for the engine's speed: Catanatron, a pure-Python Catan engine.
 
-``bonfire-sim bench --versus-catanatron`` times Catanatron's 4-player games between its
+``bonfire-sim bench catanatron`` times Catanatron's 4-player games between its
 random players in the same process and run as our own scenarios, so both see the same
 machine load.  Catanatron is optional (``pip install 'bonfire-sim[bench]'``), never a
 runtime dependency.  A decision is one action applied by a player, forced ones included
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.sim.bench import Scenario, time_slice, warm_up
 
-INSTALL_HINT = "--versus-catanatron needs Catanatron: pip install 'bonfire-sim[bench]'"
+INSTALL_HINT = "bench catanatron needs Catanatron: pip install 'bonfire-sim[bench]'"
 
 
 @dataclass(frozen=True)

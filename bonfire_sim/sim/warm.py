@@ -20,12 +20,15 @@ compiles).
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 MARKER = "warm.ok"
 LOCK = "warm.lock"
@@ -81,45 +84,89 @@ def _locked(path: Path, on_wait: Callable[[], None]) -> Iterator[bool]:
     except ImportError:  # no advisory locks (Windows): at worst two processes compile
         yield True
         return
-    with open(path, "a") as fh:
+    from bonfire_sim.infra import fileio
+
+    fd = fileio.open_lock(path)  # never through a link, like every lock bonfire_sim takes
+    try:
         try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             free = True
         except OSError:
             free = False
             on_wait()
-            fcntl.flock(fh, fcntl.LOCK_EX)
+            fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             yield free
         finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
-def compile_kernels() -> None:
-    """Run every compiled entry point once on a tiny input (compiles or loads them all)."""
+# The compile in parts, each with its share of the whole (measured: numba 0.68, the
+# engine of issue 38), so progress can say how far it is and about how long is left.
+# Each part compiles its kernels and what they call that the earlier parts did not.
+STAGES = (("the rules: setting up a game", 5), ("the rules: legal moves", 22),
+          ("the rules: playing a move", 23), ("the players: choosing a move", 35),
+          ("a batch of games", 10), ("solo games, the turn log and replays", 5))
+
+
+def compile_kernels(step: Callable[[int, int], None] | None = None) -> None:
+    """Run every compiled entry point once on a tiny input (compiles or loads them all).
+
+    ``step(done, total)`` hears the share of the compile done before each part and at
+    the end (``STAGES``: total 100)."""
     import numpy as np
 
     from bonfire_sim.rules import tables as T
+    from bonfire_sim.rules.moves import apply_move, legal_moves
     from bonfire_sim.rules.setup import new_game
     from bonfire_sim.sim.chunk import ChunkJob, run_one
-    from bonfire_sim.sim.loop import new_buffer, no_weights, play_out
+    from bonfire_sim.sim.loop import choose_in, new_buffer, new_scratch, no_weights, play_out
     from bonfire_sim.sim.runconfig import RunConfig
 
-    for players in (1, 2):  # Tom's kernels and the turn log included
-        run_one(ChunkJob(RunConfig(games=1, players=players, turn_log="all", chunk_size=1), 0))
-    s = new_game(1, 2, T.DEFAULT_PARAMS)
+    p = T.DEFAULT_PARAMS
+    moves = new_buffer()
+    state: list[np.ndarray] = []
     weights = no_weights()
-    play_out(s, T.DEFAULT_PARAMS, np.zeros(len(weights), np.int64), weights, new_buffer())
+
+    def one_chunk(players: int) -> None:
+        run_one(ChunkJob(RunConfig(games=1, players=players, turn_log="all", chunk_size=1), 0))
+
+    def last() -> None:
+        one_chunk(1)  # Tom's kernels
+        play_out(new_game(1, 2, p), p, np.zeros(len(weights), np.int64), weights, moves)
+
+    parts = (lambda: state.append(new_game(1, 2, p)),
+             lambda: legal_moves(state[0], p, moves),
+             lambda: apply_move(state[0].copy(), p, moves[0]),
+             lambda: choose_in(state[0], p, moves, legal_moves(state[0], p, moves), 0,
+                               weights, *new_scratch(p)),
+             lambda: one_chunk(2), last)
+    total = sum(share for _, share in STAGES)
+    done = 0
+    for (label, share), part in zip(STAGES, parts, strict=True):
+        if step:
+            step(done, total)
+        t0 = time.perf_counter()
+        part()
+        log.info("compiled %s in %.1f s", label, time.perf_counter() - t0)
+        done += share
+    if step:
+        step(total, total)
 
 
-def ensure_warm(status: Callable[[str], None] | None = None) -> float:
+def ensure_warm(status: Callable[[str], None] | None = None,
+                progress: Callable[[int, int], None] | None = None) -> float:
     """Compile the kernels in this process unless the cache already holds them.
 
     ``status`` receives one line before compiling (what and roughly how long) and one
-    after; nothing is said when the cache is warm.  Returns the seconds spent compiling
-    (0.0 when warm).
+    after; nothing is said when the cache is warm.  ``progress(done, total)`` follows the
+    compile's parts (``compile_kernels``).  Returns the seconds spent compiling (0.0 when
+    warm).
     """
     if is_warm():
+        log.debug("engine compiled already: %s", cache_dir())
         return 0.0
     say = status or (lambda _msg: None)
 
@@ -133,7 +180,7 @@ def ensure_warm(status: Callable[[str], None] | None = None) -> float:
         say(f"compiling the engine for this version ({ESTIMATE}; cached afterwards "
             f"in {cache_dir()}) ...")
         t0 = time.perf_counter()
-        compile_kernels()
+        compile_kernels(progress)
         from bonfire_sim.infra import fileio
 
         fileio.write_text(cache_dir() / MARKER, time.strftime("%Y-%m-%dT%H:%M:%S\n"))

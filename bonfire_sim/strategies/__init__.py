@@ -22,6 +22,7 @@ import numpy as np
 
 from bonfire_sim.config import check_float
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.lineup import DEFAULT_MIX, OLD_MIX, POPULATIONS, RECOMMENDED_SOLO, TUNED_MIX
 from bonfire_sim.strategies import (
     gnome_engine,
     greedy,
@@ -55,22 +56,11 @@ BUILTIN[search.NAME] = (SEARCH_ID, search.DESCRIPTION)
 SEARCH_POLICY = tuned.NAME
 STRATEGY_IDS = {name: sid for name, (sid, _) in BUILTIN.items()}
 STYLE_DEFAULTS = {m.NAME: dict(m.DEFAULTS) for m in STYLES}
-# The default seat mix of a batch run (cycled over the seats): four distinct plans, each
-# tuned on tuned's judgement (issue 27; docs/explanation/players.md) - strong players who
-# still play differently.  The hand-weighted mix it replaces, kept as a weaker population:
-# ``OLD_MIX``.
-DEFAULT_MIX: tuple[str, ...] = ("tuned_portal", "tuned_planner", "tuned_tempo",
-                                "tuned_gnome_engine")
-OLD_MIX: tuple[str, ...] = ("portal", "planner", "tempo", "gnome_engine")
-# The populations every finding is checked across (issue 27), name -> seat specs cycled
-# over the seats as a run's strategies.  The one place they are defined: the report's
-# "holds in every population" marks and an experiment's `[run] populations` read them.
-# "strong" is the default mix above; "old_mix" is the hand-weighted mix behind the earlier
-# headline figures.
-POPULATIONS: dict[str, tuple[str, ...]] = {"strong": DEFAULT_MIX, "old_mix": OLD_MIX}
-# The default human in solo games: the style that does best against Tom (README, "Headline
-# findings": portal wins 10.4% of its solo games, the next best 4.4%).
-SOLO_DEFAULT = "portal"
+# Who plays when nobody says (the default mix, the populations, the recommended solo
+# player): named in bonfire_sim.lineup, checked here against the registry.
+for _name in (*DEFAULT_MIX, *TUNED_MIX, *OLD_MIX, RECOMMENDED_SOLO,
+              *(n for mix in POPULATIONS.values() for n in mix)):
+    assert _name in STRATEGY_IDS, f"bonfire_sim.lineup names an unknown player {_name!r}"
 TOM = "tom"  # the solo automaton's row in players.parquet; not selectable for a seat
 assert len(WEIGHT_NAMES) <= W
 
@@ -128,13 +118,16 @@ def weights_for(name: str, overrides: Mapping[str, float] | None = None) -> np.n
 def load_weights(path: str | Path) -> dict[str, float]:
     """Weights from a TOML or JSON file: a flat table ``name = value`` (or a ``[weights]``
     table).  Names are checked when the row is built (``weights_for``)."""
+    from bonfire_sim.infra import readers
+
     path = Path(path)
     try:
-        text = path.read_text()
-    except OSError as error:
+        text = readers.read_text(path, "weights file")
+    except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"cannot read weights file {path}: {error}") from None
     try:
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+        data = (readers.parse_json(text, path) if path.suffix == ".json"
+                else readers.parse_toml(text, path))
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"weights file {path} is not valid: {error}") from None
     if isinstance(data, dict) and isinstance(data.get("weights"), dict):

@@ -269,10 +269,10 @@ def read_matrix(path: str | Path) -> tuple[dict[str, Any], pd.DataFrame, pd.Data
     """(meta, cells, summary) of a stored matrix; ``DataError`` for anything else (not
     JSON, another document, missing or non-finite figures, a share outside its interval).
     The summary is recomputed from the cells, so an edited summary cannot disagree."""
-    import json
+    from bonfire_sim.infra import readers
 
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        doc = readers.parse_json(readers.read_bytes(path, "skill-depth file"), path)
     except FileNotFoundError:
         raise DataError(f"skill-depth file {path} not found") from None
     except (OSError, ValueError) as e:

@@ -34,7 +34,6 @@ refuses any other before unpickling it (a study from someone else restarts from 
 from __future__ import annotations
 
 import hashlib
-import json
 import pickle
 import time
 from collections.abc import Callable, Sequence
@@ -46,7 +45,7 @@ import numpy as np
 
 from bonfire_sim.config import TUNE_FLOATS, check_float
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.infra import fileio, ownership, safepaths, signed
+from bonfire_sim.infra import fileio, ownership, readers, safepaths, signed
 from bonfire_sim.infra.extras import require
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
@@ -113,10 +112,14 @@ class TuneConfig:
         weights_for(self.style)  # ValueError for an unknown style
         if self.start:
             path = Path(self.start)
-            if not path.is_file():
-                raise ConfigError(f"start weights file {self.start!r} not found")
-            object.__setattr__(self, "start_sha256",
-                               hashlib.sha256(path.read_bytes()).hexdigest())
+            try:  # a FIFO or device is refused by the reader, never waited on
+                data = readers.read_bytes(path, "start weights file")
+            except FileNotFoundError:
+                raise ConfigError(f"start weights file {self.start!r} not found") from None
+            except OSError as e:
+                raise ConfigError(f"cannot read start weights file {self.start!r}: "
+                                  f"{e.strerror or e}") from None
+            object.__setattr__(self, "start_sha256", hashlib.sha256(data).hexdigest())
             weight_table(self.style, load_weights(path))  # every value checked, up front
         if self.style in ("random", "search"):
             raise ConfigError(f"tune a weighted style, not {self.style!r}")
@@ -332,7 +335,7 @@ def open_study(out: Path, config: TuneConfig, resume: bool) -> tuple[Study, Any]
                               f"choose another --out")
         safepaths.refuse_links(out, "study directory")  # no write may follow a link out
         try:
-            doc = json.loads(spath.read_text())
+            doc = readers.parse_json(readers.read_bytes(spath, "tuning study"), spath)
             if not isinstance(doc, dict):
                 raise ValueError("not a study")
         except (OSError, ValueError) as e:
@@ -363,7 +366,7 @@ def _load_optimiser(path: Path) -> tuple[Any, Any]:
     """The optimiser and numpy's random state, from a file this user's bonfire-sim signed
     (the signature is checked before a byte is unpickled)."""
     try:
-        blob = path.read_bytes()
+        blob = readers.read_bytes(path, "tuning state")
     except OSError as e:
         raise ConfigError(f"{path} is unreadable ({e.strerror or e})") from None
     payload = signed.verified(
@@ -385,13 +388,16 @@ def save_study(out: Path, study: Study, es: Any) -> None:
 
 def tune(config: TuneConfig, out: str | Path, *, jobs: int = 1, resume: bool = False,
          progress: Callable[[Study], None] | None = None,
-         weights_out: str | Path | None = None) -> Study:
+         weights_out: str | Path | None = None,
+         on_start: Callable[[Study], None] | None = None) -> Study:
     """Run (or continue) a study until ``generations`` or the game ``budget`` is reached.
 
     ``progress(study)`` is called after every generation.  Candidates of a generation are
     evaluated in parallel (joblib); results do not depend on ``jobs``.  ``weights_out``:
     also write the final mean row there (``weights_toml``); it is checked before the
     first game.  One process at a time works on a study (``ownership.locked``).
+    ``on_start(study)`` is called once every check has passed, before the first game
+    (the CLI says there what the remaining generations will cost).
     """
     require("cma")  # before any game: the study needs the optimiser
     out = Path(out)
@@ -399,19 +405,22 @@ def tune(config: TuneConfig, out: str | Path, *, jobs: int = 1, resume: bool = F
     if weights_out is not None:
         fileio.check_output_file(weights_out, own=out, own_kind="study")
     with ownership.locked(out):
-        study = _tune_locked(config, out, jobs, resume, progress)
+        study = _tune_locked(config, out, jobs, resume, progress, on_start)
     if weights_out is not None:
         fileio.write_text(weights_out, weights_toml(study))
     return study
 
 
 def _tune_locked(config: TuneConfig, out: Path, jobs: int, resume: bool,
-                 progress: Callable[[Study], None] | None) -> Study:
+                 progress: Callable[[Study], None] | None,
+                 on_start: Callable[[Study], None] | None = None) -> Study:
     from joblib import delayed
 
     from bonfire_sim.infra.workers import pool as worker_pool
 
     study, es = open_study(out, config, resume)
+    if on_start is not None:
+        on_start(study)
     space = Space.around(config.style, config.start, config.bounds, config.keep_signature)
     with worker_pool(max(1, jobs)) as pool:
         while study.generation < config.generations and not (

@@ -334,8 +334,8 @@ def _read_cached(path: Path | None) -> pd.DataFrame | None:
 def _write_cached(path: Path, table: pd.DataFrame, meta: dict[str, Any]) -> None:
     """Cache ``table`` (and its description) atomically; an unwritable cache is skipped."""
     with contextlib.suppress(BonfireError, OSError):
-        with fileio.atomic_path(path) as tmp:
-            table.to_parquet(tmp, index=False)
+        with fileio.atomic_file(path) as f:
+            table.to_parquet(f, index=False)
         fileio.write_text(path.with_suffix(".json"),
                           fileio.dumps_json(meta, path, indent=1, sort_keys=True, default=list))
 

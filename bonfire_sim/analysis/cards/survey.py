@@ -66,7 +66,7 @@ from bonfire_sim.sim.runconfig import RunConfig
 FIRST_GAMES = 400  # games per player count on which every card is forked
 MAX_GAMES = 32_000  # four-player games per card at most, all stages together (other
 # counts: as many seat-games, ``games_cap``): the whole table at 2, 3 and 4 players stays
-# within 5 minutes on 2 cores (bench --card-table)
+# within 5 minutes on 2 cores (bench card-table)
 ROUNDS = 4  # top-up rounds at most
 SPARE = 1.1  # a top-up asks for 10% more forks than the estimate says
 # The half-width the top-ups aim for, as a share of the margin: a row flagged alone among

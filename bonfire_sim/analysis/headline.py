@@ -1,0 +1,88 @@
+"""A run's headline: games, the mean winning score and the start player's win share, in
+one line (``bonfire-sim run`` ends with it).
+
+The players table is read in batches of a few columns, so the memory stays flat however
+many games the run holds.  The start player's share is clustered by deal: the seat
+rotations of one deal share its cards, so they are not independent games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from bonfire_sim.analysis.intervals import clustered_mean, t95
+from bonfire_sim.sim.runconfig import RunConfig
+
+BATCH_ROWS = 1 << 18
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The headline figures of one run."""
+
+    games: int
+    players: int
+    strategies: tuple[str, ...]
+    win_score: float  # mean final score of the winners (each tied winner counts)
+    start_share: float  # the start player's (seat 0) mean win share (ties split)
+    start_lo: float
+    start_hi: float
+
+    def text(self) -> str:
+        """The one line, saying who played."""
+        who = ", ".join(self.strategies)
+        if self.players == 1:
+            return (f"{self.games:,} solo games ({who} against Tom): mean winning score "
+                    f"{self.win_score:.1f}, the player won {100 * self.start_share:.1f}% "
+                    f"(95% {100 * self.start_lo:.1f}-{100 * self.start_hi:.1f}%)")
+        return (f"{self.games:,} games of {self.players} players ({who}): mean winning "
+                f"score {self.win_score:.1f}, the start player won {100 * self.start_share:.1f}% "
+                f"(95% {100 * self.start_lo:.1f}-{100 * self.start_hi:.1f}%; fair "
+                f"{100 / self.players:.1f}%)")
+
+
+def _games(game_id: np.ndarray, seat: np.ndarray, score: np.ndarray, won: np.ndarray,
+           ) -> tuple[np.ndarray, np.ndarray, float, int]:
+    """(game ids, seat 0's win share per game, sum of winners' scores, winners) of rows
+    holding whole games."""
+    ids, inv = np.unique(game_id, return_inverse=True)
+    winners = np.bincount(inv, weights=won, minlength=len(ids))
+    share = np.where(won > 0, 1.0 / np.maximum(winners[inv], 1), 0.0)
+    start = np.bincount(inv, weights=np.where(seat == 0, share, 0.0), minlength=len(ids))
+    return ids, start, float(score[won > 0].sum()), int((won > 0).sum())
+
+
+def headline(run_dir: str | Path, config: RunConfig) -> Headline:
+    """The headline of the finished run of ``config`` in ``run_dir``."""
+    import pyarrow.parquet as pq
+
+    out = Path(run_dir)
+    parts: list[tuple[np.ndarray, np.ndarray]] = []
+    score_sum, n_win = 0.0, 0
+    held: list[np.ndarray] | None = None  # rows of the last game, which may go on
+    pf = pq.ParquetFile(out / "players.parquet")
+    for batch in pf.iter_batches(BATCH_ROWS, columns=["game_id", "seat", "score", "won"]):
+        cols = [batch.column(i).to_numpy(zero_copy_only=False).astype(np.int64)
+                for i in range(4)]
+        if held is not None:
+            cols = [np.concatenate([h, c]) for h, c in zip(held, cols, strict=True)]
+        whole = cols[0] != cols[0][-1]
+        held = [c[~whole] for c in cols]
+        if whole.any():
+            ids, start, s, w = _games(*(c[whole] for c in cols))
+            parts.append((ids, start))
+            score_sum, n_win = score_sum + s, n_win + w
+    if held is not None and len(held[0]):
+        ids, start, s, w = _games(*held)
+        parts.append((ids, start))
+        score_sum, n_win = score_sum + s, n_win + w
+    ids = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
+    start = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0)
+    mean, se, _, k = clustered_mean(start, ids // config.rotations)
+    half = float(t95(max(k - 1, 1)) * se) if k > 1 else float("nan")
+    return Headline(len(ids), config.players, tuple(config.strategies),
+                    score_sum / n_win if n_win else float("nan"), mean,
+                    max(0.0, mean - half), min(1.0, mean + half))

@@ -1,0 +1,38 @@
+"""``bonfire-sim strength``: every headline answer at every rung of play (thin over
+``pipelines.strength``)."""
+
+from __future__ import annotations
+
+import click
+
+from bonfire_sim.cli.options import progress_callback, quiet_option
+
+
+@click.command()
+@click.argument("ladder_file", metavar="FILE.toml")
+@quiet_option
+def strength(ladder_file: str, quiet: bool) -> None:
+    """Measure each headline answer on a strength ladder and mark whether it converged.
+
+    Plays the same deals at each rung of play (the old hand-weighted mix, the tuned mix,
+    the default population with the recommended solo player, and search:N; from
+    bonfire_sim/lineup.py), measures the start player's win share and each seat's
+    compensation (2-4 players), Tom's win rate and handicap per deck, and with
+    probe_games the flagged cards' values, then writes a page with each answer as a curve
+    over the rungs, marked converged (the top two rungs agree within the answer's
+    tolerance), still moves with strength, or undecided.  The file's format:
+    docs/howto/strength-ladder.md.  A finished ladder is resumed, not replayed.
+
+    Example:
+
+    \b
+        bonfire-sim strength experiments/strength-ladder.toml
+    """
+    from bonfire_sim.infra.progress import Progress
+    from bonfire_sim.pipelines.strength import read_strength_file, run_strength
+
+    file = read_strength_file(ladder_file)
+    with Progress(None, "strength ladder", "game", quiet=quiet) as bar:
+        answers, page = run_strength(file, progress=progress_callback(bar), status=bar.write)
+    click.echo(f"{len(answers)} figures over {len(file.config.rungs)} rungs; "
+               f"tables in {file.out}; report {page}")

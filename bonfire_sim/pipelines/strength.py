@@ -1,0 +1,140 @@
+"""``bonfire-sim strength FILE.toml``: play the strength ladder, measure, report.
+
+A strength-ladder file (``experiments/strength-ladder.toml``)::
+
+    [strength]
+    players = [2, 3, 4]        # multiplayer counts (solo is played per Tom deck)
+    games = 600                # seat-rotated games per fast rung and count
+    search_games = 24          # the same for the search rung (slow)
+    solo_games = 600           # solo games per fast rung and Tom deck
+    search_solo_games = 24
+    search_budget = 8          # the search rung is search:8
+    probe_games = 0            # forked games per run for the card values (0: none)
+    decks = ["task1", "gnome", "path", "guardian"]
+    seed = 35
+    out = "runs/strength-ladder"
+    jobs = 2
+
+    [report]
+    out = "reports/strength-ladder.html"
+    title = "Answers against strength"
+
+Writes the runs under ``out/rung=<name>/``, the tidy answers (``answers.csv``), their
+marks (``marks.csv``) and the ladder's description (``ladder.json``) in ``out``, and the
+report page.  Every value is checked before a game is played; paths stay inside the
+folder the command is run from.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bonfire_sim.config import check_count, check_seed, read_toml
+from bonfire_sim.errors import ConfigError
+from bonfire_sim.infra import fileio, safepaths
+from bonfire_sim.report import strength as RS
+from bonfire_sim.studies import strength as ST
+
+KEYS = {"strength": {"players", "games", "search_games", "solo_games", "search_solo_games",
+                     "search_budget", "probe_games", "decks", "seed", "out", "jobs"},
+        "report": {"out", "title"}}
+
+
+@dataclass(frozen=True)
+class StrengthFile:
+    """A checked strength-ladder file."""
+
+    config: ST.StrengthConfig
+    out: Path
+    report: Path
+    title: str
+    jobs: int
+
+
+def _int(where: str, value: Any, lo: int = 0, hi: int = 10**6) -> int:
+    return check_count(where, value, lo, hi)
+
+
+def read_strength_file(path: str | Path) -> StrengthFile:
+    """The checked file, or one ``ConfigError`` naming the file and the bad value."""
+    doc = read_toml(path, "strength-ladder file")
+    where = str(path)
+    for table, allowed in KEYS.items():
+        part = doc.get(table, {})
+        if not isinstance(part, dict):
+            raise ConfigError(f"{where}: [{table}] must be a table")
+        extra = sorted(set(part) - allowed)
+        if extra:
+            raise ConfigError(f"{where}: unknown key(s) {', '.join(extra)} in [{table}]; "
+                              f"known: {', '.join(sorted(allowed))}")
+    unknown = sorted(set(doc) - set(KEYS))
+    if unknown:
+        raise ConfigError(f"{where}: unknown table(s) {', '.join(unknown)}; known: "
+                          f"[strength], [report]")
+    s, r = doc.get("strength", {}), doc.get("report", {})
+    players = s.get("players", [2, 3, 4])
+    decks = s.get("decks", list(ST.DECKS))
+    if not isinstance(players, list) or not players:
+        raise ConfigError(f"{where}: strength.players must be a list such as [2, 3, 4]")
+    if not isinstance(decks, list) or not all(isinstance(d, str) for d in decks):
+        raise ConfigError(f"{where}: strength.decks must be a list of Tom deck names "
+                          f"({', '.join(ST.DECKS)})")
+    counts: dict[str, Any] = {k: _int(f"{where}: strength.{k}", s[k]) for k in
+              ("games", "search_games", "solo_games", "search_solo_games", "probe_games")
+              if k in s}
+    config = replace(ST.StrengthConfig(
+        players=tuple(_int(f"{where}: strength.players", n, 2, 4) for n in players),
+        decks=tuple(decks),
+        search_budget=_int(f"{where}: strength.search_budget", s.get("search_budget", 8),
+                           1, 4096),
+        seed=check_seed(s.get("seed", 35), f"{where}: strength.seed")), **counts)
+    base = Path.cwd()
+    out = safepaths.within(base, s.get("out", "runs/strength-ladder"), where, "strength.out")
+    report = safepaths.within(base, r.get("out", "reports/strength-ladder.html"), where,
+                              "report.out")
+    title = r.get("title", RS.TITLE)
+    if not isinstance(title, str):
+        raise ConfigError(f"{where}: report.title must be a string")
+    jobs = _int(f"{where}: strength.jobs", s.get("jobs", 1), 1, 256)
+    return StrengthFile(config, Path(out), Path(report), title, jobs)
+
+
+def describe(config: ST.StrengthConfig) -> dict[str, Any]:
+    """The ladder as stored next to the answers (``ladder.json``) and printed."""
+    seen: dict[tuple[str, ...], str] = {}
+    rungs = []
+    for rung in config.rungs:
+        same = seen.setdefault(tuple(rung.seats), rung.name)
+        rungs.append({"name": rung.name, "seats": list(rung.seats), "solo": rung.solo,
+                      "games": config.games_for(rung, max(config.players)),
+                      "solo_games": config.solo_for(rung),
+                      "same_as": same if same != rung.name else None})
+    return {"rungs": rungs, "players": list(config.players), "decks": list(config.decks),
+            "seed": config.seed, "probe_games": config.probe_games,
+            "search_budget": config.search_budget}
+
+
+def run_strength(file: StrengthFile, *, progress: Callable[[int, int], None] | None = None,
+                 status: Callable[[str], None] | None = None) -> tuple[pd.DataFrame, Path]:
+    """Play (or resume) the ladder, measure the answers, write the tables and the page;
+    returns (the tidy answers, the page's path)."""
+    fileio.check_output_file(file.report)
+    dirs = ST.play_ladder(file.config, file.out, jobs=file.jobs, progress=progress,
+                          status=status)
+    answers = ST.strength_answers(dirs, probe_games=file.config.probe_games, jobs=file.jobs)
+    meta = describe(file.config)
+    write_tables(file.out, answers, meta)
+    return answers, RS.write_page(file.report, answers, meta, file.title)
+
+
+def write_tables(out: Path, answers: pd.DataFrame, meta: Mapping[str, Any]) -> None:
+    """``answers.csv``, ``marks.csv`` and ``ladder.json`` in the ladder's folder."""
+    fileio.write_text(out / "answers.csv", answers.to_csv(index=False))
+    fileio.write_text(out / "marks.csv", ST.marks(answers).to_csv(index=False))
+    fileio.write_text(out / "ladder.json", json.dumps(meta, indent=1, sort_keys=True) + "\n")

@@ -1,0 +1,114 @@
+"""The strength section: each headline answer as a small curve over the rungs of play.
+
+Compute lives in ``studies.strength`` (the answers per rung and their marks); this module
+draws one small panel per figure (value and 95% interval at each rung, weakest first, the
+mark in the panel's title) and a table per answer with the rungs side by side, and
+assembles them into its own section (``id`` "strength"), so the section can sit in the
+main report or stand alone on its own page (``write_page``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bonfire_sim.report import figures as F
+from bonfire_sim.report import html as H
+from bonfire_sim.studies import strength as ST
+
+TITLE = "Answers against strength"
+ANSWER_TITLES = {"start player": "Start player: win share and compensation per seat",
+                 "tom": "Tom: win rate and handicap per deck",
+                 "tasks": "Tasks flagged at some rung: surplus over the colour (points)",
+                 "gnomes": "Gnomes flagged at some rung: points against the average gnome"}
+MARK_COLOURS = {ST.CONVERGED: "#1b9e77", ST.MOVES: "#d95f02", ST.UNDECIDED: "#777777",
+                ST.NOT_MEASURED: "#777777"}
+PANELS_PER_ROW = 4
+
+
+def curves(answers: pd.DataFrame, marked: pd.DataFrame, ax: Any = None) -> Any:
+    """Small multiples: per figure its value and interval at each rung (x, weakest
+    first), titled with the figure and coloured by its mark; returns the first axes."""
+    from matplotlib.figure import Figure
+
+    figures = list(dict.fromkeys(answers["figure"]))
+    rungs = list(dict.fromkeys(answers.sort_values("step")["rung"]))
+    cols = min(PANELS_PER_ROW, len(figures))
+    rows = math.ceil(len(figures) / cols)
+    fig = Figure(figsize=(3.0 * cols, 2.3 * rows), dpi=90) if ax is None else ax.figure
+    axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False)).ravel()
+    mark_of = dict(zip(marked["figure"], marked["mark"], strict=True))
+    for a, name in zip(axes, figures, strict=False):
+        g = answers[answers["figure"] == name].sort_values("step")
+        x = [rungs.index(r) for r in g["rung"]]
+        colour = MARK_COLOURS.get(mark_of.get(name, ""), "#777777")
+        a.errorbar(x, g["value"], yerr=F._err(g["value"], g["lo"], g["hi"]), fmt="o-",
+                   color=colour, capsize=3, markersize=4)
+        a.set_xticks(range(len(rungs)), rungs, rotation=30, fontsize=7)
+        a.tick_params(axis="y", labelsize=7)
+        a.set_xlim(-0.5, len(rungs) - 0.5)
+        a.set_title(F.wrap_label(f"{name}\n[{mark_of.get(name, '')}]", 34), fontsize=8,
+                    color=colour)
+    for a in axes[len(figures):]:
+        a.set_visible(False)
+    return axes[0]
+
+
+def _rung_lines(meta: Mapping[str, Any]) -> str:
+    parts = []
+    for r in meta.get("rungs", []):
+        parts.append(f"{r['name']}: {', '.join(r['seats'])} (solo: {r['solo']}; "
+                     f"{r['games']} games per player count, {r['solo_games']} per Tom deck"
+                     + (f", the same games as {r['same_as']}" if r.get("same_as") else "")
+                     + ")")
+    return "; ".join(parts)
+
+
+def section(answers: pd.DataFrame, meta: Mapping[str, Any]) -> dict[str, Any]:
+    """The report section (``{"id": "strength", "title", "blocks", "absent"}``)."""
+    if answers.empty:
+        return {"id": "strength", "title": TITLE, "blocks": [], "absent":
+                "no strength ladder was played (bonfire-sim strength FILE.toml)"}
+    marked = ST.marks(answers)
+    counts = marked["mark"].value_counts()
+    blocks: list[dict[str, Any]] = [H.text_block(
+        f"Each headline answer measured at every rung of play, weakest first, on the same "
+        f"deals: {_rung_lines(meta)}.  A figure is marked {ST.CONVERGED} when the 95% "
+        f"interval of the difference between the top two rungs lies within its tolerance "
+        f"(±{ST.TOLERANCE['share']:g} for a win share, ±{ST.TOLERANCE['points']:g} point for "
+        f"a compensation or a card value, ±{ST.TOLERANCE['handicap']:g} for a handicap), "
+        f"{ST.MOVES} when it lies wholly outside, and {ST.UNDECIDED} when the games cannot "
+        f"tell.  Marks here: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + ".",
+        "answer")]
+    for answer in ST.ANSWERS:
+        part = answers[answers["answer"] == answer]
+        if part.empty:
+            continue
+        m = marked[marked["answer"] == answer]
+        blocks.append(H.heading_block(ANSWER_TITLES[answer], f"strength-{answer[:5]}"))
+        blocks.append(H.figure_block(
+            F.to_png_base64(curves(part, m)),
+            f"{ANSWER_TITLES[answer]}, per rung with its 95% interval; who played: "
+            f"{'; '.join(dict.fromkeys(part['who']))}"))
+        rung_cols = [c for c in m.columns if c not in ("answer", "figure", "mark", "detail")]
+        columns = {"figure": ("figure", ""), **{c: (c, "") for c in rung_cols},
+                   "mark": ("mark", ""), "detail": ("why", "")}
+        blocks.append(H.table_block(m, columns, caption=ANSWER_TITLES[answer],
+                                    row_class="mark"))
+    if "tasks" not in set(answers["answer"]):
+        blocks.append(H.text_block("Card values were not measured on this ladder (its "
+                                   "probe_games is 0)."))
+    return {"id": "strength", "title": TITLE, "blocks": blocks, "absent": None}
+
+
+def write_page(path: str | Path, answers: pd.DataFrame, meta: Mapping[str, Any],
+               title: str = TITLE, extra: Sequence[dict[str, Any]] = ()) -> Path:
+    """The strength section on a page of its own."""
+    subtitle = (f"seed {meta.get('seed')}; player counts {meta.get('players')}; "
+                f"Tom decks {', '.join(meta.get('decks', []))}")
+    return H.write(path, H.render(title, subtitle, [section(answers, meta), *extra]))

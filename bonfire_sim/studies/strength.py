@@ -1,0 +1,324 @@
+"""Answers against strength: every headline answer measured on a ladder of players.
+
+Every figure we print describes games among our players.  This study plays the same deals
+at several rungs of play, weakest first, and measures each headline answer at each rung,
+never pooled: the start player's win share and the compensation per seat (2, 3 and 4
+players), Tom's win rate and the handicap where the challenge settles per Tom deck, and
+(with ``probe_games``) the values of the tasks and gnomes flagged at some rung.
+
+The rungs come from the registry (``bonfire_sim.lineup``), so a new default player moves
+the ladder without an edit here: the old hand-weighted mix, the tuned mix, the default
+population (with the recommended solo player against Tom), and ``search:N`` in every seat.
+A rung whose players equal an earlier rung's reuses that rung's games (the same seeded
+deals would give the same games).
+
+Each answer's curve gets a mark from its top two rungs (``convergence``): **converged**
+when the 95% interval of their difference lies within the answer's tolerance, **still
+moves with strength** when it lies wholly outside, and **undecided** when the games
+cannot tell (the search rung is slow, so its intervals are honest and often wide).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bonfire_sim.analysis import flags as FL
+from bonfire_sim.analysis import populations as P
+from bonfire_sim.errors import ConfigError
+from bonfire_sim.lineup import DEFAULT_MIX, OLD_MIX, RECOMMENDED_SOLO, TUNED_MIX, who_played
+from bonfire_sim.rules import components as C
+
+CONVERGED = "converged"
+MOVES = "still moves with strength"
+UNDECIDED = "undecided"
+NOT_MEASURED = "not measured at the top rungs"
+# How close the top two rungs must be for an answer to count as converged (the same
+# practical tolerances as the population marks, analysis.populations.TOLERANCE).
+TOLERANCE = {"share": P.TOLERANCE["share"], "points": FL.MARGIN, "handicap": 2.0}
+ANSWER_COLUMNS = ["answer", "figure", "kind", "tolerance", "rung", "step", "value", "lo",
+                  "hi", "who", "games"]
+ANSWERS = ("start player", "tom", "tasks", "gnomes")
+DECKS = tuple(v.name for v in C.VARIANTS["tom_deck"])
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One rung: its name, the seat specs of its multiplayer games (cycled over the
+    seats) and its player against Tom."""
+
+    name: str
+    seats: tuple[str, ...]
+    solo: str
+
+
+def ladder(search_budget: int = 8) -> tuple[Rung, ...]:
+    """The rungs, weakest first, from the registry (``bonfire_sim.lineup``)."""
+    search = f"search:{search_budget}"
+    return (Rung("old_mix", OLD_MIX, OLD_MIX[0]),
+            Rung("tuned_mix", TUNED_MIX, TUNED_MIX[0]),
+            Rung("default", DEFAULT_MIX, RECOMMENDED_SOLO),
+            Rung(search, (search,), search))
+
+
+@dataclass(frozen=True)
+class StrengthConfig:
+    """What to play: per rung and player count ``games`` seat-rotated games (``search_games``
+    for the search rung), per rung and Tom deck ``solo_games`` solo games
+    (``search_solo_games``), all from ``seed`` (the same deals at every rung)."""
+
+    players: tuple[int, ...] = (2, 3, 4)
+    games: int = 600
+    search_games: int = 24
+    solo_games: int = 600
+    search_solo_games: int = 24
+    decks: tuple[str, ...] = DECKS
+    search_budget: int = 8
+    probe_games: int = 0  # games whose decisions are forked for the card values (0: none)
+    seed: int = 35
+    rungs: tuple[Rung, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.rungs:
+            object.__setattr__(self, "rungs", ladder(self.search_budget))
+        if len(self.rungs) < 2:
+            raise ConfigError("a strength ladder needs at least two rungs")
+        bad = [n for n in self.players if n not in (2, 3, 4)]
+        if bad:
+            raise ConfigError(f"players: 2, 3 or 4 (solo is played per Tom deck), got {bad}")
+        unknown = [d for d in self.decks if d not in DECKS]
+        if unknown:
+            raise ConfigError(f"unknown Tom deck {unknown}; choose from {', '.join(DECKS)}")
+        for name in ("games", "search_games", "solo_games", "search_solo_games",
+                     "search_budget"):
+            if not isinstance(getattr(self, name), int) or getattr(self, name) < 0:
+                raise ConfigError(f"{name} must be a whole number >= 0")
+
+    def is_search(self, rung: Rung) -> bool:
+        """True for a rung with a search player (played on the smaller budgets)."""
+        return any(s.startswith("search") for s in (*rung.seats, rung.solo))
+
+    def games_for(self, rung: Rung, players: int) -> int:
+        """Seat-rotated games of a rung at a player count: a whole number of deals."""
+        g = self.search_games if self.is_search(rung) else self.games
+        return max(players, g - g % players)
+
+    def solo_for(self, rung: Rung) -> int:
+        return self.search_solo_games if self.is_search(rung) else self.solo_games
+
+
+def plan(config: StrengthConfig) -> list[dict[str, Any]]:
+    """The runs to play: one dict per (rung, setting) with ``rung``, ``key`` (the run's
+    folder name), ``config`` (a RunConfig) and ``same_as`` (the rung whose games it reuses,
+    or None)."""
+    from bonfire_sim.sim.runconfig import RunConfig
+
+    out: list[dict[str, Any]] = []
+    first: dict[tuple[str, ...], str] = {}
+    for rung in config.rungs:
+        key_seats = tuple(rung.seats)
+        same = first.setdefault(key_seats, rung.name)
+        for n in config.players:
+            seats = tuple(rung.seats[i % len(rung.seats)] for i in range(n))
+            cfg = RunConfig(games=config.games_for(rung, n), players=n, strategies=seats,
+                            seat_rotation=True, seed=config.seed + n, chunk_size=200)
+            out.append({"rung": rung.name, "key": f"players={n}", "config": cfg,
+                        "same_as": same if same != rung.name else None})
+        same_solo = first.setdefault(("solo", rung.solo), rung.name)
+        for deck in config.decks:
+            cfg = RunConfig(games=max(1, config.solo_for(rung)), players=1,
+                            strategies=(rung.solo,), seed=config.seed + 1, chunk_size=200,
+                            variants={"tom_deck": deck})
+            out.append({"rung": rung.name, "key": f"solo-{deck}", "config": cfg,
+                        "same_as": same_solo if same_solo != rung.name else None})
+    return out
+
+
+def play_ladder(config: StrengthConfig, out: str | Path, *, jobs: int = 1,
+                progress: Callable[[int, int], None] | None = None,
+                status: Callable[[str], None] | None = None) -> dict[str, dict[str, Path]]:
+    """Play every run of ``plan(config)`` under ``out/<rung>/<key>`` (a finished run is
+    resumed, not replayed); return ``{rung: {key: run directory}}``, a reused rung
+    pointing at the directories of the rung it shares games with."""
+    from bonfire_sim.sim.runner import run
+
+    jobs_plan = plan(config)
+    total = sum(j["config"].games for j in jobs_plan if j["same_as"] is None)
+    done = 0
+    dirs: dict[str, dict[str, Path]] = {}
+    for job in jobs_plan:
+        if job["same_as"] is not None:
+            dirs.setdefault(job["rung"], {})[job["key"]] = dirs[job["same_as"]][job["key"]]
+            continue
+        where = Path(out) / _folder(job["rung"]) / job["key"]
+
+        def step(d: int, _t: int, base: int = done) -> None:
+            if progress is not None:
+                progress(base + d, total)
+
+        dirs.setdefault(job["rung"], {})[job["key"]] = Path(run(
+            job["config"], where, jobs=jobs, resume=(where / "manifest.json").is_file(),
+            progress=step, status=status))
+        done += job["config"].games
+    return dirs
+
+
+def _folder(rung: str) -> str:
+    return "rung=" + rung.replace(":", "-")
+
+
+# ---- the answers ---------------------------------------------------------------------
+def _row(answer: str, figure: str, kind: str, rung: str, step: int, value: float,
+         lo: float, hi: float, label: str, games: int) -> dict[str, Any]:
+    return {"answer": answer, "figure": figure, "kind": kind,
+            "tolerance": TOLERANCE[kind], "rung": rung, "step": step,
+            "value": float(value), "lo": float(lo), "hi": float(hi), "who": label,
+            "games": int(games)}
+
+
+def seat_answers(runs: Sequence[Any], rung: str, step: int) -> list[dict[str, Any]]:
+    """Start player's win share and each seat's compensation, per player count."""
+    from bonfire_sim.analysis.runs import as_runs
+    from bonfire_sim.analysis.values import seat_advantage
+
+    rows = []
+    for r in as_runs(runs):
+        n = r.config.players
+        sa = seat_advantage([r])
+        label = who_played(r.config.strategies, n)
+        for s in sa[sa["players"] == n].itertuples():
+            if s.seat == 0:
+                rows.append(_row("start player", f"{n} players: start player's win share",
+                                 "share", rung, step, s.value, s.lo, s.hi, label, s.n))
+            else:
+                rows.append(_row("start player", f"{n} players: compensation of seat "
+                                 f"{int(s.seat)}", "points", rung, step, s.compensation,
+                                 s.c_lo, s.c_hi, label, s.n))
+    return rows
+
+
+def tom_answers(runs_by_deck: Mapping[str, Any], rung: str, step: int,
+                ) -> list[dict[str, Any]]:
+    """Per Tom deck: the win rate against Tom and the handicap where the challenge
+    settles (bootstrap interval)."""
+    from bonfire_sim.analysis.values import tom_difficulty
+
+    rows = []
+    for deck, run_dir in runs_by_deck.items():
+        for t in tom_difficulty(run_dir).itertuples():
+            label = who_played([str(t.strategy)], 1)
+            rows.append(_row("tom", f"Tom, {deck} deck: win rate", "share", rung, step,
+                             t.value, t.lo, t.hi, label, t.n))
+            rows.append(_row("tom", f"Tom, {deck} deck: handicap", "handicap", rung, step,
+                             t.handicap, t.h_lo, t.h_hi, label, t.n))
+    return rows
+
+
+def card_answers(runs: Sequence[Any], rung: str, step: int, probe_games: int,
+                 jobs: int = 1) -> list[dict[str, Any]]:
+    """Per player count: each task's surplus over its colour and each gnome's points
+    against the average gnome (forks of ``probe_games`` games); ``flag`` kept in
+    ``who``'s neighbour column ``flag`` for ``flagged_cards``."""
+    from bonfire_sim.analysis.cards.views import gnome_values, task_values
+
+    rows = []
+    for r in runs:
+        tv = task_values([r], probes=probe_games, jobs=jobs)
+        gv = gnome_values([r], probes=probe_games, jobs=jobs)
+        for t in tv[tv["players"] > 0].itertuples():
+            label = str(t.who)
+            rows.append({**_row("tasks", f"{int(t.players)} players: task {t.task}",
+                                "points", rung, step, t.surplus, t.s_lo, t.s_hi, label,
+                                t.deals), "flag": str(t.flag or "")})
+        for g in gv[gv["players"] > 0].itertuples():
+            if not pd.notna(g.relative):
+                continue
+            rows.append({**_row("gnomes", f"{int(g.players)} players: gnome {g.gnome}",
+                                "points", rung, step, g.relative, g.rel_lo, g.rel_hi,
+                                str(g.who), g.deals), "flag": str(g.flag or "")})
+    return rows
+
+
+def flagged_cards(rows: pd.DataFrame) -> pd.DataFrame:
+    """The card rows of the cards flagged (strong or weak) at some rung: the headline
+    cards; the others are dropped."""
+    if "flag" not in rows:
+        return rows
+    cards = rows["answer"].isin(["tasks", "gnomes"])
+    flags = rows["flag"].astype(object).where(rows["flag"].notna(), "")
+    hit = set(rows.loc[cards & (flags != ""), "figure"])
+    return rows[~cards | rows["figure"].isin(hit)].reset_index(drop=True)
+
+
+def strength_answers(dirs: Mapping[str, Mapping[str, Any]], *, probe_games: int = 0,
+                     jobs: int = 1) -> pd.DataFrame:
+    """Tidy ``ANSWER_COLUMNS`` rows of every headline answer at every rung, from
+    ``{rung: {key: run}}`` (``play_ladder``'s result: keys ``players=N`` and
+    ``solo-<deck>``), rungs in the order given (weakest first)."""
+    rows: list[dict[str, Any]] = []
+    for step, (rung, runs) in enumerate(dirs.items()):
+        multi = [v for k, v in runs.items() if k.startswith("players=")]
+        solo = {k.removeprefix("solo-"): v for k, v in runs.items() if k.startswith("solo-")}
+        rows += seat_answers(multi, rung, step)
+        rows += tom_answers(solo, rung, step)
+        if probe_games:
+            rows += card_answers(multi, rung, step, probe_games, jobs)
+    frame = pd.DataFrame(rows, columns=[*ANSWER_COLUMNS, "flag"])
+    return flagged_cards(frame)
+
+
+# ---- the marks -----------------------------------------------------------------------
+def convergence(curve: pd.DataFrame, rungs: Sequence[str] | None = None) -> tuple[str, str]:
+    """(mark, detail) of one answer's curve (its rows, one per rung measured): the top two
+    rungs' difference against the answer's tolerance.  ``rungs``: the ladder's rungs,
+    weakest first (default: the curve's own, by ``step``); a top rung without a
+    measurement leaves the answer not measured, never marked from lower rungs."""
+    c = curve.sort_values("step")
+    order = list(rungs) if rungs is not None else list(dict.fromkeys(c["rung"]))
+    if len(order) < 2:
+        return NOT_MEASURED, "measured at fewer than two rungs"
+    by = {str(r.rung): r for r in c.itertuples()}
+    below_name, top_name = order[-2], order[-1]
+    missing = [n for n in (below_name, top_name)
+               if n not in by or not math.isfinite(float(by[n].value))]
+    if missing:
+        return NOT_MEASURED, f"not measured at {' and '.join(missing)}"
+    top, below = by[top_name], by[below_name]
+    mark, detail = P.number_mark({below_name: (below.value, below.lo, below.hi),
+                                  top_name: (top.value, top.lo, top.hi)},
+                                 float(top.tolerance))
+    word = {P.HOLDS: CONVERGED, P.DIFFERS: MOVES}.get(mark, UNDECIDED)
+    d = float(top.value) - float(below.value)
+    return word, (f"{top_name} - {below_name} = {d:+.3g} (tolerance ±{float(top.tolerance):g}"
+                  f"); {detail}")
+
+
+def marks(answers: pd.DataFrame) -> pd.DataFrame:
+    """One row per figure: ``answer``, ``figure``, ``mark``, ``detail``, and one text
+    column per rung (value and interval), in the rungs' order."""
+    rungs = list(dict.fromkeys(answers.sort_values("step")["rung"]))
+    rows = []
+    for (answer, figure), g in answers.groupby(["answer", "figure"], sort=False):
+        mark, detail = convergence(g, rungs)
+        row: dict[str, Any] = {"answer": answer, "figure": figure, "mark": mark,
+                               "detail": detail}
+        by = {r.rung: r for r in g.itertuples()}
+        for rung in rungs:
+            r = by.get(rung)
+            row[rung] = "not measured" if r is None else _text(r)
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["answer", "figure", "mark", "detail", *rungs])
+
+
+def _text(r: Any) -> str:
+    fmt = ".3f" if r.kind == "share" else ".1f"
+    if not math.isfinite(r.value):
+        return "not measured"
+    ci = (f" ({format(r.lo, fmt)} to {format(r.hi, fmt)})"
+          if math.isfinite(r.lo) and math.isfinite(r.hi) else "")
+    return f"{format(r.value, fmt)}{ci}"

@@ -1,0 +1,178 @@
+"""Answers against strength: the rungs come from the registry, the marks can fail, and a
+tiny ladder is played, measured and reported end to end."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+import pytest
+
+from bonfire_sim import lineup
+from bonfire_sim.errors import ConfigError
+from bonfire_sim.studies import strength as ST
+
+
+def _curve(values: list[tuple[float, float, float]], kind: str = "share",
+           figure: str = "2 players: start player's win share") -> pd.DataFrame:
+    rows = [ST._row("start player", figure, kind, f"r{i}", i, v, lo, hi, "who", 100)
+            for i, (v, lo, hi) in enumerate(values)]
+    return pd.DataFrame(rows, columns=ST.ANSWER_COLUMNS)
+
+
+def test_the_rungs_come_from_the_registry_weakest_first():
+    rungs = ST.ladder(8)
+    assert [r.name for r in rungs] == ["old_mix", "tuned_mix", "default", "search:8"]
+    assert rungs[0].seats == lineup.OLD_MIX and rungs[1].seats == lineup.TUNED_MIX
+    assert rungs[2].seats == lineup.DEFAULT_MIX and rungs[2].solo == lineup.RECOMMENDED_SOLO
+    assert rungs[3].seats == ("search:8",) and rungs[3].solo == "search:8"
+
+
+def test_top_two_rungs_that_agree_tightly_are_converged():
+    mark, detail = ST.convergence(_curve([(0.40, 0.35, 0.45), (0.52, 0.51, 0.53),
+                                          (0.521, 0.511, 0.531)]))
+    assert mark == ST.CONVERGED, detail
+
+
+def test_a_planted_difference_at_the_top_rung_flips_the_mark_to_still_moving():
+    flat = _curve([(0.52, 0.51, 0.53), (0.52, 0.51, 0.53), (0.52, 0.51, 0.53)])
+    planted = _curve([(0.52, 0.51, 0.53), (0.52, 0.51, 0.53), (0.62, 0.61, 0.63)])
+    assert ST.convergence(flat)[0] == ST.CONVERGED
+    assert ST.convergence(planted)[0] == ST.MOVES
+    # a difference at the lower rungs only does not move the mark: the top two decide
+    low = _curve([(0.30, 0.29, 0.31), (0.52, 0.51, 0.53), (0.52, 0.51, 0.53)])
+    assert ST.convergence(low)[0] == ST.CONVERGED
+
+
+def test_wide_intervals_at_the_top_are_undecided_and_a_missing_rung_is_said():
+    wide = _curve([(0.52, 0.51, 0.53), (0.52, 0.30, 0.74), (0.55, 0.30, 0.80)])
+    assert ST.convergence(wide)[0] == ST.UNDECIDED
+    gap = _curve([(0.52, 0.51, 0.53), (math.nan, math.nan, math.nan)])
+    assert ST.convergence(gap)[0] == ST.NOT_MEASURED
+
+
+def test_marks_put_the_rungs_side_by_side_in_ladder_order():
+    answers = pd.concat([_curve([(0.5, 0.49, 0.51), (0.6, 0.59, 0.61)]),
+                         _curve([(1.0, 0.8, 1.2), (1.1, 0.9, 1.3)], "points",
+                                "2 players: compensation of seat 1")])
+    m = ST.marks(answers)
+    assert list(m.columns) == ["answer", "figure", "mark", "detail", "r0", "r1"]
+    assert m.set_index("figure").loc["2 players: start player's win share", "mark"] == ST.MOVES
+    assert m.set_index("figure").loc["2 players: compensation of seat 1", "mark"] == (
+        ST.CONVERGED)
+
+
+def test_flagged_cards_keep_only_cards_flagged_at_some_rung():
+    rows = pd.DataFrame([
+        {**ST._row("tasks", "2 players: task B1", "points", "a", 0, 2.0, 1.5, 2.5, "w", 9),
+         "flag": ""},
+        {**ST._row("tasks", "2 players: task B1", "points", "b", 1, 2.0, 1.5, 2.5, "w", 9),
+         "flag": "strong"},
+        {**ST._row("tasks", "2 players: task R3", "points", "a", 0, 0.1, -0.5, 0.7, "w", 9),
+         "flag": ""},
+        {**ST._row("start player", "2 players: start player's win share", "share", "a", 0,
+                   0.5, 0.4, 0.6, "w", 9), "flag": None}])
+    kept = ST.flagged_cards(rows)
+    assert set(kept["figure"]) == {"2 players: task B1", "2 players: start player's win share"}
+
+
+def test_a_bad_ladder_is_refused():
+    with pytest.raises(ConfigError, match="players"):
+        ST.StrengthConfig(players=(1,))
+    with pytest.raises(ConfigError, match="Tom deck"):
+        ST.StrengthConfig(decks=("nope",))
+    with pytest.raises(ConfigError, match="two rungs"):
+        ST.StrengthConfig(rungs=(ST.Rung("a", ("tuned",), "tuned"),))
+
+
+def test_a_rung_with_the_players_of_an_earlier_rung_reuses_its_games():
+    cfg = ST.StrengthConfig(players=(2,), decks=("task1",), games=8, solo_games=4,
+                            rungs=(ST.Rung("a", ("greedy",), "greedy"),
+                                   ST.Rung("b", ("tuned",), "steady"),
+                                   ST.Rung("c", ("tuned",), "tuned")))
+    by = {(j["rung"], j["key"]): j["same_as"] for j in ST.plan(cfg)}
+    assert by[("c", "players=2")] == "b" and by[("b", "players=2")] is None
+    assert by[("c", "solo-task1")] is None  # another solo player: its own games
+
+
+@pytest.fixture(scope="module")
+def tiny_ladder(tmp_path_factory):
+    """Three rungs at 2 players and one Tom deck; the top two share their players."""
+    cfg = ST.StrengthConfig(players=(2,), decks=("task1",), games=200, solo_games=30,
+                            seed=5, rungs=(ST.Rung("greedy", ("greedy",), "greedy"),
+                                           ST.Rung("steady", ("steady",), "steady"),
+                                           ST.Rung("steady_again", ("steady",), "steady")))
+    out = tmp_path_factory.mktemp("ladder")
+    return cfg, out, ST.play_ladder(cfg, out)
+
+
+def test_a_tiny_ladder_measures_every_answer_at_every_rung(tiny_ladder):
+    cfg, out, dirs = tiny_ladder
+    assert dirs["steady_again"] == dirs["steady"]  # the same players: the same games
+    assert (out / "rung=greedy" / "players=2" / "manifest.json").is_file()
+    answers = ST.strength_answers(dirs)
+    figures = set(answers["figure"])
+    assert {"2 players: start player's win share", "2 players: compensation of seat 1",
+            "Tom, task1 deck: win rate", "Tom, task1 deck: handicap"} <= figures
+    assert (answers.groupby("figure")["rung"].nunique() == 3).all()
+    tom = answers[answers["figure"] == "Tom, task1 deck: win rate"].set_index("rung")
+    assert tom.loc["steady", "who"] == "steady against Tom"
+    assert tom.loc["greedy", "games"] == 30
+    share = answers[answers["figure"] == "2 players: start player's win share"]
+    assert share["who"].tolist()[0] == "greedy, greedy at 2 players"
+
+
+def test_a_planted_start_player_bonus_at_the_top_rung_flips_its_mark(tiny_ladder, tmp_path):
+    from bonfire_sim.sim.runconfig import RunConfig
+    from bonfire_sim.sim.runner import run
+
+    _cfg, _out, dirs = tiny_ladder
+    figure = "2 players: start player's win share"
+
+    def mark(answers: pd.DataFrame) -> str:
+        # a wide tolerance, so the unplanted top rungs (the same games) can converge
+        answers = answers.assign(tolerance=0.2)
+        return ST.marks(answers).set_index("figure").loc[figure, "mark"]
+
+    plain = ST.strength_answers(dirs)
+    assert mark(plain) == ST.CONVERGED
+    top = RunConfig(games=200, players=2, strategies=("steady",), seat_rotation=True,
+                    seed=7, overrides={"seat_points": [40, 0]})
+    planted = {**dirs, "steady_again": {**dirs["steady_again"],
+                                        "players=2": run(top, tmp_path / "planted")}}
+    answers = ST.strength_answers(planted)
+    won = answers[(answers["figure"] == figure) & (answers["rung"] == "steady_again")]
+    assert float(won["value"].iloc[0]) > 0.9  # 40 points ahead: the start player wins
+    assert mark(answers) == ST.MOVES
+
+
+def test_the_ladder_file_plays_and_writes_the_report(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from bonfire_sim.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ladder.toml").write_text(
+        "[strength]\nplayers = [2]\ngames = 8\nsearch_games = 2\nsolo_games = 4\n"
+        "search_solo_games = 1\nsearch_budget = 1\ndecks = [\"task1\"]\nseed = 3\n"
+        "out = \"runs/sl\"\n\n[report]\nout = \"sl.html\"\n")
+    res = CliRunner().invoke(main, ["strength", "ladder.toml", "--quiet"])
+    assert res.exit_code == 0, res.output
+    page = (tmp_path / "sl.html").read_text()
+    assert "Answers against strength" in page and "search:1" in page
+    meta = json.loads((tmp_path / "runs" / "sl" / "ladder.json").read_text())
+    assert [r["name"] for r in meta["rungs"]] == [r.name for r in ST.ladder(1)]
+    marks = pd.read_csv(tmp_path / "runs" / "sl" / "marks.csv")
+    assert set(marks["mark"]) <= {ST.CONVERGED, ST.MOVES, ST.UNDECIDED, ST.NOT_MEASURED}
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[strength]\nout = \"/etc/x\"\n")
+    res = CliRunner().invoke(main, ["strength", "bad.toml"])
+    assert res.exit_code == 2 and "leads outside" in res.output
+
+
+def test_an_answer_missing_at_the_top_rung_is_not_marked_from_the_lower_rungs():
+    curve = _curve([(0.5, 0.49, 0.51), (0.5, 0.49, 0.51)])  # rungs r0, r1 measured
+    assert ST.convergence(curve)[0] == ST.CONVERGED
+    mark, detail = ST.convergence(curve, ["r0", "r1", "search:16"])
+    assert mark == ST.NOT_MEASURED and "search:16" in detail
