@@ -235,9 +235,12 @@ def _prices(out: pd.DataFrame) -> pd.DataFrame:
     """``fair`` = printed - surplus / slope (the slope held in [``PRICE_SLOPE_LO``,
     ``PRICE_SLOPE_HI``]), ``proposed`` (its whole number, >= 0) and ``price_note``: no
     printed value fixes a card whose slope is below ``MIN_SLOPE`` (almost nobody who
-    receives it lights it); a proposal below the colour's lowest printing says so with
+    receives it lights it); rows on fewer than ``MIN_DEALS`` deals get neither; a
+    proposal below the colour's lowest printing says so with
     its evidence.  ``reprice --verify`` then checks the price on fresh deals."""
-    task = out["kind"] == "task"
+    # A price rests on forks from enough deals: a row below MIN_DEALS gets no price and
+    # no note (two forks say nothing about a card's slope).
+    task = (out["kind"] == "task") & (out["deals"] >= MIN_DEALS)
     flat = task & (out["slope"] < MIN_SLOPE)
     with np.errstate(invalid="ignore", divide="ignore"):
         fair = out["printed"] - out["surplus"] / out["slope"].clip(PRICE_SLOPE_LO,
@@ -246,14 +249,15 @@ def _prices(out: pd.DataFrame) -> pd.DataFrame:
     out["proposed"] = np.where(np.isfinite(out["fair"]),
                                np.maximum(np.floor(out["fair"] + 0.5), 0), np.nan)
     notes = []
-    for r in out.itertuples():
+    for r, priced in zip(out.itertuples(), task, strict=True):
         note = ""
-        if r.kind == "task" and r.slope < MIN_SLOPE:
+        if not priced:
+            pass
+        elif r.slope < MIN_SLOPE:
             note = (f"no price fixes this card: change its condition (lit in "
                     f"{r.lit_share:.0%} of receipts; a printed point moves its value by "
                     f"{r.slope:.2f})")
-        elif (r.kind == "task" and np.isfinite(r.proposed)
-              and r.proposed < TIER_FLOOR.get(str(r.group), 0)):
+        elif np.isfinite(r.proposed) and r.proposed < TIER_FLOOR.get(str(r.group), 0):
             note = (f"below its colour's lowest printing ({TIER_FLOOR[str(r.group)]}): "
                     f"surplus {r.surplus:+.1f} ({r.s_lo:+.1f} to {r.s_hi:+.1f}), lit in "
                     f"{r.lit_share:.0%} of receipts")
