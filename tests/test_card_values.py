@@ -15,7 +15,13 @@ import pytest
 from click.testing import CliRunner
 
 from bonfire_sim.analysis.cards import kernel as FK
-from bonfire_sim.analysis.cards.price import overrides_toml, reprice, secant_step
+from bonfire_sim.analysis.cards.price import (
+    Reprice,
+    overrides_toml,
+    reprice,
+    secant_step,
+    verification_line,
+)
 from bonfire_sim.analysis.cards.probes import TASK_IDS, ProbeSettings, _game_inputs, probe_values
 from bonfire_sim.analysis.cards.survey import card_values
 from bonfire_sim.analysis.cards.table import card_table, printed_points
@@ -552,3 +558,13 @@ def test_a_planted_difficulty_lowers_the_value_and_raises_the_price_heavy(tmp_pa
     e = res.estimate.set_index("card").loc["R7"]
     # higher than the price the easy condition gets, or no price at all
     assert (res.printed | res.proposal)["R7"] > a["proposed"] or e["no_price"]
+
+
+def test_a_verify_that_re_prices_nothing_does_not_say_it_was_not_asked_for():
+    # reprice --verify with no card beyond the margin plays no round: its file said
+    # "# not verified (no --verify)", which contradicts the command that wrote it.
+    empty = pd.DataFrame()
+    asked = Reprice(printed={"B1": 3}, proposal={}, estimate=empty, verify=True)
+    assert verification_line(asked) == (
+        "# --verify: no card to re-price, so nothing was played to verify")
+    assert "no --verify" in verification_line(Reprice({"B1": 3}, {}, empty))

@@ -226,3 +226,18 @@ def test_search_ref_names_the_flat_search_it_replaced():
     with pytest.raises(ConfigError, match="budget must be an integer"):
         parse_player("search_ref:0")
     assert "search_ref" in dict(describe())
+
+
+def test_search_expert_is_the_search_with_experts_rollouts():
+    from bonfire_sim.strategies.weights import WEIGHT_NAMES
+
+    nw = len(WEIGHT_NAMES)
+    exp = parse_player("search_expert:16")
+    assert exp.kind == "search" and exp.sid == SEARCH_ID and exp.budget == 16
+    assert exp.record()["rollout_policy"] == "expert"
+    assert np.array_equal(exp.weight_row()[:nw], weights_for("expert")[:nw])
+    plain = parse_player("search:16")
+    assert plain.record()["rollout_policy"] == "tuned"
+    assert np.array_equal(plain.weight_row()[:nw], weights_for("tuned")[:nw])
+    assert not np.array_equal(exp.weight_row()[:nw], plain.weight_row()[:nw])
+    assert check_stored_spec("search_expert:4") == "search_expert:4"

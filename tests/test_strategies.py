@@ -36,8 +36,8 @@ N_SEEDS = 8 if numba_config.DISABLE_JIT else 1000
 def test_at_least_six_scripted_strategies_are_registered_with_descriptions():
     assert len(SCRIPTED) >= 6
     names = [n for n, _ in describe()]
-    # search_ref: the search's strategy id with the flat search's row (not its own id)
-    assert set(names) == set(BUILTIN) | {"search_ref"}
+    # search_ref / search_expert: the search's strategy id with another row (not own ids)
+    assert set(names) == set(BUILTIN) | {"search_ref", "search_expert"}
     assert all(d for _, d in describe())
 
 

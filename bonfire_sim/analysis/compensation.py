@@ -151,3 +151,25 @@ def as_seat_points(c: np.ndarray, scores: np.ndarray | None = None,
             best, best_dev = offs, dev
     assert best is not None  # 2**n >= 2 corners were tried
     return [int(v) for v in best]
+
+
+def whole_points_check(scores: np.ndarray, bonfires: np.ndarray, points: list[int],
+                       clusters: np.ndarray) -> dict[str, object]:
+    """Whether whole ``points`` (``as_seat_points``) are fair at this player count,
+    measured by re-ranking the recorded games under them: per seat the win share with its
+    Wilson interval clustered by deal, ``fair`` = True when every seat's interval holds
+    1/n, ``max_dev`` the largest |share - 1/n|.  Whole points are coarser than the exact
+    compensation (a per-deal lottery), so they may leave a seat off its share."""
+    from bonfire_sim.analysis.intervals import clustered_wilson
+
+    n = scores.shape[1]
+    per_game = _win_shares_int(scores, bonfires, np.asarray(points, dtype=np.int64))
+    shares, lo, hi = [], [], []
+    for seat in range(n):
+        m, a, b = clustered_wilson(per_game[:, seat], clusters)
+        shares.append(round(m, 4))
+        lo.append(round(a, 4))
+        hi.append(round(b, 4))
+    fair = all(a <= 1.0 / n <= b for a, b in zip(lo, hi, strict=True))
+    return {"points": list(points), "shares": shares, "lo": lo, "hi": hi, "fair": fair,
+            "max_dev": round(max(abs(s - 1.0 / n) for s in shares), 4)}

@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "tune": "bonfire_sim.cli.tune:tune",
     "reprice": "bonfire_sim.cli.reprice:reprice",
     "values": "bonfire_sim.cli.values:values",
+    "expert": "bonfire_sim.cli.expert:expert",
     "warm": "bonfire_sim.cli.warm:warm",
     "strength": "bonfire_sim.cli.strength:strength",
 }

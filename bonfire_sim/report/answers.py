@@ -166,6 +166,24 @@ def _seat_points_now(members: Sequence[G.Group], runs: Mapping[str, Any], n: int
     return []
 
 
+def whole_points_words(check: Mapping[str, Any] | None, n: int) -> str:
+    """Whether the whole points proposed are fair at ``n`` players, as measured by
+    re-ranking the games under them ("" when not measured)."""
+    if not check:
+        return ""
+    pts, shares = check["points"], check["shares"]
+    spread = f"seat win shares {_pct(min(shares))} to {_pct(max(shares))}"
+    if check["fair"]:
+        return (f"; whole points {pts} are fair at {n} players (re-ranked: {spread}, every "
+                f"seat's interval holds {_pct(1 / n)})")
+    off = [f"seat {k} {_pct(s)} ({_pct(a)} to {_pct(b)})" for k, (s, a, b) in
+           enumerate(zip(shares, check["lo"], check["hi"], strict=True))
+           if not a <= 1 / n <= b]
+    return (f"; whole points {pts} are NOT fair at {n} players (re-ranked: "
+            f"{', '.join(off)} against {_pct(1 / n)}): print the exact compensation as a "
+            f"per-deal lottery, or accept a {_pct(check['max_dev'])} gap")
+
+
 def seat_answer(data: Mapping[str, Any], setting: str, many: bool,
                 members: Sequence[G.Group], runs: Mapping[str, Any]) -> list[dict[str, Any]]:
     where = _where(setting, many)
@@ -192,6 +210,7 @@ def seat_answer(data: Mapping[str, Any], setting: str, many: bool,
                       f"{[a + b for a, b in zip(now, pts, strict=False)]}")
             text += (f"; {change} (exact compensation {exact}; seat {int(w.seat)} "
                      f"{w.compensation:+.2f}, {_ci(w.c_lo, w.c_hi, '+.2f')})")
+            text += whole_points_words(sa.attrs.get("seat_points_whole", {}).get(n), n)
         parts.append(text)
     blocks = [H.text_block(f"Start-player advantage{where}: " + "; ".join(parts) + ". The "
                            "compensation re-ranks the recorded games; confirm it with a run "
@@ -215,7 +234,8 @@ def tom_answer(data: Mapping[str, Any]) -> list[dict[str, Any]]:
         if r.strategy in eq.index:
             e = eq.loc[r.strategy]
             text += (f"; Tom needs a head start of {e['equilibrium']:+.1f} "
-                     f"({_ci(e['lo'], e['hi'])}) for a 2/7 win rate")
+                     f"({_ci(e['lo'], e['hi'])}) where the challenge settles "
+                     f"(about a 2/7 win rate)")
         items.append(text)
     table = tom.merge(eq.reset_index()[["strategy", "equilibrium", "lo", "hi"]]
                       .rename(columns={"lo": "h_lo", "hi": "h_hi"}), on="strategy", how="left"
@@ -228,7 +248,7 @@ def tom_answer(data: Mapping[str, Any]) -> list[dict[str, Any]]:
             H.table_block(table, {
                 "strategy": ("solo group", ""), "games": ("games", ","),
                 "win_rate": ("win rate, handicap 0", ".3f"), "lo": ("95% lo", ".3f"),
-                "hi": ("95% hi", ".3f"), "equilibrium": ("handicap for 2/7", "+.1f"),
+                "hi": ("95% hi", ".3f"), "equilibrium": ("settle point", "+.1f"),
                 "h_lo": ("95% lo", "+.1f"), "h_hi": ("95% hi", "+.1f")},
                 caption="Tom's difficulty and handicap per solo group"),
             _fig(F.tom_win_rates(tom), "Win rate against Tom at handicap 0 per solo group "

@@ -388,11 +388,13 @@ def section_tom(players: pd.DataFrame,
                                            "Equilibrium handicaps")))
     blocks.append(H.table_block(eq, {
         "strategy": ("group", ""), "games": ("games", ","),
-        "equilibrium": ("handicap at 2/7", "+.1f"), "lo": ("95% lo", "+.1f"),
+        "equilibrium": ("settle point", "+.1f"), "lo": ("95% lo", "+.1f"),
         "hi": ("95% hi", "+.1f"), "settled": ("challenge mean, 2nd half", "+.1f"),
         "final": ("challenge end", "+d")},
-        caption="Handicap where the group's win rate is 2/7 (margin quantile, bootstrap "
-                "interval) and where the simulated challenge settles"))
+        caption="Handicap where the challenge settles: where the expected change per game, "
+                "5 P(win) - 2 P(loss), is zero (a tie changes nothing; interpolated between "
+                "whole handicaps; bootstrap interval over games), and where the simulated "
+                "challenge settles"))
     return _section("tom", title, blocks, data={"tom": tom, "handicaps": eq})
 
 

@@ -44,7 +44,7 @@ RANDOM_ID = 0
 # ids follow this order (search takes the next): new styles are only ever appended
 STYLES: tuple[ModuleType | tuned_styles.Style, ...] = (
     greedy, tempo, guardian, portal, gnome_engine, planner, tuned, steady,
-    *tuned_styles.STYLES)
+    *tuned_styles.STYLES, tuned_styles.expert)
 BUILTIN = {
     random_player.NAME: (RANDOM_ID, random_player.DESCRIPTION),
     **{m.NAME: (i + 1, m.DESCRIPTION) for i, m in enumerate(STYLES)},
@@ -54,6 +54,8 @@ BUILTIN[search.NAME] = (SEARCH_ID, search.DESCRIPTION)
 # The search's rollout policy: tuned, level with the best tuned style at 4 players (ladder of
 # 2026-11-27), and one row rather than a plan.
 SEARCH_POLICY = tuned.NAME
+# The row fitted to the search by expert iteration (issue 35): search_expert's rollouts.
+EXPERT = tuned_styles.expert.NAME
 STRATEGY_IDS = {name: sid for name, (sid, _) in BUILTIN.items()}
 STYLE_DEFAULTS = {m.NAME: dict(m.DEFAULTS) for m in STYLES}
 # Who plays when nobody says (the default mix, the populations, the recommended solo
@@ -79,7 +81,8 @@ def describe() -> list[tuple[str, str]]:
     """(name, one-line description) of every built-in strategy (and ``search_ref``, the
     search's flat yardstick: the search's strategy id with another row)."""
     return sorted([(name, desc) for name, (_, desc) in BUILTIN.items()]
-                  + [(search.REF_NAME, search.REF_DESCRIPTION)])
+                  + [(search.REF_NAME, search.REF_DESCRIPTION),
+                     (search.EXPERT_NAME, search.EXPERT_DESCRIPTION)])
 
 
 def weight_table(name: str, overrides: Mapping[str, float] | None = None) -> dict[str, float]:

@@ -42,6 +42,8 @@ decision (at most), ``row[R_WIDTH]`` candidates, ``row[R_SALT]`` seed salt,
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -60,6 +62,11 @@ DESCRIPTION = ("Monte-Carlo search (sequential halving) with fair re-sampled hid
 REF_NAME = "search_ref"
 REF_DESCRIPTION = ("the flat search as it was before sequential halving: every candidate on "
                    "every sample (search_ref:N), kept to measure the faster search against")
+# The search with ``expert`` rollouts (issue 35): the same search, the fitted row as its
+# rollout policy; ``search`` keeps ``tuned`` (the reference every earlier figure used).
+EXPERT_NAME = "search_expert"
+EXPERT_DESCRIPTION = ("the search with expert rollouts instead of tuned (search_expert:N; "
+                      "docs/findings/2026-11-27-expert-iteration.md)")
 DEFAULT_BUDGET = 12
 REF_BUDGET = 64
 DEFAULT_WIDTH = 4
@@ -211,9 +218,18 @@ def candidates(c, p, moves, n, w, width, out):
     return k
 
 
+# The buffers a rollout reuses (allocated once per decision by ``choose``): the move table
+# ``buf``, ``final_result``'s scores/lines/ranks/won and the evaluator's scratch
+# floats/ints.
+Rollout = namedtuple("Rollout", ("buf", "scores", "lines", "ranks", "won", "floats", "ints"))
+
+
 @njit(cache=True)
-def rollout(x, p, w, seat, buf, scores, lines, ranks, won, floats, ints):
-    """Play ``x`` to its end with the policy in every seat; the value for ``seat``."""
+def rollout(x, p, w, seat, work):
+    """Play ``x`` to its end with the policy in every seat; the value for ``seat``
+    (``work``: the ``Rollout`` buffers)."""
+    buf, scores, lines, ranks, won = work.buf, work.scores, work.lines, work.ranks, work.won
+    floats, ints = work.floats, work.ints
     while x[L.G_OVER] == 0:
         n = legal_moves(x, p, buf)
         i = 0 if n == 1 else E.choose_in(x, p, buf, n, w, floats, ints)
@@ -268,6 +284,7 @@ def choose(s, p, moves, n, row):
     floats = np.empty(E.N_FLOATS)
     ints = np.empty(E.scratch_ints(p), np.int64)
     E.clear_labels(ints)
+    work = Rollout(buf, scores, lines, ranks, won, floats, ints)
     total = np.zeros(k, np.float64)
     # alive[:m] = the candidates still in the race, best first after every round
     alive = np.arange(k)
@@ -282,8 +299,7 @@ def choose(s, p, moves, n, row):
                 for q in range(d.shape[0]):
                     x[q] = d[q]
                 apply_move(x, p, moves[cand[j]])
-                total[j] += rollout(x, p, w, seat, buf, scores, lines, ranks, won, floats,
-                                    ints)
+                total[j] += rollout(x, p, w, seat, work)
         # stable ranking by total, ties to the earlier candidate (the policy's order)
         for a in range(1, m):
             j = alive[a]

@@ -11,6 +11,7 @@ spec                      player
                           (default ``search.DEFAULT_BUDGET``)
 ``search_ref:N``          the flat search it replaced (every candidate on every
                           sample; default ``search.REF_BUDGET``), kept as a yardstick
+``search_expert:N``       the search with ``expert`` rollouts instead of ``tuned``
 ``pkg.module:Class``      a pure-Python plug-in (``bonfire_sim.strategies.plugin``), played on the
                           slower Python loop (``bonfire_sim.sim.pyloop``)
 ========================  ====================================================
@@ -35,6 +36,7 @@ import numpy as np
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.strategies import (
     BUILTIN,
+    EXPERT,
     RANDOM_ID,
     SEARCH_ID,
     SEARCH_POLICY,
@@ -95,7 +97,7 @@ class Player:
             rec["budget"] = self.budget
             rec["width"] = int(self.row[SE.R_WIDTH])
             rec["mode"] = "flat" if self.row[SE.R_MODE] == SE.MODE_FLAT else "halving"
-            rec["rollout_policy"] = SEARCH_POLICY
+            rec["rollout_policy"] = rollout_policy(self.spec)
         if self.weights_file is not None:
             rec["weights_file"] = self.weights_file
             rec["weights_sha256"] = self.weights_sha256
@@ -182,7 +184,12 @@ def check_stored_spec(spec: str) -> str:
 def _is_search(spec: str) -> bool:
     """True if ``spec`` names the search player or its flat reference (``search_ref``)."""
     name = spec.split(":", 1)[0]
-    return name in (SE.NAME, SE.REF_NAME)
+    return name in (SE.NAME, SE.REF_NAME, SE.EXPERT_NAME)
+
+
+def rollout_policy(spec: str) -> str:
+    """The style whose row plays a search spec's rollouts (``search_expert``: ``expert``)."""
+    return EXPERT if spec.split(":", 1)[0].strip() == SE.EXPERT_NAME else SEARCH_POLICY
 
 
 def _search(spec: str) -> Player:
@@ -196,7 +203,7 @@ def _search(spec: str) -> Player:
             budget = -1
         if not 1 <= budget <= MAX_BUDGET:
             raise ConfigError(f"{spec!r}: the search budget must be an integer 1..{MAX_BUDGET}")
-    row = SE.search_row(weights_for(SEARCH_POLICY), budget=budget,
+    row = SE.search_row(weights_for(rollout_policy(spec)), budget=budget,
                         mode=SE.MODE_FLAT if ref else SE.MODE_HALVING)
     return Player(spec=spec, kind="search", sid=SEARCH_ID, row=tuple(row), budget=budget)
 

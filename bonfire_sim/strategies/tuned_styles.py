@@ -58,3 +58,10 @@ tuned_tempo = _load(
     "tuned_tempo", "tempo's plan on tuned's judgement: cheap blue tasks, ignite at once",
     "Cheap blue tasks lit as soon as they are fulfilled; pushes the countdown.")
 STYLES = (tuned_portal, tuned_guardian, tuned_planner, tuned_gnome_engine, tuned_tempo)
+# expert (issue 35): the evaluator's row fitted to the search's judgement by expert
+# iteration (``bonfire-sim expert``, ``studies/expert.py``); its row file says how.
+expert = _load(
+    "expert", "the evaluator fitted to the search's judgement by expert iteration "
+    "(bonfire-sim expert)",
+    "Every weight fitted so that the evaluator's own choice loses as little as possible "
+    "against the search's rollouts on positions of strong games.")
