@@ -18,7 +18,7 @@ from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.fate import place_start_tile
 from bonfire_sim.rules.state import StateBuilder
-from bonfire_sim.strategies import BUILTIN, evaluate, weights_for
+from bonfire_sim.strategies import BUILTIN, EXPERT, evaluate, weights_for
 from bonfire_sim.strategies import price_board as board
 from bonfire_sim.strategies import price_context as context
 from bonfire_sim.strategies import price_tasks as tasks
@@ -69,6 +69,12 @@ def test_the_new_weights_are_appended_and_zero_for_every_older_style():
     for name in BUILTIN:
         # tuned and the issue-27 styles built on its row use them
         if name in ("random", "search", "tuned") or name.startswith("tuned_"):
+            continue
+        # the row found by fitting (expert iteration, issue 35), not written by hand: the
+        # fit may set any weight, these too; the promise is that the older hand-made styles
+        # play exactly as before.  (search_expert is a spec playing this row, no row of its
+        # own, so it is not in BUILTIN.)
+        if name == EXPERT:
             continue
         r = weights_for(name)
         assert all(r[WEIGHT_NAMES.index(k)] == 0.0 for k in NEW), name

@@ -24,7 +24,14 @@ from bonfire_sim.rules.moves import apply_move
 from bonfire_sim.rules.scoring import NLINES
 from bonfire_sim.strategies import evaluate as E
 from bonfire_sim.strategies.price_context import WITH_RT
-from bonfire_sim.strategies.search import candidates, canonical, determinize, rollout, state_hash
+from bonfire_sim.strategies.search import (
+    Rollout,
+    candidates,
+    canonical,
+    determinize,
+    rollout,
+    state_hash,
+)
 
 
 @njit(**WITH_RT)  # allocates: see price_context.WITH_RT
@@ -58,6 +65,7 @@ def candidate_values(s, p, moves, n, w, width, samples, salt, cand, q):
     floats = np.empty(E.N_FLOATS)
     ints = np.empty(E.scratch_ints(p), np.int64)
     E.clear_labels(ints)
+    work = Rollout(buf, scores, lines, ranks, won, floats, ints)
     for j in range(k):
         q[j] = 0.0
     for _ in range(samples):
@@ -66,7 +74,7 @@ def candidate_values(s, p, moves, n, w, width, samples, salt, cand, q):
             for i in range(d.shape[0]):
                 x[i] = d[i]
             apply_move(x, p, moves[cand[j]])
-            q[j] += rollout(x, p, w, seat, buf, scores, lines, ranks, won, floats, ints)
+            q[j] += rollout(x, p, w, seat, work)
     for j in range(k):
         q[j] /= samples
     return k
