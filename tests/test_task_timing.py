@@ -65,10 +65,12 @@ def test_the_new_weights_are_appended_and_zero_for_every_older_style():
     start = WEIGHT_NAMES.index(NEW[0])
     assert WEIGHT_NAMES[start:start + len(NEW)] == NEW
     assert WEIGHT_NAMES[start + len(NEW):] == ("yellow_floor", "set_take", "set_keep",
-                                               "spec_flat")
+                                               "spec_flat", "spec_turns", "spec_guard",
+                                               "elder_many", "guard_lit")
     for name in BUILTIN:
-        # tuned and the issue-27 styles built on its row use them
-        if name in ("random", "search", "tuned") or name.startswith("tuned_"):
+        # tuned, the issue-27 styles and expert (issue 35), built on its row, use them
+        if (name in ("random", "search", "tuned", "expert", "search_expert")
+                or name.startswith("tuned_")):
             continue
         r = weights_for(name)
         assert all(r[WEIGHT_NAMES.index(k)] == 0.0 for k in NEW), name

@@ -178,7 +178,7 @@ def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
     if space == SP_GUARD:
         for g in range(1, 5):
             if can_take_guardian(s, pb, g):
-                best = max(best, guard_value(s, pb, g, w, cx, nd))
+                best = max(best, guard_value(s, p, pb, g, w, cx, nd))
         return best
     if space == SP_FIRE:
         return _council_fire_value(s, p, pb, w, cx, nd, tv, rv)
@@ -281,7 +281,7 @@ def value_of(s, p, move, sc):
     if kind == L.M_PATH_REFRESH:
         return w[W_REFRESH]
     if kind == L.M_GUARD or kind == L.M_TAKE_GUARD:
-        v = guard_value(s, pb, a, w, cx, nd)
+        v = guard_value(s, p, pb, a, w, cx, nd)
         return v - tile_cost_memo(s, pb, 4, 1, tv, cx) if kind == L.M_GUARD else v
     if kind == L.M_PROCESSION:
         steps = a + (1 if has_spec(s, pb, 2) else 0)

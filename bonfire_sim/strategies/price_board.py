@@ -18,23 +18,34 @@ from bonfire_sim.rules.payment import (
 )
 from bonfire_sim.rules.procession import bonfire_open, path_open
 from bonfire_sim.strategies import features as FE
-from bonfire_sim.strategies.price_context import CX_LATE, CX_PKNOWN, CX_PORTAL, CX_PRESS, NO_RT
+from bonfire_sim.strategies.price_context import (
+    CX_LATE,
+    CX_PKNOWN,
+    CX_PORTAL,
+    CX_PRESS,
+    CX_TURNS,
+    NO_RT,
+)
 from bonfire_sim.strategies.weights import (
     W_ADVANCE,
     W_CRYSTAL,
     W_ELDER,
+    W_ELDER_MANY,
     W_ELDER_WAIT,
     W_FIRE_CAP,
     W_FIRE_PLAIN,
     W_FIRE_POINTS,
     W_GUARD,
     W_GUARD_BONFIRE,
+    W_GUARD_LIT,
     W_IGNITE_HOLD,
     W_PATH,
     W_PORTAL,
     W_PROC_RES,
     W_SPEC,
     W_SPEC_FLAT,
+    W_SPEC_GUARD,
+    W_SPEC_TURNS,
 )
 
 # Specialist abilities 1..27 in points (index = ability); see rulebook Appendix III.
@@ -43,10 +54,34 @@ SPEC_VALUE = (0.0, 0.5, 1.5, 1.5, 0.8, 1.5, 1.0, 1.5, 1.0, 0.5, 1.0, 1.0, 1.0, 1
 R_TILE, R_RES, R_PTS, R_PORTAL = 1, 2, 4, 8
 
 
+# Guardian specialists (rulebook Appendix III): abilities that pay per guardian owned
+# (1 shared paths, 2 a further step, 6 chosen resource, 17 a procession from the start,
+# 18 +2 per guardian at a bonfire, 20 gold on the first path tile), and 10-13 that pay
+# for guardian colour ability - 9 only.
+SPEC_PER_GUARD = (1, 2, 6, 17, 18, 20)
+
+
+@njit(cache=True)
+def open_lit_points(s, p, pb, lo, me):
+    """Best guardian points over the seat's open bonfires (lit, portal, free of the
+    seat's other guardians: ``bonfire_open``) at spaces lo..the path's end, each divided
+    by the steps from path position lo (1 + space - lo): what walking toward them
+    promises.  0 if none."""
+    best = 0.0
+    for j in range(max(lo, 0), min(7, s[pb + L.P_NPATH] + 1)):
+        if bonfire_open(s, pb, j, me):
+            best = max(best, p[T.GUARD_PTS + j] / (1.0 + j - max(lo, 0)))
+    return best
+
+
 @njit(cache=True, inline="always")
-def guard_value(s, pb, g, w, cx, nd):
-    """Value of a new guardian of colour g."""
-    return w[W_GUARD] * cx[CX_LATE] + nd[FE.N_GUARD + g] + nd[FE.N_GUARDS]
+def guard_value(s, p, pb, g, w, cx, nd):
+    """Value of a new guardian of colour g (with ``guard_lit``: plus a share of the best
+    open lit bonfire's guardian points, which a guardian can still walk to)."""
+    v = w[W_GUARD] * cx[CX_LATE] + nd[FE.N_GUARD + g] + nd[FE.N_GUARDS]
+    if w[W_GUARD_LIT] != 0.0:
+        v += w[W_GUARD_LIT] * open_lit_points(s, p, pb, 0, g) * cx[CX_LATE]
+    return v
 
 
 @njit(cache=True, inline="always")
@@ -75,7 +110,10 @@ def guard_pos_value(s, p, pb, g, dest, choice, w, cx, nd, rv):
         return w[W_GUARD_BONFIRE] * (p[T.GUARD_PTS + k] + extra) + nd[FE.N_ONBONFIRE]
     if dest < 0:
         return 0.0
-    return w[W_ADVANCE] * (dest + 1) * cx[CX_LATE]
+    v = w[W_ADVANCE] * (dest + 1) * cx[CX_LATE]
+    if w[W_GUARD_LIT] != 0.0:  # open lit bonfires still ahead of her
+        v += w[W_GUARD_LIT] * open_lit_points(s, p, pb, dest, g) * cx[CX_LATE]
+    return v
 
 
 @njit(cache=True, inline="always")  # per guardian and place: see price_fate.fate_value
@@ -167,6 +205,22 @@ def fire_plain_penalty(rset, w):
     return 0.0 if L.REWARD_SETS[rset] & R_PORTAL else w[W_FIRE_PLAIN]
 
 
+@njit(cache=True)
+def spec_guardians(s, pb, ability):
+    """Guardians the seat owns that specialist ``ability`` serves (``SPEC_PER_GUARD``:
+    all of them; 10-13: the one of colour ability - 9; others: 0)."""
+    if 10 <= ability <= 13:
+        return 1 if s[pb + L.P_GUARD + ability - 9] != L.GP_NONE else 0
+    for a in SPEC_PER_GUARD:
+        if a == ability:
+            n = 0
+            for k in range(5):
+                if s[pb + L.P_GUARD + k] != L.GP_NONE:
+                    n += 1
+            return n
+    return 0
+
+
 @njit(cache=True, inline="always")
 def gnome_value(s, p, pb, gid, w, cx, nd):
     """Value of recruiting gnome gid (costs excluded)."""
@@ -175,9 +229,14 @@ def gnome_value(s, p, pb, gid, w, cx, nd):
         v += w[W_SPEC] * SPEC_VALUE[gid + 1] * cx[CX_LATE]
         v += w[W_SPEC_FLAT] * cx[CX_LATE]
         v += nd[FE.N_GNOMERES + p[T.SPEC_RES + gid]]
+        if w[W_SPEC_TURNS] != 0.0:
+            v += w[W_SPEC_TURNS] * SPEC_VALUE[gid + 1] * cx[CX_TURNS] / 10.0
+        if w[W_SPEC_GUARD] != 0.0:
+            v += w[W_SPEC_GUARD] * spec_guardians(s, pb, gid + 1) * cx[CX_LATE]
     else:
         e = gid - C.N_SPECIALISTS
         pts = elder_points(s, pb, e) + (1 if e == 5 else 0) + (2 if has_spec(s, pb, 4) else 0)
         v += w[W_ELDER] * pts - w[W_ELDER_WAIT] * cx[CX_LATE]
+        v -= w[W_ELDER_MANY] * s[pb + L.P_NELDER]
         v += nd[FE.N_ELDERS] + nd[FE.N_GNOMERES + p[T.ELDER_RES + e]]
     return v

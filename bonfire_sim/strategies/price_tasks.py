@@ -274,7 +274,7 @@ def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv, paid):
         g = p[T.ISL_VAL + i]
         if not can_take_guardian(s, pb, g) or not can_pay_tiles(s, pb, 4, 1):
             return NEG
-        return guard_value(s, pb, g, w, cx, nd) - paid_tile_cost(s, pb, 4, 1, tv, cx, paid)
+        return guard_value(s, p, pb, g, w, cx, nd) - paid_tile_cost(s, pb, 4, 1, tv, cx, paid)
     if TK.n_tasks(s, pb) >= C.MAX_TASKS:
         return NEG
     tc = task_tile_cost(s, p, pb, i)

@@ -70,6 +70,16 @@ WEIGHTS: dict[str, tuple[float, str]] = {
                       "it asks for (x 1 / (1 + types missing))"),
     "spec_flat": (0.0, "value of any specialist on top of its ability's (x late): recruits "
                        "the ones whose ability the evaluator prices low"),
+    # appended 2026-11-27 (issue 35, expert features): default 0 leaves every older
+    # style's play unchanged; they price what the search plays and the row was blind to
+    "spec_turns": (0.0, "multiplier on a specialist's ability value x turns left / 10: an "
+                        "ability used every turn keeps paying after ``late`` saturates"),
+    "spec_guard": (0.0, "value per guardian a guardian specialist (abilities 1, 2, 6, "
+                        "10-13, 17, 18, 20) serves (x late)"),
+    "elder_many": (0.0, "penalty on an elder per elder already recruited (diminishing "
+                        "elders: each one is a gnome slot and a turn)"),
+    "guard_lit": (0.0, "share of the best open lit bonfire's guardian points a new "
+                       "guardian or a guardian step toward it promises (x late)"),
 }
 WEIGHT_NAMES = tuple(WEIGHTS)
 BASE = {k: v for k, (v, _) in WEIGHTS.items()}
@@ -80,4 +90,4 @@ BASE = {k: v for k, (v, _) in WEIGHTS.items()}
  W_TPN, W_FUTURE, W_COUNCIL_POINT, W_PROC_RES, W_FIRE_POINTS, W_REFRESH, W_SHIP_FOLLOW,
  W_DISCARD, W_NOVICE, W_FIRE_CAP, W_FATE_GEO, W_STOCK_PRESS, W_TASK_IGNITE, W_TASK_IDLE,
  W_FIRE_PLAIN, W_IGNITE_HOLD, W_YELLOW_FLOOR, W_SET_TAKE, W_SET_KEEP,
- W_SPEC_FLAT) = range(len(WEIGHT_NAMES))
+ W_SPEC_FLAT, W_SPEC_TURNS, W_SPEC_GUARD, W_ELDER_MANY, W_GUARD_LIT) = range(len(WEIGHT_NAMES))
