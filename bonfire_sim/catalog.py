@@ -2,7 +2,8 @@
 
 Each view is a list of dicts with the same keys in every row (tidy rows, ready for a
 table, CSV or JSON).  ``provenance`` is the weakest tag among the row's facts
-(``text`` > ``inferred`` > ``assumed``, see the components module).
+(``text`` > ``inferred`` > ``assumed``, see the components module); task and gnome rows
+also give it per field (``prov_*``: which numbers are the rulebook's and which guesses).
 """
 
 from __future__ import annotations
@@ -13,25 +14,62 @@ from typing import Any
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import components as C
 
-# Gnome ability texts follow Appendix III; their resources are assumed [RULINGS 8].
-GNOME_PROVENANCE = "assumed"
+RANK = {"text": 0, "inferred": 1, "assumed": 2}
+
+
+def weakest(fields: Mapping[str, str]) -> str:
+    """The weakest provenance among a row's fields ("" fields do not count)."""
+    return max((v for v in fields.values() if v), key=RANK.__getitem__, default="text")
+
+
+def _prov_columns(fields: Mapping[str, str]) -> dict[str, str]:
+    return {f"prov_{k}": (v or "-") for k, v in fields.items()}
+
+
 # Council bonuses and common tasks follow the rulebook text; the council order is assumed.
 COUNCIL_PROVENANCE = "assumed"
 COMMON_PROVENANCE = "text"
 
 
+def task_field_provenance(task: C.Task) -> dict[str, str]:
+    """{field: provenance} of one task card: ``tier``, ``condition``, ``depicted`` ("" when
+    the card shows no parameter) and ``points``; the facts behind each tag are in
+    ``components`` (the comment above ``TASK_CONDITIONS_NOT_IN_TEXT``)."""
+    depicted = task.kind in C.DEPICTED_KINDS or (task.kind == C.TaskKind.FATE_GROUPS
+                                                 and task.a >= 0)
+    return {"tier": "text",
+            "condition": "assumed" if task.id in C.TASK_CONDITIONS_NOT_IN_TEXT else "text",
+            "depicted": "assumed" if depicted else "",
+            "points": task.provenance}
+
+
+def gnome_field_provenance(kind: str, ability: int) -> dict[str, str]:
+    """{field: provenance} of one gnome (issue 39): the ability ``text`` and its
+    ``amounts`` (points, gold, tiles, steps) are Appendix III [text]; the ``resource``
+    icon is [assumed] (RULINGS 8); ``depicted``: the guardian colour of specialists
+    10-13 [assumed], "" for the rest."""
+    depicted = kind == "specialist" and ability in C.DEPICTED_GUARDIAN_SPECIALISTS
+    return {"text": "text", "amounts": "text", "resource": "assumed",
+            "depicted": "assumed" if depicted else ""}
+
+
 def task_rows() -> list[dict]:
-    """One row per task card: id, colour, points, condition, provenance."""
-    return [
-        {
-            "id": t.id,
-            "colour": t.colour,
-            "points": t.points,
-            "condition": t.text,
-            "provenance": t.provenance,
-        }
-        for t in C.TASKS
-    ]
+    """One row per task card: id, colour, points, condition, the weakest provenance and
+    one per field (``prov_tier``: colour and point range, ``prov_condition``,
+    ``prov_depicted``: a resource, guardian, symbols or tiles shown, "-" for none,
+    ``prov_points``: the exact points within the tier)."""
+    rows = []
+    for t in C.TASKS:
+        fields = task_field_provenance(t)
+        rows.append({"id": t.id, "colour": t.colour, "points": t.points,
+                     "condition": t.text, "provenance": weakest(fields),
+                     **_prov_columns(fields)})
+    return rows
+
+
+def _gnome_provenance(kind: str, ability: int) -> dict[str, str]:
+    fields = gnome_field_provenance(kind, ability)
+    return {"provenance": weakest(fields), **_prov_columns(fields)}
 
 
 def gnome_rows() -> list[dict]:
@@ -46,7 +84,7 @@ def gnome_rows() -> list[dict]:
                 "ability": ability,
                 "resource": C.RESOURCES[C.SPECIALIST_RESOURCE[ability - 1]],
                 "text": C.SPECIALIST_TEXT[ability],
-                "provenance": GNOME_PROVENANCE,
+                **_gnome_provenance("specialist", ability),
             }
         )
     for i, text in enumerate(C.ELDER_TEXT):
@@ -57,7 +95,7 @@ def gnome_rows() -> list[dict]:
                 "ability": i + 1,
                 "resource": C.RESOURCES[C.ELDER_RESOURCE[i]],
                 "text": text,
-                "provenance": GNOME_PROVENANCE,
+                **_gnome_provenance("elder", i + 1),
             }
         )
     return rows

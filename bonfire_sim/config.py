@@ -129,6 +129,21 @@ REPORT_FIELDS: dict[str, Field] = {
                          "--out) to show as its own section"),
 }
 
+# [targets]: what the errata sheet (bonfire-sim errata) must reach; defaults in
+# analysis.targets.Targets, which reads this table.
+TARGET_FIELDS: dict[str, Field] = {
+    "seat_tolerance": Field("num", "percentage points every seat's win share may lie from "
+                            "the fair 1/n", 0, 50, 1.5, check=_positive),
+    "task_margin": Field("num", "points a task's worth may lie from the typical card of its "
+                         "tier", 0, MAX_POINTS, 1, check=_positive),
+    "gnome_margin": Field("num", "points a gnome may lie from the average gnome", 0,
+                          MAX_POINTS, 1, check=_positive),
+    "tom_tolerance": Field("num", "points Tom's handicap challenge may settle from the "
+                           "starting handicap printed for a Tom-deck reading", 0, MAX_POINTS,
+                           3, check=_positive),
+}
+
+
 def _variant_fields() -> dict[str, Field]:
     # components is pure data (no engine), so the schema can list every fact's variants.
     from bonfire_sim.rules import components as C
@@ -145,6 +160,7 @@ TABLES: dict[str, tuple[dict[str, Field], bool]] = {
     "overrides": (OVERRIDE_FIELDS, False),
     "report": (REPORT_FIELDS, False),
     "variants": (VARIANT_FIELDS, False),
+    "targets": (TARGET_FIELDS, False),
 }
 
 

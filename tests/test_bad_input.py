@@ -242,6 +242,10 @@ CASES += [
     ("values-not-a-run", ["values", "{dir}/nope"]),
     ("values-corrupt-run", ["values", "{corrupt}"]),
     ("values-seed-negative", ["values", "--seed", "-1"]),
+    # commands added since (the hostile families: tests/test_bad_input_hostile.py)
+    ("warm-extra-arg", ["warm", "extra"]),
+    ("expert-rounds-0", ["expert", "--rounds", "0"]),
+    ("strength-missing", ["strength", "missing.toml"]),
 ]
 
 FULL_DISK_CASES: list[tuple[str, list[str]]] = [
@@ -299,6 +303,8 @@ EXPECT = {
     "values-players-1": "counts among 2, 3 and 4", "values-out-suffix": ".csv, .parquet, .json",
     "values-not-a-run": "is not a directory", "values-corrupt-run": "checksum",
     "values-seed-negative": "--seed",
+    "warm-extra-arg": "unexpected extra argument", "expert-rounds-0": "'--rounds'",
+    "strength-missing": "strength-ladder file missing.toml not found",
     "unknown-command": "No such command", "unknown-global-option": "No such option",
     "cards-kind": "unknown card kind", "cards-format": "unknown format",
     "cards-unknown-option": "No such option", "cards-extra-arg": "unexpected extra argument",

@@ -85,6 +85,8 @@ HOSTILE: list[tuple[str, list[str], str]] = [
     ("path-sensitivity-csv-var", ["sensitivity", "--config", "sens_var.toml"],
      "leads outside"),
     ("path-check-weights-home", ["check", "check_home.toml"], "leads outside"),
+    ("path-strength-out-home", ["strength", "strength_home.toml"], "leads outside"),
+    ("path-strength-report-var", ["strength", "strength_var.toml"], "leads outside"),
     # --- budgets ---
     ("budget-values-max-games", ["values", "--max-games", E12], "would take about"),
     ("budget-values-games", ["values", "--games", E12], "must be 1..10,000,000 games"),
@@ -195,6 +197,8 @@ def _build(root: Path) -> None:
         "out_deep": ok.replace("runs/ok", "/".join(["a"] * 2000)),
         "report_home": ok + '[report]\nout = "~/bonfire-page.html"\n',
         "runs_var": ok + '[report]\nruns = ["$HOME/bonfire-r"]\n',
+        "strength_home": '[strength]\nplayers = [2]\nout = "~/bonfire-x"\n',
+        "strength_var": '[strength]\nplayers = [2]\n[report]\nout = "$HOME/bonfire-page.html"\n',
         "sens_home": '[sensitivity]\ngames = 4\nwork = "~/bonfire-w"\n',
         "sens_var": '[sensitivity]\ngames = 4\ncsv = "$HOME/bonfire-s.csv"\n',
         "check_home": '[[assert]]\nmeasure = "seat_win"\nplayers = 2\nseat = 0\nmin = 0.1\n'
@@ -344,15 +348,15 @@ def test_hostile_input_is_one_line_exit_2_and_harmless(case, args, expect, world
 def test_a_large_run_says_its_time_and_disk_before_the_first_game(tmp_path, monkeypatch):
     calls = []
 
-    def stub(config, out, **kwargs):  # the run itself is not the point
+    def stub(config, out, **kwargs):  # the run itself is not the point: stop it at once
         calls.append(config.games)
-        return Path(out)
+        raise KeyboardInterrupt
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("bonfire_sim.sim.runner.run", stub)
     result = CliRunner().invoke(main, ["run", "--games", str(10**7), "--players", "2",
                                        "--out", "big"])
-    assert result.exit_code == 0, result.output
+    assert "interrupted" in result.output, result.output
     first = result.output.splitlines()[0]
     assert first.startswith("this takes about 10,000,000 games: roughly ") and " h " in first
     assert "GB of disk" in first and calls == [10**7]

@@ -19,7 +19,13 @@ from bonfire_sim.analysis.card_survey import card_values
 from bonfire_sim.analysis.card_values import card_table, printed_points
 from bonfire_sim.analysis.intervals import Z95, clustered_mean
 from bonfire_sim.analysis.probes import TASK_IDS, ProbeSettings, _game_inputs, probe_values
-from bonfire_sim.analysis.reprice import overrides_toml, reprice, secant_step
+from bonfire_sim.analysis.reprice import (
+    Reprice,
+    overrides_toml,
+    reprice,
+    secant_step,
+    verification_line,
+)
 from bonfire_sim.analysis.runs import as_runs
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import DataError
@@ -438,3 +444,13 @@ def test_bench_forks_prints_forks_per_second_for_both_fork_sets():
         forks, seconds, per_s = (float(x.replace(",", "")) for x in row[1:4])
         assert forks > 100 and seconds > 0
         assert per_s == pytest.approx(forks / seconds, rel=0.1)  # seconds shown to 0.1
+
+
+def test_a_verify_that_re_prices_nothing_does_not_say_it_was_not_asked_for():
+    # reprice --verify with no card beyond the margin plays no round: its file said
+    # "# not verified (no --verify)", which contradicts the command that wrote it.
+    empty = pd.DataFrame()
+    asked = Reprice(printed={"B1": 3}, proposal={}, estimate=empty, verify=True)
+    assert verification_line(asked) == (
+        "# --verify: no card to re-price, so nothing was played to verify")
+    assert "no --verify" in verification_line(Reprice({"B1": 3}, {}, empty))

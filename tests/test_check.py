@@ -288,3 +288,25 @@ def test_few_observations_decide_nothing():
     assert r.verdict == "undecided" and len(r.observations) == 4  # below MIN_OBSERVATIONS
     r = CK.decide_interval(iter([(1, [5.0] * 5)]), tests, 0.05, 0.05)
     assert r.verdict == "holds" and r.decided == {"min": "inside"}
+
+
+def test_an_undecided_assertion_says_how_far_outside_its_interval_it_lies(tmp_path):
+    # An estimate of 44.1% against a 31.3-35.3% band is "undecided" when the budget runs
+    # out; the table and the JSON say it lies 8.8 points above the max, with an interval.
+    plan = _plan(tmp_path, """
+[[assert]]
+name = "seat 0 wins about a third"
+measure = "seat_win"
+players = 3
+min = 0.313
+max = 0.353
+""")
+    a = plan.assertions[0]
+    r = CK.AssertionResult(a, "undecided", 200, 100, 0.441, 0.40, 0.48, (), 1.0)
+    assert r.row()["off by [95%]"] == "+8.8 pts above max [+4.7, +12.7]"
+    off = json.loads(json.dumps(r.to_json()))["off_by"]
+    assert off["bound"] == "max" and off["value"] == pytest.approx(0.088)
+    below = CK.AssertionResult(a, "fails", 200, 100, 0.25, 0.2, 0.3, (), 1.0)
+    assert below.row()["off by [95%]"].startswith("-6.3 pts below min")
+    inside = CK.AssertionResult(a, "undecided", 200, 100, 0.33, 0.3, 0.36, (), 1.0)
+    assert inside.row()["off by [95%]"] == "inside" and inside.to_json()["off_by"] is None

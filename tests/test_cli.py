@@ -46,7 +46,8 @@ def test_cards_prints_every_kind_in_every_format(kind, fmt):
 
 def test_cards_defaults_to_a_table_of_tasks():
     lines = run("cards").output.splitlines()
-    assert lines[0].split() == ["id", "colour", "points", "condition", "provenance"]
+    assert lines[0].split() == ["id", "colour", "points", "condition", "provenance",
+                                "prov_tier", "prov_condition", "prov_depicted", "prov_points"]
     assert set(lines[1]) <= {"-", " "}
     assert len(lines) == 2 + 66
 
@@ -245,7 +246,8 @@ def test_bench_versus_catanatron_without_catanatron_is_one_clean_error(monkeypat
         "Error: bench catanatron needs Catanatron: pip install 'bonfire-sim[bench]'"]
 
 
-LONG_COMMANDS = ("run", "experiment", "ladder", "solo", "coverage", "bench", "report")
+LONG_COMMANDS = ("run", "experiment", "ladder", "solo", "coverage", "bench", "report",
+                 "errata")
 
 
 @pytest.mark.parametrize("name", LONG_COMMANDS)
@@ -270,3 +272,40 @@ def test_ladder_shows_progress_in_a_log_and_not_with_quiet(monkeypatch):
     quiet = run(*args, "--quiet")
     assert quiet.exit_code == 0 and quiet.stderr == ""
     assert quiet.stdout == shown.stdout
+
+
+@pytest.mark.parametrize("args", [["cards"], ["cards", "--kind", "gnomes", "--format", "json"],
+                                  ["strategies"]])
+def test_a_closed_pipe_ends_the_command_quietly(args):
+    # `bonfire-sim replay ... | head -1`: the reader is gone before the command prints.
+    # The read end is closed first, so the very first write fails, whatever the buffer.
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        res = subprocess.run([sys.executable, "-m", "bonfire_sim", *args], stdout=write_end,
+                             stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert res.stderr == ""
+    assert res.returncode in (0, 141)
+
+
+def test_cards_give_provenance_per_field_so_the_rulebook_text_stands_apart():
+    # Issue 39: 64 of 66 tasks and every gnome read "[assumed]" as a whole, though each
+    # task's tier and (Appendix I) condition and each ability's text are rulebook text.
+    tasks = cards_json("tasks")
+    assert {t["prov_tier"] for t in tasks} == {"text"}
+    assert sum(t["prov_condition"] == "text" for t in tasks) == 62  # all but B17, R4-R6
+    assert {t["id"] for t in tasks if t["prov_points"] == "text"} == {"Y13", "Y14"}
+    y14 = next(t for t in tasks if t["id"] == "Y14")
+    assert (y14["provenance"], y14["prov_depicted"]) == ("text", "-")
+    b1 = next(t for t in tasks if t["id"] == "B1")  # "a path tile showing <depicted>"
+    assert b1["prov_depicted"] == "assumed" and b1["prov_condition"] == "text"
+    gnomes = cards_json("gnomes")
+    assert {g["prov_text"] for g in gnomes} == {"text"}
+    assert {g["prov_amounts"] for g in gnomes} == {"text"}
+    assert {g["prov_resource"] for g in gnomes} == {"assumed"}
+    assert [g["id"] for g in gnomes if g["prov_depicted"] == "assumed"] == [
+        "S10", "S11", "S12", "S13"]

@@ -165,3 +165,35 @@ def test_bench_old_flags_name_their_subcommand(old, new):
                          capture_output=True, text=True)
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1, res.stderr
     assert new in res.stderr and old[0] in res.stderr
+
+
+def test_every_compile_part_runs_on_real_inputs():
+    # as plain Python (nothing compiles): each part calls its kernels with the argument
+    # types the game loop uses, so a wrong one fails here, not minutes into a compile
+    code = ("from bonfire_sim.sim import warm; seen = []; "
+            "warm.compile_kernels(lambda d, t: seen.append(d)); print(seen)")
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=900)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert res.stdout.strip() == "[0, 5, 27, 50, 85, 95, 100]"
+
+
+def test_run_says_it_will_compile_before_anything_else(cold):
+    # the notice comes before run's own imports and checks: a bad option still follows it
+    res = CliRunner().invoke(main, ["run", "--games", "0", "--out", "x"])
+    assert res.output.splitlines()[0].startswith("this version's engine is not compiled")
+    res = CliRunner().invoke(main, ["run", "--games", "0", "--out", "x", "--quiet"])
+    assert "not compiled" not in res.output
+
+
+def test_coverage_names_no_temporary_directory_it_deleted(tmp_path, monkeypatch):
+    from bonfire_sim.pipelines.coverage import coverage
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    result = coverage(None, games=4, players=2, strategies=("random",), search_games=0)
+    assert "played here, not kept" in result.lines[0]
+    assert str(tmp_path) not in "\n".join(result.lines)

@@ -132,20 +132,29 @@ def test_a_bot_keeps_its_yellow_tile_and_discards_surplus_before_a_fate_tile():
     assert chosen(s, "greedy") == [0, 0, 0, 0, 0, 0, 1]
 
 
-def _choose_with(s: np.ndarray, row: np.ndarray) -> list[int]:
-    moves = engine.legal_moves(s)
-    i = evaluate.choose(s, P, moves, len(moves), row)
-    return unpack(int(moves[i][1]), 7 if moves[i][2] == 0 else 6)
-
-
-def test_the_yellow_floor_keeps_the_joker_while_the_tile_asked_is_held():
+@pytest.mark.parametrize("strategy", ("tuned", *SCRIPTED))
+def test_no_bot_pays_its_joker_while_holding_the_tile_asked(strategy):
     # tuned prices the joker (yellow 0.51) below a fire tile (tile 1.58 x tv_fire 1.88), so
-    # it pays its joker for the Great Bonfire while holding the fire tile asked (issue 27:
-    # legal, almost always worse).  yellow_floor = 1 prices the kept joker at least at the
-    # dearest live tile it stands for: the fire tile is paid.  tuned keeps its row (and
-    # every documented figure), the issue-27 styles carry the floor.
+    # it paid its joker for the Great Bonfire while holding the fire tile asked: 3.0% of
+    # its payments (issue 39).  Spending a joker where a held tile of the type asked
+    # would do is dominated (the joker can stand for any tile later), whatever the
+    # weights: every player pays the fire tile and keeps the joker.
     s = mid_game(StateBuilder().tiles(0, fire=1, yellow=1, task=1))
     engine.apply(s, FIRE_ON_3)
-    assert _choose_with(s.copy(), weights_for("tuned")) == [0, 0, 0, 0, 0, 0, 1]
-    fixed = weights_for("tuned", {"yellow_floor": 1.0})
-    assert _choose_with(s.copy(), fixed) == [0, 0, 0, 1, 0, 0, 0]
+    assert chosen(s, strategy) == [0, 0, 0, 1, 0, 0, 0]
+    # Its move pricing agrees: the Great Bonfire costs the fire tile, not the joker.
+    from bonfire_sim.strategies.price_stock import joker_for_held
+
+    assert joker_for_held(0, 1, 0, 1, 1, 1)  # 1 asked, 1 held, paid with the joker
+    assert not joker_for_held(1, 0, 0, 1, 1, 1)  # paid with the tile held
+    assert not joker_for_held(0, 1, 0, 1, 0, 1)  # none held: the joker is the way
+    # Specialist 5 (a joker covers 2): one joker for 2 asked while holding 2 is no waste
+    # of a joker; one joker for 1 asked while holding 1 is.
+    assert not joker_for_held(0, 1, 0, 2, 2, 2)
+    assert joker_for_held(0, 1, 0, 1, 1, 2)
+
+
+def test_a_joker_is_still_paid_where_the_tile_asked_is_not_held():
+    s = mid_game(StateBuilder().tiles(0, gnome=2, yellow=1))
+    engine.apply(s, FIRE_ON_3)
+    assert chosen(s, "tuned") == [0, 0, 0, 0, 0, 0, 1]

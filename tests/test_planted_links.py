@@ -81,6 +81,16 @@ WRITES: list[tuple[str, list[str], list[str], list[str]]] = [
 NO_FILES = {"bench": "prints timings", "cards": "prints the card table",
             "check": "prints the verdicts (--json to stdout)",
             "coverage": "prints the coverage table", "strategies": "prints the list"}
+# Commands whose writes are covered otherwise (with why): each still needs a line here.
+ELSEWHERE = {
+    "warm": "writes only the user's kernel cache: its marker through fileio.write_text, "
+            "its lock through fileio.open_lock (the functions every row above exercises)",
+    "expert": "trains by expert iteration (minutes even when tiny); its round files, "
+              "expert.json and --weights-out go through fileio.write_text",
+    "strength": "plays a ladder with a search rung (minutes even when tiny); its runs go "
+                "through sim.runner (the run rows above) and its tables and page through "
+                "fileio.write_text; its file's paths: tests/test_bad_input_hostile.py",
+}
 # Options that name files a command reads, or outputs covered elsewhere (with why).
 NOT_OUTPUTS = {"--config", "--start", "--baseline", "--sensitivity", "--skill-depth", "--run"}
 SKIPPED = {("ladder", "--out"): "the skill-depth matrix (minutes of search play); it is "
@@ -113,13 +123,13 @@ def _output_options(name: str) -> set[str]:
 def test_every_command_and_output_option_is_covered():
     written = {c for c, *_ in WRITES}
     for name in _commands():
-        assert name in written or name in NO_FILES, (
+        assert name in written or name in NO_FILES or name in ELSEWHERE, (
             f"the command {name!r} is new: add a row to WRITES for each output it writes "
             f"(or to NO_FILES if it writes none)")
         used = {a for c, argv, *_ in WRITES if c == name for a in argv}
-        for flag in _output_options(name):
+        for flag in _output_options(name) if name not in ELSEWHERE else ():
             assert flag in used or (name, flag) in SKIPPED, (name, flag)
-    assert not set(NO_FILES) & written
+    assert not (set(NO_FILES) | set(ELSEWHERE)) & written
 
 
 # ---- the world ----------------------------------------------------------------------------

@@ -80,7 +80,7 @@ def test_ranks_and_winners_follow_the_scores(records):
 
 def test_solo_names_tom_at_seat_1_and_records_his_turns(records):
     rec = records[(1, 1)]
-    assert rec.solo and rec.strategies == ("portal", "tom")  # the solo default
+    assert rec.solo and rec.strategies == (RECOMMENDED_SOLO, "tom")  # the solo default
     # Random players run out early, so Tom plays his deck to its end: check his turn count
     ended_by_deck = 0
     for seed in (1, 2, 3, 177):
@@ -219,7 +219,7 @@ def test_narration_ends_with_the_final_scoring_table(records):
 
 def test_narration_shows_payments_tom_and_rounds(records):
     text = "\n".join(narrate(records[(1, 1)]))
-    assert "Round 1, seat 0 (portal): " in text
+    assert f"Round 1, seat 0 ({RECOMMENDED_SOLO}): " in text
     assert "Round 1, Tom: plays card '" in text
     assert "paying 1 " in text
 
@@ -287,3 +287,37 @@ def test_replay_rejects_bad_input_with_one_line_and_no_traceback(args):
     assert proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("Error: ")
     assert "Traceback" not in proc.stderr
+
+
+TIMED = ("move", "tom", "out", "auto_pass", "countdown")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 177])
+def test_solo_narration_is_in_turn_order_with_one_line_per_tom_card(seed):
+    # Issue 39: once the random player runs out, Tom plays alone; his turns were one
+    # merged line ("plays 13 turns in a row"), and the human's countdown pass was printed
+    # before Tom's turn that came before it.
+    rec = play(seed, 1, "random")
+    turns = [e["turn"] for e in rec.events if e["kind"] in TIMED]
+    assert turns == sorted(turns)
+    toms = [e for e in rec.events if e["kind"] == "tom"]
+    assert toms and all(e["turns"] == 1 and len(e["cards"]) == 1 for e in toms)
+    lines = narrate(rec)
+    assert not any("turns in a row" in line for line in lines)
+    assert sum(", Tom: plays card '" in line for line in lines) == len(toms)
+
+
+def test_the_countdown_banner_follows_the_whole_turn_that_began_it(records):
+    # The banner came right after the move that placed the 7th novice, so the rest of
+    # that turn (its council chain, its snapshot) was narrated as if a new turn began.
+    seen = 0
+    for rec in records.values():
+        events = rec.events
+        for i, ev in enumerate(events):
+            if ev["kind"] != "countdown":
+                continue
+            seen += 1
+            before = [(e["turn"], e["seat"]) for e in events[:i] if e["kind"] == "move"]
+            after = [(e["turn"], e["seat"]) for e in events[i + 1:] if e["kind"] == "move"]
+            assert not before or before[-1] not in after
+    assert seen > 0

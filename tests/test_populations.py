@@ -235,3 +235,40 @@ def test_card_rows_carry_the_surplus_the_flag_is_about_and_mark_wide_rows():
                            "status": ["measured"], "flag": ["strong"]})
     (row,) = card_rows(gnomes, "gnome", "strong")
     assert (row["value"], row["hi"]) == (2.2, 3.1)
+
+
+def test_the_flag_marks_say_how_far_apart_the_populations_are():
+    figures = pd.DataFrame([
+        P.figure_row("Y14 value", "flag", 0, "strong", 4.0, 2.0, 6.0, "too cheap"),
+        P.figure_row("Y14 value", "flag", 0, "old_mix", 0.5, -1.5, 2.5, ""),
+    ], columns=P.FIGURE_COLUMNS)
+    row = P.marks(figures).iloc[0]
+    assert row["mark"] == "only with strong"
+    # The difference with its interval: 3.5 ± 1.96 * hypot(1.02, 1.02).
+    assert "strong - old_mix = +3.5 (+0.7 to +6.3)" in row["detail"]
+
+
+def test_seat_shares_and_winning_scores_are_clustered_by_deal():
+    from bonfire_sim.analysis.intervals import (
+        clustered_mean_ci,
+        clustered_wilson,
+        mean_ci,
+        wilson,
+    )
+
+    # Two rotations of each deal share the deal's luck: seat 0 wins both or neither.
+    rng = np.random.default_rng(0)
+    deal_won = (rng.random(500) < 0.4).astype(float)
+    share, deals = np.repeat(deal_won, 2), np.repeat(np.arange(500), 2)
+    m, lo, hi = clustered_wilson(share, deals)
+    plain_lo, plain_hi = wilson(share.sum(), len(share))
+    assert m == pytest.approx(share.mean())
+    assert (hi - lo) / (plain_hi - plain_lo) == pytest.approx(np.sqrt(2), rel=0.05)
+    score = np.repeat(rng.normal(100, 15, 500), 2)
+    _, clo, chi = clustered_mean_ci(score, deals)
+    _, plo, phi = mean_ci(score)
+    assert (chi - clo) / (phi - plo) == pytest.approx(np.sqrt(2), rel=0.05)
+    # And the population marks read them: the winning score of duplicated deals.
+    players = pd.DataFrame({"won": True, "n_players": 2, "score": score, "deal": deals})
+    (row,) = P.win_score_rows(players, "strong")
+    assert (row["hi"] - row["lo"]) == pytest.approx(chi - clo)

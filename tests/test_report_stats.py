@@ -92,6 +92,29 @@ def test_shared_wins_count_fractionally():
     assert seats.loc[0, "wins"] == 1.5 and seats.loc[1, "wins"] == 0.5
 
 
+def test_the_seat_intervals_are_clustered_by_deal():
+    # Seat rotation: both games of a deal share its cards; here seat 0 wins both or
+    # neither, so the deal, not the game, is the independent unit: the interval is
+    # sqrt(2) wider than a Wilson interval that counts every game.
+    rng = np.random.default_rng(5)
+    deals = 400
+    seat0_wins = np.repeat(rng.random(deals) < 0.5, 2)
+    gid = np.arange(2 * deals)
+    p = pd.DataFrame({"game_id": np.repeat(gid, 2), "seat": np.tile([0, 1], 2 * deals),
+                      "strategy": "x", "score": np.repeat(rng.integers(60, 120, deals), 4),
+                      "won": np.stack([seat0_wins, ~seat0_wins], 1).ravel()})
+    games = pd.DataFrame({"game_id": gid, "deal": gid // 2, "n_players": 2, "solo": False,
+                          "n_turns": 1, "end_reason": "e"})
+    run = type("R", (), {"games": games, "players": p,
+                         "manifest": {"config": {"seat_rotation": True}}})()
+    _, players = S.combine([("r", run)])
+    s0 = S.seat_advantage(players).set_index("seat").loc[0]
+    lo, hi = S.wilson(s0["wins"], s0["games"])
+    assert (s0["hi"] - s0["lo"]) / (hi - lo) == pytest.approx(np.sqrt(2), rel=0.05)
+    assert s0["score_hi"] - s0["score_lo"] > 1.3 * (
+        np.subtract(*S.mean_ci(players.loc[players["seat"] == 0, "score"])[2:0:-1]))
+
+
 # ---- tasks and gnomes -----------------------------------------------------------------
 @pytest.fixture(scope="module")
 def effect_players() -> pd.DataFrame:

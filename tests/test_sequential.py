@@ -54,8 +54,8 @@ def test_the_decision_does_not_depend_on_the_workers():
 
 def test_a_spent_budget_is_undecided_with_an_interval():
     r = sequential_compare(BASE, _with(task_points={"B13": 4}), metric="score", seat=0,
-                           h0=0.0, h1=0.5, alpha=0.001, beta=0.001, budget=100)
-    assert r.decision == "undecided" and r.games == 100
+                           h0=0.0, h1=0.5, alpha=0.001, beta=0.001, budget=200)
+    assert r.decision == "undecided" and r.games == 200
     assert r.lo <= r.diff <= r.hi
 
 
@@ -135,7 +135,7 @@ def test_the_cli_exits_3_when_the_budget_runs_out(tmp_path):
     a = _toml(tmp_path / "a.toml")
     b = _toml(tmp_path / "b.toml", "task_points = { B13 = 4 }")
     res = CliRunner().invoke(main, ["sequential", a, b, "--h1", "0.5", "--alpha", "0.001",
-                                    "--beta", "0.001", "--budget", "100", "--quiet"])
+                                    "--beta", "0.001", "--budget", "200", "--quiet"])
     assert res.exit_code == 3, res.output
     assert res.output.startswith("undecided")
 
@@ -158,3 +158,68 @@ def test_the_cli_refuses_non_finite_or_degenerate_settings_before_any_game(
     assert res.exit_code == 2, res.output
     lines = res.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error:") and message in lines[0]
+
+
+# ---- the error rates on a real, zero-inflated null ----------------------------------------
+def _real_deal_scores(games: int = 400) -> np.ndarray:
+    """Seat 0's score per deal (its two seat rotations averaged) in real games of the
+    default mix: the raw material of the null replays below."""
+    from bonfire_sim.analysis.sequential import per_game_values
+    from bonfire_sim.sim.chunk import ChunkJob, resolve_players, run_one
+
+    cfg = RunConfig(games=games, players=2, seed=5, seat_rotation=True, chunk_size=games)
+    v = per_game_values(run_one(ChunkJob(cfg, 0, resolve_players(cfg))).players, "score", 0,
+                        None)
+    return v.groupby(v.index // cfg.rotations).mean().to_numpy()
+
+
+def _replay_null(d: np.ndarray, alpha: float, beta: float, delta: float) -> np.ndarray:
+    """Each row of ``d`` a stream of per-deal differences, replayed through the tool's own
+    looks (two-sided, as the CLI's default) with a look after every deal, the smallest
+    look size there is: the decision codes per stream."""
+    from bonfire_sim.analysis import sequential as SQ
+
+    lower, upper = SQ.side_bounds(alpha, beta, two_sided=True)
+    verdicts = np.full((len(d), 2), SQ.UNDECIDED)
+    s1, s2, nz = np.cumsum(d, 1), np.cumsum(d * d, 1), np.cumsum(d != 0, 1)
+    for n in range(1, d.shape[1] + 1):
+        SQ.look_verdicts(n, s1[:, n - 1], s2[:, n - 1], nz[:, n - 1], 0.0, (delta, -delta),
+                         lower, upper, verdicts)
+    return SQ.decisions(verdicts)
+
+
+@pytest.mark.parametrize("affected", [0.15, 0.4, 1.0])
+def test_a_zero_inflated_null_of_real_games_decides_h1_at_most_alpha_of_the_time(affected):
+    """The null: B changes a fraction ``affected`` of the deals and leaves the rest alike
+    (difference 0); on a changed deal the difference is a real deal's seat-0 score minus
+    the pool's mean (skewed, mean exactly 0 over the pool).  Before issue 39 (each side at
+    alpha, decisions from the second deal on) this decided H1 in up to 2-5x alpha of the
+    replays at small looks; now within alpha plus three Monte-Carlo standard errors."""
+    from bonfire_sim.analysis import sequential as SQ
+
+    x = _real_deal_scores()
+    pool = x - x.mean()
+    assert (pool != 0).all() and abs(float(np.mean(pool ** 3))) > 0  # skewed, not symmetric
+    rng = np.random.default_rng(39)
+    replays, deals, alpha = 2000, 400, 0.05
+    d = rng.choice(pool, size=(replays, deals)) * (rng.random((replays, deals)) < affected)
+    decided = _replay_null(d, alpha, 0.05, delta=1.0)
+    false_h1 = float(np.mean(decided == SQ.ACCEPT_H1))
+    assert false_h1 <= alpha + 3 * math.sqrt(alpha * (1 - alpha) / replays), false_h1
+    if affected < 1:  # and it does decide, mostly H0 (all deals changed: 400 are too few)
+        assert np.mean(decided == SQ.ACCEPT_H0) > 0.5
+
+
+def test_the_minimum_look_is_refused_below_with_its_reason():
+    from bonfire_sim.analysis.sequential import MIN_DEALS
+
+    with pytest.raises(ConfigError, match=f"at least {2 * MIN_DEALS} games .*variance"):
+        sequential_compare(BASE, _with(task_points={"B13": 8}), budget=2 * MIN_DEALS - 2)
+
+
+def test_the_help_states_the_two_sided_alpha_and_the_minimum_look():
+    from bonfire_sim.analysis.sequential import MIN_DEALS, MIN_INFORMATIVE
+
+    text = " ".join(CliRunner().invoke(main, ["sequential", "--help"]).output.split())
+    assert "in either direction together, each side tested at alpha/2" in text
+    assert f"before {MIN_DEALS} deals, nor while fewer than {MIN_INFORMATIVE}" in text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from bonfire_sim.analysis.solo import (
@@ -54,6 +55,7 @@ def test_cli_solo_reports_rates_and_the_settling_handicap(tmp_path):
                                     str(tmp_path / "p.csv")])
     assert res.exit_code == 0, res.output
     assert "settles near" in res.output and "mean score" in res.output
+    assert "5 P(win) - 2 P(loss), is zero (a tie changes nothing)" in res.output
     assert (tmp_path / "p.csv").read_text().count("\n") == 31
 
 
@@ -82,3 +84,29 @@ def test_solo_refuses_an_unknown_variant_in_one_line():
         assert res.exit_code == 2, res.output
         lines = res.output.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("Error:")
+
+
+def test_the_settle_point_has_an_interval_of_nonzero_width_on_integer_margins():
+    # Issue 39: the (1 - 2/7) quantile of integer margins bootstrapped to one value,
+    # "95% CI -3.0 .. -3.0".  The interpolated zero of the drift moves with every sample.
+    rng = np.random.default_rng(1)
+    margins = rng.normal(-3, 3, 2000).round().astype(np.int64)  # narrow: many ties per value
+    series = handicap_series(SoloGames(margins + 60, np.full(len(margins), 60)), n_boot=200)
+    lo, hi = series.equilibrium_ci
+    assert lo < series.equilibrium < hi and hi - lo > 0.1
+
+
+def test_the_settle_point_is_where_the_expected_change_is_zero_ties_changing_nothing():
+    from bonfire_sim.analysis.solo import handicap_drift, settle_point
+
+    # Half the games tie at margin 0: at H = 0 a tie changes nothing, so the drift there
+    # is 5 * 0.3 - 2 * 0.2 = +1.1, not the 5 P(win) - 2 (1 - P(win)) a rule ignoring
+    # ties would see.
+    margins = np.array([10] * 3 + [0] * 5 + [-10] * 2)
+    assert handicap_drift(margins, np.array([0]))[0] == pytest.approx(1.1)
+    h = settle_point(margins)
+    assert handicap_drift(margins, np.array([int(np.floor(h))]))[0] >= 0
+    assert handicap_drift(margins, np.array([int(np.floor(h)) + 1]))[0] < 0
+    # Between 0 (drift +1.1) and 1 (5 * 0.3 - 2 * 0.7 = +0.1) it stays positive; it
+    # crosses between 9 (+0.1) and 10 (5 * 0 - 2 * 0.7 = -1.4): 9 + 0.1 / 1.5.
+    assert h == pytest.approx(9 + 0.1 / 1.5)

@@ -126,16 +126,22 @@ def _damped(f, x0: np.ndarray, scores: np.ndarray, bonfires: np.ndarray) -> np.n
 
 
 def as_seat_points(c: np.ndarray, scores: np.ndarray | None = None,
-                   bonfires: np.ndarray | None = None) -> list[int]:
+                   bonfires: np.ndarray | None = None,
+                   printed: np.ndarray | None = None) -> list[int]:
     """Whole starting points for ``seat_points`` (the smallest 0).
 
     With the recorded ``scores``/``bonfires``, the floor/ceiling combination of ``c`` whose
     re-ranked win shares come closest to 1/n (largest deviation); rounding each seat on its
     own can overshoot for one seat at the expense of another.  Without them, rounded.
+    ``printed``: seat points the recorded games already started with (their scores hold
+    them); ``c`` is then the remaining compensation and the answer the whole points to
+    print in all (printed + c, rounded the same way), as the errata loop steps.
     """
     c = np.asarray(c, dtype=float)
     if not np.all(np.isfinite(c)):
         return []
+    base = np.zeros(len(c)) if printed is None else np.asarray(printed, dtype=float)
+    c = base + c
     c = c - c.min()
     if scores is None or bonfires is None:
         return [int(math.floor(v + 0.5)) for v in c]
@@ -145,9 +151,33 @@ def as_seat_points(c: np.ndarray, scores: np.ndarray | None = None,
     for corner in itertools.product((0, 1), repeat=n):
         offs = np.floor(c).astype(np.int64) + np.array(corner, dtype=np.int64)
         offs -= offs.min()
-        dev = float(np.max(np.abs(_win_shares_int(scores, bonfires, offs).mean(axis=0)
+        # the recorded scores hold ``base`` already: re-rank with what changes
+        extra = offs - np.round(base - base.min()).astype(np.int64)
+        dev = float(np.max(np.abs(_win_shares_int(scores, bonfires, extra).mean(axis=0)
                                   - 1.0 / n)))
         if dev < best_dev - 1e-12:
             best, best_dev = offs, dev
     assert best is not None  # 2**n >= 2 corners were tried
     return [int(v) for v in best]
+
+
+def whole_points_check(scores: np.ndarray, bonfires: np.ndarray, points: list[int],
+                       clusters: np.ndarray) -> dict[str, object]:
+    """Whether whole ``points`` (``as_seat_points``) are fair at this player count,
+    measured by re-ranking the recorded games under them: per seat the win share with its
+    Wilson interval clustered by deal, ``fair`` = True when every seat's interval holds
+    1/n, ``max_dev`` the largest |share - 1/n|.  Whole points are coarser than the exact
+    compensation (a per-deal lottery), so they may leave a seat off its share."""
+    from bonfire_sim.analysis.intervals import clustered_wilson
+
+    n = scores.shape[1]
+    per_game = _win_shares_int(scores, bonfires, np.asarray(points, dtype=np.int64))
+    shares, lo, hi = [], [], []
+    for seat in range(n):
+        m, a, b = clustered_wilson(per_game[:, seat], clusters)
+        shares.append(round(m, 4))
+        lo.append(round(a, 4))
+        hi.append(round(b, 4))
+    fair = all(a <= 1.0 / n <= b for a, b in zip(lo, hi, strict=True))
+    return {"points": list(points), "shares": shares, "lo": lo, "hi": hi, "fair": fair,
+            "max_dev": round(max(abs(s - 1.0 / n) for s in shares), 4)}

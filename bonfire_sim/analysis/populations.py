@@ -16,7 +16,13 @@ figure is computed in each population separately (never pooled), then marked:
   share) *holds in every population* when every population raises the same flag; *only
   with X* when only populations X raise it and the others measured it without a flag;
   *differs* when populations raise opposite flags; a population without a measurement is
-  named (*not measured with Y*).
+  named (*not measured with Y*).  The detail also says how far apart the populations are:
+  the largest difference of the flagged figure between two of them, with its 95%
+  interval (a conjunction of labels alone hides whether "only with X" is 0.1 or 10
+  points).
+
+Intervals over seat-rotated games are clustered by deal (the start seat's share, the
+winning score), so the marks' inputs are not too narrow.
 
 ``headline_figures`` computes the figures that need no engine forks (start seat, its
 compensation, winning score) from loaded runs per population; the report adds the task,
@@ -36,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.intervals import Z95, mean_ci, se_from_interval
+from bonfire_sim.analysis.intervals import Z95, clustered_mean_ci, se_from_interval
 from bonfire_sim.errors import ConfigError
 
 HOLDS = "holds in every population"
@@ -78,10 +84,8 @@ def number_mark(values: Mapping[str, tuple[float, float, float]], tolerance: flo
         return UNDECIDED, "measured in fewer than two populations"
     agree, apart = True, []
     for a, b in itertools.combinations(pops, 2):
-        (va, la, ha), (vb, lb, hb) = values[a], values[b]
-        se = math.hypot(se_from_interval(la, ha), se_from_interval(lb, hb))
-        d = va - vb
-        lo, hi = d - Z95 * se, d + Z95 * se
+        va, vb = values[a][0], values[b][0]
+        d, lo, hi = difference_ci(values[a], values[b])
         if not (np.isfinite(lo) and -tolerance <= lo and hi <= tolerance):
             agree = False
         if np.isfinite(lo) and (lo > tolerance or hi < -tolerance):
@@ -94,6 +98,31 @@ def number_mark(values: Mapping[str, tuple[float, float, float]], tolerance: flo
     if agree:
         return UNDECIDED, f"agree within ±{tolerance:g} where measured{extra}"
     return UNDECIDED, f"too few games to tell a difference of ±{tolerance:g}{extra}"
+
+
+def difference_ci(a: tuple[float, float, float], b: tuple[float, float, float],
+                  ) -> tuple[float, float, float]:
+    """(a - b, lo, hi): the 95% interval of the difference of two figures measured on
+    different games (normal approximation from each figure's own interval)."""
+    se = math.hypot(se_from_interval(a[1], a[2]), se_from_interval(b[1], b[2]))
+    d = a[0] - b[0]
+    return d, d - Z95 * se, d + Z95 * se
+
+
+def largest_gap(values: Mapping[str, tuple[float, float, float]]) -> str:
+    """How far apart the populations are on one flagged figure: the pair with the largest
+    difference, as "A - B = +0.040 (-0.010 to +0.090)" ('' with fewer than two)."""
+    pops = [p for p, v in values.items() if np.isfinite(v[0])]
+    if len(pops) < 2:
+        return ""
+    a, b = max(itertools.permutations(pops, 2),
+               key=lambda ab: values[ab[0]][0] - values[ab[1]][0])
+    d, lo, hi = difference_ci(values[a], values[b])
+    share = all(0 <= values[p][1] <= values[p][2] <= 1 for p in (a, b))
+    fmt = "+.3f" if share else "+.1f"
+    ci = (f" ({format(lo, fmt)} to {format(hi, fmt)})" if np.isfinite(lo) and np.isfinite(hi)
+          else "")
+    return f"{a} - {b} = {format(d, fmt)}{ci}"
 
 
 def flag_mark(flags: Mapping[str, str | None]) -> tuple[str, str]:
@@ -128,6 +157,9 @@ def marks(figures: pd.DataFrame) -> pd.DataFrame:
         if kind == "flag":
             mark, detail = flag_mark({p: (None if p not in by or _nan(by[p].flag)
                                           else str(by[p].flag)) for p in pops})
+            gap = largest_gap({p: (by[p].value, by[p].lo, by[p].hi) for p in pops
+                               if p in by and not _nan(by[p].flag)})
+            detail += f"; {gap}" if gap else ""
         else:
             mark, detail = number_mark({p: ((by[p].value, by[p].lo, by[p].hi) if p in by
                                             else (math.nan,) * 3) for p in pops}, tol)
@@ -184,12 +216,14 @@ def seat_rows(sa: pd.DataFrame, population: str, margin: float = FL.MARGIN) -> l
 
 
 def win_score_rows(players: pd.DataFrame, population: str) -> list[dict]:
-    """The mean winning score per player count (t interval) from a players frame with
-    ``n_players``, ``won`` and ``score`` columns (multiplayer rows)."""
+    """The mean winning score per player count from a players frame with ``n_players``,
+    ``won`` and ``score`` columns (multiplayer rows): a t interval clustered by ``deal``
+    (the seat rotations of one deal share its cards; without the column, by game)."""
     rows = []
     won = players[players["won"].astype(bool) & (players["n_players"] >= 2)]
+    by = "deal" if "deal" in won else "game_id"
     for n, g in won.groupby("n_players"):
-        m, lo, hi = mean_ci(g["score"])
+        m, lo, hi = clustered_mean_ci(g["score"].to_numpy(float), g[by].to_numpy())
         rows.append(figure_row(f"{int(n)} players: winning score", "win score",
                                TOLERANCE["win score"], population, m, lo, hi))
     return rows
@@ -210,7 +244,10 @@ def headline_figures(runs_by_population: Mapping[str, Sequence[Any]],
     for pop, runs in runs_by_population.items():
         rs = as_runs(runs)
         rows += seat_rows(seat_advantage(rs, margin=margin), pop, margin)
-        frames = [r.data.players.assign(n_players=r.config.players) for r in rs]
+        frames = [r.data.players.assign(
+            n_players=r.config.players,
+            deal=lambda p, r=r: r.label + "|" + r.data.games.set_index("game_id")["deal"]
+            .reindex(p["game_id"]).astype(str).to_numpy()) for r in rs]
         rows += win_score_rows(pd.concat(frames, ignore_index=True), pop)
     return pd.DataFrame(rows, columns=FIGURE_COLUMNS)
 

@@ -64,6 +64,7 @@ class Reprice:
     fixed_point: bool = False
     check: Round | None = None
     table: pd.DataFrame | None = None  # the card table the proposal came from
+    verify: bool = False  # --verify was asked for (it plays nothing when nothing moved)
 
 
 def group_runs(runs: Sequence[Run]) -> dict[int, list[Run]]:
@@ -253,7 +254,8 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     est = combine(table, printed, margin)
     proposal = {str(r["card"]): int(r["proposed"]) for _, r in est.iterrows()
                 if r["flagged"] and r["proposed"] != r["printed"]}
-    result = Reprice(printed=printed, proposal=proposal, estimate=est, table=table)
+    result = Reprice(printed=printed, proposal=proposal, estimate=est, table=table,
+                     verify=verify)
     if not verify or not proposal:
         result.fixed_point = not proposal
         return result
@@ -351,6 +353,16 @@ def _next_prices(tab: pd.DataFrame, current: dict[str, int], printed: dict[str, 
     return step
 
 
+def verification_line(result: Reprice) -> str:
+    """The proposal file's comment on verification: verified, nothing to verify (--verify
+    found no card to re-price), or not asked for."""
+    if result.rounds:
+        return "# verified on fresh deals"
+    if result.verify:
+        return "# --verify: no card to re-price, so nothing was played to verify"
+    return "# not verified (no --verify)"
+
+
 def overrides_toml(result: Reprice, runs: Sequence[Run], margin: float) -> str:
     """An experiment file that plays the proposal on fresh deals: ``[run]`` like the
     estimating runs (the largest player count; the others as a ``players`` sweep when they
@@ -367,7 +379,7 @@ def overrides_toml(result: Reprice, runs: Sequence[Run], margin: float) -> str:
         games = -(-games // step) * step
     lines = ["# bonfire-sim reprice: proposed printed task points "
              f"(margin {margin:g} point(s)), from {', '.join(r.label for r in runs)}",
-             "# verified on fresh deals" if result.rounds else "# not verified (no --verify)",
+             verification_line(result),
              "[run]",
              f"games = {games}"]
     if len(counts) > 1 and default:

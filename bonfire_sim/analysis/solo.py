@@ -2,9 +2,17 @@
 
 Handicap H shifts the start: H > 0 gives Tom a lead of H points, H < 0 gives you -H.  You
 win a game when ``your score - Tom's score > H``; lose when it is below, tie when equal.
-Start at -10; a win adds 5, a loss subtracts 2, a tie changes nothing.  The series drifts
-to where 5 P(win) = 2 P(loss); ignoring ties that is P(win) = 2/7, so the handicap settles
-near the (1 - 2/7) quantile of your winning margin over Tom.
+Start at -10; a win adds 5, a loss subtracts 2, a tie changes nothing (rulebook: "in case
+of a tie the Handicap doesn't change"; a solo game has no tiebreaker).  At handicap H the
+expected change per game is the drift ``5 P(margin > H) - 2 P(margin < H)``: positive below
+the settle point, negative above, so the series drifts to where it is zero.
+
+**The settle point** (issue 39) is that zero: the drift at each whole handicap (ties count
+as no change, as the rulebook says) and the crossing interpolated linearly between the two
+whole handicaps around it.  Without ties it is the handicap where P(win) = 2/7.  Its 95%
+interval is a bootstrap over games: the interpolated crossing moves with every game
+resampled, where the earlier (1 - 2/7) quantile of integer margins gave a zero-width
+interval ("95% CI -3.0 .. -3.0") and ignored ties.
 
 Strategies do not look at the handicap, so a game's margin does not depend on it: a
 series is the same seeded games read with the handicap arithmetic.
@@ -17,13 +25,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bonfire_sim.analysis.intervals import bootstrap_ci
 from bonfire_sim.rules import components as C
 from bonfire_sim.sim.chunk import ChunkJob
 from bonfire_sim.sim.runconfig import RunConfig
 from bonfire_sim.sim.runner import play_chunks, resolve_jobs
 from bonfire_sim.sim.warm import ensure_warm
-
-SETTLE_WIN_RATE = 2 / 7
 
 
 @dataclass(frozen=True)
@@ -44,8 +51,8 @@ class HandicapSeries:
     path: np.ndarray  # handicap before each game, then after the last (len = games + 1)
     outcomes: np.ndarray  # +1 win, -1 loss, 0 tie
     settled: float  # mean handicap over the second half of the series
-    equilibrium: float  # handicap where the win rate would be 2/7 (margin quantile)
-    equilibrium_ci: tuple[float, float]  # 95% bootstrap interval of ``equilibrium``
+    equilibrium: float  # the settle point: where the drift is zero (``settle_point``)
+    equilibrium_ci: tuple[float, float]  # 95% bootstrap interval (over games) of it
 
 
 def play_solo(strategy: str, games: int, seed: int = 0, jobs: int = 1,
@@ -97,9 +104,37 @@ def handicap_path(margin: np.ndarray, start: int = C.HANDICAP_START) -> tuple[np
     return path, out
 
 
+SETTLE_DEFINITION = ("where the expected change per game, 5 P(win) - 2 P(loss), is zero "
+                     "(a tie changes nothing), between whole handicaps interpolated")
+
+
+def handicap_drift(margin: np.ndarray, handicaps: np.ndarray) -> np.ndarray:
+    """Expected change of the handicap per game at each handicap: +5 P(margin > H)
+    - 2 P(margin < H); a tie (margin == H) changes nothing."""
+    m = np.sort(np.asarray(margin))
+    h = np.asarray(handicaps)
+    below = np.searchsorted(m, h, side="left") / len(m)  # P(margin < H): a loss
+    above = 1.0 - np.searchsorted(m, h, side="right") / len(m)  # P(margin > H): a win
+    return C.HANDICAP_WIN * above + C.HANDICAP_LOSS * below
+
+
+def settle_point(margin: np.ndarray) -> float:
+    """The handicap the challenge settles at: the zero of ``handicap_drift``, interpolated
+    linearly between the last whole handicap with a drift >= 0 and the next one."""
+    m = np.asarray(margin)
+    if len(m) == 0:
+        return float("nan")
+    hs = np.arange(int(m.min()) - 1, int(m.max()) + 2)  # drift +5 at the low end, -2 at top
+    d = handicap_drift(m, hs)
+    k = int(np.nonzero(d >= 0)[0][-1])
+    if d[k] == 0:
+        return float(hs[k])
+    return float(hs[k] + d[k] / (d[k] - d[k + 1]))
+
+
 def equilibrium_handicap(margin: np.ndarray) -> float:
-    """Handicap at which P(margin > H) = 2/7: the (1 - 2/7) quantile of the margins."""
-    return float(np.quantile(margin, 1 - SETTLE_WIN_RATE))
+    """The settle point (``settle_point``; kept under its earlier name)."""
+    return settle_point(margin)
 
 
 def handicap_series(games: SoloGames, start: int = C.HANDICAP_START, n_boot: int = 500,
@@ -107,9 +142,6 @@ def handicap_series(games: SoloGames, start: int = C.HANDICAP_START, n_boot: int
     """The challenge over the games in order, with where it settles."""
     margin = games.margin
     path, out = handicap_path(margin, start)
-    rng = np.random.default_rng(seed)
-    boots = [equilibrium_handicap(rng.choice(margin, len(margin))) for _ in range(n_boot)]
-    lo, hi = np.quantile(boots, [0.025, 0.975]) if len(margin) > 1 else (np.nan, np.nan)
+    ci = bootstrap_ci(margin, settle_point, n_boot, seed)
     half = path[len(path) // 2:]
-    return HandicapSeries(start, path, out, float(half.mean()), equilibrium_handicap(margin),
-                          (float(lo), float(hi)))
+    return HandicapSeries(start, path, out, float(half.mean()), settle_point(margin), ci)

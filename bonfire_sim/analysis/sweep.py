@@ -5,8 +5,9 @@ A sweep runs one configuration per point (a swept override value, a player count
 95% interval from that run's games alone:
 
 * ``start_advantage`` (2+ players): seat 0's win share minus the fair 1/n (shared wins
-  split), Wilson interval;
-* ``winning_score`` (2+ players): the mean final score of the game's winner, t interval;
+  split), Wilson interval clustered by deal;
+* ``winning_score`` (2+ players): the mean final score of the game's winner, t interval
+  clustered by deal;
 * ``surplus:<task>`` (2+ players, where a task's points are swept): the task's card
   surplus (``card_values``): its lit value minus the mean lit value of the other tasks of
   its colour (engine forks, interval clustered by deal).  It grows with the task's printed
@@ -26,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bonfire_sim.analysis.intervals import mean_ci, wilson
+from bonfire_sim.analysis.intervals import clustered_mean_ci, clustered_wilson, wilson
 from bonfire_sim.analysis.probes import TASK_IDS, ProbeSettings
 from bonfire_sim.analysis.runs import Run
 from bonfire_sim.analysis.values import player_rows, task_values
@@ -79,12 +80,15 @@ def game_measures(run: Run) -> list[dict[str, Any]]:
     rows = []
     seat0 = p[p["seat"] == 0]
     k, fair = float(seat0["win_share"].sum()), 1.0 / n_players
-    lo, hi = wilson(k, len(seat0))
-    rows.append(_row("start_advantage", n_players, k / len(seat0) - fair, float(lo) - fair,
-                     float(hi) - fair, len(seat0), 0.0))
+    # The seat rotations of a deal share its cards: both intervals clustered by deal.
+    _, slo, shi = clustered_wilson(seat0["win_share"].to_numpy(float),
+                                   seat0["deal"].to_numpy())
+    rows.append(_row("start_advantage", n_players, k / len(seat0) - fair, slo - fair,
+                     shi - fair, len(seat0), 0.0))
     # A tie shares the win; its winners hold the same score, so the max is the winner's.
-    winners = p[p["won"].astype(bool)].groupby("game_id")["score"].max()
-    m, mlo, mhi = mean_ci(winners.to_numpy(float))
+    won = p[p["won"].astype(bool)].groupby("game_id")
+    winners, deals = won["score"].max(), won["deal"].first()
+    m, mlo, mhi = clustered_mean_ci(winners.to_numpy(float), deals.to_numpy())
     rows.append(_row("winning_score", n_players, m, mlo, mhi, len(winners)))
     return rows
 

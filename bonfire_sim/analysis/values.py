@@ -18,9 +18,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.compensation import as_seat_points, compensation
+from bonfire_sim.analysis.compensation import (
+    as_seat_points,
+    compensation,
+    whole_points_check,
+)
 from bonfire_sim.analysis.intervals import (
     Z95,
+    clustered_mean_ci,
+    clustered_wilson,
     mean_ci,
     mean_se,
     pool_inverse_variance,
@@ -387,24 +393,28 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
                    alpha: float = FL.ALPHA) -> pd.DataFrame:
     """Per player count (2+) and seat: ``value`` = win share (shared wins split), Wilson
     ``lo``/``hi``, ``n`` games, ``fair`` = 1/n, ``score`` (mean, t ``score_lo``/
-    ``score_hi``), and the **compensation**: the starting points per seat (seat 0 = 0) that
-    would give every seat 1/n of the wins when the recorded games are re-ranked, with a
-    95% interval ``c_lo``/``c_hi`` (``compensation.compensation``).  ``seat_points`` (in
-    ``attrs``, per player count) is the whole-point override to test it with (the
-    rounding whose re-ranked win shares come closest to 1/n); ``seat_points_exact`` the
-    compensation itself to 0.01 point (a fractional ``seat_points`` is a per-deal
-    lottery, the same interpolation the estimate uses).  ``q_value`` /
-    ``flag``: compensation beyond ± margin points (BH per player count);
-    ``imprecise``: compensation interval wider than ± margin; ``games``: example games
-    the seat won.  Runs should be seat-rotated; otherwise seats are confounded with the
-    strategies sitting there."""
+    ``score_hi``), both intervals clustered by deal, and the **compensation**: the starting
+    points per seat (seat 0 = 0) that would give every seat 1/n of the wins when the
+    recorded games are re-ranked, with a 95% interval ``c_lo``/``c_hi``
+    (``compensation.compensation``). ``seat_points`` (in ``attrs``, per player count) is the
+    whole-point override to test it with (the rounding whose re-ranked win shares come
+    closest to 1/n); ``seat_points_exact`` the compensation itself to 0.01 point (a
+    fractional ``seat_points`` is a per-deal lottery, the same interpolation the estimate
+    uses); ``seat_points_whole`` whether the whole points are fair at that count, measured
+    by re-ranking the games under them (``compensation.whole_points_check``). ``q_value`` /
+    ``flag``: compensation beyond ± margin points (BH per player count); ``imprecise``:
+    compensation interval wider than ± margin; ``games``: example games the seat won. Runs
+    should be seat-rotated; otherwise seats are confounded with the strategies sitting
+    there."""
     rs = as_runs(runs)
-    rows, suggest, exact = [], {}, {}
+    rows, suggest, exact, whole = [], {}, {}, {}
     for n in sorted({r.config.players for r in rs if r.config.players >= 2}):
         a = _seat_arrays([r for r in rs if r.config.players == n])
         scores, bonf, clusters = _games_by_seat(a, n)
         c, clo, chi = compensation(scores, bonf, clusters)
         suggest[n] = as_seat_points(c, scores, bonf)
+        if suggest[n]:  # are whole points fair at this count? (re-ranked, measured)
+            whole[n] = whole_points_check(scores, bonf, suggest[n], clusters)
         exact[n] = ([round(float(v), 2) for v in c - np.min(c)]
                     if np.all(np.isfinite(c)) else [])
         for seat in np.unique(a["seat"]):
@@ -412,8 +422,10 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
             at = a["seat"] == seat
             share = a["win_share"][at]
             wins = float(share.sum())
-            lo, hi = wilson(wins, len(share))
-            m, slo, shi = mean_ci(a["score"][at])
+            # The seat rotations of a deal share its cards: intervals clustered by deal.
+            deal = a["cluster"][a["game"][at]]
+            _, lo, hi = clustered_wilson(share, deal)
+            m, slo, shi = clustered_mean_ci(a["score"][at], deal)
             won = a["game_id"][at][share > 0]
             rows.append({"seat": seat, "players": n, "value": wins / len(share),
                          "lo": float(lo), "hi": float(hi), "n": len(share), "fair": 1.0 / n,
@@ -438,6 +450,7 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
     out["imprecise"] = FL.imprecise(out["c_lo"], out["c_hi"], margin) & (out["seat"] > 0)
     out.attrs["seat_points"] = suggest
     out.attrs["seat_points_exact"] = exact
+    out.attrs["seat_points_whole"] = whole
     return out
 
 

@@ -22,7 +22,11 @@ def cards(kind: str, fmt: str, variants: dict[str, str]) -> None:
     """List the game's cards with the provenance of their data.
 
     Provenance is text (the rulebook says so), inferred or assumed (see
-    bonfire_sim/rules/components.py, the one place to correct a value).  The assumed
+    bonfire_sim/rules/components.py, the one place to correct a value): `provenance` is
+    the weakest of a card's facts, and the prov_* columns give it per field (a task's
+    tier, condition, depicted parameter and exact points; a gnome's text, amounts,
+    resource icon and depicted guardian), so the rulebook's numbers stand apart from
+    the guesses.  The assumed
     facts that decide whole answers have named variants (--kind variants marks those in
     force; --variant chooses, e.g. Tom's deck for --kind tom).
 

@@ -38,4 +38,5 @@ COMMANDS: dict[str, str] = {
     "expert": "bonfire_sim.cli.expert:expert",
     "warm": "bonfire_sim.cli.warm:warm",
     "strength": "bonfire_sim.cli.strength:strength",
+    "errata": "bonfire_sim.cli.errata:errata",
 }

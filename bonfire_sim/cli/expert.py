@@ -73,8 +73,9 @@ def expert(start: str, rounds: int, deals2: int, deals4: int, width: int, sample
         if not quiet:
             click.echo(line, err=True)
 
+    from bonfire_sim.infra import fileio
+
     row, history = train(config, Path(out), jobs=jobs, log=log)
-    target = Path(weights_out)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(weights_text(row, provenance(config, command, history)))
+    target = fileio.write_text(weights_out,  # the one writer: no link followed
+                               weights_text(row, provenance(config, command, history)))
     click.echo(f"{rounds} rounds; weights in {target}")

@@ -13,6 +13,10 @@ from bonfire_sim import __version__
 from bonfire_sim.cli.commands import COMMANDS
 from bonfire_sim.errors import BonfireError
 
+# The exit status of a command whose reader went away (``... | head -1``): 128 + SIGPIPE,
+# what a shell reports for a Unix tool killed by the closed pipe.
+EXIT_CLOSED_PIPE = 141
+
 # Set to 1 to see the full traceback of a domain error instead of the one-line message.
 TRACEBACK_ENV = "BONFIRE_SIM_TRACEBACK"
 
@@ -25,6 +29,10 @@ class CleanError(click.ClickException):
     def __init__(self, error: Exception) -> None:
         message = " ".join(part.strip() for part in str(error).splitlines() if part.strip())
         super().__init__(message or type(error).__name__)
+
+
+class ClosedPipe(Exception):
+    """stdout's reader went away while a command printed (``... | head -1``)."""
 
 
 class LazyGroup(click.Group):
@@ -45,6 +53,10 @@ class LazyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except BrokenPipeError as error:
+            # The reader left: not the user's error.  Not an OSError any more, or click's
+            # own handler would exit 1 (which ``check`` reserves for "the assertion fails").
+            raise ClosedPipe from error
         except (BonfireError, ValueError) as error:
             if os.environ.get(TRACEBACK_ENV) == "1":
                 raise
@@ -62,6 +74,8 @@ class LazyGroup(click.Group):
             return run(*args, standalone_mode=False, **kwargs)
         try:
             rv = run(*args, standalone_mode=False, **kwargs)
+        except (ClosedPipe, BrokenPipeError):
+            end_quietly_on_closed_pipe()
         except click.UsageError as error:
             hint = f" (see '{error.ctx.command_path} --help')" if error.ctx else ""
             message = " ".join(error.format_message().split())
@@ -80,6 +94,21 @@ class LazyGroup(click.Group):
             click.echo("Error: interrupted (Ctrl-C)", err=True)
             sys.exit(130)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def end_quietly_on_closed_pipe() -> None:
+    """Exit 141 without a word when stdout's reader has gone (``replay ... | head -1``).
+
+    Python ignores SIGPIPE, so the write raises; stdout is pointed at /dev/null first so
+    the interpreter's final flush of the unwritten rest cannot raise a second time."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout already closed or not a real file
+        pass
+    finally:
+        os.close(devnull)
+    sys.exit(EXIT_CLOSED_PIPE)
 
 
 def load_command(target: str) -> click.Command:

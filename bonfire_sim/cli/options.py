@@ -193,6 +193,16 @@ def interrupted(what: str) -> Interrupted:
     return Interrupted(f"interrupted; {what}")
 
 
+def announce_compile(quiet: bool) -> None:
+    """Say at once, before a command's heavy imports, that the engine will compile first
+    (nothing when it is compiled or ``quiet``)."""
+    from bonfire_sim.sim import warm
+
+    line = None if quiet else warm.cold_notice()
+    if line:
+        click.echo(line, err=True)
+
+
 def warm_engine(quiet: bool) -> float:
     """Compile the engine first if this version's cache lacks it: one line at once saying
     so and about how long, then a progress display of the compile's parts, so that the

@@ -27,6 +27,10 @@ from bonfire_sim.config import MAX_GAMES, MAX_POINTS
 @click.option("--skill-depth", "skill_depth", default=None, metavar="FILE.json",
               help="Show this skill-depth matrix (`bonfire-sim ladder --skill-depth --out`) "
                    "as its own section.")
+@click.option("--errata", "errata", default=None, metavar="FILE.json",
+              help="Open the report with this errata sheet's four answer cards "
+                   "(`bonfire-sim errata --out DIR` writes DIR/errata.json): verified on "
+                   "fresh deals, where the report's own cards are not.")
 @click.option("--probe-games", type=Budget(1, MAX_GAMES), default=2000, show_default=True,
               help="Games per run whose decisions are forked for the task and gnome values "
               "(cached in the user cache directory, never in the run).")
@@ -43,7 +47,8 @@ from bonfire_sim.config import MAX_GAMES, MAX_POINTS
 @backend_options
 @quiet_option
 def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | None,
-           skill_depth: str | None, probe_games: int, measure_cards: bool, margin: float,
+           skill_depth: str | None, errata: str | None, probe_games: int,
+           measure_cards: bool, margin: float,
            jobs: int, quiet: bool) -> None:
     """Build an HTML balance report from finished runs' Parquet tables.
 
@@ -85,7 +90,8 @@ def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | N
     with Progress(STEPS, "report", "step", quiet=quiet) as bar, \
             Heartbeat("report", quiet=quiet, write=bar.write, note=bar.note) as beat:
         path = build_report(run_dirs, out, title=title, sensitivity=sensitivity,
-                            skill_depth=skill_depth, probes=probes, margin=margin,
+                            skill_depth=skill_depth, errata=errata, probes=probes,
+                            margin=margin,
                             command=command, jobs=jobs,
                             progress=progress_callback(bar), quiet=quiet, status=beat.step)
     click.echo(f"wrote {path}")

@@ -7,6 +7,7 @@ import os
 import click
 
 from bonfire_sim.cli.options import (
+    announce_compile,
     backend_options,
     interrupted,
     progress_callback,
@@ -67,6 +68,7 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
     \b
         bonfire-sim run --games 2000 --players 1 --variant tom_deck=gnome --out runs/gnome
     """
+    announce_compile(quiet)  # first: the imports below take a second on a busy machine
     from dataclasses import replace
     from pathlib import Path
 

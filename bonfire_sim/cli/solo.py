@@ -35,8 +35,9 @@ def solo(strategy: str | None, games: int, seed: int, handicap: int, jobs: int,
     """Play solo games against Tom and simulate the handicap challenge.
 
     Prints the win/tie/loss rates at --handicap, both players' mean scores, the challenge
-    path from -10 (+5 per win, -2 per loss) and the handicap where it settles (the
-    strategy's win rate is 2/7 there), with a 95% bootstrap interval.  --variant plays
+    path from -10 (+5 per win, -2 per loss, a tie changes nothing) and the handicap where
+    it settles: where the expected change per game, 5 P(win) - 2 P(loss), is zero,
+    interpolated between whole handicaps, with a 95% bootstrap interval over games.  --variant plays
     a named reading of an uncertain fact, as `run` does (e.g. tom_deck=gnome).
 
     Example:
@@ -84,7 +85,12 @@ def _one(strategy: str, games: int, seed: int, handicap: int, jobs: int, quiet: 
     """Play one player's solo series: its printed summary and its handicap path rows."""
     import numpy as np
 
-    from bonfire_sim.analysis.solo import handicap_series, outcomes_at, play_solo
+    from bonfire_sim.analysis.solo import (
+        SETTLE_DEFINITION,
+        handicap_series,
+        outcomes_at,
+        play_solo,
+    )
     from bonfire_sim.infra.progress import Progress
 
     with Progress(games, f"solo games ({strategy})", "game", quiet=quiet) as bar:
@@ -101,8 +107,8 @@ def _one(strategy: str, games: int, seed: int, handicap: int, jobs: int, quiet: 
         f"tie {np.mean(out == 0):.1%}, loss {np.mean(out < 0):.1%}",
         f"  challenge from {series.start:+d}: after {games} games "
         f"{int(series.path[-1]):+d}, mean over the second half {series.settled:+.1f}",
-        f"  settles near {series.equilibrium:+.1f} (95% CI {lo:+.1f} .. {hi:+.1f}), "
-        f"where the win rate is 2/7",
+        f"  settles near {series.equilibrium:+.1f} (95% CI {lo:+.1f} .. {hi:+.1f}, "
+        f"bootstrap over games): {SETTLE_DEFINITION}",
     ]
     rows = [(strategy, i, int(series.path[i]), int(o)) for i, o in enumerate(series.outcomes)]
     return text, rows

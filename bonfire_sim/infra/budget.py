@@ -17,7 +17,9 @@ FORK_GAMES_PER_CORE_SECOND = 40.0  # forked (probe) games: replays from a decisi
 # games + players tables and their chunks, no turn log: 334 MB per million 4-player
 # games (docs/findings/2026-11-26-million-games.md)
 RUN_BYTES_PER_GAME = 350
-TURN_LOG_BYTES_PER_GAME = 12_000  # a turn log adds this per game
+# a turn log ("all") adds about 760 bytes per 4-player game (400 games, seed 3, measured
+# on 2026-11-27: 487 kB with it, 183 kB without)
+TURN_LOG_BYTES_PER_GAME = 800
 ANNOUNCE_SECONDS = 600.0  # say what a job costs when it takes longer than this
 
 

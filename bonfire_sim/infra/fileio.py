@@ -35,12 +35,14 @@ from typing import IO, Any
 
 from bonfire_sim.errors import OutputError
 from bonfire_sim.infra import ownership
+from bonfire_sim.infra.nofollow import CLOEXEC as _CLOEXEC
+from bonfire_sim.infra.nofollow import NOFOLLOW as _NOFOLLOW
+from bonfire_sim.infra.nofollow import open_lock as open_lock
+from bonfire_sim.infra.nofollow import refuse_shared as _refuse_shared
 
 TMP_SUFFIX = ".tmp"
 # NAME.<12 hex digits>.tmp, or an older version's NAME.tmp
 _TMP_NAME = re.compile(r"(?P<name>.+?)(?:\.[0-9a-f]{12})?\.tmp")
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # absent on Windows (no links planted there)
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def temp_target(name: str) -> str | None:
@@ -62,20 +64,6 @@ def _check_folder(folder: Path, mkdir: bool) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     if not stat.S_ISDIR(os.stat(folder).st_mode):
         raise NotADirectoryError(20, "not a directory", str(folder))
-
-
-def _refuse_shared(fd: int, path: Path, doing: str) -> None:
-    """Refuse a descriptor that is not a private regular file: a planted hard link (more
-    than one name) or a special file would carry our bytes (or our truncation) elsewhere.
-    ``doing``: the message's start ("cannot write X", "cannot lock X: its lock file Y")."""
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        raise OutputError(f"{doing} is not a regular file; bonfire_sim writes only regular "
-                          f"files: remove it and try again")
-    if info.st_nlink > 1:
-        raise OutputError(f"{doing} has {info.st_nlink} hard links, so writing it would "
-                          f"change another file; bonfire_sim never makes links: remove it "
-                          f"and try again")
 
 
 def _temp_name(path: Path, attempt: int) -> str:
@@ -138,29 +126,6 @@ def _discard(f: IO[bytes] | None, tmp: Path | None) -> None:
     if tmp is not None:
         with contextlib.suppress(OSError):
             tmp.unlink()
-
-
-def open_lock(path: str | Path) -> int:
-    """Open (creating if missing) the lock file ``path`` for reading and writing, never
-    through a link: a symbolic link, a hard-linked file or a special file there is one
-    ``OutputError`` and nothing of it is changed (no truncation, no byte written).  The
-    caller owns the returned descriptor."""
-    path = Path(path)
-    flags = os.O_RDWR | os.O_CREAT | _NOFOLLOW | _CLOEXEC | getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(path, flags, 0o644)
-    except OSError as e:
-        if os.path.islink(path):
-            raise OutputError(f"cannot lock {path.parent}: its lock file {path.name} is a "
-                              f"symbolic link; bonfire_sim never makes links: remove it "
-                              f"and try again") from None
-        raise OutputError(f"cannot lock {path.parent} ({path}): {e.strerror or e}") from None
-    try:
-        _refuse_shared(fd, path, f"cannot lock {path.parent}: its lock file {path.name}")
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
 
 
 def append(path: str | Path, data: bytes) -> None:

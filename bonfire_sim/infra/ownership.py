@@ -13,7 +13,7 @@ alive.  The kernel drops the ``flock`` when its process dies however it dies, so
 file a killed process left behind is recovered without anyone deleting it.  The lock
 file is the one file not written through ``fileio``'s atomic writer (a lock must be
 taken in place, and it holds no data, only a note of who holds it), but it is opened
-by ``fileio.open_lock``: never through a link, and a hard-linked or special file there
+by ``nofollow.open_lock``: never through a link, and a hard-linked or special file there
 is refused before it is truncated or written (a shared folder may hold one planted).
 
 This module sits beside ``fileio`` (below every layer): it knows the marker files of a
@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from bonfire_sim.errors import BonfireError, OutputError
+from bonfire_sim.infra.nofollow import open_lock
 
 MANIFEST = "manifest.json"  # a run directory's manifest (sim.runner writes it)
 RUN_FORMAT = "bonfire_sim-run"
@@ -148,11 +149,9 @@ def _acquire(folder: Path) -> int:
     A process may unlink the file (on release) between our open and our flock; then we
     hold a lock on a dead inode, so we check that the path still is what we locked.
     """
-    from bonfire_sim.infra import fileio  # fileio imports this module
-
     path = folder / LOCK
     while True:
-        fd = fileio.open_lock(path)  # no link followed; a hard-linked lock is refused
+        fd = open_lock(path)  # no link followed; a hard-linked lock is refused
         if not _flock(fd):
             os.close(fd)
             raise OutputError(

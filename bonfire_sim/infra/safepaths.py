@@ -96,8 +96,9 @@ def within(base: str | Path, rel: object, where: str, what: str) -> Path:
     base = Path(base)
     if not isinstance(rel, str) or _leads_out(os.path.realpath(base), rel, base):
         raise ConfigError(f"{where}: {what} = {str(rel)[:120]!r} leads outside the folder "
-                          f"it is run from ({base}); paths in experiment, check and "
-                          f"sensitivity files must be relative and stay inside it (no "
+                          f"it is run from ({base}); paths in a file you run (experiment, "
+                          f"check, sensitivity, strength) must be relative and stay inside "
+                          f"it (no "
                           f"absolute path, no '..', no link leading out, no '~', '$', ':' "
                           f"or '*?[]', at most "
                           f"{MAX_PATH_PARTS} levels)")

@@ -73,6 +73,15 @@ def _measured_note(rows: pd.DataFrame, what: str) -> str:
             f"the margin or too few deals), so they are never flagged{most}: {how}.")
 
 
+def _verdict(rows: pd.DataFrame) -> str:
+    """"no change suggested" only when every row is measured; else not enough play."""
+    wide = rows[rows["status"] != "measured"]
+    if wide.empty:
+        return "no change suggested."
+    return (f"not enough play to tell for the {len(wide)} rows not measured (forks they "
+            f"need below).")
+
+
 def _who(rows: pd.DataFrame) -> str:
     who = sorted(set(rows["who"].dropna())) if "who" in rows else []
     return f"Played by {'; '.join(who)}." if who else ""
@@ -107,16 +116,32 @@ def task_answer(tv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, An
     if flagged.empty:
         return [H.text_block(f"Task values{where}: no measured task is flagged as mispriced "
                              f"(surplus within ±margin of the typical card of its colour, "
-                             f"FDR 5%) in {len(rows)} task rows; no change suggested. {tail}",
+                             f"FDR 5%) in {len(rows)} task rows; {_verdict(rows)} {tail}",
                              "answer")] + figure
-    items = "; ".join(
-        f"{r.task} at {int(r.players)} players prints {int(r.printed)}, surplus "
-        f"{r.surplus:+.1f} ({_ci(r.s_lo, r.s_hi)}) points: {r.flag}, print {int(r.proposed)} "
-        f"(measured, {int(r.n):,} forks from {int(r.deals):,} deals)"
-        for r in flagged.head(SHOWN).itertuples())
-    more = f" and {len(flagged) - SHOWN} more" if len(flagged) > SHOWN else ""
-    return [H.text_block(f"Task values{where}: {len(flagged)} of {len(rows)} task rows are "
-                         f"flagged as mispriced: {items}{more}. {tail}", "answer")] + figure
+    tasks = list(dict.fromkeys(flagged["task"]))
+    items = "; ".join(_task_item(tv, task) for task in tasks[:SHOWN])
+    more = f" and {len(tasks) - SHOWN} more" if len(tasks) > SHOWN else ""
+    return [H.text_block(f"Task values{where}: {len(tasks)} task(s) are flagged as mispriced "
+                         f"at some player count ({len(flagged)} of {len(rows)} task rows); "
+                         f"a task is printed once, so each gets one value for every count: "
+                         f"{items}{more}. {tail}", "answer")] + figure
+
+
+def _task_item(tv: pd.DataFrame, task: str) -> str:
+    """One flagged task: today's print, ONE proposed print (the inverse-variance mean of
+    printed - surplus over the counts, ``errata_measure.card_proposals``) and each count's
+    surplus with its interval and flag."""
+    from bonfire_sim.analysis.errata_cards import card_proposals
+
+    rows = tv[(tv["task"] == task) & (tv["players"] > 0)].rename(columns={"task": "card"})
+    printed = int(rows["printed"].iloc[0])
+    prop = card_proposals(rows, {task: printed}, 1.0)
+    one = int(prop["proposed"].iloc[0]) if len(prop) else printed
+    counts = ", ".join(f"{int(r.players)}p {r.surplus:+.1f} ({_ci(r.s_lo, r.s_hi)})"
+                       + (f" {r.flag}" if r.flag else "")
+                       for r in rows.sort_values("players").itertuples())
+    return (f"{task} prints {printed}, print {one} at every count (surplus {counts}; "
+            f"{int(rows['n'].sum()):,} forks)")
 
 
 def gnome_answer(gv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, Any]]:
@@ -144,7 +169,7 @@ def gnome_answer(gv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, A
     if flagged.empty:
         return [H.text_block(f"Gnome strength{where}: no measured gnome stands out from the "
                              f"average gnome of its player count by more than the margin "
-                             f"(FDR 5%) in {len(rows)} gnome rows; no change suggested. "
+                             f"(FDR 5%) in {len(rows)} gnome rows; {_verdict(rows)} "
                              f"{tail}", "answer")] + figure
     items = "; ".join(
         f"{r.gnome} at {int(r.players)} players {r.relative:+.1f} ({_ci(r.rel_lo, r.rel_hi)}) "
@@ -163,6 +188,24 @@ def _seat_points_now(members: Sequence[G.Group], runs: Mapping[str, Any], n: int
             cfg = runs[g.runs[0]].manifest.get("config", {})
             return list((cfg.get("overrides") or {}).get("seat_points") or [])
     return []
+
+
+def whole_points_words(check: Mapping[str, Any] | None, n: int) -> str:
+    """Whether the whole points proposed are fair at ``n`` players, as measured by
+    re-ranking the games under them ("" when not measured)."""
+    if not check:
+        return ""
+    pts, shares = check["points"], check["shares"]
+    spread = f"seat win shares {_pct(min(shares))} to {_pct(max(shares))}"
+    if check["fair"]:
+        return (f"; whole points {pts} are fair at {n} players (re-ranked: {spread}, every "
+                f"seat's interval holds {_pct(1 / n)})")
+    off = [f"seat {k} {_pct(s)} ({_pct(a)} to {_pct(b)})" for k, (s, a, b) in
+           enumerate(zip(shares, check["lo"], check["hi"], strict=True))
+           if not a <= 1 / n <= b]
+    return (f"; whole points {pts} are NOT fair at {n} players (re-ranked: "
+            f"{', '.join(off)} against {_pct(1 / n)}): print the exact compensation as a "
+            f"per-deal lottery, or accept a {_pct(check['max_dev'])} gap")
 
 
 def seat_answer(data: Mapping[str, Any], setting: str, many: bool,
@@ -191,6 +234,7 @@ def seat_answer(data: Mapping[str, Any], setting: str, many: bool,
                       f"{[a + b for a, b in zip(now, pts, strict=False)]}")
             text += (f"; {change} (exact compensation {exact}; seat {int(w.seat)} "
                      f"{w.compensation:+.2f}, {_ci(w.c_lo, w.c_hi, '+.2f')})")
+            text += whole_points_words(sa.attrs.get("seat_points_whole", {}).get(n), n)
         parts.append(text)
     blocks = [H.text_block(f"Start-player advantage{where}: " + "; ".join(parts) + ". The "
                            "compensation re-ranks the recorded games; confirm it with a run "
@@ -214,7 +258,8 @@ def tom_answer(data: Mapping[str, Any]) -> list[dict[str, Any]]:
         if r.strategy in eq.index:
             e = eq.loc[r.strategy]
             text += (f"; Tom needs a head start of {e['equilibrium']:+.1f} "
-                     f"({_ci(e['lo'], e['hi'])}) for a 2/7 win rate")
+                     f"({_ci(e['lo'], e['hi'])}) where the challenge settles "
+                     f"(about a 2/7 win rate)")
         items.append(text)
     table = tom.merge(eq.reset_index()[["strategy", "equilibrium", "lo", "hi"]]
                       .rename(columns={"lo": "h_lo", "hi": "h_hi"}), on="strategy", how="left"
@@ -227,7 +272,7 @@ def tom_answer(data: Mapping[str, Any]) -> list[dict[str, Any]]:
             H.table_block(table, {
                 "strategy": ("solo group", ""), "games": ("games", ","),
                 "win_rate": ("win rate, handicap 0", ".3f"), "lo": ("95% lo", ".3f"),
-                "hi": ("95% hi", ".3f"), "equilibrium": ("handicap for 2/7", "+.1f"),
+                "hi": ("95% hi", ".3f"), "equilibrium": ("settle point", "+.1f"),
                 "h_lo": ("95% lo", "+.1f"), "h_hi": ("95% hi", "+.1f")},
                 caption="Tom's difficulty and handicap per solo group"),
             _fig(F.tom_win_rates(tom), "Win rate against Tom at handicap 0 per solo group "
@@ -282,45 +327,54 @@ def population_block(players: pd.DataFrame, groups: Sequence[G.Group]) -> dict[s
 
 # ---- the section ----------------------------------------------------------------------------
 def section_answers(sections: Sequence[dict[str, Any]], players: pd.DataFrame,
-                    groups: Sequence[G.Group], runs: Mapping[str, Any]) -> dict[str, Any]:
+                    groups: Sequence[G.Group], runs: Mapping[str, Any],
+                    margin: float = 1.0,
+                    sheet: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The answers section from the built detail sections (``data`` of each), the players
-    frame (``stats.combine``), the groups and the loaded runs by label."""
+    frame (``stats.combine``), the groups and the loaded runs by label: the first screen
+    (``first_screen``: four answer cards, from the errata ``sheet`` when given), then each
+    answer's details numbered 1.1-1.6 under the section's own number."""
+    from bonfire_sim.report.first_screen import first_screen
+
     by_id = {s["id"]: s for s in sections}
     multi = G.settings(groups, solo=False)
     many = len(multi) > 1
     members = dict(multi)
     n_groups = len(groups)
-    blocks = [H.text_block(f"This report holds {n_groups} configuration group(s) "
-                           f"({', '.join(g.label for g in groups)}); each answer is given per "
-                           f"group and never pools two of them.")]
-    blocks.append(population_block(players, groups))
-    # Each headline figure checked across the populations of its configuration (issue 27).
+    blocks = first_screen(by_id, groups, runs, margin, sheet)
+    blocks.append(H.text_block(f"Details and method below. This report holds {n_groups} "
+                               f"configuration group(s) ({', '.join(g.label for g in groups)}"
+                               f"); each answer is given per group and never pools two of "
+                               f"them."))
     marked = answer_marks(by_id, players, groups, runs)
-    blocks.append(H.heading_block("Do the answers hold for other players?",
-                                  "answer-populations"))
-    blocks += marked["summary"]
     none = [H.text_block("No multiplayer games in these runs.", "answer")]
-    blocks.append(H.heading_block("1. Task values", "answer-tasks"))
+    blocks.append(H.heading_block("1.1 Task values", "answer-tasks"))
     blocks += [b for setting, data in _by_setting(by_id, "tasks") if data.get("tasks") is not None
                for b in task_answer(data["tasks"], setting, many)] or none
     blocks += marked["tasks"]
     blocks.append(H.links_block([("#tasks", "task details")], "Details: "))
-    blocks.append(H.heading_block("2. Gnome strength", "answer-gnomes"))
+    blocks.append(H.heading_block("1.2 Gnome strength", "answer-gnomes"))
     blocks += [b for setting, data in _by_setting(by_id, "gnomes")
                if data.get("gnomes") is not None
                for b in gnome_answer(data["gnomes"], setting, many)] or none
     blocks += marked["gnomes"]
     blocks.append(H.links_block([("#gnomes", "gnome details")], "Details: "))
-    blocks.append(H.heading_block("3. Start-player advantage and its compensation",
+    blocks.append(H.heading_block("1.3 Start-player advantage and its compensation",
                                   "answer-seats"))
     for setting, data in _by_setting(by_id, "seats"):
         blocks += seat_answer(data, setting, many, members.get(setting, []), runs)
     blocks += marked["seats"]
     blocks.append(H.links_block([("#seats", "seat details")], "Details: "))
-    blocks.append(H.heading_block("4. Tom's difficulty", "answer-tom"))
+    blocks.append(H.heading_block("1.4 Tom's difficulty", "answer-tom"))
     blocks += tom_answer((by_id.get("tom") or {}).get("data", {}))
     blocks += marked["tom"]
     blocks.append(H.links_block([("#tom", "Tom details")], "Details: "))
+    blocks.append(H.heading_block("1.5 Who played", "answer-who"))
+    blocks.append(population_block(players, groups))
+    # Each headline figure checked across the populations of its configuration (issue 27).
+    blocks.append(H.heading_block("1.6 Do the answers hold for other players?",
+                                  "answer-populations"))
+    blocks += marked["summary"]
     blocks.append(H.links_block([(f"#{s['id']}", s["title"]) for s in sections],
                                 "Every detailed section: "))
     return {"id": "answers", "title": "Answers", "blocks": blocks, "absent": None, "data": {}}

@@ -9,7 +9,7 @@ answers section (``answers``) is built last from the sections' frames and shown 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from bonfire_sim.report.data import (  # noqa: F401 (public here: compare and ca
     report_columns,
     run_labels,
 )
+from bonfire_sim.report.first_screen import read_sheet
 from bonfire_sim.report.method import (  # noqa: F401 (public here: compare and callers)
     TARGET,
     forks_text,
@@ -385,11 +386,13 @@ def section_tom(players: pd.DataFrame,
                                            "Equilibrium handicaps")))
     blocks.append(H.table_block(eq, {
         "strategy": ("group", ""), "games": ("games", ","),
-        "equilibrium": ("handicap at 2/7", "+.1f"), "lo": ("95% lo", "+.1f"),
+        "equilibrium": ("settle point", "+.1f"), "lo": ("95% lo", "+.1f"),
         "hi": ("95% hi", "+.1f"), "settled": ("challenge mean, 2nd half", "+.1f"),
         "final": ("challenge end", "+d")},
-        caption="Handicap where the group's win rate is 2/7 (margin quantile, bootstrap "
-                "interval) and where the simulated challenge settles"))
+        caption="Handicap where the challenge settles: where the expected change per game, "
+                "5 P(win) - 2 P(loss), is zero (a tie changes nothing; interpolated between "
+                "whole handicaps; bootstrap interval over games), and where the simulated "
+                "challenge settles"))
     return _section("tom", title, blocks, data={"tom": tom, "handicaps": eq})
 
 
@@ -435,12 +438,14 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
                     progress: Callable[[], None] | None = None,
                     quiet: bool = True, groups: Sequence[G.Group] | None = None,
                     status: Callable[[str], None] | None = None,
-                    skill_depth: str | Path | None = None) -> list[dict[str, Any]]:
+                    skill_depth: str | Path | None = None,
+                    errata: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Compute and draw every section of the report for loaded runs (``paths``: their
     directories, where fork tables are cached; ``sensitivity``: the JSON document of
     ``bonfire-sim sensitivity``, shown in the method section; ``groups``: the runs'
     configuration groups, from their manifests when not given; ``skill_depth``: a
-    skill-depth matrix for its own section).
+    skill-depth matrix for its own section; ``errata``: an errata sheet's JSON, whose
+    four answer cards open the report instead of the report's own, unverified ones).
 
     The answers section comes first; the seat, task and gnome sections are built once per
     multiplayer setting.  ``progress()`` is called after each unit of ``report_steps``
@@ -506,7 +511,7 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
                                    variants_in_force(runs), sensitivity))
     tick()
     say("section answers")
-    answers = section_answers(sections, players, groups, dict(runs))
+    answers = section_answers(sections, players, groups, dict(runs), margin, errata)
     tick()
     return [answers, *sections]
 
@@ -518,7 +523,8 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
                  sensitivity: str | Path | None = None,
                  progress: Callable[[int, int], None] | None = None,
                  quiet: bool = True, status: Callable[[str], None] | None = None,
-                 views: bool = True, skill_depth: str | Path | None = None) -> Path:
+                 views: bool = True, skill_depth: str | Path | None = None,
+                 errata: str | Path | None = None) -> Path:
     """Write one self-contained HTML report for the runs; returns its path.
 
     ``probes``: games per run to fork for the task and gnome values (None = all), or
@@ -526,7 +532,8 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
     ``progress(done, total)`` after loading, after each section and after writing;
     ``status(text)``: which run, which section and how many forks, before each step;
     ``views``: write view pages of the example games into ``views/`` beside the page;
-    ``skill_depth``: a ``bonfire-sim ladder --skill-depth`` matrix, checked before loading.
+    ``skill_depth``: a ``bonfire-sim ladder --skill-depth`` matrix, checked before loading;
+    ``errata``: an ``errata.json`` of ``bonfire-sim errata`` for the first screen.
 
     The runs are grouped by configuration from their manifests first (``groups``), so a
     meaningless mix is refused before any table is read or fork computed.
@@ -537,6 +544,7 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
     say = status or (lambda _text: None)
     if skill_depth is not None:
         read_matrix(skill_depth)  # a bad file: refused before any run is read
+    sheet = read_sheet(errata) if errata is not None else None
     check_distinct_runs(run_dirs)
     groups = G.group_dirs(run_dirs, run_labels(run_dirs))
     total = report_steps(groups)
@@ -555,7 +563,7 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
     sections = report_sections(runs, paths=run_dirs, probes=probes, margin=margin,
                                command=command, jobs=jobs, sensitivity=sens, progress=tick,
                                quiet=quiet, groups=groups, status=say,
-                               skill_depth=skill_depth)
+                               skill_depth=skill_depth, errata=sheet)
     n_games = sum(len(r.games) for _, r in runs)
     subtitle = (f"{n_games:,} games from {len(runs)} run(s) in {len(groups)} group(s): "
                 f"{', '.join(lab for lab, _ in runs)} — bonfire_sim {__version__}, built "

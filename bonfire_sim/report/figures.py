@@ -251,7 +251,7 @@ def tom_line_bars(lines: pd.DataFrame, ax: Axes | None = None) -> Axes:
 
 
 def handicap_paths(paths: pd.DataFrame, eq: pd.DataFrame, ax: Axes | None = None) -> Axes:
-    """Simulated handicap challenge paths with each strategy's 2/7 equilibrium."""
+    """Simulated handicap challenge paths with each strategy's settle point."""
     ax = _ax(ax, (7.0, 3.4))
     for s, g in paths.groupby("strategy"):
         line = ax.plot(g["game"], g["handicap"], lw=1, label=s)[0]
@@ -262,7 +262,7 @@ def handicap_paths(paths: pd.DataFrame, eq: pd.DataFrame, ax: Axes | None = None
     ax.set_xlabel("game of the challenge")
     ax.set_ylabel("handicap (Tom's head start)")
     ax.legend(fontsize=8)
-    ax.set_title("Handicap challenge (dashed: where the win rate is 2/7)")
+    ax.set_title("Handicap challenge (dashed: the settle point, zero expected change)")
     return ax
 
 

@@ -27,6 +27,8 @@ from scipy import stats as sps
 
 from bonfire_sim.analysis.intervals import (  # noqa: F401 (re-exported for the report)
     Z95,
+    clustered_mean_ci,
+    clustered_wilson,
     games_needed,
     mean_ci,
     n_for_mean,
@@ -59,12 +61,14 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True,
             ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(games, players) of several ``(label, RunData)``, tagged ``run`` and ``rotated``.
 
-    ``players`` gains the game's ``n_players``, ``solo``, ``n_turns`` and ``end_reason``
-    and ``win_share`` (1/k for each of k tied winners, else 0).  ``lists=False`` leaves
+    ``players`` gains the game's ``n_players``, ``solo``, ``n_turns``, ``end_reason``,
+    ``deal_key`` (its deal, an id unique across the runs) and ``win_share`` (1/k for
+    each of k tied winners, else 0).  ``lists=False`` leaves
     the list columns (task and gnome ids) out of ``players``: the report counts those per
     run in Arrow, and at a million games they are most of the table.
     """
     gs, ps = [], []
+    deal_offset = 0
     for label, data in runs:
         cfg = data.manifest.get("config", {})
         g = data.games.copy()
@@ -76,8 +80,14 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True,
         # merge makes the one new frame (no copy before it, no concat of a single run):
         # at a million games each copy of the players table is hundreds of MB
         p = left.merge(g[["game_id", "n_players", "solo", "n_turns", "end_reason",
-                          "rotated"]], on="game_id", how="left")
+                          "rotated", *(["deal"] if "deal" in g else [])]], on="game_id",
+                       how="left")
         p.insert(len(left.columns), "run", label)
+        # One id per (run, deal), unique across the runs: the cluster of the intervals
+        # over seat-rotated games (the rotations of a deal share its cards).
+        deal = p["deal"].to_numpy(np.int64) if "deal" in p else p["game_id"].to_numpy(np.int64)
+        p["deal_key"] = deal + deal_offset
+        deal_offset += int(deal.max()) + 1 if len(deal) else 0
         del left
         gs.append(g)
         ps.append(p)
@@ -151,16 +161,19 @@ def seat_advantage(players: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFram
     One row per (n_players, *by, seat): ``win_rate`` with Wilson ``lo``/``hi``, the fair
     share ``1/n_players``, ``excess`` = win_rate - fair, ``edge`` = win_rate - the
     group's own win rate over all seats (with the seat's interval shifted by it), and
-    ``score`` with t interval.
+    ``score`` with t interval; both intervals clustered by deal (``deal_key``: the seat
+    rotations of one deal share its cards; each game its own deal without the column).
     """
     keys = ["n_players", *by, "seat"]
     rows = []
-    # only the two columns a group reads: iterating whole groups copies every column
-    for key, g in players.groupby(keys)[["win_share", "score"]]:
+    cluster = "deal_key" if "deal_key" in players else "game_id"
+    # only the columns a group reads: iterating whole groups copies every column
+    for key, g in players.groupby(keys)[["win_share", "score", cluster]]:
         key = dict(zip(keys, key, strict=True))
         wins = g["win_share"].sum()
-        lo, hi = wilson(wins, len(g))
-        m, slo, shi = mean_ci(g["score"])
+        deals = g[cluster].to_numpy()
+        _, lo, hi = clustered_wilson(g["win_share"].to_numpy(float), deals)
+        m, slo, shi = clustered_mean_ci(g["score"].to_numpy(float), deals)
         rows.append({**key, "games": len(g), "wins": wins, "win_rate": wins / len(g),
                      "lo": float(lo), "hi": float(hi), "fair": 1.0 / key["n_players"],
                      "excess": wins / len(g) - 1.0 / key["n_players"],
@@ -380,9 +393,9 @@ def tom_lines(players: pd.DataFrame) -> pd.DataFrame:
 
 def handicaps(solo: pd.DataFrame, n_boot: int = 500, seed: int = 0, key: str = "strategy",
               ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(per strategy, or per ``key`` as ``tom_difficulty``: the handicap where the win rate
-    is 2/7 with its interval and where the simulated challenge settles; tidy challenge
-    path: strategy, game, handicap)."""
+    """(per strategy, or per ``key`` as ``tom_difficulty``: the handicap where the challenge
+    settles (``analysis.solo.settle_point``) with its interval and where the simulated
+    challenge settles; tidy challenge path: strategy, game, handicap)."""
     from bonfire_sim.analysis.solo import SoloGames, handicap_series
 
     rows, paths = [], []

@@ -393,6 +393,21 @@ TASKS: tuple[Task, ...] = (
 # one area is required; a = b = -1 means any two distinct areas (of any symbols).
 
 
+# Provenance per field of a task card (issue 39): a card is not "assumed" as a whole.
+# * tier: its colour and point range (blue 2-3, red 4-5, yellow 6-8) [text: Appendix I];
+# * condition: the wording, Appendix I's line for the card [text], but for the cards
+#   below, whose condition has no line there (a blue-and-red bonfire pair, two named
+#   guardians) [assumed];
+# * depicted: the resource, guardian, symbols or action tiles the card shows ("the
+#   depicted Resource") [assumed: the pictures are missing, RULINGS 8]; none for the rest;
+# * points: the exact value within the tier, ``Task.provenance`` [assumed but Y13, Y14].
+# ``catalog.task_field_provenance`` reads these facts into one tag per field.
+TASK_CONDITIONS_NOT_IN_TEXT = ("B17", "R4", "R5", "R6")
+DEPICTED_KINDS = (TaskKind.PATH_RESOURCE, TaskKind.GUARDIANS, TaskKind.OFFER_ON_RESOURCE,
+                   TaskKind.GNOME_RESOURCE, TaskKind.OFFER_BOTH, TaskKind.RESOURCE,
+                   TaskKind.TILES_IN_SUPPLY)
+
+
 def tasks_dealt(players: int) -> tuple[str, ...]:
     """The tasks in the game at ``players`` players: the whole deck, less
     ``REMOVED_TASK_SMALL`` in 1-2 player games (the rules take it out) [text]."""
@@ -458,6 +473,10 @@ ELDER_TEXT = (
     "1 point per gnome, this card included",
 )
 ELDER_RESOURCE = (0, 1, 2, 3, 4, 5)  # blossom..root, gold [assumed]
+# Specialists 10-13 share one text, "the depicted Guardian": which colour each shows.
+DEPICTED_GUARDIAN_SPECIALISTS = (10, 11, 12, 13)
+
+
 N_SPECIALISTS = 27
 N_ELDERS = 6
 N_GNOMES = N_SPECIALISTS + N_ELDERS  # gnome id: 0..26 specialists (ability id+1), 27..32 elders

@@ -166,6 +166,8 @@ def _gnomes_code(s, p, nseats):
     return 0
 
 
+# Long: one check per field of a seat's state, in layout order; split, the one list of a
+# seat's invariants would be scattered over several functions.
 @njit(cache=True)
 def _player_code(s, p, seat):
     pb = L.PLAYER0 + seat * L.PSIZE

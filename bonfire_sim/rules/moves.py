@@ -345,6 +345,8 @@ def complete_pending(s, p, pb):
     complete_move(s, p, pb, s[L.G_PAY_MOVE:L.G_PAY_MOVE + L.MOVE_W], s[L.G_PAY_MAIN] == 1)
 
 
+# Long: the dispatch over every move kind, one branch each calling the rule chapter that
+# plays it; the whole table of moves is easier to check in one place.
 @njit(cache=True, _nrt=False)  # no reference counting of the arrays: see strategies.evaluate.NO_RT
 def apply_move(s, p, mv):
     """Play move row ``mv`` (assumed legal) for the seat to move."""

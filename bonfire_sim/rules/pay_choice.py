@@ -30,6 +30,8 @@ resources, 0, 0]``; ``M_DISCARD`` rows ``[M_DISCARD, code of the tiles kept, 0, 
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -107,10 +109,17 @@ def _add_unique(out, n0, n, kind, code, b):
     return add(out, n, kind, code, b, 0, 0)
 
 
+# The units a replacement payment may pay in pairs: ``types[:nt]`` and how many of each
+# type are available (``avail``).
+PairPool = namedtuple("PairPool", ("types", "nt", "avail"))
+
+
 @njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
-def _add_pairs(out, k0, k, idx, m, types, nt, avail, cnt, nslots, b):
-    """Append, on top of ``cnt``, every multiset of m units of ``types[:nt]`` that fits
-    ``avail`` (the replacement pairs), as M_PAY rows coded over ``nslots`` slots."""
+def _add_pairs(out, k0, k, idx, m, pool, cnt, nslots, b):
+    """Append, on top of ``cnt``, every multiset of m units of the ``pool`` (``PairPool``:
+    the types ``types[:nt]`` and what is ``avail``able) that fits (the replacement pairs),
+    as M_PAY rows coded over ``nslots`` slots."""
+    types, nt, avail = pool.types, pool.nt, pool.avail
     idx[:m] = 0
     while True:
         if _fits(idx, m, types, avail, cnt):
@@ -157,7 +166,7 @@ def gen_tile_payments(s, pb, t, n, out, k):
                 continue
             if nt == 0:
                 continue
-            k = _add_pairs(out, k0, k, idx, 2 * q, types, nt, avail, cnt, 7, PAY_TILES)
+            k = _add_pairs(out, k0, k, idx, 2 * q, PairPool(types, nt, avail), cnt, 7, PAY_TILES)
     return k
 
 
@@ -170,6 +179,8 @@ def _own_gold_options(have_r, have_gold, r, n):
     return 0, min(have_r, n)
 
 
+# Long: one enumeration (own resources, gold for the rest, replacement pairs) whose loops
+# share one allocation of work arrays; split, each part would take them all as arguments.
 @njit(cache=True, _nrt=True)  # allocates; callable from runtime-free kernels
 def gen_res_payments(s, pb, r1, n1, r2, n2, out, k):
     """Every distinct payment of n1 of r1 and n2 of r2 (r < 0: any), as M_PAY rows."""
@@ -238,7 +249,7 @@ def gen_res_payments(s, pb, r1, n1, r2, n2, out, k):
                             nt += 1
                     if nt == 0:
                         continue
-                    k = _add_pairs(out, k0, k, idx, m, types, nt, have, cnt, 6, PAY_RES)
+                    k = _add_pairs(out, k0, k, idx, m, PairPool(types, nt, have), cnt, 6, PAY_RES)
     return k
 
 

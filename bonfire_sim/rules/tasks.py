@@ -276,6 +276,7 @@ def any_common_fulfilled(s, p, seat):
     return False
 
 
+# Long: one branch per task kind (components.TASKS), read side by side with the rulebook.
 @njit(cache=True)
 def task_fulfilled(s, p, seat, t):
     """True if player seat meets the condition of task t (index into components.TASKS)."""

@@ -7,6 +7,8 @@ matrices whose columns are named in ``GAME_COLS`` / ``PLAYER_COLS`` / ``TURN_COL
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -37,6 +39,24 @@ TURN_COLS = (
     "fate_left", "council", "countdown", "turns_left",
 )
 MAX_TURN_ROWS_PER_GAME = 400
+
+# The output matrices of a chunk (one argument for seven arrays; numba passes a tuple of
+# arrays as its arrays): games (G, len(GAME_COLS)); players (G, NP, len(PLAYER_COLS));
+# tasks, gnomes, abilities as described at TASK_W; turns (rows, len(TURN_COLS)) with
+# turn_game (rows,) = the game row of each turn-log row.
+Outputs = namedtuple("Outputs", ("games", "players", "tasks", "gnomes", "abilities", "turns",
+                                 "turn_game"))
+
+
+def new_outputs(games: int, turn_rows: int) -> Outputs:
+    """Zeroed ``Outputs`` for ``games`` games and ``turn_rows`` turn-log rows."""
+    return Outputs(np.zeros((games, len(GAME_COLS)), np.int64),
+                   np.zeros((games, L.NP, len(PLAYER_COLS)), np.int64),
+                   np.zeros((games, L.NP, TASK_W), np.int64),
+                   np.zeros((games, L.NP, L.NGNOME), np.int64),
+                   np.zeros((games, L.NP, 28), np.int64),
+                   np.zeros((turn_rows, len(TURN_COLS)), np.int64),
+                   np.zeros(turn_rows, np.int64))
 
 # Column positions by name (module constants are compile-time constants in numba), so the
 # kernel below never fills a matrix column by a bare number.
@@ -114,16 +134,14 @@ def _turn_row(s, row, out):
 
 @njit(cache=True)
 def play_games(template, p, humans, rng_game, rng_strat, seat_strategy, seat_weights,
-               log_turns, games, players, tasks, gnomes, abilities, turns, turn_game):
-    """Play ``len(rng_game)`` games and fill the output matrices.
+               log_turns, out):
+    """Play ``len(rng_game)`` games and fill the matrices of ``out`` (``Outputs``).
 
     template: blank state; rng_game/rng_strat: per-game RNG seeds; seat_strategy (G, NP):
     strategy id per game and seat; seat_weights (G, NP, W); log_turns (G,): 1 = keep the
-    turn log of that game.  Outputs: games (G, len(GAME_COLS)); players (G, NP,
-    len(PLAYER_COLS)); tasks, gnomes, abilities as described at TASK_W; turns (rows,
-    len(TURN_COLS)) with turn_game (rows,) = game row.
-    Returns the number of turn-log rows written.
+    turn log of that game.  Returns the number of turn-log rows written.
     """
+    turns, turn_game = out.turns, out.turn_game
     moves = np.zeros((L.MAX_MOVES, L.MOVE_W), np.int64)
     floats, ints = new_scratch(p)  # the evaluator's scratch, allocated once
     trow = 0
@@ -147,13 +165,17 @@ def play_games(template, p, humans, rng_game, rng_strat, seat_strategy, seat_wei
                 turn_game[trow] = gi
                 trow += 1
             apply_move(s, p, moves[i])
-        record_game(s, p, gi, games, players, tasks, gnomes, abilities)
+        record_game(s, p, gi, out)
     return trow
 
 
+# Long: one row of every output matrix, column by named column, straight-line; split,
+# it would only pass the same four matrices around again.
 @njit(cache=True)
-def record_game(s, p, gi, games, players, tasks, gnomes, abilities):
-    """Write finished game ``s`` into row ``gi`` of the output matrices (see play_games)."""
+def record_game(s, p, gi, out):
+    """Write finished game ``s`` into row ``gi`` of the ``Outputs`` matrices."""
+    games, players, tasks, gnomes, abilities = (out.games, out.players, out.tasks, out.gnomes,
+                                                out.abilities)
     nseats_max = players.shape[1]
     scores = np.zeros(nseats_max, np.int64)
     lines = np.zeros((nseats_max, NLINES), np.int64)

@@ -17,11 +17,8 @@ from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.rng import game_seed, seed_words
 from bonfire_sim.rules.state import blank_state
 from bonfire_sim.sim.batch import (
-    GAME_COLS,
     MAX_TURN_ROWS_PER_GAME,
-    PLAYER_COLS,
-    TASK_W,
-    TURN_COLS,
+    new_outputs,
     play_games,
 )
 from bonfire_sim.sim.frames import games_table, players_table, turns_table
@@ -100,30 +97,22 @@ def run_one(job: ChunkJob) -> ChunkData:
     sid = rot_sid[rots]
     wts = rot_wts[rots]
     seat_plugins = [rot_plugins[r] for r in rots]
-    games = np.zeros((g, len(GAME_COLS)), np.int64)
-    players = np.zeros((g, L.NP, len(PLAYER_COLS)), np.int64)
-    tasks = np.zeros((g, L.NP, TASK_W), np.int64)
-    gnomes = np.zeros((g, L.NP, L.NGNOME), np.int64)
-    abilities = np.zeros((g, L.NP, 28), np.int64)
-    cap = int(keep.sum()) * MAX_TURN_ROWS_PER_GAME
-    turns = np.zeros((cap, len(TURN_COLS)), np.int64)
-    turn_game = np.zeros(cap, np.int64)
+    out = new_outputs(g, int(keep.sum()) * MAX_TURN_ROWS_PER_GAME)
     p = T.build_params(c.overrides, c.variants)
     if plugins:  # the Python loop (same tables); only plug-in decisions leave numba
         from bonfire_sim.sim.pyloop import play_games_py
 
         n_turn_rows = play_games_py(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid,
-                                    wts, seat_plugins, keep, games, players, tasks, gnomes,
-                                    abilities, turns, turn_game, seat_specs=names,
+                                    wts, seat_plugins, keep, out, seat_specs=names,
                                     game_ids=ids, move_timeout=job.move_timeout)
     else:
         n_turn_rows = play_games(blank_state(L.NP), p, c.players, rng_game, rng_strat, sid,
-                                 wts, keep, games, players, tasks, gnomes, abilities, turns,
-                                 turn_game)
+                                 wts, keep, out)
     nseats = 2 if c.players == 1 else c.players
-    gt = games_table(ids, deals, rots, seeds, c.players, games)
-    pt = players_table(ids, names, nseats, players, tasks, gnomes, abilities)
-    tt = (turns_table(ids, turns[:n_turn_rows], turn_game[:n_turn_rows])
+    gt = games_table(ids, deals, rots, seeds, c.players, out.games)
+    pt = players_table(ids, names, nseats, out.players, out.tasks, out.gnomes,
+                       out.abilities)
+    tt = (turns_table(ids, out.turns[:n_turn_rows], out.turn_game[:n_turn_rows])
           if frac > 0 else None)
     return ChunkData(job.index, gt, pt, tt, time.perf_counter() - t0)
 

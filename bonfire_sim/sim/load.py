@@ -289,9 +289,9 @@ def finished_manifest(run_dir: str | Path) -> dict[str, Any]:
     return manifest
 
 
-# Peak bytes of an eager load per row, measured (issue 38: 4.4 KB per 4-player game with
+# Peak bytes of an eager load per row, measured (issue 38: 6.6 KB per 4-player game with
 # every column), and the size above which ``load`` switches to lazy unless told.
-BYTES_PER_PLAYER_ROW = 1_100
+BYTES_PER_PLAYER_ROW = 1_600
 BYTES_PER_GAME_ROW = 200
 BYTES_PER_TURN_ROW = 250
 EAGER_LIMIT = 400_000_000
@@ -317,7 +317,7 @@ def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
     ``game_id``/``seat``) or a dict ``{"players": [...], ...}``.  ``lazy=True`` gives
     polars LazyFrames (implies ``engine="polars"``); ``lazy=False`` always reads the
     tables into memory.  By default (``None``) a run whose every column would take more
-    than ``EAGER_LIMIT`` bytes (about 90,000 four-player games) is loaded lazily, with a
+    than ``EAGER_LIMIT`` bytes (about 60,000 four-player games) is loaded lazily, with a
     warning saying so; name ``columns`` or pass ``lazy=False`` to read it eagerly.
     Strings such as ``strategy`` come as categoricals unless ``categorical=False``.
     Engine sentinels are nulls (pandas: nullable ``Int64`` columns).  In pandas, list

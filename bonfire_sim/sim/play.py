@@ -45,6 +45,7 @@ from bonfire_sim.rules.tasks import n_bonfires
 from bonfire_sim.sim import trace
 from bonfire_sim.sim.loop import choose, new_buffer, no_weights
 from bonfire_sim.sim.record import GameRecord
+from bonfire_sim.sim.turn_end import board_at_turn_end, solo_turn_end
 from bonfire_sim.strategies import STRATEGY_IDS, TOM, strategy_id
 
 __all__ = ["GameRecord", "default_strategies", "play", "seat_strategies"]
@@ -64,7 +65,8 @@ def _check_int(name: str, value: Any) -> int:
 
 
 def default_strategies(players: int) -> list[str]:
-    """The default seat strategies: the default mix (2-4 players), the solo default (1)."""
+    """The default seat strategies (``lineup.default_seats``): the default mix (2-4
+    players), the recommended solo player (1)."""
     return list(default_seats(players))
 
 
@@ -125,6 +127,8 @@ class _Recorder:
         self.chain: str | None = None  # "ignite" / "bonus" while a council chain is open
         # a paying move waiting for the payer's choices: (state before it, its row, choices)
         self.unpaid: tuple[np.ndarray, np.ndarray, list[list[int]]] | None = None
+        # a countdown the mover began: (s0, s1, seat), announced when the turn is over
+        self.countdown: tuple[np.ndarray, np.ndarray, int] | None = None
 
     def add(self, kind: str, turn: int, rnd: int, seat: int, **fields: Any) -> None:
         self.events.append({"i": len(self.events), "kind": kind, "turn": turn,
@@ -164,22 +168,30 @@ class _Recorder:
                  facts=trace.move_facts(s0, s1, self.p, mv, seat), **extra)
         triggered = s1[L.G_CD_ACTIVE] == 1 and s0[L.G_CD_ACTIVE] == 0
         by_mover = triggered and s1[L.G_TRIGGER_TURN] == s0[L.G_TURN]
-        if by_mover:
-            self._countdown(s0, s1, seat)
+        if by_mover:  # announced once the mover's turn is over, not inside its narration
+            self.countdown = (s0, s1, seat)
         if kind in (L.M_IGNITE, L.M_BONUS):
             self.chain = "ignite" if kind == L.M_IGNITE else "bonus"
         turn_over = s1[L.G_OVER] == 1 or s1[L.G_TURN] != s0[L.G_TURN]  # solo: Tom moved
         if self.chain and (turn_over or int(s1[L.G_PHASE]) not in COUNCIL_CHAIN):
             # The snapshot belongs to the mover's turn: before the next seat's or Tom's
             # lines, and showing the board before they move.
-            board = _board_at_turn_end(*last, self.p) if turn_over else s1
+            board = board_at_turn_end(*last, self.p) if turn_over else s1
             self.add("snapshot", turn, rnd, seat, after=self.chain,
                      board=trace.board_snapshot(board))
             self.chain = None
+        if self.countdown is not None and turn_over:
+            self._countdown(*self.countdown)
+            self.countdown = None
+        tom = trace.tom_facts(s0, s1, self.p) if s0[L.G_SOLO] == 1 else None
+        steps = solo_turn_end(*last, self.p, s1) if tom is not None else None
+        if steps is not None:  # Tom's turns one by one, in turn order with the human's
+            for ev in steps:
+                self.add(**ev)
+            return
         outs, passes = _dropouts(s0, s1, seat, kind)
         for ev in outs:
             self.add(**ev)
-        tom = trace.tom_facts(s0, s1, self.p) if s0[L.G_SOLO] == 1 else None
         if tom is not None:
             self.add("tom", turn + 1, rnd, trace.TOM_SEAT, **tom)
         if triggered and not by_mover:
@@ -241,19 +253,6 @@ def play(
         apply_move(s, p, mv)
         rec.after_move(s0, s, mv)
     return _finish(s, p, seed, players, names, rec)
-
-
-def _board_at_turn_end(s0: np.ndarray, mv: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """The state right after move ``mv`` ended the mover's turn, before anyone else moved.
-
-    ``finish_turn`` stops at once on a game marked over (after counting the mover's turn),
-    so replaying the move on a copy marked over leaves the board as the mover left it:
-    no next seat begun, no Tom card played, no automatic pass scored.
-    """
-    s = s0.copy()
-    s[L.G_OVER] = 1
-    apply_move(s, p, mv)
-    return s
 
 
 def _dropouts(s0: np.ndarray, s1: np.ndarray, mover: int, kind: int

@@ -158,15 +158,16 @@ def _plugin_choice(impl: Any, spec: str | None, s: np.ndarray, p: np.ndarray,
 
 
 def play_games_py(template, p, humans, rng_game, rng_strat, seat_strategy, seat_weights,
-                  seat_plugins, log_turns, games, players, tasks, gnomes, abilities, turns,
-                  turn_game, *, seat_specs=None, game_ids=None, move_timeout=None) -> int:
+                  seat_plugins, log_turns, out, *, seat_specs=None, game_ids=None,
+                  move_timeout=None) -> int:
     """``batch.play_games`` in Python: seats with ``seat_strategy[g, seat] < 0`` are played
     by the plug-in object ``seat_plugins[g][seat]``; the others by the compiled strategies.
-    Fills the same output matrices and returns the number of turn-log rows.
+    Fills the same ``batch.Outputs`` and returns the number of turn-log rows.
 
     For errors: ``seat_specs[g][seat]`` names a seat's plug-in and ``game_ids[g]`` the game
     (default: the row); ``move_timeout`` as for ``play_mixed``."""
     buf = new_buffer()
+    turns, turn_game = out.turns, out.turn_game
     trow = 0
     for gi in range(rng_game.shape[0]):
         s = template.copy()
@@ -196,5 +197,5 @@ def play_games_py(template, p, humans, rng_game, rng_strat, seat_strategy, seat_
                 turn_game[trow] = gi
                 trow += 1
             apply_move(s, p, buf[i])
-        record_game(s, p, gi, games, players, tasks, gnomes, abilities)
+        record_game(s, p, gi, out)
     return trow

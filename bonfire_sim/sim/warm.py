@@ -32,7 +32,8 @@ log = logging.getLogger(__name__)
 
 MARKER = "warm.ok"
 LOCK = "warm.lock"
-ESTIMATE = "about 1-3 minutes on one core"
+# Measured (issue 38): about 3 minutes of CPU for the whole compile, on one core.
+ESTIMATE = "about 2-3 minutes on a quiet core, longer on a busy machine"
 
 
 def cache_dir() -> Path:
@@ -154,6 +155,15 @@ def compile_kernels(step: Callable[[int, int], None] | None = None) -> None:
         done += share
     if step:
         step(total, total)
+
+
+def cold_notice() -> str | None:
+    """The line a command prints first, before its own imports, when it will have to
+    compile the engine (None when this version's cache holds it)."""
+    if is_warm():
+        return None
+    return (f"this version's engine is not compiled on this machine yet: it compiles once "
+            f"before the games start ({ESTIMATE}) ...")
 
 
 def ensure_warm(status: Callable[[str], None] | None = None,

@@ -32,8 +32,6 @@ price (``value_of``) and chooses.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
@@ -93,12 +91,19 @@ from bonfire_sim.strategies.price_context import (
     PAYV,
     WITH_RT,
     YELLOW,
+    Prices,
+    Scratch,
     stall_pressure,
     stock_values,
     turns_left,
 )
 from bonfire_sim.strategies.price_fate import GEO_AREA, GEO_LINES, fate_value
-from bonfire_sim.strategies.price_stock import res_cost_memo, tile_cost_memo, tiles_loss
+from bonfire_sim.strategies.price_stock import (
+    joker_for_held,
+    res_cost_memo,
+    tile_cost_memo,
+    tiles_loss,
+)
 from bonfire_sim.strategies.price_tasks import (
     island_value,
     island_value_inl,
@@ -123,10 +128,29 @@ from bonfire_sim.strategies.weights import (
 SP_GOLD, SP_PATH, SP_GUARD, SP_FIRE, SP_SPEC, SP_MOVE, SP_SHIP, SP_FATE = range(8)
 
 
+DOMINATED = 1.0e6  # below every payment that is not dominated (values are a few points)
+
+
 @njit(cache=True)
-def payment_value(s, p, pb, seat, kind, code, b, w, cx, nd, tv, rv):
+def _spends_joker_for_held(s, pb, code):
+    """``joker_for_held`` of the open tile demand (``G_PAY_TILE``) paid by ``code``."""
+    t, n = s[L.G_PAY_TILE], s[L.G_PAY_TILE + 1]
+    if n <= 0 or t < 0 or t >= 6:
+        return False
+    others = 0
+    for k in range(6):
+        if k != t:
+            others += code_count(code, k)
+    per = 2 if has_spec(s, pb, 5) else 1
+    return joker_for_held(code_count(code, t), code_count(code, YELLOW), others // 2, n,
+                          s[pb + L.P_TILES + t], per)
+
+
+@njit(cache=True)
+def payment_value(s, p, pb, seat, kind, code, b, pr):
     """Value of an M_PAY / M_DISCARD row: minus what it takes, plus (after sailing) the
     best island action the stock it leaves still pays for."""
+    w, tv, rv = pr.w, pr.tv, pr.rv
     if kind == L.M_DISCARD:
         removed = 0
         for k in range(7):
@@ -138,12 +162,14 @@ def payment_value(s, p, pb, seat, kind, code, b, w, cx, nd, tv, rv):
             v -= code_count(code, k) * rv[k]
         return v
     v = -tiles_loss(s, pb, code, tv)
+    if _spends_joker_for_held(s, pb, code):
+        v -= DOMINATED
     if s[L.G_PAY_MOVE] == L.M_SHIP:
         # priced on the state itself with the payment taken, then restored (no copy)
         for k in range(7):
             s[pb + L.P_TILES + k] -= code_count(code, k)
         isl = s[L.G_PAY_MOVE + 1]
-        follow = island_value(s, p, pb, seat, isl, 0, w, cx, nd, tv, rv)
+        follow = island_value(s, p, pb, seat, isl, 0, pr)
         for k in range(7):
             s[pb + L.P_TILES + k] += code_count(code, k)
         v += w[W_SHIP_FOLLOW] * max(0.0, follow)
@@ -151,21 +177,21 @@ def payment_value(s, p, pb, seat, kind, code, b, w, cx, nd, tv, rv):
 
 
 @njit(**NO_RT)
-def _council_fire_value(s, p, pb, w, cx, nd, tv, rv):
+def _council_fire_value(s, p, pb, pr):
     """Best Great Bonfire space and reward set of the council's fire bonus."""
     best = NEG
     rows = stack_moves(64)  # the engine's own reward enumeration
     for g in range(7):
         k = gen_rewards(s, p, pb, g, 0, L.M_FIRE, rows, 0)
         for j in range(k):
-            best = max(best, fire_value(s, p, pb, g, rows[j, 2], rows[j, 3], w, cx, nd,
-                                        tv, rv))
+            best = max(best, fire_value(s, p, pb, g, rows[j, 2], rows[j, 3], pr))
     return best
 
 
 @njit(cache=True)
-def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
+def council_value(s, p, pb, seat, space, pr):
     """Best value of taking the bonus of council space ``space``."""
+    w, cx, nd, tv, rv = pr.w, pr.cx, pr.nd, pr.tv, pr.rv
     best = NEG
     if space == SP_GOLD:
         return 2 * rv[GOLD] + tv[YELLOW]
@@ -181,7 +207,7 @@ def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
                 best = max(best, guard_value(s, p, pb, g, w, cx, nd))
         return best
     if space == SP_FIRE:
-        return _council_fire_value(s, p, pb, w, cx, nd, tv, rv)
+        return _council_fire_value(s, p, pb, pr)
     if space == SP_SPEC:
         for j in range(C.SPECIALIST_DISPLAY):
             gid = s[L.SPEC_DISP + j]
@@ -195,28 +221,22 @@ def council_value(s, p, pb, seat, space, w, cx, nd, tv, rv):
                 continue
             for q in range(npath + 1):
                 if q != s[pb + L.P_GUARD + g] and path_open(s, pb, q, g):
-                    best = max(best, step_value(s, p, pb, g, q, -1, True, w, cx, nd, rv))
+                    best = max(best, step_value(s, p, pb, g, q, -1, True, pr))
             for j in range(npath + 1):
                 if bonfire_open(s, pb, j, g):
-                    best = max(best, step_value(s, p, pb, g, L.GP_BONFIRE + j, -1, False,
-                                                w, cx, nd, rv))
+                    best = max(best, step_value(s, p, pb, g, L.GP_BONFIRE + j, -1, False, pr))
         return best
     if space == SP_SHIP:
         for i in range(C.N_ISLANDS):
-            best = max(best, island_value(s, p, pb, seat, i, 0, w, cx, nd, tv, rv))
+            best = max(best, island_value(s, p, pb, seat, i, 0, pr))
         return max(best, 0.0)
     # SP_FATE: about 5 tiles for a fate tile, no discard
     return 5.0 * tv[0] - w[W_FATE_COST]
 
 
 # ---- one move ------------------------------------------------------------------------------
-# What pricing a move reads besides the state and the parameters, made once per decision by
-# ``choose_in``: the seat's weight row ``w``, the decision's context ``cx`` (``CX_*``), the
-# NEED vector ``nd``, the tile and resource values ``tv``/``rv`` (``stock_values``), and the
-# fate area's labelling ``lab``/``size`` (made at the first fate move), free lines ``fl``
-# and the seat's kept placement geometry ``area``/``lines`` (``price_fate.GEO_AREA``).
-Scratch = namedtuple("Scratch", ("w", "cx", "nd", "tv", "rv", "lab", "size", "fl", "area",
-                                 "lines"))
+# What pricing a move reads besides the state and the parameters is the decision's
+# ``Scratch`` (``price_context``), made once per decision by ``choose_in``.
 
 
 @njit(cache=True)
@@ -228,19 +248,20 @@ def move_value(s, p, mv, sc):
 
 # Inlined into its callers (numba IR inlining): a compiled call passes every array as
 # seven machine words, so calling it once per priced move with its eight arrays cost more
-# than many moves' pricing itself.  Inlining changes no arithmetic.
+# than many moves' pricing itself.  Inlining changes no arithmetic.  Long: one branch per
+# move kind; being inlined, parts split off would be inlined back into it.
 @njit(inline="always", **NO_RT)
 def value_of(s, p, move, sc):
     """``move_value`` of ``move`` = (kind, a, b, c, d), one row of the move table (no row
     view per move), with the decision's ``Scratch`` sc."""
     kind, a, b, c, d = move
-    w, cx, nd, tv, rv = sc.w, sc.cx, sc.nd, sc.tv, sc.rv
+    pr = sc.pr
+    w, cx, nd, tv, rv = pr.w, pr.cx, pr.nd, pr.tv, pr.rv
     seat = s[L.G_CUR]
     pb = TK.pbase(seat)
     ph = s[L.G_PHASE]
     if kind == L.M_FATE:
-        return fate_value(s, p, pb, a, b, c, d, ph == L.PH_MAIN, w, cx, nd, tv, rv, sc.lab,
-                          sc.size, sc.fl, sc.area, sc.lines)
+        return fate_value(s, p, pb, a, b, c, d, ph == L.PH_MAIN, sc)
     if kind == L.M_IGNITE:
         t = s[pb + L.P_TASK + a]
         v = w[W_IGNITE] + w[W_NOVICE] * cx[CX_PRESS] + p[T.T_POINTS + t] + nd[FE.N_BONFIRES]
@@ -255,15 +276,14 @@ def value_of(s, p, move, sc):
         return w[W_BONUS] + w[W_NOVICE] * cx[CX_PRESS]
     if kind == L.M_SHIP or kind == L.M_SHIP_TO:  # one site of the inlined island value
         paid = b if kind == L.M_SHIP else 0
-        v = island_value_inl(s, p, pb, seat, a, paid, w, cx, nd, tv, rv)
+        v = island_value_inl(s, p, pb, seat, a, paid, pr)
         if kind == L.M_SHIP_TO:
             return v
         return w[W_SHIP_FOLLOW] * v - tile_cost_memo(s, pb, 0, b, tv, cx)
     if kind == L.M_TASK:
         isl = s[pb + L.P_SHIP]
         t = s[L.ISLAND_TASKS + isl * 3 + a]
-        v = take_value_at(s, p, pb, seat, t, isl, c, w, cx, nd,
-                          task_distance_at(s, p, seat, isl, a, cx))
+        v = take_value_at(s, p, pb, seat, t, isl, c, pr, task_distance_at(s, p, seat, isl, a, cx))
         r1 = offering_resource(s, pb, b)
         r2 = p[T.ISL_VAL + isl]
         if has_spec(s, pb, 3):
@@ -285,15 +305,15 @@ def value_of(s, p, move, sc):
         return v - tile_cost_memo(s, pb, 4, 1, tv, cx) if kind == L.M_GUARD else v
     if kind == L.M_PROCESSION:
         steps = a + (1 if has_spec(s, pb, 2) else 0)
-        return (procession_value(s, p, pb, steps, w, cx, nd, rv)
+        return (procession_value(s, p, pb, steps, pr)
                 - tile_cost_memo(s, pb, 4, a, tv, cx))
     if kind == L.M_MOVE_GUARD:
         if b == STAY:
             return 0.0
         gain = ph == L.PH_C_MOVE or s[L.G_PROC_NOGAIN] == 0
-        return step_value(s, p, pb, a, b, c, gain, w, cx, nd, rv)
+        return step_value(s, p, pb, a, b, c, gain, pr)
     if kind == L.M_FIRE:
-        return (fire_value(s, p, pb, a, b, c, w, cx, nd, tv, rv)
+        return (fire_value(s, p, pb, a, b, c, pr)
                 - tile_cost_memo(s, pb, 3, d, tv, cx) - fire_plain_penalty(b, w))
     if kind == L.M_GNOME or kind == L.M_TAKE_SPEC:
         if cx[CX_GKEY] != a:
@@ -308,9 +328,9 @@ def value_of(s, p, move, sc):
     if kind == L.M_COUNCIL:
         if b == 1:
             return w[W_COUNCIL_POINT] * p[T.COUNCIL_PT]
-        return council_value(s, p, pb, seat, a, w, cx, nd, tv, rv)
+        return council_value(s, p, pb, seat, a, pr)
     if kind == L.M_PAY or kind == L.M_DISCARD:
-        return payment_value(s, p, pb, seat, kind, a, b, w, cx, nd, tv, rv)
+        return payment_value(s, p, pb, seat, kind, a, b, pr)
     return 0.0  # M_END, M_SWAP (keep), M_SKIP, M_PASS (decided in choose)
 
 
@@ -415,6 +435,8 @@ def choose(s, p, moves, n, w):
     return choose_in(s, p, moves, n, w, np.empty(N_FLOATS), ints)
 
 
+# Long: a decision's set-up (needs, context, stock values) and one loop over its moves;
+# both share a dozen scratch arrays that a split would pass around again.
 @njit(**NO_RT)
 def choose_in(s, p, moves, n, w, floats, fate):
     """``choose`` with its scratch arrays given (``N_FLOATS`` floats, ``scratch_ints(p)``
@@ -470,7 +492,7 @@ def choose_in(s, p, moves, n, w, floats, fate):
     # Under stall pressure stock that no held task needs falls towards its leftover value:
     # converting tiles at the Great Bonfire only delays a stall.
     stock_values(s, p, pb, w, cx[CX_LATE] * (1.0 - w[W_STOCK_PRESS] * cx[CX_PRESS]), nd, tv, rv)
-    sc = Scratch(w, cx, nd, tv, rv, lab, size, fl, slot[LC_AREA:LC_LINES],
+    sc = Scratch(Prices(w, cx, nd, tv, rv), lab, size, fl, slot[LC_AREA:LC_LINES],
                  slot[LC_LINES:LC_N])
     best = NEG
     bi = 0

@@ -160,6 +160,7 @@ NEED_LO.setflags(write=False)  # compile-time constants of the kernels
 NEED_HI.setflags(write=False)
 
 
+# Long: one branch per task kind (components.TASKS), as ``task_distance``.
 @njit(cache=True)
 def add_task_needs(s, p, seat, t, u, nd):
     """Add urgency u to every need that would advance task t."""

@@ -117,8 +117,9 @@ def guard_pos_value(s, p, pb, g, dest, choice, w, cx, nd, rv):
 
 
 @njit(cache=True, inline="always")  # per guardian and place: see price_fate.fate_value
-def step_value(s, p, pb, g, dest, choice, gain, w, cx, nd, rv):
+def step_value(s, p, pb, g, dest, choice, gain, pr):
     """Value of moving guardian g from where she stands to dest (gaining the path resource)."""
+    w, cx, nd, rv = pr.w, pr.cx, pr.nd, pr.rv
     cur = s[pb + L.P_GUARD + g]
     v = (guard_pos_value(s, p, pb, g, dest, choice, w, cx, nd, rv)
          - guard_pos_value(s, p, pb, g, cur, -1, w, cx, nd, rv))
@@ -130,7 +131,7 @@ def step_value(s, p, pb, g, dest, choice, gain, w, cx, nd, rv):
 
 
 @njit(cache=True)
-def procession_value(s, p, pb, steps, w, cx, nd, rv):
+def procession_value(s, p, pb, steps, pr):
     """Rough value of a procession of ``steps``: each guardian's best reachable place."""
     total = 0.0
     npath = s[pb + L.P_NPATH]
@@ -141,11 +142,10 @@ def procession_value(s, p, pb, steps, w, cx, nd, rv):
         best = 0.0
         for q in range(pos + 1, min(pos + steps, npath) + 1):
             if path_open(s, pb, q, g):
-                best = max(best, step_value(s, p, pb, g, q, -1, True, w, cx, nd, rv))
+                best = max(best, step_value(s, p, pb, g, q, -1, True, pr))
         for j in range(max(pos, 0), npath + 1):
             if j - pos + 1 <= steps and bonfire_open(s, pb, j, g):
-                best = max(best, step_value(s, p, pb, g, L.GP_BONFIRE + j, -1, False,
-                                            w, cx, nd, rv))
+                best = max(best, step_value(s, p, pb, g, L.GP_BONFIRE + j, -1, False, pr))
         total += best
     return total
 
@@ -165,8 +165,9 @@ def portal_value(s, p, pb, shape, w, cx, nd):
 
 
 @njit(**NO_RT, inline="always")
-def fire_value(s, p, pb, g, rset, shape, w, cx, nd, tv, rv):
+def fire_value(s, p, pb, g, rset, shape, pr):
     """Value of the Great Bonfire's reward set rset at space g (costs excluded)."""
+    w, cx, nd, tv, rv = pr.w, pr.cx, pr.nd, pr.tv, pr.rv
     m = L.REWARD_SETS[rset]
     v = 0.0
     if m & R_TILE:

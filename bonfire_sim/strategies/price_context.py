@@ -7,6 +7,8 @@ share is computed here or memoised in its slots.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 from numba import njit
 
 from bonfire_sim.rules import components as C
@@ -64,6 +66,17 @@ CX_PAIDCOST = CX_IRCOST + 6
 CX_NEEDS = CX_PAIDCOST + 24  # NN scratch slots (a new task's own needs; zero between uses)
 CX_NDFIN = CX_NEEDS + FE.NN  # 1 if every need is finite, -1 if not, 0 = not yet known
 NCX = CX_NDFIN + 1
+
+# What pricing a move reads besides the state, the parameters and the seat, made once per
+# decision by ``evaluate.choose_in``: the seat's weight row ``w``, the decision's context
+# ``cx`` (``CX_*``), the NEED vector ``nd`` and the tile and resource values ``tv``/``rv``
+# (``stock_values``).  One argument instead of five: numba passes a tuple of arrays as
+# its arrays, so a call costs the same and inlined callers read the same loads.
+Prices = namedtuple("Prices", ("w", "cx", "nd", "tv", "rv"))
+# A decision's ``Prices`` and the fate area's scratch: its labelling ``lab``/``size`` (made
+# at the first fate move), free lines ``fl`` and the seat's kept placement geometry
+# ``area``/``lines`` (``price_fate.GEO_AREA``).
+Scratch = namedtuple("Scratch", ("pr", "lab", "size", "fl", "area", "lines"))
 
 
 # numba reference-counts every array argument of a compiled call (two calls into its

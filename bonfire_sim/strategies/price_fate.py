@@ -120,16 +120,19 @@ def known_area(s, pb, lab, size, area, rr, cc, sym):
 
 
 # Inlined into ``evaluate.value_of`` (its one caller; same arithmetic): a call passed ten
-# arrays as seven machine words each, for each of the ~11 fate moves of a decision.
+# arrays as seven machine words each, for each of the ~11 fate moves of a decision.  Long:
+# a tile's three cells, the geometry test and the discard, in the order they are priced.
 @njit(cache=True, inline="always")
-def fate_value(s, p, pb, end, r, c, o, discard, w, cx, nd, tv, rv, lab, size, fl, area, lines):
+def fate_value(s, p, pb, end, r, c, o, discard, sc):
     """Value of option I / the council's fate bonus: gains from the area sizes, no apply.
 
-    ``lab``/``size``: the area labelling (``features.fate_labels``); ``fl``: the free lines
-    of the area (``free_lines``, made at the decision's first dead-cell count: CX_OCC
-    >= 0 from then); ``area``/``lines``: the seat's geometry kept while its grid is
-    unchanged (``GEO_AREA``).
+    ``sc`` is the decision's ``Scratch``: its ``Prices``; ``lab``/``size``, the area
+    labelling (``features.fate_labels``); ``fl``, the free lines of the area
+    (``free_lines``, made at the decision's first dead-cell count: CX_OCC >= 0 from then);
+    ``area``/``lines``, the seat's geometry kept while its grid is unchanged (``GEO_AREA``).
     """
+    w, cx, nd, tv, rv = sc.pr.w, sc.pr.cx, sc.pr.nd, sc.pr.tv, sc.pr.rv
+    lab, size, fl, area, lines = sc.lab, sc.size, sc.fl, sc.area, sc.lines
     lo = s[pb + L.P_FATE_LO]
     tile = s[pb + L.P_FATE_SUP + lo] if end == 0 else s[pb + L.P_FATE_SUP + s[pb + L.P_FATE_HI] - 1]
     mult = 2 if has_spec(s, pb, 16) else 1

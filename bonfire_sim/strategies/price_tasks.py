@@ -99,21 +99,16 @@ def best_free_space(s, pb):
     return -1
 
 
-@njit(cache=True)
-def take_value(s, p, pb, seat, t, isl, space, w, cx, nd):
-    """Value of receiving task t from island isl onto bonfire space (costs excluded).
+@njit(cache=True, inline="always")
+def take_value_at(s, p, pb, seat, t, isl, space, pr, d):
+    """Value of receiving task t from island isl onto bonfire space (costs excluded), the
+    task's distance ``d`` (``features.task_distance``) given.
 
     At ``max_open`` held tasks a new one is still worth taking when it is done at once or
     advances a held task (a task of a colour, an offering on an island, that one needs):
     otherwise tasks that only progress by taking tasks would block themselves.
     """
-    return take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd,
-                         FE.task_distance(s, p, seat, t, isl, True))
-
-
-@njit(cache=True, inline="always")
-def take_value_at(s, p, pb, seat, t, isl, space, w, cx, nd, d):
-    """``take_value`` with the task's distance ``d`` (``features.task_distance``) given."""
+    w, cx, nd = pr.w, pr.cx, pr.nd
     tl = cx[CX_TURNS]
     if d >= FE.FAR or d > tl - 1.0:
         return -20.0
@@ -217,15 +212,15 @@ def _synergy_span(s, p, seat, t, nd, tmp):
 
 
 @njit(cache=True)
-def island_value(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv):
+def island_value(s, p, pb, seat, i, ship_paid, pr):
     """Best action at island i after paying ship_paid ship tiles (costs included)."""
-    return island_value_inl(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv)
+    return island_value_inl(s, p, pb, seat, i, ship_paid, pr)
 
 
 # Inlined into ``evaluate.value_of``'s one call site (ship moves; same arithmetic) and into
 # ``island_value`` for the other callers.
 @njit(cache=True, inline="always")
-def island_value_inl(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv):
+def island_value_inl(s, p, pb, seat, i, ship_paid, pr):
     """``island_value``: best action at island i after paying ship_paid ship tiles.
 
     The island action is priced on the stock the engine's own ship payment leaves (pairs
@@ -241,7 +236,7 @@ def island_value_inl(s, p, pb, seat, i, ship_paid, w, cx, nd, tv, rv):
     noted = s[pb + L.P_ABIL + 5]
     v = NEG
     if ship_paid <= 0 or pay_tiles_sparing(s, pb, 0, ship_paid, 2, 4):
-        v = _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv, ship_paid)
+        v = _island_action(s, p, pb, seat, i, pr, ship_paid)
     if ship_paid > 0:
         s[base], s[base + 1], s[base + 2], s[base + 3] = t0, t1, t2, t3
         s[base + 4], s[base + 5], s[base + 6] = t4, t5, t6
@@ -268,8 +263,9 @@ def paid_tile_cost(s, pb, t, n, tv, cx, paid):
 # Inlined (numba IR inlining, same arithmetic): a call passes each of its seven arrays
 # as seven machine words, once per ship move.
 @njit(cache=True, inline="always")
-def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv, paid):
+def _island_action(s, p, pb, seat, i, pr, paid):
     """``island_value`` on the stock as it is (the ship payment already made)."""
+    w, cx, nd, tv, rv = pr.w, pr.cx, pr.nd, pr.tv, pr.rv
     if p[T.ISL_KIND + i] == 1:
         g = p[T.ISL_VAL + i]
         if not can_take_guardian(s, pb, g) or not can_pay_tiles(s, pb, 4, 1):
@@ -288,7 +284,7 @@ def _island_action(s, p, pb, seat, i, w, cx, nd, tv, rv, paid):
     for j in range(3):
         t = s[L.ISLAND_TASKS + i * 3 + j]
         if t >= 0:
-            best = max(best, take_value_at(s, p, pb, seat, t, i, space, w, cx, nd,
+            best = max(best, take_value_at(s, p, pb, seat, t, i, space, pr,
                                            task_distance_at(s, p, seat, i, j, cx)))
     return best - rcost - paid_tile_cost(s, pb, 2, tc, tv, cx, paid)
 

@@ -42,6 +42,8 @@ decision (at most), ``row[R_WIDTH]`` candidates, ``row[R_SALT]`` seed salt,
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -216,9 +218,18 @@ def candidates(c, p, moves, n, w, width, out):
     return k
 
 
+# The buffers a rollout reuses (allocated once per decision by ``choose``): the move table
+# ``buf``, ``final_result``'s scores/lines/ranks/won and the evaluator's scratch
+# floats/ints.
+Rollout = namedtuple("Rollout", ("buf", "scores", "lines", "ranks", "won", "floats", "ints"))
+
+
 @njit(cache=True)
-def rollout(x, p, w, seat, buf, scores, lines, ranks, won, floats, ints):
-    """Play ``x`` to its end with the policy in every seat; the value for ``seat``."""
+def rollout(x, p, w, seat, work):
+    """Play ``x`` to its end with the policy in every seat; the value for ``seat``
+    (``work``: the ``Rollout`` buffers)."""
+    buf, scores, lines, ranks, won = work.buf, work.scores, work.lines, work.ranks, work.won
+    floats, ints = work.floats, work.ints
     while x[L.G_OVER] == 0:
         n = legal_moves(x, p, buf)
         i = 0 if n == 1 else E.choose_in(x, p, buf, n, w, floats, ints)
@@ -273,6 +284,7 @@ def choose(s, p, moves, n, row):
     floats = np.empty(E.N_FLOATS)
     ints = np.empty(E.scratch_ints(p), np.int64)
     E.clear_labels(ints)
+    work = Rollout(buf, scores, lines, ranks, won, floats, ints)
     total = np.zeros(k, np.float64)
     # alive[:m] = the candidates still in the race, best first after every round
     alive = np.arange(k)
@@ -287,8 +299,7 @@ def choose(s, p, moves, n, row):
                 for q in range(d.shape[0]):
                     x[q] = d[q]
                 apply_move(x, p, moves[cand[j]])
-                total[j] += rollout(x, p, w, seat, buf, scores, lines, ranks, won, floats,
-                                    ints)
+                total[j] += rollout(x, p, w, seat, work)
         # stable ranking by total, ties to the earlier candidate (the policy's order)
         for a in range(1, m):
             j = alive[a]

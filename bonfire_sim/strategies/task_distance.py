@@ -92,6 +92,7 @@ def _have(s, pb, kind, a):
     return TK.n_bonfires(s, pb)  # K_BONFIRES
 
 
+# Long: one branch per task kind (components.TASKS), each a few lines.
 @njit(cache=True)
 def task_distance(s, p, seat, t, isl, taking):
     """Rough number of actions still needed to fulfil task t (0 = done, FAR = impossible)."""

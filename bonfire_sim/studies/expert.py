@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.infra import fileio
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.moves import apply_move, legal_moves
@@ -369,10 +370,10 @@ def train(config: ExpertConfig, out: Path, *, jobs: int = 1,
             f"{figs['fit_regret_heldout']}, agreement {figs['start_agree_heldout']} -> "
             f"{figs['fit_agree_heldout']}")
         w = res.row
-        (out / f"round-{r + 1}.toml").write_text(weights_text(w, [f"round {r + 1}"]))
+        fileio.write_text(out / f"round-{r + 1}.toml", weights_text(w, [f"round {r + 1}"]))
         # the next round reads the row back as a continued run would
         w = start_row(f"tuned@{out / f'round-{r + 1}.toml'}")
-        (out / "expert.json").write_text(json.dumps(
+        fileio.write_text(out / "expert.json", json.dumps(
             {"config": _config_doc(config), "history": history}, indent=1))
     return w, history
 

@@ -207,18 +207,15 @@ def table_of(row: np.ndarray) -> dict[str, float]:
 def _play(players: int, seeds: np.ndarray, sid: np.ndarray, wts: np.ndarray) -> tuple[
         np.ndarray, np.ndarray]:
     """Play games (compiled); returns (games matrix, players matrix) of ``batch``."""
-    from bonfire_sim.sim.batch import GAME_COLS, PLAYER_COLS, TASK_W, TURN_COLS, play_games
+    from bonfire_sim.sim.batch import new_outputs, play_games
 
     g = len(seeds)
     rng_game = np.array([seed_words(int(x), 0) for x in seeds], np.int64)
     rng_strat = np.array([seed_words(int(x), 1) for x in seeds], np.int64)
-    games = np.zeros((g, len(GAME_COLS)), np.int64)
-    pl = np.zeros((g, L.NP, len(PLAYER_COLS)), np.int64)
+    out = new_outputs(g, 0)
     play_games(blank_state(L.NP), T.DEFAULT_PARAMS, players, rng_game, rng_strat, sid, wts,
-               np.zeros(g, np.int64), games, pl, np.zeros((g, L.NP, TASK_W), np.int64),
-               np.zeros((g, L.NP, L.NGNOME), np.int64), np.zeros((g, L.NP, 28), np.int64),
-               np.zeros((0, len(TURN_COLS)), np.int64), np.zeros(0, np.int64))
-    return games, pl
+               np.zeros(g, np.int64), out)
+    return out.games, out.players
 
 
 def deal_seeds(config: TuneConfig, generation: int, n: int, offset: int = 0) -> np.ndarray:

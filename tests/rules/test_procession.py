@@ -441,3 +441,14 @@ def test_the_procession_ends_the_turn_once_every_guardian_has_moved():
     # No bonus action available: the turn passes to seat 1.
     assert s[L.G_CUR] == 1 and s[L.G_PHASE] == L.PH_MAIN
     assert legal(s)
+
+
+def test_specialist_20_with_specialist_6_adds_its_gold_to_the_resource_chosen():
+    # docs/rules-notes.md: on the Starting Tile specialist 6 chooses the resource (a
+    # blossom, not the printed gold) and specialist 20 still adds its 1 gold.
+    s = zero_res(start(city(specialists=(6, 20))))
+    play(s, mv(L.M_PROCESSION, 1), mv(L.M_MOVE_GUARD, OWN, 0, BLOSSOM))
+    assert res(s) == [1, 0, 0, 0, 0, 1]
+    s = zero_res(start(city(specialists=(6, 20))))
+    play(s, mv(L.M_PROCESSION, 1), mv(L.M_MOVE_GUARD, OWN, 0, GOLD))
+    assert res(s) == [0, 0, 0, 0, 0, 2]

@@ -1,0 +1,365 @@
+"""The errata sheet as data: what to print, how sure we are, what was left alone and why.
+
+Built from the joint loop (``errata_loop``: seat points and task prices planted together
+on fresh deals), the gnome values of the runs and the solo runs against Tom.  ``Sheet`` is
+plain data (lists of dicts, JSON-ready): ``report.errata`` renders it as Markdown, a
+printable HTML page and the experiment file that plays the new edition.
+
+Every line says who played (the strength rung: the players of the runs), whether it was
+verified on fresh deals, and whether it holds in every population the check round played.
+An answer is never "no change" when its rows are not measured: those lines are left
+unchanged with the reason "not measured" and the forks they would need.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bonfire_sim.analysis.errata_cards import card_proposals, pooled
+from bonfire_sim.analysis.errata_loop import (
+    MIN_PRICE,
+    Edition,
+    Loop,
+    Measure,
+    next_smaller,
+    seats_missed,
+    seats_within,
+)
+from bonfire_sim.analysis.targets import Targets
+from bonfire_sim.rules import components as C
+
+TEXT = {t.id: t.text for t in C.TASKS}
+REASONS = ("within the margin", "not measured", "no price fixes it")
+
+
+@dataclass
+class Sheet:
+    """The errata sheet: ``targets``; ``seats``/``tasks``/``gnomes``/``tom``: the lines of
+    what to print (changed or not), each a dict; ``unchanged``: lines left alone on
+    purpose with their ``reason`` (``REASONS``); ``who``: who played per player count;
+    ``n_changes`` and ``next_smaller`` (the sheet with one change fewer and what it would
+    miss); ``loop``: seeds, rounds and whether it reached a fixed point."""
+
+    targets: dict[str, Any]
+    who: dict[str, str]
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    tasks: list[dict[str, Any]] = field(default_factory=list)
+    gnomes: list[dict[str, Any]] = field(default_factory=list)
+    tom: list[dict[str, Any]] = field(default_factory=list)
+    unchanged: list[dict[str, Any]] = field(default_factory=list)
+    n_changes: int = 0
+    next_smaller: dict[str, Any] | None = None
+    loop: dict[str, Any] = field(default_factory=dict)
+    overrides: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return _plain(asdict(self))
+
+    def lines(self) -> list[dict[str, Any]]:
+        """Every changed line (section 3 of the sheet)."""
+        return [x for x in (*self.seats, *self.tasks, *self.gnomes, *self.tom)
+                if x.get("changed")]
+
+
+def _plain(v: Any) -> Any:
+    """JSON-ready: numpy scalars to Python, NaN to None."""
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [_plain(x) for x in v]
+    if isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
+def _f(v: Any) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+# ---- seats ----------------------------------------------------------------------------------
+def _start_share(m: Measure, n: int) -> dict[str, float]:
+    g = m.seats[(m.seats["players"] == n) & (m.seats["seat"] == 0)]
+    if g.empty:
+        return {"value": math.nan, "lo": math.nan, "hi": math.nan, "n": 0}
+    r = g.iloc[0]
+    return {"value": 100 * (r["value"] - r["fair"]), "lo": 100 * (r["lo"] - r["fair"]),
+            "hi": 100 * (r["hi"] - r["fair"]), "n": int(r["n"])}
+
+
+def _worst(m: Measure, n: int) -> float:
+    g = m.seats[m.seats["players"] == n]
+    return float(100 * (g["value"] - g["fair"]).abs().max()) if len(g) else math.nan
+
+
+def seat_lines(loop: Loop, targets: Targets, who: Mapping[int, str]) -> list[dict[str, Any]]:
+    """One line per player count: today's and the proposed seat points, the start seat's
+    win share against 1/n (pp) before and on the check round's fresh deals, verified, and
+    the mark across the populations the check round played."""
+    out = []
+    missed = seats_missed(loop.estimate.seats, targets)
+    for n in sorted(missed):
+        today = list(loop.start.seat_points.get(n, ()))
+        prop = list(loop.edition.seat_points.get(n, ()))
+        changed = str(n) in loop.edition.changes(loop.start)["seats"]
+        before = _start_share(loop.estimate, n)
+        checks = [m for m in loop.check if n in set(m.seats["players"])]
+        after = _start_share(checks[0], n) if checks else before
+        within = [seats_within(m.seats, targets).get(n, False) for m in checks]
+        verified = bool(checks) and within[0]
+        asks = {tuple(m.seat_next.get(n) or ()) for m in checks}
+        if len(checks) < 2:
+            holds = "one population played"
+        elif all(within):
+            holds = "holds in every population"
+        elif len(asks) > 1:
+            holds = "no whole-point answer holds in every population"
+        else:
+            holds = "only with " + ", ".join(m.population for m, w in zip(checks, within,
+                                                                          strict=True) if w)
+        out.append({"component": "seats", "item": f"{n} players", "players": n,
+                    "today": today or [0] * n, "proposed": prop or [0] * n,
+                    "changed": changed, "missed": missed[n],
+                    "before": before, "effect": after, "worst": _worst(checks[0], n)
+                    if checks else _worst(loop.estimate, n),
+                    "unit": "pp", "verified": verified, "who": who.get(n, ""),
+                    "populations": holds,
+                    "per_population": [{"population": m.population or "runs",
+                                        "within": w, "asks": list(m.seat_next.get(n) or [])}
+                                       for m, w in zip(checks, within, strict=True)]})
+    return out
+
+
+# ---- tasks ----------------------------------------------------------------------------------
+def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
+               ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(changed task lines, unchanged task lines with their reason).  A changed line has
+    ONE printed value for every count and each count's residual on the check round."""
+    today = dict(loop.start.task_points)
+    est = card_proposals(loop.estimate.cards, today, targets.task_margin)
+    check = loop.check[0].cards if loop.check else est.iloc[:0]
+    changed = loop.edition.changes(loop.start)["tasks"]
+    lines, left = [], []
+    for card in changed:
+        rows = check[check["card"] == card]
+        residual = {int(r["players"]): {"surplus": _f(r["surplus"]), "lo": _f(r["s_lo"]),
+                                        "hi": _f(r["s_hi"]), "status": r["status"]}
+                    for _, r in rows.iterrows()}
+        after = pooled(check, card) if len(rows) else math.nan
+        e = est[est["card"] == card]
+        before = pooled(loop.estimate.cards, card)
+        ok = [abs(v["surplus"]) <= targets.task_margin for v in residual.values()
+              if math.isfinite(v["surplus"])]
+        half = float(np.sqrt(1.0 / np.sum(1.0 / rows["half"].to_numpy(float) ** 2))
+                     ) if len(rows) and (rows["half"] > 0).all() else math.nan
+        fixes = not (loop.edition.task_points[card] <= MIN_PRICE and ok and not all(ok))
+        lines.append({"component": "tasks", "item": card, "text": TEXT.get(card, ""),
+                      "note": "" if fixes else "no price fixes it: even at the lowest "
+                      "printed value it stays off: change the condition",
+                      "today": today[card], "proposed": loop.edition.task_points[card],
+                      "changed": True, "before": before,
+                      "effect": {"value": after, "lo": after - half, "hi": after + half,
+                                 "n": int(rows["n"].sum()) if len(rows) else 0},
+                      "residual": residual, "unit": "points",
+                      "verified": bool(ok) and all(ok) and len(ok) == len(residual),
+                      "who": "; ".join(sorted({who.get(int(n), "") for n in e["players"]})),
+                      "populations": _card_marks(loop, card, targets)})
+    for card, g in est.groupby("card", sort=True):
+        card = str(card)
+        if card in changed:
+            continue
+        flagged = bool((g["flag"] != "").any())
+        measured = bool((g["status"] == "measured").all())
+        if flagged:
+            reason, detail = "no price fixes it", (
+                "off at some count but no whole printed value of at least 1 brings it "
+                "within the margin on fresh deals: change the condition")
+        elif measured:
+            reason, detail = "within the margin", ""
+        else:
+            need = g["forks_needed"].dropna()
+            reason = "not measured"
+            detail = (f"not enough play to tell: needs about {int(need.max()):,} forks "
+                      f"(has {int(g['n'].min()):,})" if len(need) else
+                      "not enough play to tell: never forked")
+        left.append({"component": "tasks", "item": card, "reason": reason, "detail": detail,
+                     "today": today.get(card), "surplus": {
+                         int(r["players"]): _f(r["surplus"]) for _, r in g.iterrows()}})
+    return lines, left
+
+
+def _card_marks(loop: Loop, card: str, targets: Targets) -> str:
+    if len(loop.check) < 2:
+        return "one population played"
+    ok = []
+    for m in loop.check:
+        s = pooled(m.cards, card)
+        ok.append(math.isfinite(s) and abs(s) <= targets.task_margin)
+    if all(ok):
+        return "holds in every population"
+    return "only with " + (", ".join(m.population for m, o in zip(loop.check, ok, strict=True)
+                                     if o) or "none")
+
+
+# ---- gnomes ---------------------------------------------------------------------------------
+def gnome_lines(gv: pd.DataFrame | None, targets: Targets,
+                who: Mapping[int, str]) -> list[dict[str, Any]]:
+    """Gnomes left unchanged with their reason: a gnome prints no number, and the engine
+    has no ability variant to plant, so a flagged gnome is 'no price fixes it' (change its
+    ability, then measure the variant); unflagged measured ones are within the margin;
+    the rest are not measured, with the forks they need."""
+    if gv is None or gv.empty:
+        return []
+    rows = gv[gv["players"] > 0]
+    out = []
+    for gnome, g in rows.groupby("gnome", sort=True):
+        flagged = g[g["flag"] != ""]
+        if len(flagged):
+            r = flagged.iloc[0]
+            reason = "no price fixes it"
+            detail = (f"{r['flag']} at {int(r['players'])} players, {r['relative']:+.1f} "
+                      f"({r['rel_lo']:+.1f} to {r['rel_hi']:+.1f}) points against the "
+                      f"average gnome; no ability variant tested (the engine has none "
+                      f"to plant): change the ability, then measure the variant")
+        elif (g["status"] == "measured").all():
+            reason, detail = "within the margin", ""
+        else:
+            need = g["forks_needed"].dropna()
+            reason = "not measured"
+            detail = (f"not enough play to tell: needs about {int(need.max()):,} forks"
+                      if len(need) else "not enough play to tell: never forked")
+        out.append({"component": "gnomes", "item": str(gnome), "reason": reason,
+                    "detail": detail, "changed": False,
+                    "who": "; ".join(sorted({who.get(int(n), "") for n in g["players"]}))})
+    return out
+
+
+# ---- Tom ------------------------------------------------------------------------------------
+def tom_lines(tom: pd.DataFrame | None, fresh: Mapping[str, Mapping[str, float]],
+              targets: Targets) -> list[dict[str, Any]]:
+    """Per Tom-deck reading and solo player: today's starting handicap, the one to print
+    (where the challenge settles, whole), and the fresh solo games' check (``fresh``:
+    per ``key`` its ``equilibrium``/``lo``/``hi`` on new deals at the proposal)."""
+    if tom is None or tom.empty:
+        return []
+    out = []
+    today = C.HANDICAP_START
+    for r in tom.to_dict("records"):
+        key = str(r["key"])
+        eq, lo, hi = _f(r["handicap"]), _f(r["h_lo"]), _f(r["h_hi"])
+        missed = (math.isfinite(lo) and math.isfinite(hi)
+                  and (lo > today + targets.tom_tolerance or hi < today - targets.tom_tolerance))
+        prop = int(math.floor(eq + 0.5)) if missed else today
+        f = fresh.get(key)
+        verified = (f is not None and math.isfinite(_f(f.get("equilibrium")))
+                    and abs(_f(f["equilibrium"]) - prop) <= targets.tom_tolerance)
+        out.append({"component": "Tom", "item": key, "reading": r.get("reading", ""),
+                    "today": today, "proposed": prop, "changed": prop != today,
+                    "missed": bool(missed),
+                    "before": {"value": eq, "lo": lo, "hi": hi, "n": int(r["n"])},
+                    "effect": dict(f) if f is not None else None, "unit": "points",
+                    "verified": bool(verified), "who": f"{r['strategy']} (solo)",
+                    "populations": "one solo player per line"})
+    return out
+
+
+def build_sheet(loop: Loop, targets: Targets, who: Mapping[int, str],
+                gnomes: pd.DataFrame | None = None, tom: pd.DataFrame | None = None,
+                tom_fresh: Mapping[str, Mapping[str, float]] | None = None) -> Sheet:
+    """The sheet from the joint loop, the gnome values and the Tom rows."""
+    sheet = Sheet(targets=targets.to_json(), who={str(n): w for n, w in sorted(who.items())})
+    sheet.seats = seat_lines(loop, targets, who)
+    sheet.tasks, left = task_lines(loop, targets, who)
+    sheet.gnomes = gnome_lines(gnomes, targets, who)
+    sheet.tom = tom_lines(tom, tom_fresh or {}, targets)
+    for s in sheet.seats:
+        if not s["changed"]:
+            reason = ("within the margin" if s["verified"] else
+                      "not measured" if not s["missed"] else "no price fixes it")
+            more = ("; not enough play to tell: more games per player count"
+                    if reason == "not measured" else "")
+            sheet.unchanged.append({"component": "seats", "item": s["item"],
+                                    "reason": reason,
+                                    "detail": f"worst seat {s['worst']:.1f} pp from fair"
+                                              + more})
+    sheet.unchanged += left + sheet.gnomes
+    sheet.unchanged += [{"component": "Tom", "item": t["item"], "reason": "within the margin",
+                         "detail": f"settles at {t['before']['value']:+.1f}"}
+                        for t in sheet.tom if not t["changed"]]
+    sheet.n_changes = loop.edition.n_changes(loop.start) + sum(t["changed"] for t in sheet.tom)
+    sheet.next_smaller = next_smaller(loop, targets)
+    sheet.loop = {"rounds": [{"seed": m.seed, "changes": e.n_changes(loop.start)}
+                             for e, m in loop.rounds],
+                  "check_seed": loop.check[0].seed if loop.check else None,
+                  "fixed_point": loop.fixed_point,
+                  "populations": [m.population or "runs" for m in loop.check]}
+    sheet.overrides = edition_overrides(loop.edition, loop.start)
+    return sheet
+
+
+def edition_overrides(edition: Edition, today: Edition) -> dict[str, Any]:
+    """``[overrides]`` of the new edition: the changed task points and, per player count,
+    the seat points (an experiment file plays one count per point of a ``players``
+    sweep, so seat points are given per count)."""
+    out: dict[str, Any] = {}
+    cards = edition.changes(today)["tasks"]
+    if cards:
+        out["task_points"] = {c: int(edition.task_points[c]) for c in cards}
+    seats = {str(n): [int(v) for v in p] for n, p in sorted(edition.seat_points.items())
+             if any(p)}
+    if seats:
+        out["seat_points"] = seats
+    return out
+
+
+def no_change(sheet: Sheet) -> bool:
+    """True when the sheet changes nothing."""
+    return sheet.n_changes == 0
+
+
+def lines_agree(a: Sheet, b: Sheet, within: float = 1.0) -> tuple[int, int]:
+    """(lines within ``within`` point of each other, lines compared) of two sheets: every
+    seat point and printed task value either sheet proposes (the second-seed check)."""
+    def values(s: Sheet) -> dict[str, float]:
+        v = {f"seat {x['players']}/{i}": float(p) for x in s.seats
+             for i, p in enumerate(x["proposed"])}
+        v.update({f"task {x['item']}": float(x["proposed"]) for x in s.tasks})
+        v.update({f"tom {x['item']}": float(x["proposed"]) for x in s.tom})
+        return v
+    va, vb = values(a), values(b)
+    keys = sorted(set(va) | set(vb))
+    today = {**{f"task {x['item']}": float(x["today"]) for x in (*a.unchanged, *b.unchanged)
+                if x.get("component") == "tasks" and x.get("today") is not None},
+             **{f"task {x['item']}": float(x["today"]) for x in (*a.tasks, *b.tasks)}}
+    agree = sum(abs(va.get(k, today.get(k, 0.0)) - vb.get(k, today.get(k, 0.0))) <= within
+                for k in keys)
+    return agree, len(keys)
+
+
+def reasons_count(sheet: Sheet) -> dict[str, int]:
+    """How many lines were left unchanged for each reason."""
+    out = dict.fromkeys(REASONS, 0)
+    for x in sheet.unchanged:
+        out[x["reason"]] = out.get(x["reason"], 0) + 1
+    return out
+
+
+def who_played(runs: Sequence[Any]) -> dict[int, str]:
+    """Who played per player count (the strength rung): the runs' players."""
+    from bonfire_sim.analysis.card_values import population
+
+    out: dict[int, str] = {}
+    for r in runs:
+        if r.config.players >= 2:
+            out.setdefault(r.config.players, population(r.config.strategies))
+    return out

@@ -1,0 +1,248 @@
+"""The joint closed loop of an errata sheet: every proposed change planted together.
+
+Seat points and task prices interact through the same games (re-pricing a card moves the
+scores the seat compensation re-ranks), so they are verified together: an ``Edition``
+(seat points per player count, one printed value per changed task) is played on FRESH
+deals at every player count (``MeasureFn``: games for the seats, engine forks for the
+tasks), every target is re-measured, and the edition is moved where a target is still
+missed with confidence: a card by the secant step of ``reprice`` (all cards at once), the
+seat points of a count to the whole points the re-ranked fresh games ask for (the secant
+step of a slope-1 line: a starting point moves a seat's score by exactly one point).  It
+stops at a fixed point (nothing moves) or when the rounds are spent; then one **check**
+round on new deals, whose figures move nothing, says per line whether its target is met:
+the out-of-sample verification of the whole sheet.
+
+The measuring is injected (``MeasureFn``) so the loop itself is a pure function of the
+figures it is given: ``errata_measure.fresh_measure`` plays real games, the tests a model.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+
+from bonfire_sim.analysis import flags as FL
+from bonfire_sim.analysis.errata_cards import next_prices, pooled
+from bonfire_sim.analysis.intervals import se_from_interval
+from bonfire_sim.analysis.targets import Targets
+
+
+@dataclass(frozen=True)
+class Edition:
+    """What is printed: ``seat_points`` per player count (seat 0 first) and
+    ``task_points`` (the printed value of every task, the same at every count)."""
+
+    seat_points: Mapping[int, tuple[int, ...]]
+    task_points: Mapping[str, int]
+
+    def changes(self, today: Edition) -> dict[str, list[str]]:
+        """The components this edition changes against ``today``: seat counts, cards."""
+        seats = [f"{n}" for n, p in sorted(self.seat_points.items())
+                 if _whole(p, n) != _whole(today.seat_points.get(n, ()), n)]
+        cards = sorted(c for c, v in self.task_points.items() if today.task_points.get(c) != v)
+        return {"seats": seats, "tasks": cards}
+
+    def n_changes(self, today: Edition) -> int:
+        ch = self.changes(today)
+        return len(ch["seats"]) + len(ch["tasks"])
+
+
+def _whole(points: Sequence[float], n: int) -> tuple[int, ...]:
+    """Seat points as n whole values (missing seats start at 0, as the rules read them)."""
+    p = [int(round(float(v))) for v in points][:n]
+    return tuple(p + [0] * (n - len(p)))
+
+
+@dataclass
+class Measure:
+    """The figures of one set of games at one edition.
+
+    ``seats``: per (``players``, ``seat``) the win share ``value`` with its 95% ``lo``/
+    ``hi``, ``n`` games and ``fair`` = 1/n (the ``seat_advantage`` frame); ``seat_next``:
+    per count the whole seat points the re-ranked games ask for (``as_seat_points`` from
+    the printed ones); ``cards``: the task rows of a ``card_table`` (per card and count:
+    ``surplus``, ``s_lo``/``s_hi``, ``half``, ``status``, ``flag``, ``printed``)."""
+
+    seed: int
+    seats: pd.DataFrame
+    seat_next: dict[int, list[int]]
+    cards: pd.DataFrame
+    population: str = ""
+
+
+MIN_PRICE = 1  # a task printed at 0 points is no proposal: its condition must change
+
+# (edition, seed, the cards being re-priced) -> figures on fresh deals of that seed.
+MeasureFn = Callable[[Edition, int, Sequence[str]], Measure]
+
+
+@dataclass
+class Loop:
+    """The loop's course: ``start`` (today's edition), ``estimate`` (the runs' figures at
+    today's edition), the ``rounds`` played (edition and figures), the final ``edition``,
+    whether it is a ``fixed_point`` and the ``check`` round's figures (per population)."""
+
+    start: Edition
+    estimate: Measure
+    edition: Edition
+    rounds: list[tuple[Edition, Measure]] = field(default_factory=list)
+    fixed_point: bool = False
+    check: list[Measure] = field(default_factory=list)
+    history: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
+
+
+def seats_missed(seats: pd.DataFrame, targets: Targets) -> dict[int, bool]:
+    """Per player count: is some seat's win share shown to lie beyond the tolerance of
+    1/n (one-sided test against the tolerance, Benjamini-Hochberg over the seats)?"""
+    out: dict[int, bool] = {}
+    for n, g in seats.groupby("players"):
+        se = se_from_interval(g["lo"], g["hi"])
+        _q, flags = FL.flag(g["value"], se, g["fair"], targets.seat_share, targets.alpha)
+        out[int(n)] = bool((flags != "").any())
+    return out
+
+
+def seats_within(seats: pd.DataFrame, targets: Targets) -> dict[int, bool]:
+    """Per player count: every seat's measured win share within the tolerance of 1/n."""
+    dev = (seats["value"] - seats["fair"]).abs()
+    return {int(n): bool((dev[g.index] <= targets.seat_share + 1e-12).all())
+            for n, g in seats.groupby("players")}
+
+
+def first_proposal(start: Edition, estimate: Measure, targets: Targets) -> Edition:
+    """The edition round 0 proposes from the runs' figures: seat points where a count's
+    seats miss their target with confidence, one whole value for every flagged card
+    (the inverse-variance mean of printed - surplus over the counts)."""
+    seats = dict(start.seat_points)
+    for n, missed in seats_missed(estimate.seats, targets).items():
+        if missed and estimate.seat_next.get(n):
+            seats[n] = tuple(estimate.seat_next[n])
+    prices = dict(start.task_points)
+    t = estimate.cards
+    for card in sorted(set(t.loc[t["flag"] != "", "card"])):
+        s = pooled(t, str(card))
+        if math.isfinite(s):  # never below MIN_PRICE: the check says if that is enough
+            prices[str(card)] = max(int(math.floor(start.task_points[str(card)] - s + 0.5)),
+                                    MIN_PRICE)
+    return Edition(seats, prices)
+
+
+def step(edition: Edition, m: Measure, targets: Targets,
+         history: dict[str, list[tuple[float, float]]],
+         printed: Mapping[str, int]) -> Edition | None:
+    """The next edition after one fresh round, or None at a fixed point (nothing moves).
+
+    Seats: a count whose seats still miss their target with confidence moves to the
+    whole points the fresh games ask for.  Cards: ``errata_cards.next_prices`` (a secant
+    step for every re-priced card measured there; a fair-value step for an untouched card
+    flagged there)."""
+    seats = dict(edition.seat_points)
+    moved = False
+    for n, missed in seats_missed(m.seats, targets).items():
+        nxt = tuple(m.seat_next.get(n) or ())
+        if missed and nxt and nxt != tuple(seats.get(n, ())):
+            seats[n] = nxt
+            moved = True
+    current = dict(edition.task_points)
+    cards = {c: max(v, MIN_PRICE) for c, v in
+             next_prices(m.cards, current, dict(printed), history, targets.task_margin).items()}
+    cards = {c: v for c, v in cards.items() if v != current[c]}
+    if not moved and not cards:
+        return None
+    return Edition(seats, current | cards)
+
+
+def joint_loop(start: Edition, estimate: Measure, measure: MeasureFn, targets: Targets, *,
+               seed: int, rounds: int = 3, check: Sequence[MeasureFn] = (),
+               note: Callable[[str], None] | None = None) -> Loop:
+    """Plant the whole proposal together on fresh deals and iterate to a fixed point.
+
+    Round ``i`` plays seed ``seed + i`` at the current edition (``measure``); the check
+    plays seed ``seed + rounds`` at the final edition with ``measure`` and with every
+    further population's ``check`` function (the same game seated by other players),
+    figures that move nothing.  ``note(line)`` hears each step."""
+    say = note or (lambda _line: None)
+    printed = dict(start.task_points)
+    edition = first_proposal(start, estimate, targets)
+    loop = Loop(start=start, estimate=estimate, edition=edition)
+    # Each re-priced card's (printed, pooled surplus) history, the runs' own first.
+    loop.history = {c: [(float(printed[c]), pooled(estimate.cards, c))]
+                    for c in edition.changes(start)["tasks"]}
+    for i in range(rounds):
+        if edition.n_changes(start) == 0 and i == 0 and not _any_missed(estimate, targets):
+            loop.fixed_point = True  # nothing to change: the check round still measures
+            break
+        focus = edition.changes(start)["tasks"]
+        say(f"round {i + 1}/{rounds}: {edition.n_changes(start)} change(s) planted together "
+            f"on fresh deals (seed {seed + i})")
+        m = measure(edition, seed + i, focus)
+        loop.rounds.append((edition, m))
+        nxt = step(edition, m, targets, loop.history, printed)
+        if nxt is None:
+            loop.fixed_point = True
+            break
+        edition = nxt
+    loop.edition = edition
+    focus = edition.changes(start)["tasks"]
+    say(f"check: {edition.n_changes(start)} change(s) on new deals (seed {seed + rounds}), "
+        f"figures that move nothing")
+    loop.check = [fn(edition, seed + rounds, focus) for fn in (measure, *check)]
+    return loop
+
+
+def _any_missed(m: Measure, targets: Targets) -> bool:
+    return (any(seats_missed(m.seats, targets).values())
+            or bool((m.cards["flag"] != "").any()))
+
+
+def drop_effects(loop: Loop, targets: Targets) -> pd.DataFrame:
+    """What each change buys: per changed line, the figure its target would show in the
+    check round without it (a card: its surplus moved back by the slope times the change;
+    seat points: the start seat's win share in the runs, at today's points), and whether
+    that misses the target.  The next-smaller sheet drops the change that buys least."""
+    rows = []
+    if not loop.check:
+        return pd.DataFrame(columns=["component", "item", "without", "target", "misses"])
+    check = loop.check[0]
+    today = loop.start
+    for n in loop.edition.changes(today)["seats"]:
+        s = loop.estimate.seats
+        g = s[s["players"] == int(n)]
+        worst = float((g["value"] - g["fair"]).abs().max()) if len(g) else math.nan
+        rows.append({"component": "seats", "item": f"{n} players", "without": 100 * worst,
+                     "target": targets.seat_tolerance,
+                     "misses": bool(worst > targets.seat_share)})
+    for card in loop.edition.changes(today)["tasks"]:
+        s = pooled(check.cards, card)
+        hist = loop.history.get(card, [])
+        slope = 1.0
+        if len(hist) >= 2:
+            (p1, s1), (p0, s0) = hist[-1], hist[-2]
+            slope = float(np.clip((s1 - s0) / (p1 - p0), 0.5, 2.0)) if p1 != p0 else 1.0
+        without = s + slope * (loop.edition.task_points[card] - today.task_points[card])
+        rows.append({"component": "tasks", "item": card, "without": without,
+                     "target": targets.task_margin,
+                     "misses": bool(abs(without) > targets.task_margin)})
+    out = pd.DataFrame(rows, columns=["component", "item", "without", "target", "misses"])
+    return out.assign(excess=(out["without"].abs() - out["target"]))
+
+
+def next_smaller(loop: Loop, targets: Targets) -> dict[str, object] | None:
+    """The sheet with one change fewer: the change whose removal misses its target least
+    (None when the sheet changes nothing)."""
+    eff = drop_effects(loop, targets)
+    if eff.empty:
+        return None
+    r = eff.sort_values("excess").iloc[0]
+    return {"drop": f"{r['component']} {r['item']}", "component": r["component"],
+            "item": r["item"], "without": float(r["without"]), "target": float(r["target"]),
+            "misses": bool(r["misses"])}
+
+
+def with_population(m: Measure, name: str) -> Measure:
+    """``m`` labelled with the population that played it."""
+    return replace(m, population=name)

@@ -1,0 +1,259 @@
+"""``bonfire-sim errata``: finished runs -> one verified errata sheet.
+
+Steps (each shown with its own progress): load the runs and check they can share one
+sheet; measure today's edition from them (seats from the games, task and gnome values
+from engine forks on ``probe_games`` games per run); the joint closed loop
+(``analysis.errata_loop``) on fresh deals at every player count, the check round in every
+population the runs hold; Tom's starting handicap per Tom-deck reading with a check on
+fresh solo games; then the sheet (``analysis.errata``) written as HTML, Markdown, JSON and
+the experiment file of the new edition (``report.errata``).
+
+Every check that can refuse (the runs, the output folder, the seeds) runs before any game
+is played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bonfire_sim.analysis.errata import Sheet, build_sheet, who_played
+from bonfire_sim.analysis.errata_cards import CARD_COLUMNS, printed_points, task_table
+from bonfire_sim.analysis.errata_loop import Edition, Measure, joint_loop
+from bonfire_sim.analysis.errata_measure import FreshPlan, fresh_measure, seat_figures
+from bonfire_sim.analysis.runs import Run, as_runs
+from bonfire_sim.analysis.targets import Targets
+from bonfire_sim.errors import DataError
+from bonfire_sim.sim.runconfig import RunConfig
+
+# step(description, total, unit) -> progress(done, total) callback (pipelines.experiment).
+StepFn = Callable[[str, int | None, str], Callable[[int, int], None]]
+TOM_GAMES = 1000  # fresh solo games per Tom line for its check
+POP_LABEL = "population"
+
+
+def _no_step(_desc: str, _total: int | None, _unit: str) -> Callable[[int, int], None]:
+    return lambda _done, _total: None
+
+
+def split_runs(runs: Sequence[Run]) -> tuple[dict[int, dict[tuple[str, ...], list[Run]]],
+                                            list[Run]]:
+    """(multiplayer runs per count and population (their seats' players), solo runs).
+
+    Refused: runs of one count and population that play different games; counts or
+    populations that differ in anything but their players and seat points (one sheet
+    prints one edition: the same task points and variants everywhere)."""
+    multi: dict[int, dict[tuple[str, ...], list[Run]]] = {}
+    solo = [r for r in runs if r.config.players == 1]
+    for r in runs:
+        if r.config.players >= 2:
+            multi.setdefault(r.config.players, {}).setdefault(
+                tuple(r.config.strategies), []).append(r)
+    first: RunConfig | None = None
+    for n, pops in sorted(multi.items()):
+        for _who, rs in pops.items():
+            for r in rs:
+                c = r.config
+                if first is None:
+                    first = c
+                    continue
+                a = {k: v for k, v in c.overrides.items() if k != "seat_points"}
+                b = {k: v for k, v in first.overrides.items() if k != "seat_points"}
+                if a != b or dict(c.variants) != dict(first.variants):
+                    raise DataError(
+                        f"run {r.label} ({n} players) differs from the others in its "
+                        f"overrides or variants: one sheet prints one edition; give the "
+                        f"runs of one edition (seat points may differ per count)")
+                if c.seat_rotation != first.seat_rotation:
+                    raise DataError(f"run {r.label} is{' not' if not c.seat_rotation else ''}"
+                                    f" seat-rotated unlike the others: play every run with "
+                                    f"--seat-rotation")
+    return multi, solo
+
+
+def _primary(pops: dict[tuple[str, ...], list[Run]]) -> tuple[tuple[str, ...], list[Run]]:
+    """The population with the most games (the loop steers by it)."""
+    return max(pops.items(), key=lambda kv: (sum(r.config.games for r in kv[1]), kv[0]))
+
+
+def _today(multi: dict[int, dict[tuple[str, ...], list[Run]]]) -> Edition:
+    seats: dict[int, tuple[int, ...]] = {}
+    prices: dict[str, int] = {}
+    for n, pops in multi.items():
+        cfg = _primary(pops)[1][0].config
+        pts = [float(v) for v in cfg.overrides.get("seat_points", [])]
+        if any(not float(v).is_integer() for v in pts):
+            raise DataError(f"the {n}-player runs print fractional seat points {pts}: the "
+                            f"sheet prints whole points; give runs with whole seat points")
+        seats[n] = tuple(int(v) for v in pts)
+        prices = printed_points(cfg)
+    return Edition(seats, prices)
+
+
+def estimate(multi: dict[int, dict[tuple[str, ...], list[Run]]], today: Edition,
+             targets: Targets, probe_games: int, jobs: int, quiet: bool,
+             step: StepFn) -> tuple[Measure, pd.DataFrame | None]:
+    """Today's figures from the runs' primary population: seats from their games, task
+    values from forks on ``probe_games`` games per run, gnome values (None: no forks)."""
+    from bonfire_sim.analysis.values import gnome_values
+
+    runs = [r for pops in multi.values() for r in _primary(pops)[1]]
+    seats, nxt = seat_figures(runs, targets, {n: list(p) for n, p in
+                                              today.seat_points.items()})
+    tables = []
+    for n in sorted(multi) if probe_games else []:
+        rs = [r for r in runs if r.config.players == n]
+        tick = step(f"task forks of {n}-player run(s) {', '.join(r.label for r in rs)} "
+                    f"(first {probe_games:,} games each)",
+                    sum(min(probe_games, r.config.games) for r in rs), "games")
+        tables.append(task_table([(r.label, r.config, r.path) for r in rs], probe_games,
+                                 targets.task_margin, targets.alpha, jobs=jobs, quiet=quiet,
+                                 progress=tick))
+    cards = (pd.concat(tables, ignore_index=True) if tables
+             else pd.DataFrame(columns=list(CARD_COLUMNS)))
+    gv = None
+    if probe_games:
+        step(f"gnome forks of {len(runs)} run(s) (first {probe_games:,} games each)", None,
+             "step")
+        gv = gnome_values(runs, probes=probe_games,
+                          margin=targets.gnome_margin, alpha=targets.alpha, jobs=jobs,
+                          quiet=quiet)
+    return Measure(seed=-1, seats=seats, seat_next=nxt, cards=cards), gv
+
+
+def tom_rows(solo: Sequence[Run]) -> pd.DataFrame:
+    """One row per solo run: ``key`` (Tom-deck reading and solo player), the
+    equilibrium handicap with its bootstrap interval, ``n`` games."""
+    from bonfire_sim.analysis.values import tom_difficulty
+    from bonfire_sim.rules import components as C
+
+    rows = []
+    for r in solo:
+        t = tom_difficulty([r])
+        reading = dict(r.config.variants).get("tom_deck", C.VARIANTS["tom_deck"][0].name)
+        for rec in t.to_dict("records"):
+            rows.append({**rec, "reading": reading, "variants": dict(r.config.variants),
+                         "key": f"tom_deck = {reading}, {rec['strategy']}"})
+    return pd.DataFrame(rows)
+
+
+def tom_check(tom: pd.DataFrame, targets: Targets, seed: int, games: int, jobs: int,
+              step: StepFn) -> dict[str, dict[str, float]]:
+    """Fresh solo games per Tom line (seed ``seed``): where the challenge settles there."""
+    from bonfire_sim.analysis.solo import SoloGames, handicap_series, play_solo
+
+    out: dict[str, dict[str, float]] = {}
+    for r in tom.to_dict("records"):
+        tick = step(f"Tom check: {r['key']} on {games:,} fresh solo games (seed {seed})",
+                    games, "games")
+        g: SoloGames = play_solo(r["strategy"], games, seed=seed, jobs=jobs, progress=tick,
+                                 variants=r["variants"])
+        s = handicap_series(g, seed=seed)
+        out[str(r["key"])] = {"value": s.equilibrium, "equilibrium": s.equilibrium,
+                              "lo": s.equilibrium_ci[0], "hi": s.equilibrium_ci[1],
+                              "n": games}
+    return out
+
+
+def fresh_seed(runs: Sequence[Run], rounds: int, seed: int | None) -> int:
+    """The first fresh seed: one above the runs' largest, or ``seed`` when it and the
+    seeds after it (the rounds, the check, Tom's check) are disjoint from the runs'."""
+    used = {r.config.seed for r in runs}
+    base = (max(used) + 1) if seed is None else int(seed)
+    clash = sorted(used & set(range(base, base + rounds + 2)))
+    if clash:
+        raise DataError(f"the fresh seeds {base}..{base + rounds + 1} include the seed(s) "
+                        f"{clash} of the runs: pick a disjoint --seed")
+    return base
+
+
+def errata(run_dirs: Sequence[str | Path], out_dir: str | Path, *,
+           targets: Targets | None = None, plan: FreshPlan | None = None,
+           probe_games: int = 300, rounds: int = 3, seed: int | None = None,
+           tom_games: int = TOM_GAMES, quiet: bool = True,
+           step: StepFn | None = None, status: Callable[[str], None] | None = None,
+           ) -> tuple[Sheet, dict[str, Path]]:
+    """Build, verify and write the errata sheet of finished runs into ``out_dir``
+    (``errata.html``, ``errata.md``, ``errata.json``, ``edition.toml`` and the fresh
+    runs under ``fresh/``); returns (the sheet, the paths written)."""
+    from bonfire_sim.infra import fileio
+    from bonfire_sim.report.errata import edition_toml, write_sheet
+
+    targets = targets or Targets()
+    plan = plan or FreshPlan()
+    go = step or _no_step
+    say = status or (lambda _line: None)
+    out = Path(out_dir)
+    for name in ("errata.html", "errata.md", "errata.json", "edition.toml"):
+        fileio.check_output_file(out / name)  # before any game is played
+    runs = as_runs(list(run_dirs))
+    multi, solo = split_runs(runs)
+    if not multi and not solo:
+        raise DataError("no games in these runs")
+    base = fresh_seed(runs, rounds, seed)
+    today = _today(multi) if multi else Edition({}, {})
+    who = who_played([r for pops in multi.values() for r in _primary(pops)[1]])
+    fresh = out / "fresh"
+    gv = None
+    if multi:
+        est, gv = estimate(multi, today, targets, probe_games, plan.jobs, quiet, go)
+        bars: dict[str, Callable[[int, int], None]] = {}
+
+        def progress(what: str, done: int, total: int) -> None:
+            if what not in bars:
+                bars[what] = go(what, total, "games")
+            bars[what](done, total)
+
+        def measure_of(pop_index: int) -> Any:
+            bases = {}
+            name = ""
+            for n, pops in multi.items():
+                ordered = sorted(pops.items(), key=lambda kv: -sum(
+                    r.config.games for r in kv[1]))
+                if pop_index < len(ordered):
+                    bases[n] = ordered[pop_index][1][0].config
+                    name = "" if pop_index == 0 else ",".join(sorted(set(ordered[pop_index][0])))
+            return (fresh_measure(bases, plan, targets, fresh, population=name, quiet=quiet,
+                                  status=say, progress=progress) if bases else None)
+
+        n_pops = max(len(p) for p in multi.values())
+        others = [m for m in (measure_of(i) for i in range(1, n_pops)) if m is not None]
+        loop = joint_loop(today, est, measure_of(0), targets, seed=base, rounds=rounds,
+                          check=others, note=say)
+    else:
+        from bonfire_sim.analysis.errata_loop import Loop
+
+        empty = Measure(-1, pd.DataFrame(columns=["players", "seat", "value", "lo", "hi",
+                                                  "fair", "n"]), {},
+                        pd.DataFrame(columns=["card", "players", "kind", "flag", "surplus",
+                                              "half", "status", "s_lo", "s_hi", "printed",
+                                              "n", "deals", "forks_needed"]))
+        loop = Loop(start=today, estimate=empty, edition=today, fixed_point=True)
+    tom = tom_rows(solo) if solo else None
+    tom_fresh = (tom_check(tom, targets, base + rounds + 1, tom_games, plan.jobs, go)
+                 if tom is not None and len(tom) and tom_games else {})
+    sheet = build_sheet(loop, targets, who, gnomes=gv, tom=tom, tom_fresh=tom_fresh)
+    say("writing the sheet")
+    first = (_primary(multi[max(multi)])[1][0].config if multi else solo[0].config)
+    toml = edition_toml(sheet.to_json(), sorted(multi) or [1],
+                        list(first.strategies) if multi else [],
+                        max(plan.games, 1000), base + rounds + 2, dict(first.variants),
+                        {k: v for k, v in first.overrides.items()},
+                        ", ".join(r.label for r in runs))
+    n_games = sum(r.config.games for r in runs)
+    subtitle = (f"{n_games:,} games from {len(runs)} run(s) ({', '.join(r.label for r in runs)})"
+                f"; {sheet.n_changes} change(s), every one planted together on fresh deals")
+    paths = write_sheet(out, sheet, "Errata sheet", subtitle, toml)
+    return sheet, paths
+
+
+def agree(a: Sheet, b: Sheet) -> float:
+    """Share of lines two sheets agree on within 1 point (the second-seed check)."""
+    from bonfire_sim.analysis.errata import lines_agree
+
+    k, n = lines_agree(a, b)
+    return k / n if n else 1.0
+

@@ -1,0 +1,254 @@
+"""The errata sheet on paper: one page in Markdown and in self-contained, printable HTML,
+and the experiment file that plays the new edition.
+
+The page opens with the four answer cards (``answer_cards``), then, in the order a
+publisher reads it: 1. the targets, 2. what to print, 3. every change with its measured
+effect and interval, verified on fresh deals or not, who played and whether it holds
+across populations, 4. what was left unchanged on purpose and why, 5. how the sheet was
+made.  Both formats are drawn from the same ``sections`` (notes and tables of strings),
+so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from bonfire_sim.analysis.errata_cards import toml_value
+from bonfire_sim.report.answer_cards import cards_from_sheet, interval
+from bonfire_sim.report.html import TEMPLATES
+
+Table = dict[str, Any]
+
+
+def _table(tid: str, caption: str, headers: Sequence[str], rows: Sequence[Sequence[Any]],
+           text_cols: Sequence[int] = (0,), verdict_col: int | None = None,
+           classes: Sequence[str] | None = None) -> Table:
+    return {"id": tid, "caption": caption, "headers": list(headers),
+            "rows": [{"cells": [str(c) for c in r], "cls": (classes or [""] * len(rows))[i]}
+                     for i, r in enumerate(rows)],
+            "text_cols": list(text_cols), "verdict_col": verdict_col}
+
+
+def _yes(v: Any) -> str:
+    return "yes" if v else "no"
+
+
+def _pts(v: Any) -> str:
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        return "–"
+    return f"{x:+.1f}" if math.isfinite(x) else "–"
+
+
+def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The sheet's numbered sections after the cards: ``{"id", "title", "notes",
+    "tables"}``."""
+    t = sheet["targets"]
+    targets = _table("targets", "Targets (change them in the experiment file's [targets] "
+                     "table)", ["component", "target", "setting", "value"], [
+        ("seats", f"every seat within {t['seat_tolerance']:g} pp of the fair 1/n",
+         "seat_tolerance", f"{t['seat_tolerance']:g}"),
+        ("tasks", f"every task within {t['task_margin']:g} point(s) of its tier's "
+                  f"typical task, or 'change the condition'", "task_margin",
+         f"{t['task_margin']:g}"),
+        ("gnomes", f"every gnome within {t['gnome_margin']:g} point(s) of the average "
+                   f"gnome", "gnome_margin", f"{t['gnome_margin']:g}"),
+        ("Tom", f"the challenge settles within {t['tom_tolerance']:g} point(s) of the "
+                f"printed start, per Tom-deck reading", "tom_tolerance",
+         f"{t['tom_tolerance']:g}")], text_cols=(0, 1, 2))
+    first = {"id": "sheet-targets", "title": "Targets", "tables": [targets], "notes": [
+        f"A component is changed only where its target is missed with confidence "
+        f"(shown beyond the tolerance, false discovery rate {t['alpha']:g})."]}
+
+    seats = _table("print-seats", "Seat points (starting score per seat, start player "
+                   "first), per player count", ["players", "today", "print", "changed"],
+                   [(f"{s['players']}", s["today"], s["proposed"], _yes(s["changed"]))
+                    for s in sheet["seats"]])
+    tasks = _table("print-tasks", "Tasks to re-print: ONE value for every player count; "
+                   "each count's residual worth beyond its tier after the change",
+                   ["task", "card", "today", "print", "residual per count (points)"],
+                   [(x["item"], x["text"], x["today"], x["proposed"],
+                     "; ".join(f"{n}p {_pts(r['surplus'])} ({_pts(r['lo'])} to "
+                               f"{_pts(r['hi'])})" for n, r in sorted(
+                                   x["residual"].items(), key=lambda kv: int(kv[0]))))
+                    for x in sheet["tasks"]], text_cols=(0, 1, 4))
+    off = [g for g in sheet["gnomes"] if g["reason"] == "no price fixes it"]
+    gnomes = _table("print-gnomes", "Gnomes to change (the ability variant tested)",
+                    ["gnome", "ability variant tested", "why"],
+                    [(g["item"], "none: no variant could be planted", g["detail"])
+                     for g in off], text_cols=(0, 1, 2))
+    tom = _table("print-tom", "Tom's starting handicap per Tom-deck reading",
+                 ["reading and solo player", "today", "print"],
+                 [(x["item"], f"{x['today']:+d}", f"{x['proposed']:+d}")
+                  for x in sheet["tom"]])
+    notes = []
+    if not sheet["tasks"]:
+        notes.append("No task is re-printed.")
+    if not off:
+        notes.append("No gnome is flagged for a change.")
+    if not sheet["tom"]:
+        notes.append("No solo run: Tom's handicap is not answered.")
+    second = {"id": "sheet-print", "title": "What to print", "notes": notes,
+              "tables": [x for x in (seats, tasks, gnomes, tom) if x["rows"]]}
+
+    rows, classes = [], []
+    for x in sheet["seats"] + sheet["tasks"] + sheet["tom"]:
+        if not x.get("changed"):
+            continue
+        unit = x["unit"]
+        rows.append((f"{x['component']} {x['item']}", x["today"], x["proposed"],
+                     interval(x["before"] if isinstance(x["before"], Mapping) else
+                              {"value": x["before"]}, unit) if x["component"] != "tasks"
+                     else f"{_pts(x['before'])} points",
+                     interval(x["effect"], unit), _yes(x["verified"]), x["who"],
+                     x["populations"] + (f"; {x['note']}" if x.get("note") else "")))
+        classes.append("yes" if x["verified"] else "no")
+    lines = _table("lines", "Each change: the target's figure before (the runs) and after "
+                   "(fresh deals of the check round, all changes planted together)",
+                   ["line", "today", "proposed", "before", "after, on fresh deals",
+                    "verified", "who played", "across populations"], rows,
+                   text_cols=(0, 6, 7), verdict_col=5, classes=classes)
+    ns = sheet.get("next_smaller")
+    third_notes = [f"The sheet makes {sheet['n_changes']} change(s)."]
+    if ns:
+        third_notes.append(
+            f"The next-smaller sheet drops {ns['drop']}: its figure would be about "
+            f"{ns['without']:+.1f} against a target of ±{ns['target']:g} ("
+            + ("it would miss the target)." if ns["misses"] else "still within: a "
+               "candidate to drop)."))
+    seat_by_pop = [p for s in sheet["seats"] for p in s.get("per_population", [])]
+    if len({p["population"] for p in seat_by_pop}) > 1:
+        third_notes.append("Seats per population on the check round: " + "; ".join(
+            f"{p['population']} within: {_yes(p['within'])}, asks {p['asks']}"
+            for p in seat_by_pop) + ".")
+    third = {"id": "sheet-lines", "title": "Each line: today → proposed, measured and "
+             "verified", "notes": third_notes, "tables": [lines] if rows else []}
+
+    left = sheet["unchanged"]
+    counts: dict[str, int] = {}
+    for x in left:
+        counts[x["reason"]] = counts.get(x["reason"], 0) + 1
+    shown = [x for x in left if x["reason"] != "within the margin"]
+    within = [f"{x['component']} {x['item']}" for x in left
+              if x["reason"] == "within the margin"]
+    fourth = {"id": "sheet-unchanged", "title": "Left unchanged on purpose", "notes": [
+        "; ".join(f"{k}: {v}" for k, v in counts.items()) or "nothing",
+        ("Within the margin: " + ", ".join(within) + ".") if within else ""],
+        "tables": [_table("unchanged", "Left unchanged for another reason than the margin",
+                          ["line", "reason", "detail"],
+                          [(f"{x['component']} {x['item']}", x["reason"], x["detail"])
+                           for x in shown], text_cols=(0, 1, 2))] if shown else []}
+    fourth["notes"] = [n for n in fourth["notes"] if n]
+
+    loop = sheet["loop"]
+    fifth = {"id": "sheet-method", "title": "How the sheet was made", "tables": [], "notes": [
+        "Every proposed change was planted together at every player count of the runs on "
+        "fresh deals (seeds the runs never played), every target re-measured, and the set "
+        "moved where a target was still missed with confidence (cards by a secant step, "
+        "seat points to the whole points the re-ranked fresh games ask for) until nothing "
+        "moved; a last round on new deals, which moves nothing, verifies each line.",
+        f"Rounds: {', '.join(str(r['seed']) for r in loop.get('rounds', [])) or 'none'}; "
+        f"check round seed {loop.get('check_seed')}; "
+        + ("fixed point reached" if loop.get("fixed_point") else
+           "rounds spent before a fixed point") + "; populations on the check round: "
+        + ", ".join(loop.get("populations", [])) + ".",
+        "Who played: " + "; ".join(f"{n} players: {w}" for n, w in sheet["who"].items())
+        + ". Stronger players may value tasks, gnomes and the start seat differently."]}
+    return [first, second, third, fourth, fifth]
+
+
+def render_html(sheet: Mapping[str, Any], title: str, subtitle: str) -> str:
+    """The sheet as one self-contained, printable HTML page."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES),
+                             autoescape=jinja2.select_autoescape(["html", "j2"]),
+                             trim_blocks=True, lstrip_blocks=True)
+    return env.get_template("errata.html.j2").render(
+        title=title, subtitle=subtitle, cards=cards_from_sheet(sheet),
+        sections=sections(sheet))
+
+
+def _md_cell(v: str) -> str:
+    return v.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(sheet: Mapping[str, Any], title: str, subtitle: str) -> str:
+    """The same page in Markdown."""
+    out = [f"# {title}", "", subtitle, ""]
+    for c in cards_from_sheet(sheet):
+        mark = {True: "✓", False: "✗", None: "?"}[c["verified"]]
+        out += [f"**{c['title']}** — {c['headline']}  ", f"{c['figure']}  ",
+                f"Print: {c['print']}  ", f"{mark} {c['verdict']}  ",
+                f"Who played: {c['who'] or '–'}", ""]
+    for i, s in enumerate(sections(sheet), 1):
+        out += [f"## {i}. {s['title']}", ""]
+        for n in s["notes"]:
+            out += [n, ""]
+        for t in s["tables"]:
+            out += [f"*{t['caption']}*", "", "| " + " | ".join(t["headers"]) + " |",
+                    "|" + "---|" * len(t["headers"])]
+            out += ["| " + " | ".join(_md_cell(c) for c in r["cells"]) + " |"
+                    for r in t["rows"]]
+            out.append("")
+    return "\n".join(out)
+
+
+def edition_toml(sheet: Mapping[str, Any], counts: Sequence[int], strategies: Sequence[str],
+                 games: int, seed: int, variants: Mapping[str, str],
+                 base_overrides: Mapping[str, Any], source: str) -> str:
+    """An experiment file that plays the new edition: ``[run]`` at every player count of
+    the sheet (a ``players`` sweep; seat points differ per count, so one file per count
+    when any are printed), ``[overrides]`` with the changed task points."""
+    over = dict(sheet.get("overrides") or {})
+    seat = over.pop("seat_points", {})
+    lines = [f"# bonfire-sim errata: the new edition from {source}",
+             f"# {sheet['n_changes']} change(s); verified lines: "
+             + ", ".join(f"{x['component']} {x['item']}" for x in
+                         (*sheet["seats"], *sheet["tasks"], *sheet["tom"])
+                         if x.get("changed") and x.get("verified")), "[run]",
+             f"games = {games}"]
+    if len(counts) > 1 and not seat:
+        lines.append(f"players = [{', '.join(str(n) for n in counts)}]")
+    else:
+        lines.append(f"players = {max(counts) if not seat else max(int(k) for k in seat)}")
+    if strategies:
+        lines.append("strategies = [" + ", ".join(f'"{s}"' for s in strategies) + "]")
+    lines += ["seat_rotation = true", f"seed = {seed}", "", "[overrides]"]
+    prices = dict(base_overrides.get("task_points", {})) | dict(over.get("task_points", {}))
+    if prices:
+        lines.append("task_points = { " + ", ".join(f"{k} = {int(v)}" for k, v in
+                                                     sorted(prices.items())) + " }")
+    if seat:
+        n = max(int(k) for k in seat)
+        lines.append(f"seat_points = {seat[str(n)]}")
+        for k, v in sorted(seat.items()):
+            if int(k) != n:
+                lines.append(f"# at {k} players: seat_points = {v} (a file of its own)")
+    for k, v in sorted(base_overrides.items()):
+        if k not in ("task_points", "seat_points"):
+            lines.append(f"{k} = {toml_value(v)}")
+    if variants:
+        lines += ["", "[variants]"] + [f'{k} = "{v}"' for k, v in sorted(variants.items())]
+    return "\n".join(lines) + "\n"
+
+
+def write_sheet(out_dir: Path, sheet: Any, title: str, subtitle: str, toml: str) -> dict[
+        str, Path]:
+    """Write ``errata.html``, ``errata.md``, ``errata.json`` and ``edition.toml`` into
+    ``out_dir`` (each atomically); returns their paths."""
+    from bonfire_sim.infra import fileio
+
+    doc = sheet.to_json()
+    paths = {"html": out_dir / "errata.html", "md": out_dir / "errata.md",
+             "json": out_dir / "errata.json", "toml": out_dir / "edition.toml"}
+    fileio.write_text(paths["html"], render_html(doc, title, subtitle))
+    fileio.write_text(paths["md"], render_markdown(doc, title, subtitle))
+    fileio.write_text(paths["json"], fileio.dumps_json(doc, paths["json"], indent=1,
+                                                       sort_keys=True))
+    fileio.write_text(paths["toml"], toml)
+    return paths

@@ -1,0 +1,190 @@
+"""The report's first screen: the errata sheet's four answer cards (start player, tasks,
+gnomes, Tom), then the population note and the robustness marks in one line each.
+
+From an errata sheet (``report --errata DIR/errata.json``: planted together and verified
+on fresh deals) or, without one, from the report's own frames: the same four questions,
+each marked "not verified on fresh deals".  A task is printed once, so its card gives one
+value per task (``errata_measure.card_proposals``: the inverse-variance mean over the
+player counts), never one per count.  Nothing here computes a fork.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bonfire_sim.analysis.errata_cards import card_proposals
+from bonfire_sim.errors import DataError
+from bonfire_sim.report import groups as G
+from bonfire_sim.report import html as H
+from bonfire_sim.report.answer_cards import NOT_VERIFIED, card, cards_from_sheet
+
+
+def _pp(v: float) -> str:
+    return f"{100 * v:+.1f}" if math.isfinite(v) else "–"
+
+
+def _setting_data(by_id: Mapping[str, Any], sid: str) -> list[tuple[str, dict[str, Any]]]:
+    return list((by_id.get(sid) or {}).get("data", {}).get("by_setting", []))
+
+
+def _who(frames: Sequence[pd.DataFrame]) -> str:
+    who = sorted({str(w) for f in frames if "who" in f for w in f["who"].dropna()})
+    return "; ".join(who)
+
+
+def seat_card(by_id: Mapping[str, Any]) -> dict[str, Any]:
+    parts, prints, worst = [], [], None
+    for _setting, data in _setting_data(by_id, "seats"):
+        sa = data.get("compensation")
+        if sa is None or sa.empty:
+            continue
+        for n, g in sa.groupby("players"):
+            s0 = g[g["seat"] == 0].iloc[0]
+            dev = (s0.value - s0.fair, s0.lo - s0.fair, s0.hi - s0.fair)
+            parts.append((int(n), dev))
+            pts = sa.attrs.get("seat_points", {}).get(int(n))
+            if pts:
+                prints.append(f"{int(n)} players: seat points {pts}")
+            if worst is None or abs(dev[0]) > abs(worst[1][0]):
+                worst = (int(n), dev)
+    if worst is None:
+        return card("card-seats", "Start player", "No multiplayer run here: not answered.", "–",
+                    "nothing", "nothing to verify", None, "", "#answer-seats")
+    n, (v, lo, hi) = worst
+    return card("card-seats", "Start player",
+                f"The start player wins {_pp(v)} pp against a fair share at {n} players; "
+                f"the seat points below re-rank the games to fair.",
+                f"start seat {_pp(v)} pp ({_pp(lo)} to {_pp(hi)}) at {n} players",
+                "; ".join(prints) or "no seat points", NOT_VERIFIED, False,
+                "the runs' players", "#answer-seats")
+
+
+def task_card(by_id: Mapping[str, Any], margin: float) -> dict[str, Any]:
+    frames = [d["tasks"] for _s, d in _setting_data(by_id, "tasks")
+              if d.get("tasks") is not None]
+    rows = [f[(f["players"] > 0)].rename(columns={"task": "card"}) for f in frames]
+    rows = [r for r in rows if len(r)]
+    if not rows:
+        return card("card-tasks", "Tasks", "No task could be measured.", "–", "nothing",
+                    "not enough play to tell", None, "", "#answer-tasks")
+    t = pd.concat(rows, ignore_index=True)
+    printed = {str(c): int(p) for c, p in zip(t["card"], t["printed"], strict=True)
+               if pd.notna(p)}
+    prop = card_proposals(t, printed, margin)
+    changed = prop[prop["changed"]].drop_duplicates("card")
+    unmeasured = sorted(set(prop.loc[prop["status"] != "measured", "card"]))
+    need = prop.loc[prop["status"] != "measured", "forks_needed"].dropna()
+    if len(changed):
+        big = prop[prop["card"].isin(changed["card"])]
+        top = big.loc[big["surplus"].abs().idxmax()]
+        head = (f"{len(changed)} task(s) miss their tier's worth with confidence: one new "
+                f"printed value each, for every player count"
+                + (f"; {len(unmeasured)} more not measured." if unmeasured else "."))
+        figure = (f"{top['card']} {top['surplus']:+.1f} points beyond its tier "
+                  f"({top['s_lo']:+.1f} to {top['s_hi']:+.1f}) at {int(top['players'])} "
+                  f"players")
+        to_print = ", ".join(f"{r.card} {printed[r.card]}→{int(r.proposed)}"
+                             for r in changed.itertuples())
+        verdict, ok = NOT_VERIFIED, False
+    elif unmeasured:
+        head = (f"Not enough play to tell for {len(unmeasured)} task(s); no measured task "
+                f"misses its tier's worth.")
+        figure = f"{len(set(prop['card'])) - len(unmeasured)} task(s) measured within ±{margin:g}"
+        to_print = "nothing yet"
+        verdict = (f"not enough play to tell: up to about {int(need.max()):,} forks a task"
+                   if len(need) else "not enough play to tell")
+        ok = None
+    else:
+        head, figure, to_print = ("No task change: every task is within the margin.",
+                                  f"{len(set(prop['card']))} task(s) within ±{margin:g}",
+                                  "nothing")
+        verdict, ok = NOT_VERIFIED, False
+    return card("card-tasks", "Tasks", head, figure, to_print, verdict, ok, _who(frames),
+                "#answer-tasks")
+
+
+def gnome_card(by_id: Mapping[str, Any]) -> dict[str, Any]:
+    frames = [d["gnomes"] for _s, d in _setting_data(by_id, "gnomes")
+              if d.get("gnomes") is not None]
+    rows = [f[f["players"] > 0] for f in frames]
+    rows = [r for r in rows if len(r)]
+    if not rows:
+        return card("card-gnomes", "Gnomes", "No gnome could be measured.", "–", "nothing",
+                    "not enough play to tell", None, "", "#answer-gnomes")
+    g = pd.concat(rows, ignore_index=True)
+    off = sorted(set(g.loc[g["flag"] != "", "gnome"]))
+    unmeasured = sorted(set(g.loc[g["status"] != "measured", "gnome"]))
+    head = (f"{len(off)} gnome(s) stand out from the average gnome: change the ability, then "
+            f"measure the variant." if off else
+            f"Not enough play to tell for {len(unmeasured)} gnome(s); no measured gnome "
+            f"stands out." if unmeasured else "No gnome stands out from the average gnome.")
+    return card("card-gnomes", "Gnomes", head,
+                f"{len(off)} off, {len(unmeasured)} not measured of {g['gnome'].nunique()}",
+                (", ".join(off) + ": change the ability") if off else "nothing",
+                "not enough play to tell" if unmeasured and not off else NOT_VERIFIED,
+                None if unmeasured and not off else False, _who(frames), "#answer-gnomes")
+
+
+def tom_card(by_id: Mapping[str, Any]) -> dict[str, Any]:
+    data = (by_id.get("tom") or {}).get("data", {})
+    eq = data.get("handicaps")
+    if eq is None or eq.empty:
+        return card("card-tom", "Tom", "No solo run in these runs.", "–", "nothing",
+                    "not enough play to tell", None, "", "#answer-tom")
+    items = [f"{r.strategy}: {r.equilibrium:+.1f} ({r.lo:+.1f} to {r.hi:+.1f})"
+             for r in eq.itertuples()]
+    prints = [f"{r.strategy}: start at {int(math.floor(r.equilibrium + 0.5)):+d}"
+              for r in eq.itertuples() if math.isfinite(r.equilibrium)]
+    return card("card-tom", "Tom", "The handicap challenge settles where the solo player "
+                "wins 2/7 of the games: print that as Tom's starting handicap.",
+                "; ".join(items), "; ".join(prints) or "nothing", NOT_VERIFIED, False,
+                ", ".join(str(s) for s in eq["strategy"]) + " (solo)", "#answer-tom")
+
+
+def read_sheet(path: str | Path) -> dict[str, Any]:
+    """An errata sheet's JSON (``bonfire-sim errata``), checked for its parts."""
+    p = Path(path)
+    if not p.is_file():
+        raise DataError(f"errata sheet {p} not found: give the errata.json that "
+                        f"`bonfire-sim errata --out DIR` wrote")
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise DataError(f"cannot read errata sheet {p}: {e}") from None
+    need = ("targets", "who", "seats", "tasks", "gnomes", "tom", "unchanged")
+    if not isinstance(doc, dict) or any(k not in doc for k in need):
+        raise DataError(f"{p} is not an errata sheet (it lacks "
+                        f"{', '.join(k for k in need if k not in (doc or {}))})")
+    return doc
+
+
+def first_screen(by_id: Mapping[str, Any], groups: Sequence[G.Group], runs: Mapping[str, Any],
+                 margin: float, sheet: Mapping[str, Any] | None = None,
+                 ) -> list[dict[str, Any]]:
+    """The blocks of the first screen: the four cards, then one line each for who
+    played and for the robustness marks, each with a link to its details below."""
+    from bonfire_sim.report.marks import configurations
+
+    cards = (cards_from_sheet(sheet) if sheet is not None else
+             [seat_card(by_id), task_card(by_id, margin), gnome_card(by_id), tom_card(by_id)])
+    where = ("from the errata sheet: every change planted together and checked on fresh deals"
+             if sheet is not None else "from these runs; run `bonfire-sim errata` to plant "
+             "the changes together and verify them on fresh deals")
+    confs = configurations(groups, runs)
+    marks = (f"Across populations: {len(confs)} configuration(s) played by 2+ populations; "
+             f"each answer is marked below." if confs else
+             "Across populations: one population per configuration, so no answer is "
+             "checked against other players.")
+    who = ("Who played: " + "; ".join(f"{g.players} player(s): {g.player}" if not g.solo
+                                      else f"solo: {g.player}" for g in groups)
+           + "; how strong they are against the strongest reference:")
+    return [H.text_block(f"The four answers, {where}."),
+            {"kind": "cards", "cards": cards},
+            H.links_block([("#answer-who", "who played")], who + " "),
+            H.links_block([("#answer-populations", "robustness marks")], marks + " ")]

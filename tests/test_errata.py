@@ -1,0 +1,253 @@
+"""The errata sheet: the joint closed loop on a model game (no engine: the figures a
+fresh round would measure come from a stated linear model with seeded noise), the sheet
+built from it, its pages, and the command's refusals.  The end-to-end checks on real games
+are in ``tests/test_errata_games.py``."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bonfire_sim.analysis import errata as E
+from bonfire_sim.analysis import flags as FL
+from bonfire_sim.analysis.errata_loop import Edition, Measure, joint_loop, seats_missed
+from bonfire_sim.analysis.targets import Targets, read_targets
+from bonfire_sim.errors import ConfigError
+from bonfire_sim.report import errata as R
+from bonfire_sim.report.answer_cards import cards_from_sheet
+
+CARDS = {"R3": 5, "B1": 2, "Y4": 7, "B2": 3, "R5": 4, "Y7": 6}
+COUNTS = (2, 3, 4)
+SEAT_EDGE = {2: [0.0, -3.0], 3: [0.0, -1.0, -2.6], 4: [0.0, -1.2, -2.1, -3.4]}  # points
+SHARE_PER_POINT = 0.02  # win share one starting point is worth
+
+
+class Model:
+    """A game whose task surpluses are printed - true worth (the worth moves by 0.1 per
+    printed point: a card printed higher is lit at other moments) and whose seat shares
+    are 1/n plus 2% per point of (seat points + the seat's edge) above the seats' mean,
+    each figure with seeded noise of a stated half-width."""
+
+    def __init__(self, worth: dict[str, float], half: float = 0.4, seat_half: float = 0.006,
+                 edge: dict[int, list[float]] | None = None):
+        self.worth, self.half, self.seat_half = worth, half, seat_half
+        self.edge = edge or SEAT_EDGE
+        self.calls = 0
+
+    def __call__(self, edition: Edition, seed: int, focus: Sequence[str] = ()) -> Measure:
+        self.calls += 1
+        rng = np.random.default_rng(seed)
+        seats, nxt = [], {}
+        for n in COUNTS:
+            pts = np.zeros(n)
+            given = list(edition.seat_points.get(n, ()))
+            pts[:len(given)] = given
+            lead = pts + np.array(self.edge[n])
+            share = 1 / n + SHARE_PER_POINT * (lead - lead.mean())
+            share += rng.normal(0, self.seat_half / 2, n)
+            for s in range(n):
+                seats.append({"players": n, "seat": s, "value": share[s],
+                              "lo": share[s] - self.seat_half, "hi": share[s] + self.seat_half,
+                              "n": 4000, "fair": 1 / n})
+            ideal = pts - (lead - lead[0])  # the points that make every lead equal
+            nxt[n] = [int(round(v)) for v in ideal - ideal.min()]
+        rows = []
+        for n in COUNTS:
+            for card, printed in edition.task_points.items():
+                worth = self.worth[card] + 0.1 * (printed - CARDS[card])
+                s = printed - worth + rng.normal(0, self.half / 3)
+                rows.append({"card": card, "players": n, "kind": "task", "printed": printed,
+                             "surplus": s, "half": self.half, "s_lo": s - self.half,
+                             "s_hi": s + self.half, "status": "measured", "n": 900,
+                             "deals": 300, "forks_needed": 200.0})
+        cards = pd.DataFrame(rows)
+        cards["flag"] = ""
+        for _n, g in cards.groupby("players"):
+            _q, f = FL.flag(g["surplus"], g["half"] / 1.96, 0.0, 1.0, 0.05)
+            cards.loc[g.index, "flag"] = f
+        return Measure(seed, pd.DataFrame(seats), nxt, cards)
+
+
+def _loop(worth: dict[str, float], start: Edition, seed: int = 100, rounds: int = 4,
+          edge: dict[int, list[float]] | None = None):
+    model = Model(worth, edge=edge)
+    est = model(start, 1)
+    loop = joint_loop(start, est, model, Targets(), seed=seed, rounds=rounds)
+    return loop, model
+
+
+def _sheet(loop) -> E.Sheet:
+    return E.build_sheet(loop, Targets(), {n: "model players" for n in COUNTS})
+
+
+# ---- the loop -----------------------------------------------------------------------------
+def test_a_held_out_start_comes_back_to_fair_seats_and_the_planted_prices():
+    # seat points removed; three tasks planted off by +3, -2 and +4 points
+    planted = {"R3": 3, "B1": -2, "Y4": 4}
+    worth = {c: float(v) for c, v in CARDS.items()}
+    start = Edition({}, {c: v + planted.get(c, 0) for c, v in CARDS.items()})
+    loop, _ = _loop(worth, start)
+    sheet = _sheet(loop)
+    assert loop.fixed_point
+    for c in planted:  # back within a point of the original printed value
+        assert abs(loop.edition.task_points[c] - CARDS[c]) <= 1, (c, loop.edition)
+    untouched = [c for c in CARDS if c not in planted]
+    assert all(loop.edition.task_points[c] == start.task_points[c] for c in untouched)
+    check = loop.check[0]
+    dev = (check.seats["value"] - check.seats["fair"]).abs()
+    assert dev.max() <= 0.015  # every seat within 1.5 pp on the check round
+    assert all(s["verified"] for s in sheet.seats)
+    assert not (check.cards.loc[check.cards["card"].isin(untouched), "flag"] != "").any()
+    assert sheet.n_changes == 3 + len(COUNTS)
+
+
+def test_the_default_game_with_its_verified_seat_points_changes_nothing():
+    worth = {c: float(v) for c, v in CARDS.items()}
+    first, _ = _loop(worth, Edition({}, dict(CARDS)))
+    settled = Edition(dict(first.edition.seat_points), dict(CARDS))
+    loop, model = _loop(worth, settled)
+    sheet = _sheet(loop)
+    assert sheet.n_changes == 0 and E.no_change(sheet)
+    assert not any(seats_missed(loop.estimate.seats, Targets()).values())
+    assert model.calls == 2  # the estimate and the check: no round was needed
+    assert cards_from_sheet(sheet.to_json())[0]["headline"].startswith("No seat change")
+
+
+def test_a_card_is_changed_only_where_its_target_is_missed_with_confidence():
+    # R3 is 0.8 point off: inside the 1-point margin, so it keeps its price
+    worth = {c: float(v) for c, v in CARDS.items()} | {"R3": 4.2, "Y7": 2.0}
+    loop, _ = _loop(worth, Edition({n: tuple(int(v) for v in np.round(
+        -np.array(SEAT_EDGE[n]) + np.array(SEAT_EDGE[n]).min() * 0)) for n in COUNTS},
+        dict(CARDS)))
+    assert "R3" not in loop.edition.changes(loop.start)["tasks"]
+    assert loop.edition.task_points["Y7"] in (2, 3)
+    sheet = _sheet(loop)
+    left = {x["item"]: x["reason"] for x in sheet.unchanged if x["component"] == "tasks"}
+    assert left["R3"] == "within the margin"
+
+
+def test_seats_within_the_tolerance_keep_their_points_though_whole_points_would_be_closer():
+    # the 2-player start seat leads by 0.6 point: 0.6 pp, inside the 1.5 pp tolerance
+    edge = {2: [0.0, -0.6], 3: [0.0, 0.0, 0.0], 4: [0.0, 0.0, 0.0, 0.0]}
+    worth = {c: float(v) for c, v in CARDS.items()}
+    loop, _ = _loop(worth, Edition({}, dict(CARDS)), edge=edge)
+    assert loop.estimate.seat_next[2] == [0, 1]  # what a re-rank alone would print
+    assert loop.edition.changes(loop.start)["seats"] == []
+    sheet = _sheet(loop)
+    assert sheet.n_changes == 0
+    assert all(x["reason"] == "within the margin" for x in sheet.unchanged
+               if x["component"] == "seats")
+
+
+def test_a_second_seed_proposes_the_same_sheet_within_a_point_per_line():
+    planted = {"R3": 3, "B1": -2, "Y4": 4}
+    worth = {c: float(v) for c, v in CARDS.items()}
+    start = Edition({}, {c: v + planted.get(c, 0) for c, v in CARDS.items()})
+    a = _sheet(_loop(worth, start, seed=100)[0])
+    b = _sheet(_loop(worth, start, seed=500)[0])
+    agree, lines = E.lines_agree(a, b)
+    assert lines >= 10 and agree / lines >= 0.9
+
+
+def test_the_next_smaller_sheet_names_the_change_that_buys_least():
+    planted = {"R3": 3, "Y4": 4}
+    worth = {c: float(v) for c, v in CARDS.items()}
+    loop, _ = _loop(worth, Edition({}, {c: v + planted.get(c, 0) for c, v in CARDS.items()}))
+    ns = _sheet(loop).next_smaller
+    assert ns is not None and ns["misses"]
+    assert ns["drop"] in ("tasks R3", "seats 2 players", "seats 3 players")
+
+
+def test_rows_not_measured_are_never_reported_as_no_change():
+    worth = {c: float(v) for c, v in CARDS.items()}
+    loop, _ = _loop(worth, Edition({}, dict(CARDS)))
+    cards = loop.estimate.cards
+    cards.loc[cards["card"] == "B2", ["status", "flag"]] = ["not measured", ""]
+    cards.loc[cards["card"] == "B2", "forks_needed"] = 5000.0
+    sheet = _sheet(loop)
+    b2 = next(x for x in sheet.unchanged if x["item"] == "B2")
+    assert b2["reason"] == "not measured" and "5,000 forks" in b2["detail"]
+    assert "not enough play to tell" in b2["detail"]
+
+
+# ---- the pages ----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def sheet() -> E.Sheet:
+    planted = {"R3": 3, "B1": -2, "Y4": 4}
+    worth = {c: float(v) for c, v in CARDS.items()}
+    loop, _ = _loop(worth, Edition({}, {c: v + planted.get(c, 0) for c, v in CARDS.items()}))
+    return _sheet(loop)
+
+
+def test_the_sheet_prints_one_value_per_task_and_every_count_residual(sheet):
+    md = R.render_markdown(sheet.to_json(), "Errata", "model")
+    order = [md.index(f"## {i}. ") for i in range(1, 6)]
+    assert order == sorted(order)  # targets, print, lines, unchanged, method
+    row = next(line for line in md.splitlines() if line.startswith("| R3 |"))
+    assert row.count("|") == 6  # one printed value, not one per count
+    assert all(f"{n}p " in row for n in COUNTS)
+    assert "The sheet makes 6 change(s)." in md
+
+
+def test_the_html_sheet_is_self_contained_with_a_print_stylesheet(sheet):
+    html = R.render_html(sheet.to_json(), "Errata", "model")
+    assert "@media print" in html and "@page" in html
+    assert "<link" not in html and "http" not in html
+    assert html.count('class="card ') == 4
+    assert 'id="sheet-targets"' in html and 'id="sheet-unchanged"' in html
+
+
+def test_the_json_is_strict_and_round_trips(sheet):
+    doc = json.loads(json.dumps(sheet.to_json(), allow_nan=False))
+    assert doc["n_changes"] == 6 and len(doc["tasks"]) == 3
+
+
+def test_the_edition_file_plays_the_new_prices(sheet, tmp_path, monkeypatch):
+    from bonfire_sim.pipelines.experiment import load_sweep
+
+    text = R.edition_toml(sheet.to_json(), [4], ["tuned"], 1000, 77, {}, {}, "model")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "e.toml").write_text(text)
+    (_point, cfg, _extra), = load_sweep(tmp_path / "e.toml")
+    assert cfg.overrides["task_points"] == {
+        c: v for c, v in sheet.overrides["task_points"].items()}
+    assert list(cfg.overrides["seat_points"]) == sheet.overrides["seat_points"]["4"]
+
+
+# ---- targets ------------------------------------------------------------------------------
+def test_targets_have_defaults_and_read_a_targets_table():
+    t = read_targets({"seat_tolerance": 2, "task_margin": 1.5})
+    assert (t.seat_tolerance, t.task_margin, t.gnome_margin) == (2.0, 1.5, 1.0)
+    assert math.isclose(Targets().seat_share, 0.015)
+    with pytest.raises(ConfigError, match="seat_tolerance"):
+        read_targets({"seat_tolerance": -1})
+    with pytest.raises(ConfigError, match="unknown"):
+        read_targets({"seats": 1})
+
+
+def test_seat_points_are_marked_across_the_populations_of_the_check_round():
+    worth = {c: float(v) for c, v in CARDS.items()}
+    start = Edition({}, dict(CARDS))
+    model = Model(worth)
+    est = model(start, 1)
+    same = Model(worth)  # another population that sees the same seat edge
+    other = Model(worth, edge={2: [0.0, -6.0], 3: [0.0, -1.0, -2.6],
+                               4: [0.0, -1.2, -2.1, -3.4]})  # a far larger 2-player edge
+
+    def named(m: Model, name: str):
+        return lambda e, s, f: replace(m(e, s, f), population=name)
+
+    agree = E.build_sheet(joint_loop(start, est, model, Targets(), seed=100, rounds=4,
+                                     check=[named(same, "strong")]), Targets(), {})
+    assert {s["populations"] for s in agree.seats} == {"holds in every population"}
+    split = E.build_sheet(joint_loop(start, est, model, Targets(), seed=100, rounds=4,
+                                     check=[named(other, "old_mix")]), Targets(), {})
+    marks = {s["players"]: s["populations"] for s in split.seats}
+    assert marks[2] == "no whole-point answer holds in every population"
+    assert marks[3] == marks[4] == "holds in every population"

@@ -1,0 +1,216 @@
+"""``bonfire-sim errata`` on real games: the command end to end on tiny runs, its
+refusals, the report's first screen with the sheet, both pages in headless Chromium (a
+screenshot kept under ``test-artefacts/``), and (``heavy``) the issue's held-out start."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bonfire_sim.cli.main import main
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import run
+
+ARTEFACTS = Path(os.environ.get("BONFIRE_TEST_ARTEFACTS",
+                                Path(__file__).resolve().parent.parent / "test-artefacts"))
+CHROMIUM = "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else (
+    shutil.which("chromium") or shutil.which("chromium-browser"))
+SMALL = ["--probe-games", "40", "--games", "200", "--fork-games", "40", "--focus-games",
+         "80", "--rounds", "1", "--tom-games", "60", "--jobs", "1"]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, Path]:
+    base = tmp_path_factory.mktemp("errata_runs")
+    return {
+        "p2": run(RunConfig(games=240, players=2, seat_rotation=True, seed=2, chunk_size=120),
+                  base / "p2"),
+        "solo": run(RunConfig(games=80, players=1, strategies=("greedy",), seed=3,
+                              chunk_size=80), base / "solo"),
+    }
+
+
+@pytest.fixture(scope="module")
+def sheet_dir(runs, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("errata") / "sheet"
+    result = CliRunner().invoke(main, ["errata", str(runs["p2"]), str(runs["solo"]),
+                                       "--out", str(out), *SMALL])
+    assert result.exit_code == 0, result.output
+    assert "change(s)" in result.output and f"wrote {out / 'errata.html'}" in result.output
+    return out
+
+
+def test_the_command_writes_the_four_outputs_and_plays_fresh_deals(sheet_dir, runs):
+    for name in ("errata.html", "errata.md", "errata.json", "edition.toml"):
+        assert (sheet_dir / name).is_file()
+    doc = json.loads((sheet_dir / "errata.json").read_text())
+    assert [s["players"] for s in doc["seats"]] == [2]
+    assert doc["loop"]["check_seed"] is not None
+    assert doc["loop"]["check_seed"] not in (2, 3)  # fresh: never a seed of the runs
+    assert [t["item"] for t in doc["tom"]] == ["tom_deck = task1, greedy"]
+    fresh = sorted(p.name for p in (sheet_dir / "fresh").iterdir())
+    assert fresh and all(name.endswith("-2p") for name in fresh)
+    reasons = {x["reason"] for x in doc["unchanged"]}
+    assert reasons <= {"within the margin", "not measured", "no price fixes it"}
+    # 40 forked games cannot measure every task: those say so, never "no change"
+    assert any(x["reason"] == "not measured" and "not enough play to tell" in x["detail"]
+               for x in doc["unchanged"] if x["component"] == "tasks")
+
+
+def test_the_edition_file_is_a_valid_experiment(sheet_dir, tmp_path, monkeypatch):
+    from bonfire_sim.pipelines.experiment import load_sweep
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(sheet_dir / "edition.toml", tmp_path / "edition.toml")
+    points = load_sweep(tmp_path / "edition.toml")
+    assert points and points[0][1].seat_rotation
+
+
+def test_the_command_shows_progress_of_every_step(runs, tmp_path):
+    result = CliRunner().invoke(main, ["errata", str(runs["p2"]), "--out",
+                                       str(tmp_path / "e"), *SMALL, "--tom-games", "0"])
+    assert result.exit_code == 0, result.output
+    for step in ("errata: task forks of 2-player run(s) p2", "errata: gnome forks",
+                 "errata: check:", "fresh games"):
+        assert step in result.output, (step, result.output[-3000:])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--seed", "1"], "include the seed(s) [2] of the runs"),
+    (["--targets", "nope.toml"], "targets file nope.toml not found"),
+])
+def test_bad_input_is_one_error_line(runs, tmp_path, args, message):
+    result = CliRunner().invoke(main, ["errata", str(runs["p2"]), "--out",
+                                       str(tmp_path / "e"), *SMALL, *args])
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_bad_targets_table_is_refused(runs, tmp_path):
+    (tmp_path / "t.toml").write_text("[targets]\nseat_tolerance = -2\n")
+    result = CliRunner().invoke(main, ["errata", str(runs["p2"]), "--out",
+                                       str(tmp_path / "e"), "--targets",
+                                       str(tmp_path / "t.toml")])
+    assert result.exit_code == 2 and "seat_tolerance" in result.output
+
+
+def test_the_report_opens_with_the_sheets_four_cards(runs, sheet_dir, tmp_path):
+    from bonfire_sim.report.build import build_report
+
+    page = build_report([runs["p2"], runs["solo"]], tmp_path / "r.html", probes=40,
+                        errata=sheet_dir / "errata.json", views=False)
+    html = page.read_text()
+    answers = re.search(r'<section id="answers">(.*?)</section>', html, re.S)[1]
+    assert answers.index('class="cards"') < answers.index("1.1 Task values")
+    assert answers.count('<article class="card ') == 4
+    headings = re.findall(r"<h3[^>]*>(1\.\d) ", answers)
+    assert headings == ["1.1", "1.2", "1.3", "1.4", "1.5", "1.6"]
+    with pytest.raises(Exception, match="not an errata sheet"):
+        (tmp_path / "bad.json").write_text("{}")
+        build_report([runs["p2"]], tmp_path / "r2.html", probes=40,
+                     errata=tmp_path / "bad.json", views=False)
+
+
+def test_the_sheet_and_the_report_in_chromium(runs, sheet_dir, tmp_path):
+    playwright = pytest.importorskip("playwright.sync_api")
+    assert CHROMIUM, "no chromium at /usr/bin/chromium or on PATH: run scripts/ensure-chromium"
+    from bonfire_sim.report.build import build_report
+
+    report = build_report([runs["p2"], runs["solo"]], tmp_path / "r.html", probes=40,
+                          errata=sheet_dir / "errata.json", views=False)
+    doc = json.loads((sheet_dir / "errata.json").read_text())
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    errors: list[str] = []
+    with playwright.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 1000})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            for name, path in (("errata-sheet", sheet_dir / "errata.html"),
+                               ("errata-report", report)):
+                page.goto(path.as_uri())
+                cards = page.query_selector_all("article.card")
+                assert len(cards) == 4, name
+                titles = [c.query_selector("h3").inner_text() for c in cards]
+                assert titles == ["Start player", "Tasks", "Gnomes", "Tom"]
+                for c in cards:
+                    figure = c.query_selector(".figure").inner_text()
+                    verdict = c.query_selector(".verdict").inner_text()
+                    assert figure.strip() and figure.strip() != "–", (name, figure)
+                    assert re.search(r"verified|not enough play|nothing to verify|"
+                                     r"no ability variant|within the margin", verdict), verdict
+                seat = cards[0].query_selector(".figure").inner_text()
+                assert "pp" in seat and "2 players" in seat
+                assert f"{doc['seats'][0]['proposed']}" in cards[0].inner_text()
+                page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=False)
+            page.goto((sheet_dir / "errata.html").as_uri())
+            page.emulate_media(media="print")
+            page.pdf(path=str(ARTEFACTS / "errata-sheet.pdf"), format="A4")
+        finally:
+            browser.close()
+    assert not errors, errors
+    assert (ARTEFACTS / "errata-sheet.png").stat().st_size > 10_000
+
+
+# ---- the issue's figures (heavy: tens of minutes on 2 cores) ---------------------------------
+PLANTED = {"R3": 3, "B1": -2, "Y4": 4}  # held-out start: printed off by +3, -2, +4
+
+
+@pytest.mark.heavy
+def test_a_held_out_start_is_brought_back_by_the_joint_loop(tmp_path):
+    """Seat points removed and three tasks planted off: the sheet's joint verification
+    puts every seat within 1.5 pp and the planted tasks within 1 point of their
+    original value, and pushes no untouched card out of the margin."""
+    from bonfire_sim.analysis.errata import lines_agree
+    from bonfire_sim.analysis.errata_cards import printed_points
+    from bonfire_sim.analysis.errata_measure import FreshPlan
+    from bonfire_sim.pipelines.errata import errata
+
+    original = printed_points(RunConfig(games=1, players=4))
+    planted = {c: original[c] + d for c, d in PLANTED.items()}
+    dirs = [run(RunConfig(games=2000, players=n, strategies=("tuned",), seat_rotation=True,
+                          seed=40 + n, overrides={"task_points": planted}),
+                tmp_path / f"p{n}", jobs=2) for n in (2, 3, 4)]
+    plan = FreshPlan(games=2000, fork_games=400, focus_games=1600, jobs=2)
+    sheet, _ = errata(dirs, tmp_path / "sheet", probe_games=600, rounds=3, plan=plan)
+    check = {s["players"]: s for s in sheet.seats}
+    assert all(abs(s["worst"]) <= 1.5 for s in check.values()), check
+    got = {t["item"]: t["proposed"] for t in sheet.tasks}
+    for c in PLANTED:
+        assert abs(got.get(c, planted[c]) - original[c]) <= 1, (c, got)
+    # no untouched card pushed out of the margin on the check round
+    assert not [x for x in sheet.unchanged if x["component"] == "tasks"
+                and x["reason"] == "no price fixes it"]
+    # a second seed proposes the same sheet within 1 point for 90% of the lines
+    again, _ = errata(dirs, tmp_path / "again", probe_games=600, rounds=3, plan=plan,
+                      seed=5000)
+    agree, lines = lines_agree(sheet, again)
+    assert agree >= 0.9 * lines, (agree, lines)
+
+
+@pytest.mark.heavy
+def test_the_default_game_with_verified_seat_points_changes_nothing(tmp_path):
+    """Once the seat points a sheet verified are printed, a sheet of the same game
+    proposes no further seat change."""
+    from bonfire_sim.analysis.errata_measure import FreshPlan
+    from bonfire_sim.pipelines.errata import errata
+
+    plan = FreshPlan(games=3000, fork_games=0, focus_games=0, jobs=2)
+    dirs = [run(RunConfig(games=3000, players=n, strategies=("tuned",), seat_rotation=True,
+                          seed=60 + n), tmp_path / f"p{n}", jobs=2) for n in (2, 3, 4)]
+    first, _ = errata(dirs, tmp_path / "first", probe_games=0, rounds=3, plan=plan)
+    points = {s["players"]: s["proposed"] for s in first.seats}
+    settled = [run(RunConfig(games=3000, players=n, strategies=("tuned",),
+                             seat_rotation=True, seed=70 + n,
+                             overrides={"seat_points": points[n]} if any(points[n]) else {}),
+                   tmp_path / f"s{n}", jobs=2) for n in (2, 3, 4)]
+    second, _ = errata(settled, tmp_path / "second", probe_games=0, rounds=3, plan=plan)
+    assert not [s for s in second.seats if s["changed"]], second.seats
