@@ -63,7 +63,7 @@ WRITES: list[tuple[str, list[str], list[str], list[str]]] = [
                  "--quiet"], ["out/cmp.html"], []),
     ("experiment", ["experiment", "exp.toml", "--quiet"],
      ["out/exp.html", *(f"out/exp/{f}" for f in RUN_FILES)], ["out/exp"]),
-    ("sequential", ["sequential", "seq_a.toml", "seq_b.toml", "--budget", "8",
+    ("sequential", ["sequential", "seq_a.toml", "seq_b.toml", "--budget", "200",
                     "--trace", "out/trace.csv", "--quiet"], ["out/trace.csv"], []),
     ("sensitivity", ["sensitivity", "--config", "sens.toml", "--work", "out/sens",
                      "--csv", "out/s.csv", "--json", "out/s.json", "--html", "out/s.html",
