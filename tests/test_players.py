@@ -206,7 +206,7 @@ def test_the_report_names_every_runs_players(tmp_path):
 
 
 def test_tuned_beats_portal_in_most_seat_rotated_two_player_games():
-    """The issue's bar is 60%; measured 82.1% on 2,000 games (README)."""
+    """The issue's bar is 60%; measured 82.1% on 2,000 games (docs/explanation/players.md)."""
     results = play_ladder(["tuned", "portal"], 2, 40, seed=99)
     wins = sum(r.won[r.strategies.index("tuned")] for r in results)
     assert len(results) == 80 and wins / 80 >= 0.6

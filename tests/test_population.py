@@ -66,15 +66,17 @@ def test_the_default_population_puts_every_card_in_play():
     import bonfire_sim
     from bonfire_sim.analysis.coverage import ability_coverage, task_coverage
 
-    players = bonfire_sim.run(games=1200, players=4, seed=27, jobs=1).players
+    players = bonfire_sim.run(games=3600, players=4, seed=27, jobs=1).players
     tasks = task_coverage(players)
     gnomes = ability_coverage(players)
     assert (tasks["taken"] >= 1).all(), tasks.loc[tasks["taken"] < 1, "task"].tolist()
     never_lit = tasks.loc[tasks["ignited"] < 1, "task"].tolist()
-    assert len(never_lit) <= 2, never_lit  # 1,200 games: a rare one may miss
+    assert len(never_lit) <= 2, never_lit  # 3,600 games: a rare one may miss
     assert (gnomes["owned"] >= 1).all(), gnomes.loc[gnomes["owned"] < 1, "gnome"].tolist()
     sets = tasks[tasks["task"].isin(["Y15", "Y16", "Y17"])]
-    assert sets["ignited"].sum() >= 3  # the tile-set tasks are lit, not only taken
+    # the tile-set tasks are lit, not only taken: rare since the players stopped paying a
+    # yellow joker for a tile they hold (about 3 in 1,200 games), so 3,600 games
+    assert sets["ignited"].sum() >= 3
 
 
 def test_a_changed_weight_row_starts_a_fresh_kernel_cache(tmp_path, monkeypatch):

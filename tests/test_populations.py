@@ -17,11 +17,13 @@ from bonfire_sim.strategies import DEFAULT_MIX, OLD_MIX, POPULATIONS
 
 
 def _players(seed: int, shift: float = 0.0, games: int = 400) -> pd.DataFrame:
-    """A players frame of 2-player games: winners score ~80 (+ shift), losers ~60."""
+    """A players frame of 2-player games: winners score ~80 (+ shift), losers ~60; each
+    game has its own ``game_id`` (every players frame has one), no deal shared."""
     rng = np.random.default_rng(seed)
     win = rng.normal(80 + shift, 8, games)
     lose = rng.normal(60, 8, games)
-    return pd.DataFrame({"n_players": 2, "won": np.r_[np.ones(games), np.zeros(games)] > 0,
+    return pd.DataFrame({"game_id": np.r_[np.arange(games), np.arange(games)],
+                         "n_players": 2, "won": np.r_[np.ones(games), np.zeros(games)] > 0,
                          "score": np.r_[win, lose]})
 
 
@@ -47,6 +49,24 @@ def test_a_figure_holds_when_two_populations_agree_and_not_when_a_difference_is_
     few = (P.win_score_rows(_players(1, games=8), "A")
            + P.win_score_rows(_players(2, games=8), "B"))
     assert P.marks(pd.DataFrame(few, columns=P.FIGURE_COLUMNS))["mark"].item() == P.UNDECIDED
+
+
+def test_the_winning_score_interval_is_clustered_by_the_deal_across_runs():
+    """Games of one deal (seat rotations) tell no more than one game: the same 400 games
+    played twice on their deals give the interval of the 400 once, not one sqrt(2)
+    narrower.  The report's frame carries ``deal`` (restarting in every run) and
+    ``deal_key`` (unique across its runs): the interval clusters by ``deal_key``."""
+    def width(rows: list[dict]) -> float:
+        return rows[0]["hi"] - rows[0]["lo"]
+
+    once = _players(1)
+    twice = pd.concat([once, once.assign(game_id=once["game_id"] + 400)], ignore_index=True)
+    alone = width(P.win_score_rows(once, "A"))
+    by_game = width(P.win_score_rows(twice, "A"))
+    assert by_game == pytest.approx(alone / np.sqrt(2), rel=0.01)
+    by_deal = width(P.win_score_rows(
+        twice.assign(deal=twice["game_id"], deal_key=twice["game_id"] % 400), "A"))
+    assert by_deal == pytest.approx(alone, rel=1e-9)
 
 
 def test_number_mark_needs_every_pair_within_the_tolerance():
@@ -209,7 +229,9 @@ def test_each_player_count_of_a_population_reads_its_own_frames():
                   ("players = tuned x4", {"compensation": sa(4, 0.32)}),
                   ("default game", {"compensation": pd.concat([sa(2, 0.55), sa(4, 0.32)])})]
     by_id = {"seats": {"data": {"by_setting": by_setting}}}
+    # the columns the report's frame (report.stats.combine) gives marks
     players = pd.DataFrame({"run": ["s2"], "solo": [False], "strategy": ["tuned"],
+                            "game_id": [0], "deal": [0], "deal_key": [0],
                             "won": [True], "n_players": [2], "score": [80.0]})
     figs = figures_of(by_id, players, groups)
     marked = P.marks(pd.DataFrame(figs["seats"], columns=P.FIGURE_COLUMNS)).set_index("figure")

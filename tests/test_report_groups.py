@@ -110,7 +110,8 @@ def test_four_tom_deck_solo_runs_are_four_rows(tom_runs, tmp_path):
         p = loader.load(next(d for d in tom_runs if d.name == f"solo-{deck}")).players
         human = p[p["strategy"] != "tom"]
         assert float(r[2]) == pytest.approx(human["won"].mean(), abs=5e-4)
-    handicaps = _table_rows(tom, "Handicap where the group")
+    # the settle point per solo group (5 P(win) - 2 P(loss) = 0): one row per deck too
+    handicaps = _table_rows(tom, "Handicap where the challenge settles")
     assert len(handicaps) == 4
     answers = _section(html, "answers")
     assert answers.count("Tom needs a head start of") == 4

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from bonfire_sim.analysis.intervals import wilson
+from bonfire_sim.analysis.intervals import clustered_wilson
 from bonfire_sim.analysis.probes import fork_cache_dir, run_identity
 from bonfire_sim.cli.main import main
 from bonfire_sim.pipelines.experiment import plan_experiment
@@ -61,13 +61,20 @@ def test_a_y14_by_players_sweep_reports_each_measure_per_point_never_pooled(
     # Each value is its own point's: recomputed here from that run's players table alone.
     for (n, v), row in resp[resp["measure"] == "start_advantage"].groupby(
             ["players", "task_points.Y14"]):
-        p = pd.read_parquet(top / f"players={n},task_points.Y14={v}" / "players.parquet")
+        point = top / f"players={n},task_points.Y14={v}"
+        p = pd.read_parquet(point / "players.parquet")
+        deal = pd.read_parquet(point / "games.parquet").set_index("game_id")["deal"]
         seat0 = p[p["seat"] == 0]
         winners = p.groupby("game_id")["won"].transform("sum")
-        share = float((seat0["won"] / winners[seat0.index].clip(lower=1)).sum())
-        lo, _ = wilson(share, len(seat0))
-        assert row["value"].item() == pytest.approx(share / len(seat0) - 1 / n)
-        assert row["lo"].item() == pytest.approx(float(lo) - 1 / n)
+        shares = seat0["won"] / winners[seat0.index].clip(lower=1)
+        # the seat rotations of a deal share its cards: Wilson clustered by deal
+        # (docs/howto/sweep.md), here from the games table's deal of each game
+        share, lo, hi = clustered_wilson(shares.to_numpy(float),
+                                         deal.reindex(seat0["game_id"]).to_numpy())
+        assert deal.reindex(seat0["game_id"]).nunique() < len(seat0)  # deals are shared
+        assert row["value"].item() == pytest.approx(share - 1 / n)
+        assert row["lo"].item() == pytest.approx(lo - 1 / n)
+        assert row["hi"].item() == pytest.approx(hi - 1 / n)
         assert row["n"].item() == len(seat0) == 12
     # [report] probe_games reached the forks: 8 of the 12 games probed at each point, and
     # each surplus is the card surplus (card_table) of that point's own light and forced

@@ -217,11 +217,15 @@ def seat_rows(sa: pd.DataFrame, population: str, margin: float = FL.MARGIN) -> l
 
 def win_score_rows(players: pd.DataFrame, population: str) -> list[dict]:
     """The mean winning score per player count from a players frame with ``n_players``,
-    ``won`` and ``score`` columns (multiplayer rows): a t interval clustered by ``deal``
-    (the seat rotations of one deal share its cards; without the column, by game)."""
+    ``won``, ``score`` and ``game_id`` columns (multiplayer rows): a t interval clustered
+    by deal (the seat rotations of one deal share its cards).  The deal is ``deal_key``
+    (the report's ``combine``: unique across runs) or ``deal`` (unique within what is
+    passed); without either, each game is its own cluster."""
     rows = []
     won = players[players["won"].astype(bool) & (players["n_players"] >= 2)]
-    by = "deal" if "deal" in won else "game_id"
+    # the report's frame holds both: its ``deal`` restarts at 0 in every run, so rows of
+    # two runs of one group would share clusters; ``deal_key`` does not
+    by = next((c for c in ("deal_key", "deal") if c in won), "game_id")
     for n, g in won.groupby("n_players"):
         m, lo, hi = clustered_mean_ci(g["score"].to_numpy(float), g[by].to_numpy())
         rows.append(figure_row(f"{int(n)} players: winning score", "win score",

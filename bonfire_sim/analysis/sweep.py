@@ -37,9 +37,10 @@ TASK_AXIS = "task_points."  # a swept task's axis name: "task_points.Y14"
 MEASURES: dict[str, tuple[str, str, str]] = {  # measure -> (title, axis label, what it is)
     "start_advantage": ("Start-player advantage", "seat 0 win share - 1/n",
                         "Start-player advantage: seat 0's share of the wins minus the fair "
-                        "1/n (Wilson interval)"),
+                        "1/n (Wilson interval clustered by deal)"),
     "winning_score": ("Mean winning score", "winner's final score",
-                      "Mean winning score: the winner's final score (t interval)"),
+                      "Mean winning score: the winner's final score (t interval clustered "
+                      "by deal)"),
     "surplus": ("Surplus", "points over the typical card of its colour",
                 "Surplus of the task: its lit value minus the mean lit value of the other "
                 "tasks of its colour, engine forks (interval clustered by deal); where it "
