@@ -95,10 +95,12 @@ def test_tune_gives_the_same_study(address, tmp_path):
 def test_sequential_gives_the_same_decision_and_trace(address):
     from bonfire_sim.analysis.sequential import sequential_compare
 
-    b = RunConfig(games=8, players=2, chunk_size=2, seed=11, seat_rotation=True,
+    # the smallest budget sequential accepts (MIN_DEALS deals of two rotated games)
+    a = RunConfig(games=200, players=2, chunk_size=20, seed=11, seat_rotation=True)
+    b = RunConfig(games=200, players=2, chunk_size=20, seed=11, seat_rotation=True,
                   overrides={"seat_points": [0, 4]})
     loky, dask = _on_both(address, lambda: sequential_compare(
-        CFG, b, metric="score", seat=1, h1=1.0, budget=8, jobs=2))
+        a, b, metric="score", seat=1, h1=1.0, budget=200, jobs=2))
     assert loky.games == dask.games and loky.trace.equals(dask.trace)
     assert (loky.decision, loky.llr) == (dask.decision, dask.llr)
 
@@ -184,7 +186,7 @@ def test_reprice_and_coverage_give_the_same_output_on_the_cluster(address, tmp_p
         assert rep.exit_code == cov.exit_code == 0, rep.output + cov.output
         # coverage's first line names its temporary run directory
         outs.append((rep.output, Path("r.toml").read_text(), cov.output.split("\n", 1)[1]))
-    assert outs[0] == outs[1] and "tasks ignited" in outs[0][2]
+    assert outs[0] == outs[1] and "tasks the players ignited" in outs[0][2]
     assert (tmp_path / "c-dask").is_dir() and "65 tasks at 2 players" in outs[0][0]
 
 

@@ -36,6 +36,11 @@ LOCK = ownership.LOCK
 RUN_FILES = ("manifest.json", "games.parquet", "players.parquet")
 EXPERIMENT = ('[run]\ngames = 4\nplayers = 2\nseed = 3\nchunk_size = 2\nout = "out/exp"\n'
               '[report]\nout = "out/exp.html"\nprobe_games = 2\n')
+ERRATA = ["errata", "rot", "--out", "out/errata", "--probe-games", "0", "--games", "4",
+          "--fork-games", "0", "--focus-games", "0", "--rounds", "1", "--tom-games", "0",
+          "--seed", "900", "--quiet"]
+ERRATA_FILES = ("errata.html", "errata.md", "errata.json", "edition.toml")
+ERRATA_FRESH = ("seed900-2p", "seed901-2p")  # the loop's round and its check, at --seed 900
 SENSITIVITY = ('[sensitivity]\ngames = 4\nsolo_games = 4\nplayers = [2]\n'
                'variants = ["tom_deck=gnome"]\n')
 TUNE = ["tune", "--deals2", "1", "--games4", "0", "--popsize", "2", "--generations", "1",
@@ -63,7 +68,7 @@ WRITES: list[tuple[str, list[str], list[str], list[str]]] = [
                  "--quiet"], ["out/cmp.html"], []),
     ("experiment", ["experiment", "exp.toml", "--quiet"],
      ["out/exp.html", *(f"out/exp/{f}" for f in RUN_FILES)], ["out/exp"]),
-    ("sequential", ["sequential", "seq_a.toml", "seq_b.toml", "--budget", "8",
+    ("sequential", ["sequential", "seq_a.toml", "seq_b.toml", "--budget", "200",
                     "--trace", "out/trace.csv", "--quiet"], ["out/trace.csv"], []),
     ("sensitivity", ["sensitivity", "--config", "sens.toml", "--work", "out/sens",
                      "--csv", "out/s.csv", "--json", "out/s.json", "--html", "out/s.html",
@@ -74,6 +79,11 @@ WRITES: list[tuple[str, list[str], list[str], list[str]]] = [
      ["study/study.json"], ["study"]),
     ("reprice", ["reprice", "rot", "--out", "out/p.toml", "--probe-games", "4", "--rounds",
                  "1", "--quiet"], ["out/p.toml"], []),
+    # the sheet (links beside its four files only, so that it is written) and, apart,
+    # the fresh runs it plays (links in a run directory are refused like every run's)
+    ("errata", ERRATA, [f"out/errata/{f}" for f in ERRATA_FILES], []),
+    ("errata", ERRATA, [f"out/errata/fresh/{d}/{f}" for d in ERRATA_FRESH for f in RUN_FILES],
+     [f"out/errata/fresh/{d}" for d in ERRATA_FRESH]),
     ("values", ["values", "rot", "--games", "2", "--max-games", "2", "--rounds", "0",
                 "--out", "out/v.csv", "--quiet"], ["out/v.csv"], []),
 ]
@@ -91,8 +101,10 @@ ELSEWHERE = {
                 "through sim.runner (the run rows above) and its tables and page through "
                 "fileio.write_text; its file's paths: tests/test_bad_input_hostile.py",
 }
-# Options that name files a command reads, or outputs covered elsewhere (with why).
-NOT_OUTPUTS = {"--config", "--start", "--baseline", "--sensitivity", "--skill-depth", "--run"}
+# Options that name files a command reads (errata --targets, report --errata), or outputs
+# covered elsewhere (with why).
+NOT_OUTPUTS = {"--config", "--start", "--baseline", "--sensitivity", "--skill-depth", "--run",
+               "--targets", "--errata"}
 SKIPPED = {("ladder", "--out"): "the skill-depth matrix (minutes of search play); it is "
                                 "written by the same fileio.write_text as --csv"}
 KINDS = ("symlink", "hardlink", "dangling", "folder-link")

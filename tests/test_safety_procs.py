@@ -337,9 +337,10 @@ def test_sequential_takes_the_move_time_limit_from_its_experiment_files(tmp_path
     spec = '["bonfire_test_bots:Sleeps", "random"]'
     work = tmp_path / "cwd"
     work.mkdir(exist_ok=True)
-    a = _experiment(tmp_path / "a.toml", work / "a", games=4, chunk=2, strategies=spec,
+    # 100 games: the least budget sequential accepts; the first move already times out
+    a = _experiment(tmp_path / "a.toml", work / "a", games=100, chunk=2, strategies=spec,
                     extra="move_timeout = 0.3", cwd=work)
-    b = _experiment(tmp_path / "b.toml", work / "b", games=4, chunk=2, strategies=spec,
+    b = _experiment(tmp_path / "b.toml", work / "b", games=100, chunk=2, strategies=spec,
                     extra="[overrides]\nportal_points = 7", cwd=work)
     line = _one_error_line(_run_cli(["sequential", str(a), str(b), "--jobs", "2", "-q"],
                                     tmp_path, plugins))

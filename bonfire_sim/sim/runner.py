@@ -37,7 +37,6 @@ from bonfire_sim.errors import (
 from bonfire_sim.infra import fileio, ownership, readers, safepaths
 from bonfire_sim.infra.cluster import check_scheduler
 from bonfire_sim.infra.fingerprint import describe_difference, engine_fingerprint
-from bonfire_sim.rules import components as C
 from bonfire_sim.sim import chunklog, tablecheck
 from bonfire_sim.sim.chunk import (  # noqa: E402
     ChunkData,
@@ -48,6 +47,7 @@ from bonfire_sim.sim.chunk import (  # noqa: E402
 )
 from bonfire_sim.sim.frames import SCHEMA_VERSION
 from bonfire_sim.sim.runconfig import RunConfig  # noqa: E402
+from bonfire_sim.sim.tablecheck import stored_config
 from bonfire_sim.sim.warm import ensure_warm
 
 log = logging.getLogger(__name__)
@@ -292,11 +292,6 @@ def prepare(out: Path, config: RunConfig, resume: bool,
             raise
         raise ConfigError(f"cannot create run directory {out}: {e.strerror}") from None
     return manifest
-
-
-def stored_config(manifest: Mapping[str, Any]) -> dict[str, Any]:
-    """A manifest's run configuration; runs from before variants existed used the defaults."""
-    return {"variants": C.default_variants(), **manifest.get("config", {})}
 
 
 def read_manifest(out: Path) -> dict[str, Any]:

@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 
 from bonfire_sim.errors import DataError
 from bonfire_sim.infra import readers
+from bonfire_sim.rules import components as C
 
 META_KEY = b"bonfire_sim"  # Parquet key-value metadata of every table a run writes
 CHUNK_FILES = {"games": "chunks/games-{:05d}.parquet", "players": "chunks/players-{:05d}.parquet",
@@ -33,6 +34,11 @@ def _edited(where: str | Path, what: str) -> DataError:
     return DataError(f"{where}: {what}; the run's listing was edited or files were copied in "
                      f"from another run: do not use it (start the run afresh in a new "
                      f"directory)")
+
+
+def stored_config(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    """A manifest's run configuration; runs from before variants existed used the defaults."""
+    return {"variants": C.default_variants(), **manifest.get("config", {})}
 
 
 def check_entry(key: str, entry: Any, n_chunks: int, where: str | Path) -> None:
@@ -88,9 +94,12 @@ def _describes(doc: Mapping[str, Any], path: Path, table: str,
     """Refuse a table whose description is not this run's ``table``."""
     if doc.get("table") != table:
         raise _edited(path, f"it holds the {str(doc.get('table'))[:40]!r} table, not {table!r}")
-    config = manifest.get("config")
-    if doc.get("config") != config:
-        seed = doc.get("config", {}).get("seed") if isinstance(doc.get("config"), dict) else None
+    # Compared as the runner reads them: a manifest (or table) from before variants
+    # existed played the defaults, so it is the same configuration as its default one.
+    config, theirs = manifest.get("config"), doc.get("config")
+    if (stored_config(doc) != stored_config(manifest)
+            if isinstance(config, dict) and isinstance(theirs, dict) else theirs != config):
+        seed = theirs.get("seed") if isinstance(theirs, dict) else None
         mine = config.get("seed") if isinstance(config, dict) else None
         what = (f"seed {seed}, not {mine}" if seed != mine else "another configuration")
         raise _edited(path, f"its games were played with {what}")
