@@ -97,6 +97,9 @@ RUN_FIELDS: dict[str, Field] = {
 }
 OVERRIDE_FIELDS: dict[str, Field] = {
     "task_points": Field("map", "points of a task, by task id", 0, MAX_POINTS, keys=_task_ids),
+    "task_amount": Field("map", "the count a task's condition asks for (3 of R7's '3 "
+                         "portals'), by task id; count conditions only", 1, 7,
+                         keys=_task_ids),
     "guardian_points": Field("ints", "guardian points by bonfire space 0..6", 0, MAX_POINTS,
                              length=7),
     "countdown_trigger": Field("map", "novices that start the countdown, by player count",

@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from bonfire_sim.analysis import paired, seat_advantage
-from bonfire_sim.analysis.probes import ProbeSettings, probe_values
+from bonfire_sim.analysis.cards.probes import ProbeSettings, probe_values
 from bonfire_sim.analysis.runs import as_runs
 from bonfire_sim.sim.runconfig import RunConfig
 from bonfire_sim.sim.runner import run

@@ -106,7 +106,7 @@ SMALL = ProbeSettings(kinds=("take", "light", "gnome"), tasks=("B13", "R3", "Y14
 
 
 def test_probes_are_identical_for_any_number_of_jobs_and_cached(tmp_path, monkeypatch):
-    monkeypatch.setattr("bonfire_sim.analysis.probes.fork_cache_dir",
+    monkeypatch.setattr("bonfire_sim.analysis.cards.probes.fork_cache_dir",
                         lambda: tmp_path / "cache")
     cfg = RunConfig(games=12, players=2, seed=4, seat_rotation=True)
     out = run(cfg, tmp_path / "run")
@@ -156,7 +156,7 @@ def test_public_api_returns_one_row_per_item_and_player_count(tmp_path):
                 "games", "who"):
         assert col in tv.columns
     assert "fair_price" not in tv.columns  # the first-order price is retired
-    from bonfire_sim.analysis.card_values import population
+    from bonfire_sim.analysis.cards.table import population
 
     assert set(tv["who"]) == {population(as_runs(out)[0].config.strategies)}
     b13 = tv.set_index("task").loc["B13"]
@@ -296,8 +296,8 @@ def test_repricing_a_task_moves_its_lit_value_at_a_state_by_exactly_the_change()
     """The fork design's promise: at the same decision, neither branch's play depends on
     the forked task's printed points (A has it lit, B has it dead from the fork on), so +5
     printed points is +5 in branch A's final score and nothing in branch B's."""
-    from bonfire_sim.analysis import forks as FK
-    from bonfire_sim.analysis.probes import _game_inputs
+    from bonfire_sim.analysis.cards import kernel as FK
+    from bonfire_sim.analysis.cards.probes import _game_inputs
     from bonfire_sim.rules import layout as L
     from bonfire_sim.rules import tables as T
     from bonfire_sim.rules.moves import apply_move, legal_moves
@@ -308,11 +308,10 @@ def test_repricing_a_task_moves_its_lit_value_at_a_state_by_exactly_the_change()
     cfg = RunConfig(games=12, players=2, seed=5, seat_rotation=True)
     g = _game_inputs(cfg, np.arange(12))
     p = T.build_params()
+    from bonfire_sim.analysis.cards import layout as F
+
     moves = np.zeros((L.MAX_MOVES, L.MOVE_W), np.int64)
-    alt = np.zeros_like(moves)
-    scores, ranks, won = (np.zeros(L.NP, np.int64) for _ in range(3))
-    lines = np.zeros((L.NP, FK.NLINES), np.int64)
-    res = np.zeros(4)  # score, win share, item held, mover out (forks._result)
+    ws = FK._workspace(L.NP)
     checked = 0
     for gi in range(12):
         s = blank_state(L.NP)
@@ -330,15 +329,15 @@ def test_repricing_a_task_moves_its_lit_value_at_a_state_by_exactly_the_change()
                 p2 = p.copy()
                 p2[T.T_POINTS + t] += 5
                 out1, out2 = np.full(FK.NOUT, np.nan), np.full(FK.NOUT, np.nan)
-                ok1 = FK._fork(s, p, sids, wts, FK.KIND_LIGHT, t, moves.copy(), alt, scores,
-                               lines, ranks, won, res, out1)
-                ok2 = FK._fork(s, p2, sids, wts, FK.KIND_LIGHT, t, moves.copy(), alt, scores,
-                               lines, ranks, won, res, out2)
+                ok1 = FK._fork(s, p, (sids, wts), ws, FK.KIND_LIGHT, t, out1, FK._no_watch(),
+                               False)
+                ok2 = FK._fork(s, p2, (sids, wts), ws, FK.KIND_LIGHT, t, out2, FK._no_watch(),
+                               False)
                 assert ok1 and ok2
-                if out1[12] == 1 and out2[12] == 1:  # the ban held in both
-                    assert out2[6] - out1[6] == 5 and out2[7] == out1[7], (gi, t, out1, out2)
+                a, b = F.R_SCORE + F.SIDE_A, F.R_SCORE + F.SIDE_B
+                if out1[F.R_KEPT_B] == 1 and out2[F.R_KEPT_B] == 1:  # the ban held in both
+                    assert out2[a] - out1[a] == 5 and out2[b] == out1[b], (gi, t, out1, out2)
                     checked += 1
-                n = legal_moves(s, p, moves)  # _fork reused the buffer
             i = choose(s, p, moves, n, sids[seat], wts[seat])
             apply_move(s, p, moves[i])
     assert checked >= 20

@@ -485,7 +485,7 @@ def _check_case(args: list[str], sandbox: Path, monkeypatch, expect: str) -> Non
     # Progress log lines (every few seconds off a terminal) are not part of an error's
     # output; on a cold numba cache a command may run long enough to print one first.
     monkeypatch.setattr("bonfire_sim.infra.progress.LOG_EVERY", float("inf"))
-    monkeypatch.setattr("bonfire_sim.analysis.probes.fork_cache_dir",
+    monkeypatch.setattr("bonfire_sim.analysis.cards.probes.fork_cache_dir",
                         lambda: sandbox.parent / "fork-cache")
     before = _snapshot(sandbox)
     result = CliRunner().invoke(main, _fill(args, sandbox))

@@ -330,7 +330,7 @@ def test_hostile_input_is_one_line_exit_2_and_harmless(case, args, expect, world
     monkeypatch.chdir(box)
     monkeypatch.delenv("BONFIRE_SIM_TRACEBACK", raising=False)
     monkeypatch.setattr("bonfire_sim.infra.progress.LOG_EVERY", float("inf"))
-    monkeypatch.setattr("bonfire_sim.analysis.probes.fork_cache_dir",
+    monkeypatch.setattr("bonfire_sim.analysis.cards.probes.fork_cache_dir",
                         lambda: tmp_path / "fork-cache")
     before = _snapshot(box)
     result = _invoke(args, fifos)

@@ -1,4 +1,4 @@
-"""The whole card table to a margin (``analysis.card_survey``, ``bonfire-sim values``):
+"""The whole card table to a margin (``analysis.cards.survey``, ``bonfire-sim values``):
 top-ups go where the intervals need them, never past the cap, never fork a card twice on
 one deal, pool only one game, and give the same table for any number of workers.
 
@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from bonfire_sim.analysis import card_survey as CS
-from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS
+from bonfire_sim.analysis.cards import survey as CS
+from bonfire_sim.analysis.cards.probes import GNOME_IDS, TASK_IDS
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.sim.runconfig import RunConfig
@@ -98,6 +98,7 @@ def test_top_ups_fork_only_their_cards_in_their_games_and_each_once_per_game(mon
         # a card is forked in its first games[card] games only, once per game and kind
         assert (t["game_id"] < t["item"].map(games)).all()
         assert not t.duplicated(["item", "kind", "game_id"]).any()
+        # top-ups fork what the value rests on (the default measure: the lit value)
         assert set(t["kind"]) <= {"light", "forced", "gnome"}
 
 
@@ -151,8 +152,8 @@ def test_bad_values_input_is_one_error_line(args, message, tmp_path, monkeypatch
 
 
 def test_card_values_with_a_survey_top_up_the_wide_rows_of_a_run(tmp_path, monkeypatch):
-    from bonfire_sim.analysis.card_survey import card_forks, card_values
-    from bonfire_sim.analysis.probes import ProbeSettings
+    from bonfire_sim.analysis.cards.probes import ProbeSettings
+    from bonfire_sim.analysis.cards.survey import card_forks, card_values
     from bonfire_sim.analysis.runs import as_runs
 
     monkeypatch.setattr(CS, "MAX_GAMES", 200)  # at most 200 games per card: seconds
@@ -212,18 +213,18 @@ def test_values_of_a_run_start_from_its_forks_and_refuse_new_game_options(tmp_pa
 
 def test_a_top_up_is_cached_by_its_plan_and_replayed_only_without_the_cache(tmp_path,
                                                                            monkeypatch):
-    from bonfire_sim.analysis import probes
+    from bonfire_sim.analysis.cards import probes
 
     monkeypatch.setattr(probes, "fork_cache_dir", lambda: tmp_path / "forks")
     calls = []
     real = probes._execute
     monkeypatch.setattr(probes, "_execute", lambda *a, **k: calls.append(1) or real(*a, **k))
     plan = {"B1": 16, "S4": 32}
-    a = probes.probe_staggered(TWO, plan, kinds=CS.KINDS_OF)
-    b = probes.probe_staggered(TWO, plan, kinds=CS.KINDS_OF)
+    a = probes.probe_staggered(TWO, plan, kinds=CS.kinds_of())
+    b = probes.probe_staggered(TWO, plan, kinds=CS.kinds_of())
     assert len(calls) == 1 and a.equals(b) and len(list((tmp_path / "forks").glob("*")))
-    c = probes.probe_staggered(TWO, {**plan, "B1": 32}, kinds=CS.KINDS_OF)  # another plan
-    d = probes.probe_staggered(TWO, plan, kinds=CS.KINDS_OF, cache=False)
+    c = probes.probe_staggered(TWO, {**plan, "B1": 32}, kinds=CS.kinds_of())  # another plan
+    d = probes.probe_staggered(TWO, plan, kinds=CS.kinds_of(), cache=False)
     assert len(calls) == 3 and d.equals(a) and len(c) >= len(a)
 
 
@@ -265,11 +266,32 @@ def test_the_whole_table_at_every_count_is_measured_with_the_defaults_heavy():
 
 
 def test_a_card_survey_of_runs_that_play_two_games_is_refused(tmp_path):
-    from bonfire_sim.analysis.card_survey import card_values
-    from bonfire_sim.analysis.probes import ProbeSettings
+    from bonfire_sim.analysis.cards.probes import ProbeSettings
+    from bonfire_sim.analysis.cards.survey import card_values
 
     a = run(RunConfig(games=4, players=2, seed=1), tmp_path / "a")
     b = run(RunConfig(games=4, players=2, seed=2, variants={"fate_area": "4x6"}),
             tmp_path / "b")
     with pytest.raises(DataError, match="differ in their variants"):
         card_values([a, b], probes=ProbeSettings(games=4, survey=True))
+
+
+def test_a_survey_hands_each_count_over_as_it_goes_and_resumes_from_its_cache(
+        tmp_path, monkeypatch):
+    """An interrupted ``values`` loses nothing it finished: each count's rows are handed
+    to ``checkpoint`` (``values --out`` writes them) and every probe is cached, so the
+    same survey started again replays nothing."""
+    from bonfire_sim.analysis.cards import probes
+
+    monkeypatch.setattr(probes, "fork_cache_dir", lambda: tmp_path / "forks")
+    cfgs = {2: TWO, 3: RunConfig(games=12, players=3, seed=21, seat_rotation=True)}
+    seen: list[list[int]] = []
+    a = CS.survey_cards(cfgs, games=12, max_games=40, rounds=1, seed=30, margin=3.0,
+                        checkpoint=lambda t: seen.append(sorted(set(t["players"]))))
+    assert seen == [[2], [2, 3]]
+    calls = []
+    real = probes._execute
+    monkeypatch.setattr(probes, "_execute", lambda *a, **k: calls.append(1) or real(*a, **k))
+    b = CS.survey_cards(cfgs, games=12, max_games=40, rounds=1, seed=30, margin=3.0)
+    assert calls == []
+    pd.testing.assert_frame_equal(a.table, b.table)

@@ -14,21 +14,21 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from bonfire_sim.analysis import forks as FK
-from bonfire_sim.analysis.card_survey import card_values
-from bonfire_sim.analysis.card_values import card_table, printed_points
-from bonfire_sim.analysis.intervals import Z95, clustered_mean
-from bonfire_sim.analysis.probes import TASK_IDS, ProbeSettings, _game_inputs, probe_values
-from bonfire_sim.analysis.reprice import (
+from bonfire_sim.analysis.cards import kernel as FK
+from bonfire_sim.analysis.cards.price import (
     Reprice,
     overrides_toml,
     reprice,
     secant_step,
     verification_line,
 )
+from bonfire_sim.analysis.cards.probes import TASK_IDS, ProbeSettings, _game_inputs, probe_values
+from bonfire_sim.analysis.cards.survey import card_values
+from bonfire_sim.analysis.cards.table import card_table, printed_points
+from bonfire_sim.analysis.intervals import Z95, clustered_mean
 from bonfire_sim.analysis.runs import as_runs
 from bonfire_sim.cli.main import main
-from bonfire_sim.errors import DataError
+from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.pipelines.experiment import load_experiment
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
@@ -40,7 +40,9 @@ from bonfire_sim.sim.runconfig import RunConfig
 from bonfire_sim.sim.runner import run
 
 BLUE = tuple(f"B{i}" for i in range(1, 23))
-BLUE_LIGHT = ProbeSettings(kinds=("light", "forced"), tasks=BLUE)
+BLUE_TAKE = ProbeSettings(kinds=("take",), tasks=BLUE)  # the receipt forks the price rests on
+BLUE_LIGHT = ProbeSettings(kinds=("light", "forced"), tasks=BLUE)  # the lit value's forks
+BLUE_FORKS = {"lit": BLUE_LIGHT, "receipt": BLUE_TAKE}
 
 
 # ---- 1. the skip artefact -------------------------------------------------------------
@@ -92,7 +94,13 @@ def test_forced_forks_measure_tasks_the_players_do_not_take():
     """Forced light forks ride on take decisions: they exist for tasks whose natural light
     forks are few, and every task the rules offered got some lit fork."""
     t = probe_values(RunConfig(games=60, players=2, seed=5, seat_rotation=True),
-                     ProbeSettings(kinds=("light", "forced")))
+                     ProbeSettings(kinds=("light", "forced", "take")))
+    take = t[t["kind"] == "take"]
+    # receipt forks record the turns from receipt to ignition where the task was lit
+    lit = take[take["has_a"] == 1]
+    assert len(lit) and (lit["lit_turns_a"] >= 0).all()
+    assert take.loc[take["has_a"] == 0, "lit_turns_a"].isna().all()
+    t = t[t["kind"] != "take"]
     nat = t[t["kind"] == "light"].groupby("item").size()
     forced = t[t["kind"] == "forced"].groupby("item").size()
     assert len(forced) > len(nat)  # more tasks reach a lit fork with forced probes
@@ -102,14 +110,21 @@ def test_forced_forks_measure_tasks_the_players_do_not_take():
 
 # ---- 2. every card measured or marked ---------------------------------------------------
 def _synthetic(values: dict[str, tuple[float, int]], deals: int = 200, sd: float = 2.0,
-               seed: int = 0) -> pd.DataFrame:
-    """Light-fork rows: per task (mean lit value, forks), spread over ``deals`` deals."""
+               seed: int = 0, lit: float = 1.0, players: int = 2,
+               exact: bool = False) -> pd.DataFrame:
+    """Take-fork rows: per task (mean receipt value, forks), spread over ``deals`` deals,
+    lit in a share ``lit`` of the receipts (the slope), 2 pp of win share per point
+    (``exact``: each sample's mean is exactly its given mean)."""
     rng = np.random.default_rng(seed)
     rows = []
     for task, (mean, n) in values.items():
         d = rng.normal(mean, sd, n)
-        rows.append(pd.DataFrame({"kind": "light", "players": 2, "item": task,
-                                  "score_a": d, "score_b": 0.0,
+        if exact:
+            d += mean - d.mean()
+        rows.append(pd.DataFrame({"kind": "take", "players": players, "item": task,
+                                  "score_a": d, "score_b": 0.0, "win_a": 0.02 * d,
+                                  "win_b": 0.0, "has_a": (rng.random(n) < lit) * 1.0,
+                                  "has_b": 0.0, "lit_turns_a": 6.0,
                                   "cluster": rng.integers(0, deals, n).astype(str)}))
     return pd.concat(rows, ignore_index=True)
 
@@ -120,7 +135,7 @@ def test_a_card_with_too_few_forks_is_not_measured_and_never_flagged():
     vals["B1"] = (printed["B1"] + 30.0, 4)  # far off, but four forks
     vals["B2"] = (printed["B2"] + 6.0, 400)  # far off and well measured
     del vals["B3"]  # no fork at all
-    tab = card_table(_synthetic(vals), {2: printed})
+    tab = card_table(_synthetic(vals), {2: printed}, measure="receipt")
     row = tab[(tab["kind"] == "task")].set_index("card")
     assert row.loc["B1", "status"] == "not measured" and row.loc["B1", "flag"] == ""
     assert row.loc["B1", "n"] == 4 and row.loc["B1", "forks_needed"] > 4
@@ -134,11 +149,44 @@ def test_a_card_with_too_few_forks_is_not_measured_and_never_flagged():
     assert (measured["forks_needed"] <= measured["n"]).all()
 
 
+def test_the_lit_value_is_the_default_and_a_printed_point_moves_it_by_one():
+    # The same forks read two ways: by default a task's value is its light/forced forks'
+    # (the lit value, slope 1, fair = printed - surplus); receipt reads the take forks.
+    printed = printed_points(RunConfig(games=2, players=2))
+    take = _synthetic({t: (0.0, 300) for t in BLUE}, seed=7, lit=0.3)
+    light = _synthetic({t: (float(printed[t]) + (3.0 if t == "B4" else 0.0), 300)
+                        for t in BLUE}, seed=8).assign(kind="light", has_a=1.0)
+    forks = pd.concat([take, light], ignore_index=True)
+    lit = card_table(forks, {2: printed}).set_index("card")
+    rec = card_table(forks, {2: printed}, measure="receipt").set_index("card")
+    assert (lit.loc[list(BLUE), "slope"] == 1.0).all()
+    assert lit.loc["B4", "value"] == pytest.approx(light.loc[light["item"] == "B4",
+                                                             "score_a"].mean())
+    assert lit.loc["B4", "fair"] == pytest.approx(lit.loc["B4", "printed"]
+                                                  - lit.loc["B4", "surplus"])
+    assert lit.loc["B4", "flag"] == "strong" and rec.loc["B4", "flag"] == ""
+    # the receipt figures beside the lit value come from the take forks
+    assert lit.loc["B4", "lit_share"] == pytest.approx(rec.loc["B4", "lit_share"])
+    assert rec.loc["B4", "value"] == pytest.approx(take.loc[take["item"] == "B4",
+                                                            "score_a"].mean())
+    with pytest.raises(ConfigError, match="lit, receipt"):
+        card_table(forks, {2: printed}, measure="worth")
+
+
+def test_the_cli_offers_exactly_the_card_measures():
+    from bonfire_sim.analysis.cards.table import DEFAULT_MEASURE, MEASURES
+    from bonfire_sim.cli.options import CARD_MEASURES
+
+    assert CARD_MEASURES == MEASURES and CARD_MEASURES[0] == DEFAULT_MEASURE
+    bad = CliRunner().invoke(main, ["values", "--measure", "worth"])
+    assert bad.exit_code == 2 and "worth" in bad.output
+
+
 def test_a_task_the_rules_leave_out_at_a_count_has_no_row_there():
     # "3 offerings on 1 island" (Y2) leaves the deck in 1-2 player games: no play could
     # measure it there, so it is neither measured nor "not measured" at 2 players
     printed = {n: printed_points(RunConfig(games=2, players=n)) for n in (2, 3)}
-    tab = card_table(_synthetic({"B1": (3.0, 40)}), printed)
+    tab = card_table(_synthetic({"B1": (3.0, 40)}), printed, measure="receipt")
     tasks = tab[tab["kind"] == "task"]
     assert set(tasks.loc[tasks["players"] == 3, "card"]) == set(TASK_IDS)
     assert set(tasks.loc[tasks["players"] == 2, "card"]) == set(TASK_IDS) - {"Y2"}
@@ -147,7 +195,7 @@ def test_a_task_the_rules_leave_out_at_a_count_has_no_row_there():
 
 def test_no_card_of_a_real_run_is_flagged_without_forks(tmp_path):
     r = run(RunConfig(games=200, players=2, seed=9, seat_rotation=True), tmp_path / "r")
-    tab = card_values(r, probes=BLUE_LIGHT)
+    tab = card_values(r, probes=BLUE_TAKE, measure="receipt")
     flagged = tab[tab["flag"] != ""]
     assert (flagged["n"] > 0).all() and (flagged["status"] == "measured").all()
     blue = tab[tab["card"].isin(BLUE)]
@@ -187,7 +235,8 @@ def test_gnome_values_are_points_against_the_average_gnome():
     rng = np.random.default_rng(3)
     gn = [f"S{i}" for i in range(1, 6)]
     rows = [pd.DataFrame({"kind": "gnome", "players": 3, "item": g, "score_a": rng.normal(
-        -2.0 + i, 2.0, 300), "score_b": 0.0, "cluster": rng.integers(0, 100, 300).astype(str)})
+        -2.0 + i, 2.0, 300), "score_b": 0.0, "win_a": 0.0, "win_b": 0.0, "has_a": 1.0,
+        "has_b": 0.0, "cluster": rng.integers(0, 100, 300).astype(str)})
         for i, g in enumerate(gn)]
     tab = card_table(pd.concat(rows), {3: printed_points(RunConfig(games=3, players=3))})
     g = tab[(tab["kind"] == "gnome") & tab["card"].isin(gn)].set_index("card")
@@ -199,34 +248,55 @@ def test_gnome_values_are_points_against_the_average_gnome():
 
 
 # ---- 4. a re-price moves the surplus by the re-price -------------------------------------
-def test_planted_points_move_their_surplus_by_the_planted_amount_small(tmp_path):
+@pytest.mark.parametrize("measure", ["lit", "receipt"])
+def test_planted_points_move_their_surplus_by_the_planted_amount_small(tmp_path, measure):
     base = RunConfig(games=1800, players=2, seed=21, seat_rotation=True)
     plant = {"B1": 6, "B12": 0}  # +4 and -3
-    a = card_values(run(base, tmp_path / "a"), probes=BLUE_LIGHT).set_index("card")
+    a = card_values(run(base, tmp_path / "a"), probes=BLUE_FORKS[measure],
+                    measure=measure).set_index("card")
     pl = RunConfig(games=1800, players=2, seed=21, seat_rotation=True,
                    overrides={"task_points": plant})
-    b = card_values(run(pl, tmp_path / "b"), probes=BLUE_LIGHT).set_index("card")
+    b = card_values(run(pl, tmp_path / "b"), probes=BLUE_FORKS[measure],
+                    measure=measure).set_index("card")
     for task, k in (("B1", 4), ("B12", -3)):
         moved = b.loc[task, "surplus"] - a.loc[task, "surplus"]
         se = np.hypot(a.loc[task, "half"], b.loc[task, "half"]) / Z95
-        # The identical deals share most decisions; the rest is noise of the size se.
-        assert abs(moved - k) <= max(1.0, Z95 * se), (task, moved, se)
+        if measure == "lit":
+            # Both branches play independently of the points: the lit value moves by k
+            # (the identical deals share most decisions; the rest is noise of size se).
+            assert b.loc[task, "slope"] == 1.0
+            assert abs(moved - k) <= max(1.0, Z95 * se), (task, moved, se)
+        # A printed point is scored where the receipt is lit: the surplus moves by about
+        # slope x k (the players also re-optimise around the new price: noise of size se).
+        assert abs(moved - k * b.loc[task, "slope"]) <= max(1.0, 2 * Z95 * se), (task, moved)
+        assert np.sign(moved) == np.sign(k)
         assert abs(b.loc[task, "proposed"] - a.loc[task, "proposed"]) <= 1
     untouched = [t for t in BLUE if t not in plant]
     assert (b.loc[untouched, "flag"] == a.loc[untouched, "flag"]).mean() >= 0.9
 
 
 # ---- 5. reprice closes the loop -------------------------------------------------------------
-def test_reprice_brings_a_planted_misprice_back_on_fresh_deals(tmp_path):
+RECEIPT_LOOP_OPEN = pytest.mark.xfail(strict=False, reason=(
+    "issue 36, open: with the receipt value the closed loop left B1 (planted 8, printed 2) "
+    "out of its final proposal at this size (2026-11-27, 1,800 two-player games); the "
+    "full-size check is test_held_out_plants_come_back_at_every_count_heavy"))
+
+
+@pytest.mark.parametrize("measure", ["lit", pytest.param("receipt", marks=RECEIPT_LOOP_OPEN)])
+def test_reprice_brings_a_planted_misprice_back_on_fresh_deals(tmp_path, measure):
     cfg = RunConfig(games=1800, players=2, seed=7, seat_rotation=True,
                     overrides={"task_points": {"B1": 8}})
     r = run(cfg, tmp_path / "r")
-    res = reprice(r, probe_games=BLUE_LIGHT, verify=True, verify_games=900,
-                  focus_games=3600, top_up_games=900, rounds=2)
+    res = reprice(r, probe_games=BLUE_FORKS[measure], verify=True, verify_games=900,
+                  focus_games=3600, top_up_games=900, rounds=2, measure=measure)
     assert 1 <= res.proposal["B1"] <= 4  # printed 2 in the game; 8 was planted
     v = res.verified.set_index("card")
     assert abs(v.loc["B1", "surplus"]) <= 1.0
     assert v.loc["B1", "s_lo"] <= v.loc["B1", "surplus"] <= v.loc["B1", "s_hi"]
+    # "within" only for a measured row whose whole interval lies inside the margin
+    w = res.verified
+    assert ((w["verdict"] == "within") == ((w["status"] == "measured") & (w["s_lo"] >= -1)
+                                           & (w["s_hi"] <= 1))).all()
     # The check round's deals are new: neither the runs' nor any iteration round's.
     seeds = [x.seed for x in res.rounds]
     assert res.check.seed not in (7, *seeds) and 7 not in seeds
@@ -244,8 +314,10 @@ def test_reprice_brings_a_planted_misprice_back_on_fresh_deals(tmp_path):
 
 
 def test_secant_step_zeroes_the_line_through_the_latest_prices():
-    # One price: slope 1 (a re-price by k moves the surplus by k).
+    # One price: slope 1 (a re-price by k moves the surplus by k) or the measured slope.
     assert secant_step([(5.0, 3.0)]) == (2.0, 1.0)
+    assert secant_step([(5.0, 3.0)], first=0.5) == (-1.0, 0.5)
+    assert secant_step([(5.0, 3.0)], first=0.2) == (-1.0, 0.5)  # held at 0.5 as well
     # Printed 5 -> +3, printed 2 -> -1.5: slope 1.5, zero at 3.
     nxt, slope = secant_step([(5.0, 3.0), (2.0, -1.5)])
     assert slope == pytest.approx(1.5) and nxt == pytest.approx(3.0)
@@ -256,14 +328,60 @@ def test_secant_step_zeroes_the_line_through_the_latest_prices():
     assert secant_step([(6.0, 2.0), (4.0, 0.5), (4.0, 1.0)])[1] == pytest.approx(0.5)
 
 
+def test_a_card_nobody_lights_gets_no_price_but_the_advice_to_change_its_condition():
+    printed = printed_points(RunConfig(games=2, players=2))
+    vals = {t: (0.0, 400) for t in BLUE if t != "B1"}
+    tab = card_table(pd.concat([_synthetic(vals, seed=4),
+                                _synthetic({"B1": (-4.0, 400)}, seed=5, lit=0.03)]),
+                     {2: printed}, measure="receipt")
+    row = tab.set_index("card").loc["B1"]
+    assert row["slope"] < 0.1 and np.isnan(row["fair"]) and np.isnan(row["proposed"])
+    assert row["price_note"].startswith("no price fixes this card: change its condition")
+    ok = tab.set_index("card").loc["B5"]
+    assert ok["price_note"] == "" and ok["fair"] == pytest.approx(
+        ok["printed"] - ok["surplus"] / ok["slope"])
+
+
+def test_a_consistent_deviation_across_counts_is_flagged_when_no_count_shows_it():
+    printed = printed_points(RunConfig(games=2, players=2))
+    frames = []
+    for n in (2, 3, 4):
+        vals = {t: (0.0, 100) for t in BLUE}
+        vals["B7"] = (1.6, 100)  # off by 1.6 at every count: too little for one count
+        frames.append(_synthetic(vals, players=n, seed=n, sd=3.0, exact=True))
+    tab = card_table(pd.concat(frames, ignore_index=True), {n: printed for n in (2, 3, 4)},
+                     measure="receipt")
+    b7 = tab[tab["card"] == "B7"]
+    assert (b7["flag"] == "").all() and (b7["flag_counts"] == "strong").all()
+    assert (b7["detect"] > b7["surplus"]).all()  # the stated floor says why no count flags it alone
+    others = tab[(tab["kind"] == "task") & (tab["card"] != "B7")]
+    assert (others["flag_counts"] == "").mean() >= 0.95
+
+
+def test_a_check_row_is_within_only_when_measured_and_its_whole_interval_is_inside():
+    from bonfire_sim.analysis.cards.price import verdict
+
+    rows = pd.DataFrame({"status": ["measured", "measured", "not measured", "measured"],
+                         "s_lo": [-0.8, -0.2, -0.1, 1.2], "s_hi": [0.9, 1.4, 0.1, 2.0]})
+    assert list(verdict(rows, 1.0)) == ["within", "unresolved", "unresolved", "off"]
+
+
+def test_the_win_currency_converts_at_the_counts_exchange_rate():
+    printed = printed_points(RunConfig(games=2, players=2))
+    tab = card_table(_synthetic({t: (float(i % 5), 300) for i, t in enumerate(BLUE)}),
+                     {2: printed}, measure="receipt").set_index("card")
+    assert tab.loc["B1", "win_rate"] == pytest.approx(0.02)
+    assert tab.loc["B4", "win_points"] == pytest.approx(tab.loc["B4", "value"])
+
+
 def test_the_top_up_gives_the_undecided_cards_the_forks_they_need():
-    from bonfire_sim.analysis.reprice import _top_up_size, _wide
+    from bonfire_sim.analysis.cards.price import _top_up_size, _wide
 
     printed = printed_points(RunConfig(games=2, players=2))
     vals = {t: (printed[t] + 0.0, 400) for t in BLUE}
     vals["B1"] = (printed["B1"] + 3.0, 40)  # off, but too few forks to say so
     vals["B2"] = (printed["B2"] + 0.2, 40)  # as wide, but nothing suggests it is off
-    tab = card_table(_synthetic(vals, sd=6.0), {2: printed})
+    tab = card_table(_synthetic(vals, sd=6.0), {2: printed}, measure="receipt")
     assert _wide(tab, 1.0) == ["B1"]
     row = tab.set_index("card").loc["B1"]
     # 40 forks in 400 games: the missing forks at that rate, 10% spare, capped.
@@ -280,9 +398,10 @@ def test_test_retest_small(tmp_path):
     for seed in (61, 62):
         r = run(RunConfig(games=1200, players=2, seed=seed, seat_rotation=True),
                 tmp_path / str(seed))
-        res = reprice(r, probe_games=BLUE_LIGHT, top_up_games=0)  # CI size: no top-up
+        # CI size: no top-up
+        res = reprice(r, probe_games=BLUE_TAKE, top_up_games=0, measure="receipt")
         final.append(pd.Series(res.printed | res.proposal)[list(BLUE)])
-        f = card_values(r, probes=BLUE_LIGHT).query("flag != ''")
+        f = card_values(r, probes=BLUE_TAKE, measure="receipt").query("flag != ''")
         assert (f["n"] > 0).all() and (f["status"] == "measured").all()
     assert ((final[0] - final[1]).abs() <= 1).mean() >= 0.9
 
@@ -292,17 +411,17 @@ def test_reprice_refuses_runs_that_play_different_games(tmp_path):
     b = run(RunConfig(games=8, players=2, seed=2, seat_rotation=True,
                       overrides={"task_points": {"B1": 3}}), tmp_path / "b")
     with pytest.raises(DataError, match="differ"):
-        reprice([a, b], probe_games=BLUE_LIGHT)
+        reprice([a, b], probe_games=BLUE_TAKE)
     c = run(RunConfig(games=9, players=3, seed=2, seat_rotation=True,
                       overrides={"task_points": {"B1": 3}}), tmp_path / "c")
     with pytest.raises(DataError, match="one printed value"):
-        reprice([a, c], probe_games=BLUE_LIGHT)
+        reprice([a, c], probe_games=BLUE_TAKE)
 
 
 def test_reprice_refuses_a_verification_seed_of_the_estimating_runs(tmp_path):
     r = run(RunConfig(games=8, players=2, seed=5, seat_rotation=True), tmp_path / "r")
     with pytest.raises(DataError, match="disjoint"):
-        reprice(r, probe_games=BLUE_LIGHT, verify=True, seed=4, rounds=2)
+        reprice(r, probe_games=BLUE_TAKE, verify=True, seed=4, rounds=2)
 
 
 def test_reprice_cli_writes_an_experiment_file_and_refuses_bad_input(tmp_path):
@@ -319,6 +438,26 @@ def test_reprice_cli_writes_an_experiment_file_and_refuses_bad_input(tmp_path):
     bad = CliRunner().invoke(main, ["reprice", str(tmp_path / "r"), "--out", str(out),
                                     "--margin", "nan"])
     assert bad.exit_code == 2 and "Error:" in bad.output
+
+
+def test_reprice_prints_each_counts_residual_at_the_value_it_shows(tmp_path, monkeypatch):
+    # The loop moved B1 from its first proposal (0) to 1: the residual printed beside 1
+    # is the surplus moved by the slope for 2 -> 1 (+1.9 + 0.5 = +2.4), not the first
+    # proposal's (+2.9).
+    import bonfire_sim.analysis.cards.price as P
+
+    run(RunConfig(games=8, players=2, seed=1, seat_rotation=True), tmp_path / "r")
+    est = pd.DataFrame([{"card": "B1", "printed": 2, "fair": 0.0, "proposed": 0,
+                         "slope": 0.5, "flagged": True, "no_price": False, "note": "",
+                         "surplus_2": 1.9, "half_2": 0.5, "own_2": 0.0,
+                         "status_2": "measured", "slope_2": 0.5, "resid_2": 2.9}])
+    fake = Reprice(printed={"B1": 2}, proposal={"B1": 1}, estimate=est)
+    monkeypatch.setattr(P, "reprice", lambda *a, **k: fake)
+    res = CliRunner().invoke(main, ["reprice", str(tmp_path / "r"), "--out",
+                                    str(tmp_path / "p.toml"), "--quiet"])
+    assert res.exit_code == 0, res.output
+    row = next(ln.split() for ln in res.output.splitlines() if ln.split()[:1] == ["B1"])
+    assert row == ["B1", "2", "1", "0.50", "+1.9", "+2.4"]
 
 
 # ---- full size (make test-heavy) ------------------------------------------------------
@@ -372,7 +511,8 @@ def test_test_retest_on_two_seeds_heavy(tmp_path):
     for seed in (41, 42):
         r = run(RunConfig(games=HEAVY_GAMES, players=4, seed=seed, seat_rotation=True,
                           strategies=TUNED), tmp_path / str(seed), jobs=2)
-        res = reprice(r, jobs=2)  # with its top-up: the table the proposal came from
+        # with its top-up: the table the proposal came from
+        res = reprice(r, jobs=2, measure="receipt")
         tabs.append(res.table.set_index(["card", "kind"]))
         final.append(pd.Series(res.printed | res.proposal))
         print(f"seed {seed}: re-priced {res.proposal}")
@@ -395,20 +535,22 @@ def test_test_retest_on_two_seeds_heavy(tmp_path):
 @pytest.mark.heavy
 def test_planted_reprice_invariance_heavy(tmp_path):
     """Issue 26's invariance bar on the default population: +4 on R3 and -3 on Y14,
-    played on identical deals (one seed), move each one's surplus by the planted amount
-    within 1 point, leave its proposed printed value within 1 point, and flag none of the
-    untouched cards.  As ``reprice`` does, the whole table comes from 1,200 games (the
-    colour references, the untouched cards' flags) and the two planted cards' own forks
-    from 4,800 (default population, 2026-11-27: R3 moved +3.81, Y14 -3.10, proposals
+    played on identical deals (one seed), move each one's receipt surplus by the
+    planted amount times its slope within 1 point, leave its proposed printed value
+    within 1 point, and flag none of the untouched cards.  As ``reprice`` does, the whole
+    table comes from 1,200 games (the colour references, the untouched cards' flags)
+    and the two planted cards' own forks from 4,800 (default population, 2026-11-27,
+    with the earlier lit value: R3 moved +3.81, Y14 -3.10, proposals
     1 / 1 and 6 / 6, no untouched card flagged)."""
-    from bonfire_sim.analysis.reprice import fresh_table, group_runs
+    from bonfire_sim.analysis.cards.price import fresh_table, group_runs
 
     base = run(RunConfig(games=8, players=4, seed=51, seat_rotation=True), tmp_path / "b")
     groups = group_runs(as_runs(base))
     printed = printed_points(RunConfig(games=4, players=4))
     plant = {"R3": printed["R3"] + 4, "Y14": printed["Y14"] - 3}
     a, b = (fresh_table(groups, prices, seed=5100, games=HEAVY_GAMES, focus=tuple(plant),
-                        focus_games=4 * HEAVY_GAMES, margin=1.0, alpha=0.05, jobs=2)
+                        focus_games=4 * HEAVY_GAMES, margin=1.0, alpha=0.05, jobs=2,
+                        measure="receipt")[0]
             .query("kind == 'task'").set_index("card")
             for prices in (printed, {**printed, **plant}))
     for task, k in (("R3", 4), ("Y14", -3)):
@@ -417,7 +559,8 @@ def test_planted_reprice_invariance_heavy(tmp_path):
               f"{b.loc[task, 'proposed']}, status {a.loc[task, 'status']} / "
               f"{b.loc[task, 'status']}")
         assert a.loc[task, "status"] == b.loc[task, "status"] == "measured"
-        assert abs(moved - k) <= 1.0
+        # a printed point is scored where the receipt ends lit: about slope x k
+        assert abs(moved - k * b.loc[task, "slope"]) <= 1.0
         assert abs(b.loc[task, "proposed"] - a.loc[task, "proposed"]) <= 1
     untouched = [t for t in a.index if t not in plant]
     newly = b.loc[untouched][(b.loc[untouched, "flag"] != "")
@@ -445,11 +588,58 @@ def test_bench_forks_prints_forks_per_second_for_both_fork_sets():
     assert res.exit_code == 0, res.output
     rows = [ln.split() for ln in res.output.splitlines() if ln.strip().startswith(
         ("take,light,gnome", "light,gnome,forced"))]
-    assert len(rows) == 2
+    assert len(rows) == 3  # the default kinds, then the lit and the receipt card tables
     for row in rows:
         forks, seconds, per_s = (float(x.replace(",", "")) for x in row[1:4])
         assert forks > 100 and seconds > 0
         assert per_s == pytest.approx(forks / seconds, rel=0.1)  # seconds shown to 0.1
+
+
+@pytest.mark.heavy
+@pytest.mark.xfail(strict=False, reason=(
+    "issue 36, open: the receipt value's loop on the same plants at 3 players (cards-room, "
+    "2026-11-27, 1,200 games, seed 9203, verify 600 / focus 2,400, 3 rounds) brought B20 "
+    "back (6 -> 4) but drove R15 3 -> 9 and never flagged Y20 at 12; 8 of 18 check rows "
+    "within, 5 off (docs/findings/2026-11-27-task-worth.md)"))
+def test_held_out_plants_come_back_at_every_count_heavy(tmp_path):
+    """Issue 36: +3, -2 and +4 on B20, R15 and Y20 (tasks no other card-value test uses)
+    at 2, 3 and 4 players are each re-priced to within 1 point of the game's print by
+    the closed loop, one printed value for all counts, and every verified row of them is
+    measured with its whole interval inside +-1 (``scripts``: /tmp plants run in the
+    note)."""
+    plant = {"B20": 6, "R15": 3, "Y20": 12}
+    game = printed_points(RunConfig(games=4, players=4))
+    runs = [run(RunConfig(games=1200 - 1200 % n, players=n, seed=9100 + n, seat_rotation=True,
+                          overrides={"task_points": plant}), tmp_path / f"p{n}", jobs=2)
+            for n in (2, 3, 4)]
+    res = reprice(runs, verify=True, verify_games=600, focus_games=2400, rounds=3, jobs=2,
+                  measure="receipt")
+    final = res.printed | res.proposal
+    assert all(abs(final[c] - game[c]) <= 1 for c in plant), {c: final[c] for c in plant}
+    v = res.verified[res.verified["card"].isin(list(plant))]
+    assert len(v) == 3 * len(plant) and (v["verdict"] == "within").all(), v
+
+
+@pytest.mark.heavy
+def test_a_planted_difficulty_lowers_the_value_and_raises_the_price_heavy(tmp_path):
+    """R7 '3 portals' made '5 portals' (``task_amount``) on the same deals: its receipt
+    value falls by a measured amount and the price loop proposes a higher printed value
+    than the easy condition's, or says no price fixes it."""
+    red = tuple(f"R{i}" for i in range(1, 23))
+    settings = ProbeSettings(kinds=("take",), tasks=red)
+    tabs = {}
+    for name, ov in (("base", {}), ("hard", {"task_amount": {"R7": 5}})):
+        r = run(RunConfig(games=1200, players=3, seed=9300, seat_rotation=True,
+                          overrides=ov), tmp_path / name, jobs=2)
+        t = card_values(r, probes=settings, jobs=2, measure="receipt")
+        tabs[name] = t[t["kind"] == "task"].set_index("card")
+    a, b = tabs["base"].loc["R7"], tabs["hard"].loc["R7"]
+    assert b["hi"] < a["lo"], (a[["value", "lo", "hi"]], b[["value", "lo", "hi"]])
+    res = reprice(tmp_path / "hard", probe_games=settings, verify=True, verify_games=600,
+                  focus_games=2400, rounds=2, jobs=2, measure="receipt")
+    e = res.estimate.set_index("card").loc["R7"]
+    # higher than the price the easy condition gets, or no price at all
+    assert (res.printed | res.proposal)["R7"] > a["proposed"] or e["no_price"]
 
 
 def test_a_verify_that_re_prices_nothing_does_not_say_it_was_not_asked_for():

@@ -96,8 +96,8 @@ def test_task_measures_come_from_the_public_task_values(tmp_path):
 
     import numpy as np
 
-    from bonfire_sim.analysis.probes import ProbeSettings
-    from bonfire_sim.analysis.values import task_values
+    from bonfire_sim.analysis.cards.probes import ProbeSettings
+    from bonfire_sim.analysis.cards.views import task_values
     from bonfire_sim.sim.runner import run
 
     body = """

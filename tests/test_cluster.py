@@ -68,7 +68,7 @@ def test_run_and_the_python_api_give_the_same_tables(address, tmp_path):
 
 
 def test_report_forks_are_the_same_in_the_same_order(address):
-    from bonfire_sim.analysis.probes import ProbeSettings, probe_values
+    from bonfire_sim.analysis.cards.probes import ProbeSettings, probe_values
 
     settings = ProbeSettings(games=8, chunk_size=2)
     loky, dask = _on_both(address, lambda: probe_values(CFG, settings, jobs=2))
@@ -140,7 +140,7 @@ def test_sensitivity_gives_the_same_table(address, tmp_path):
 
 
 def test_experiment_gives_the_same_runs_and_forks(address, tmp_path, monkeypatch):
-    from bonfire_sim.analysis import probes
+    from bonfire_sim.analysis.cards import probes
     from bonfire_sim.pipelines.experiment import run_experiment
 
     monkeypatch.chdir(tmp_path)
@@ -169,7 +169,7 @@ def test_the_cli_runs_on_the_cluster(address, tmp_path):
 
 def test_reprice_and_coverage_give_the_same_output_on_the_cluster(address, tmp_path,
                                                                  monkeypatch):
-    from bonfire_sim.analysis import probes
+    from bonfire_sim.analysis.cards import probes
     from bonfire_sim.sim.runner import run
 
     src = run(CFG, tmp_path / "run", jobs=1)
@@ -222,7 +222,7 @@ REAL_ENGINE = "import bonfire_sim.infra.cluster as c; c._FP.clear()"
 
 
 def test_a_worker_running_another_engine_is_refused_before_any_result(address, tmp_path):
-    from bonfire_sim.analysis.probes import ProbeSettings, probe_values
+    from bonfire_sim.analysis.cards.probes import ProbeSettings, probe_values
 
     with distributed.Client(address) as client:
         client.run(exec, FAKE_ENGINE)

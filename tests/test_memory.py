@@ -173,7 +173,7 @@ REPORT_PROBE = textwrap.dedent("""
     import json, sys
     import polars, pyarrow, pyarrow.parquet, pandas
     from pathlib import Path
-    from bonfire_sim.analysis import values
+    from bonfire_sim.analysis.cards import views
     from bonfire_sim.analysis.runs import Run
     from bonfire_sim.report import build, stats
 """) + textwrap.dedent(HWM) + textwrap.dedent("""
@@ -181,7 +181,7 @@ REPORT_PROBE = textwrap.dedent("""
     games, players = stats.combine(runs, lists=False)
     run = Run(runs[0][0], Path(sys.argv[1]), runs[0][1])
     seats = build.section_seats(players, [run])
-    taken = values._human_counts([run], 4, "bonfire_task_ids", values.TASK_IDS)
+    taken = views._human_counts([run], 4, "bonfire_task_ids", views.TASK_IDS)
     print(json.dumps({"kb": status("VmHWM") - base, "rows": len(players)}))
 """)
 

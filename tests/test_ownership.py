@@ -58,7 +58,7 @@ def box(world, tmp_path, monkeypatch) -> Path:
     monkeypatch.chdir(box)
     monkeypatch.delenv("BONFIRE_SIM_TRACEBACK", raising=False)
     monkeypatch.setattr("bonfire_sim.infra.progress.LOG_EVERY", float("inf"))
-    monkeypatch.setattr("bonfire_sim.analysis.probes.fork_cache_dir",
+    monkeypatch.setattr("bonfire_sim.analysis.cards.probes.fork_cache_dir",
                         lambda: tmp_path / "cache" / "forks")
     return box
 
@@ -336,7 +336,7 @@ def test_report_writes_nothing_in_the_run_and_caches_forks_elsewhere(box, tmp_pa
     assert list((tmp_path / "cache" / "forks").glob("probes-*.parquet"))
     # an unwritable cache (its folder would be under a file; root can write anywhere else)
     (tmp_path / "blocker").write_text("")
-    monkeypatch.setattr("bonfire_sim.analysis.probes.fork_cache_dir",
+    monkeypatch.setattr("bonfire_sim.analysis.cards.probes.fork_cache_dir",
                         lambda: tmp_path / "blocker" / "forks")
     (box / "page.html").unlink()
     res = CliRunner().invoke(main, args)

@@ -226,7 +226,7 @@ def test_a_planted_link_is_never_written_through(name, row, where, kind, world, 
     monkeypatch.chdir(box)
     monkeypatch.delenv("BONFIRE_SIM_TRACEBACK", raising=False)
     monkeypatch.setattr("bonfire_sim.infra.progress.LOG_EVERY", float("inf"))
-    monkeypatch.setattr("bonfire_sim.analysis.probes.fork_cache_dir",
+    monkeypatch.setattr("bonfire_sim.analysis.cards.probes.fork_cache_dir",
                         lambda: tmp_path / "cache")
     result = CliRunner().invoke(main, argv)
     assert _digest(outside) == before, f"{name} wrote through a planted {kind} link"

@@ -295,7 +295,7 @@ def test_python_m_never_imports_a_module_from_the_current_folder(tmp_path):
 
 # ---- weights files named by a manifest are never opened ---------------------------------
 def test_forks_of_a_shared_run_use_the_weights_its_manifest_recorded(tmp_path):
-    from bonfire_sim.analysis.probes import ProbeSettings, probe_values
+    from bonfire_sim.analysis.cards.probes import ProbeSettings, probe_values
     from bonfire_sim.analysis.runs import run_config
     from bonfire_sim.sim.chunk import resolve_players
     from bonfire_sim.sim.runner import read_manifest

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from bonfire_sim.analysis.cards.probes import fork_cache_dir, run_identity
 from bonfire_sim.analysis.intervals import clustered_wilson
-from bonfire_sim.analysis.probes import fork_cache_dir, run_identity
 from bonfire_sim.cli.main import main
 from bonfire_sim.pipelines.experiment import plan_experiment
 from bonfire_sim.sim.runconfig import RunConfig
@@ -79,7 +79,7 @@ def test_a_y14_by_players_sweep_reports_each_measure_per_point_never_pooled(
     # [report] probe_games reached the forks: 8 of the 12 games probed at each point, and
     # each surplus is the card surplus (card_table) of that point's own light and forced
     # forks of the yellow tasks (Y14's colour: its reference).
-    from bonfire_sim.analysis.card_values import card_table, printed_points
+    from bonfire_sim.analysis.cards.table import card_table, printed_points
 
     yellow = {f"Y{i}" for i in range(1, 23)}
     surplus = resp[resp["measure"] == "surplus:Y14"].set_index(["players", "task_points.Y14"])
@@ -131,7 +131,7 @@ def _refuse_play(*args, **kwargs):
 ])
 def test_a_bad_point_or_output_is_refused_before_any_game(tmp_path, monkeypatch, change,
                                                           message):
-    import bonfire_sim.analysis.probes as P
+    import bonfire_sim.analysis.cards.probes as P
     import bonfire_sim.sim.runner as R
 
     monkeypatch.chdir(tmp_path)

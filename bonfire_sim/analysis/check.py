@@ -23,7 +23,7 @@ Observations: seat, strategy and solo measures give one per deal (the seat rotat
 a deal averaged; with a baseline the per-deal difference), played chunk by chunk with
 the same seeds as a run.  Task and gnome values give one per *batch*: each batch is a
 fresh seeded run of ``chunk_size`` games whose value is read from the public
-``analysis.values.task_values`` / ``gnome_values`` (so a check follows the card values
+``analysis.cards.task_values`` / ``gnome_values`` (so a check follows the card values
 the report shows: a task's surplus over its colour, a gnome against the average gnome);
 no batch decides before ``MIN_OBSERVATIONS`` batches.
 """
@@ -43,8 +43,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bonfire_sim.analysis.cards.probes import GNOME_IDS, TASK_IDS, ProbeSettings
 from bonfire_sim.analysis.intervals import mean_ci
-from bonfire_sim.analysis.probes import GNOME_IDS, TASK_IDS, ProbeSettings
 from bonfire_sim.analysis.sequential import (
     decide_interval,
     per_game_values,
@@ -92,13 +92,13 @@ MEASURES: dict[str, Measure] = {
                         "share of solo games won against Tom at a handicap (margin > it)"),
     "solo_margin": Measure("points", "deal", (), (1,), "the solo player's score minus Tom's"),
     "task_value": Measure("points", "batch", ("task",), (1, 2, 3, 4),
-                          "lit value of a task (analysis.values.task_values)"),
+                          "lit value of a task (analysis.cards.task_values)"),
     "task_surplus": Measure("points", "batch", ("task",), (1, 2, 3, 4),
                             "a task's surplus: its lit value minus the mean lit value of "
-                            "the other tasks of its colour (analysis.values.task_values)"),
+                            "the other tasks of its colour (analysis.cards.task_values)"),
     "gnome_value": Measure("points", "batch", ("gnome",), (1, 2, 3, 4),
                            "a gnome's points against the average gnome "
-                           "(analysis.values.gnome_values)"),
+                           "(analysis.cards.gnome_values)"),
 }
 COMMON_KEYS = ("name", "measure", "players", "strategies", "seat_rotation", "overrides",
                "variants", "baseline", "min", "max", "target", "within", "resolution",
@@ -482,7 +482,7 @@ def batch_seed(seed: int, index: int) -> int:
 
 def _batch_value(a: Assertion, config: RunConfig, work: Path, jobs: int) -> float:
     """The measure of one batch run, from the public analysis functions."""
-    from bonfire_sim.analysis.values import gnome_values, task_values
+    from bonfire_sim.analysis.cards.views import gnome_values, task_values
     from bonfire_sim.sim.runner import run
 
     out = run(config, work, jobs=jobs)

@@ -356,7 +356,7 @@ def reasons_count(sheet: Sheet) -> dict[str, int]:
 
 def who_played(runs: Sequence[Any]) -> dict[int, str]:
     """Who played per player count (the strength rung): the runs' players."""
-    from bonfire_sim.analysis.card_values import population
+    from bonfire_sim.analysis.errata_cards import population
 
     out: dict[int, str] = {}
     for r in runs:

@@ -5,8 +5,9 @@ small module, so a redefined worth (a receipt value, a slope-aware price) drops 
 count with the ONE printed value proposed for the card (the same at every count) and each
 count's residual.  ``task_table`` measures the task rows of a configuration from its
 forks; ``pooled`` and ``next_prices`` are the closed loop's per-card steps (the secant
-step of ``reprice``).  Today they rest on ``card_values.card_table`` (the lit value's
-surplus over the typical card of its colour) and ``reprice``.
+step of ``reprice``).  All of them go through the card room's one entry,
+``bonfire_sim.analysis.cards``, with its default measure (the lit value's surplus over
+the typical card of its colour; ``cards.MEASURES``).
 """
 
 from __future__ import annotations
@@ -18,32 +19,35 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bonfire_sim.analysis.card_values import TASK_KINDS, card_table, printed_points
-from bonfire_sim.analysis.probes import ProbeSettings, probe_values
-from bonfire_sim.analysis.reprice import _next_prices, _pooled, _toml_value, combine
+from bonfire_sim.analysis import cards
 from bonfire_sim.sim.runconfig import RunConfig
+
+printed_points = cards.printed_points
+population = cards.population
+gnome_values = cards.gnome_values
 
 PROPOSAL_COLUMNS = ("card", "players", "printed", "proposed", "surplus", "s_lo", "s_hi",
                     "half", "n", "deals", "status", "flag", "forks_needed", "changed")
 CARD_COLUMNS = ("card", "players", "kind", "printed", "surplus", "s_lo", "s_hi", "half",
                 "n", "deals", "status", "flag", "forks_needed")
 
-__all__ = ["CARD_COLUMNS", "PROPOSAL_COLUMNS", "card_proposals", "next_prices", "pooled",
-           "printed_points", "task_table", "toml_value"]
+__all__ = ["CARD_COLUMNS", "PROPOSAL_COLUMNS", "card_proposals", "gnome_values",
+           "next_prices", "pooled", "population", "printed_points", "task_table", "toml_value"]
 
 
-def card_proposals(cards: pd.DataFrame, printed: Mapping[str, int],
+def card_proposals(table: pd.DataFrame, printed: Mapping[str, int],
                    margin: float) -> pd.DataFrame:
     """One row per task and player count (``PROPOSAL_COLUMNS``) from task rows of a card
     table: the card's ``surplus`` at that count with its interval, ``status`` / ``flag``,
     the ``proposed`` printed value of the card (one for every count: the inverse-variance
     mean of printed - surplus over the counts, whole; today's value where no count flags
     the card) and ``changed`` (proposed differs from printed)."""
-    t = cards[cards["kind"] == "task"] if "kind" in cards else cards
+    t = table[table["kind"] == "task"] if "kind" in table else table
     fair = (pd.to_numeric(t["printed"], errors="coerce").astype(float)
             - pd.to_numeric(t["surplus"], errors="coerce").astype(float))  # as card_table
-    t = t.assign(kind="task", fair=fair, proposed=np.maximum(np.floor(fair + 0.5), 0))
-    est = combine(t, dict(printed), margin)
+    t = _lit_columns(t.assign(kind="task", fair=fair,
+                                proposed=np.maximum(np.floor(fair + 0.5), 0)))
+    est = cards.combine(t, dict(printed), margin)
     one = {str(r["card"]): (int(r["proposed"]) if r["flagged"] and math.isfinite(r["proposed"])
                             else int(r["printed"])) for _, r in est.iterrows()}
     out = t.assign(proposed=t["card"].map(one))
@@ -61,33 +65,45 @@ def task_table(configs: Sequence[tuple[str, RunConfig, Any]], games: int, margin
     parts = []
     printed = {}
     for label, cfg, path in configs:
-        printed[cfg.players] = printed_points(cfg)
-        t = probe_values(cfg, ProbeSettings(games=games, kinds=TASK_KINDS), run_dir=path,
-                         jobs=jobs, quiet=quiet, progress=progress)
+        printed[cfg.players] = cards.printed_points(cfg)
+        kinds = cards.task_kinds()
+        t = cards.probe_values(cfg, cards.ProbeSettings(games=games, kinds=kinds),
+                               run_dir=path, jobs=jobs, quiet=quiet, progress=progress)
         if focus and focus_games > games:
-            extra = probe_values(cfg, ProbeSettings(games=focus_games, kinds=TASK_KINDS,
-                                                    tasks=tuple(focus)),
-                                 run_dir=path, jobs=jobs, quiet=quiet)
+            extra = cards.probe_values(cfg, cards.ProbeSettings(games=focus_games, kinds=kinds,
+                                                                tasks=tuple(focus)),
+                                       run_dir=path, jobs=jobs, quiet=quiet)
             t = pd.concat([t[~t["item"].isin(focus)], extra], ignore_index=True)
         parts.append(t.assign(cluster=label + "|" + t["deal"].astype(str)))
     if not parts:
         return pd.DataFrame(columns=list(CARD_COLUMNS))
-    tab = card_table(pd.concat(parts, ignore_index=True), printed, margin, alpha)
+    tab = cards.card_table(pd.concat(parts, ignore_index=True), printed, margin, alpha)
     return tab[tab["kind"] == "task"].reset_index(drop=True)
 
 
-def pooled(cards: pd.DataFrame, card: str) -> float:
+def _lit_columns(table: pd.DataFrame) -> pd.DataFrame:
+    """The card table's columns of the lit value where a caller's rows lack them (the
+    sheet's own tables): a printed point moves it by one (``slope``), and no test across
+    counts was run (``flag_counts``) nor price note written."""
+    missing = {col: default for col, default in (("slope", 1.0), ("flag_counts", ""),
+                                                 ("price_note", "")) if col not in table}
+    return table.assign(**missing) if missing else table
+
+
+def pooled(table: pd.DataFrame, card: str) -> float:
     """A card's surplus pooled over the counts (inverse-variance; NaN if none)."""
-    return _pooled(cards, card)
+    return cards.pooled(table, card)
 
 
-def next_prices(cards: pd.DataFrame, current: dict[str, int], printed: dict[str, int],
+def next_prices(table: pd.DataFrame, current: dict[str, int], printed: dict[str, int],
                 history: dict[str, list[tuple[float, float]]],
                 margin: float) -> dict[str, int]:
-    """The cards to move after a fresh round (``reprice``'s secant steps)."""
-    return _next_prices(cards, current, printed, history, margin)
+    """The cards to move after a fresh round (``reprice``'s secant steps; the lit value
+    moves one point per printed point, so the first step's slope is 1)."""
+    step, _unsteered = cards.next_prices(_lit_columns(table), current, history, {})
+    return step
 
 
 def toml_value(v: Any) -> str:
     """A value written as TOML."""
-    return _toml_value(v)
+    return cards.toml_value(v)

@@ -64,3 +64,72 @@ def games_for_margin(n: Any, lo: Any, hi: Any, margin: float = MARGIN) -> np.nda
     with np.errstate(invalid="ignore", divide="ignore"):
         need = np.ceil(n * ((hi - lo) / 2 / margin) ** 2)
     return np.where(np.isfinite(need), need, np.nan)
+
+
+def detection_floor(se: Any, family: int, margin: float = MARGIN,
+                    alpha: float = ALPHA) -> np.ndarray:
+    """The smallest |deviation| a lone row of standard error ``se`` needs to be flagged in
+    a family of ``family`` rows (BH's strictest threshold, alpha / family): the figure a
+    designer needs to read "not flagged" as "not off by more than this"."""
+    z = sps.norm.isf(alpha / max(int(family), 1))
+    return margin + z * np.asarray(se, dtype=float)
+
+
+def consistent_flags(frame: Any, key: str, margin: float = MARGIN, alpha: float = ALPHA,
+                     het_alpha: float = 0.05,
+                     labels: tuple[str, str] = ("strong", "weak")) -> Any:
+    """Across player counts: per ``key`` (a card) with at least two measured counts whose
+    estimates agree (Cochran's Q does not reject at ``het_alpha``), the inverse-variance
+    pooled estimate (``pooled``, 95% ``pooled_half``) tested against the margin, BH over
+    the cards; ``flag_counts`` = labels[0] / labels[1] where shown beyond it.  A card
+    off by 1.5 points at every count is found here long before any one count shows it.
+    ``frame`` needs ``players``, ``surplus``, ``s_se``, ``status``; returns one row per
+    card (pandas)."""
+    import pandas as pd
+
+    from bonfire_sim.analysis.intervals import Z95, pool_inverse_variance
+
+    rows = []
+    m = frame[(frame["status"] == "measured") & frame["s_se"].gt(0)]
+    for card, g in m.groupby(key, sort=True):
+        if len(g) < 2:
+            continue
+        est, se, het_p = pool_inverse_variance(g["surplus"], g["s_se"])
+        if het_p < het_alpha:
+            continue  # the counts disagree: only their own flags speak
+        rows.append({key: card, "pooled": est, "pooled_se": se})
+    out = pd.DataFrame(rows, columns=[key, "pooled", "pooled_se"])
+    qv, fl = flag(out["pooled"], out["pooled_se"], 0.0, margin, alpha, labels)
+    out["pooled_half"] = Z95 * out["pooled_se"]
+    out["flag_counts"] = fl if len(out) else []
+    out["q_counts"] = qv if len(out) else []
+    return out
+
+
+def flag_table(out: Any, measured: Any, margin: float = MARGIN, alpha: float = ALPHA) -> Any:
+    """The card table's flags: per count and kind (``q_value`` / ``flag`` on measured
+    rows), the detection floor ``detect`` of every row, and the across-count test
+    (``pooled``, ``pooled_half``, ``flag_counts``, ``consistent_flags``) per kind."""
+    import pandas as pd
+
+    out["q_value"] = np.nan
+    out["flag"] = ""
+    out["detect"] = np.nan
+    for _key, idx in out.groupby(["players", "kind"]).groups.items():
+        g = out.loc[idx]
+        sub = g[measured.loc[idx]]
+        # the family the flags are controlled over: the measured rows of the count
+        out.loc[idx, "detect"] = detection_floor(g["s_se"], max(len(sub), 1), margin, alpha)
+        if len(sub):
+            qv, fl = flag(sub["surplus"], sub["s_se"], 0.0, margin, alpha,
+                          labels=("strong", "weak"))
+            out.loc[sub.index, "q_value"] = qv
+            out.loc[sub.index, "flag"] = fl
+    parts = [consistent_flags(out[out["kind"] == k], "card", margin, alpha)
+             for k in ("task", "gnome")]
+    across = pd.concat([x for x in parts if len(x)] or parts[:1], ignore_index=True)
+    out = out.drop(columns=[c for c in ("pooled", "pooled_half", "flag_counts")
+                            if c in out]).merge(
+        across[["card", "pooled", "pooled_half", "flag_counts"]], on="card", how="left")
+    out["flag_counts"] = out["flag_counts"].astype(object).where(out["flag_counts"].notna(), "")
+    return out

@@ -17,9 +17,10 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
+from bonfire_sim.analysis.cards.views import fork_estimates
 from bonfire_sim.analysis.intervals import mean_ci, mean_se, welch
 from bonfire_sim.analysis.runs import Run, shares_deals
-from bonfire_sim.analysis.values import fork_estimates, player_rows
+from bonfire_sim.analysis.values import player_rows
 from bonfire_sim.errors import ConfigError
 
 

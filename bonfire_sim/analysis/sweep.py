@@ -27,10 +27,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bonfire_sim.analysis.cards.probes import TASK_IDS, ProbeSettings
+from bonfire_sim.analysis.cards.views import task_values
 from bonfire_sim.analysis.intervals import clustered_mean_ci, clustered_wilson, wilson
-from bonfire_sim.analysis.probes import TASK_IDS, ProbeSettings
 from bonfire_sim.analysis.runs import Run
-from bonfire_sim.analysis.values import player_rows, task_values
+from bonfire_sim.analysis.values import player_rows
 from bonfire_sim.rules import components as C
 
 TASK_AXIS = "task_points."  # a swept task's axis name: "task_points.Y14"

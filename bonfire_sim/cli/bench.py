@@ -240,15 +240,16 @@ def manifest() -> None:
 @quiet_option
 def forks(games: int, jobs: int, strategies_: str | None, quiet: bool) -> None:
     """Engine forks per second (the task and gnome values) on --games seat-rotated
-    4-player games, for the report's fork kinds and for the card values' (reprice).
+    4-player games, for the report's fork kinds, for the card table of each measure (lit,
+    the default, and receipt) and for the few-task forks reprice --verify plays.
 
     Example:
 
     \b
         bonfire-sim bench forks --games 400 --jobs 2 --strategies tuned
     """
-    from bonfire_sim.analysis.card_values import CARD_KINDS
-    from bonfire_sim.analysis.probes import DEFAULT_KINDS, fork_speed
+    from bonfire_sim.analysis.cards.probes import DEFAULT_KINDS, fork_speed
+    from bonfire_sim.analysis.cards.table import MEASURES, card_kinds, task_kinds
     from bonfire_sim.sim.runconfig import RunConfig
     from bonfire_sim.sim.runner import resolve_jobs
 
@@ -260,9 +261,12 @@ def forks(games: int, jobs: int, strategies_: str | None, quiet: bool) -> None:
         RunConfig(games=4, players=4, strategies=seats)  # refuses a bad name: Error
     _warm(quiet)
     fork_rows: list[tuple[str, tuple[str, ...], tuple[str, ...] | None]] = [
-        (",".join(k), k, None) for k in (DEFAULT_KINDS, CARD_KINDS)]
-    # What reprice --verify forks for the cards it re-prices (3 red tasks here).
-    fork_rows.append(("light,forced of 3 tasks", ("light", "forced"), ("R3", "R8", "R9")))
+        (",".join(k), k, None)
+        for k in (DEFAULT_KINDS, *(card_kinds(m) for m in MEASURES))]
+    # What reprice --verify and the survey's top-ups fork for the cards they re-price or
+    # top up (3 red tasks here): each measure's task forks.
+    fork_rows += [(f"{','.join(task_kinds(m))} of 3 tasks", task_kinds(m), ("R3", "R8", "R9"))
+                  for m in MEASURES]
     rows = []
     for label, kinds, tasks in fork_rows:
         m = fork_speed(games=games, players=4, jobs=jobs, kinds=kinds, strategies=seats,
@@ -323,15 +327,18 @@ def search(games: int, quiet: bool) -> None:
 
 def _bench_card_table(jobs: int, quiet: bool) -> None:
     """``bench card-table``: ``values --players 2,3,4`` timed, compile excluded."""
+    import os
     import time
 
-    from bonfire_sim.analysis import card_survey as CS
-    from bonfire_sim.analysis.probes import ProbeSettings, probe_values
+    from bonfire_sim.analysis.cards import survey as CS
+    from bonfire_sim.analysis.cards.probes import ProbeSettings, probe_values
+    from bonfire_sim.analysis.cards.table import card_kinds
     from bonfire_sim.sim.runconfig import RunConfig
+
     _warm(quiet)
     for n in (2, 3, 4):  # the fork kernels, compiled or loaded before the clock starts
         probe_values(RunConfig(games=n, players=n, seed=5, seat_rotation=True),
-                     ProbeSettings(kinds=("light", "forced", "gnome")), jobs=1)
+                     ProbeSettings(kinds=card_kinds()), jobs=1)
     configs = {n: RunConfig(games=CS.whole_games(CS.FIRST_GAMES, n), players=n, seed=11,
                             seat_rotation=True) for n in (2, 3, 4)}
     t0 = time.perf_counter()
@@ -351,7 +358,10 @@ def _bench_card_table(jobs: int, quiet: bool) -> None:
                    f"{int((gnomes['status'] == 'measured').sum()):>13}/{len(gnomes)} "
                    f"{int(g['n'].sum()):8,} {sum(b.games for b in batches):8,} "
                    f"{sum(b.seconds for b in batches):8.1f}")
-    click.echo(f"total {wall:.1f} s with {jobs} worker(s); the default population, "
-               f"seat-rotated, margin 1 point, at most {CS.MAX_GAMES:,} four-player games "
-               f"per card ({CS.games_cap(CS.MAX_GAMES, 2):,} two-player)")
+    forks = int(survey.table["n"].sum() + survey.table["lit_n"].sum())
+    click.echo(f"total {wall:.1f} s with {jobs} worker(s), {forks / wall:,.0f} forks/s "
+               f"(load {os.getloadavg()[0]:.1f} at the end); the default population, "
+               f"seat-rotated, margin 1 point (top-ups to ±{CS.TARGET_SHARE:g} of it), at "
+               f"most {CS.MAX_GAMES:,} four-player games per card "
+               f"({CS.games_cap(CS.MAX_GAMES, 2):,} two-player)")
 

@@ -81,7 +81,7 @@ def report(run_dirs: tuple[str, ...], out: str, title: str, sensitivity: str | N
     jobs = resolve_jobs(jobs)
     probes: object = probe_games
     if measure_cards:
-        from bonfire_sim.analysis.probes import ProbeSettings
+        from bonfire_sim.analysis.cards.probes import ProbeSettings
 
         probes = ProbeSettings(games=probe_games, survey=True)
     command = " ".join(["bonfire-sim", *sys.argv[1:]]) if sys.argv else None

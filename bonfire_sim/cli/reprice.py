@@ -7,7 +7,7 @@ import math
 
 import click
 
-from bonfire_sim.cli.options import Budget, backend_options, quiet_option
+from bonfire_sim.cli.options import Budget, backend_options, measure_option, quiet_option
 from bonfire_sim.config import MAX_GAMES
 
 
@@ -50,20 +50,28 @@ def _after(res, rnd) -> list[int]:
               help="Worker processes for the forks (on dask: tasks in flight).")
 @click.option("--seed", type=int, default=None,
               help="First seed of the fresh deals [default: one above the runs' largest].")
+@measure_option
 @backend_options
 @quiet_option
 def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
             probe_games: int | None, verify_games: int, focus_games: int | None,
             top_up_games: int | None, rounds: int, jobs: int, seed: int | None,
-            quiet: bool) -> None:
+            measure: str, quiet: bool) -> None:
     """Propose whole-point printed task values for the cards whose price is off.
 
-    A task's surplus is its lit value (engine forks: ignite it now against never) minus
-    the mean lit value of the tasks of its colour at that player count; the proposal is
-    printed - surplus, rounded, one value for all player counts (each count's own value is
-    shown).  Only rows measured to within the margin can be re-priced.  --verify moves
+    A task's surplus is its value minus the mean of the tasks of its colour at that
+    player count: by default its lit value (engine forks: ignite it at a moment its
+    owner could, against never; a printed point moves it by one), with --measure receipt
+    its receipt value (receive it now against the best other move; not yet verified in
+    a closed loop).  The proposal is printed - surplus / slope (the surplus a printed
+    point buys), rounded, one value for all player counts (each count's residual there
+    is shown); where the slope is below 0.1 no price fixes the card and it says so
+    (change its condition).  Only rows measured to
+    within the margin can be re-priced.  --verify moves
     the re-priced cards by secant steps on fresh deals until none moves, then checks the
-    result on new deals that moved nothing.  Runs of one player count must play the
+    result on new deals that moved nothing: a row is within the margin only when it is
+    measured and its whole interval lies inside; rows the check cannot resolve get more
+    forks.  Runs of one player count must play the
     same game (players, variants, overrides); each count is measured on its own.  See
     docs/howto/reprice.md.
 
@@ -72,11 +80,12 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
     \b
         bonfire-sim reprice runs/four --out experiments/reprice.toml --verify --jobs 2
         bonfire-sim reprice runs/two runs/four --out reprice.toml --probe-games 500
+        bonfire-sim reprice runs/three --out r.toml --verify --measure receipt
         bonfire-sim reprice runs/four --out r.toml --verify --backend dask \
             --scheduler tcp://10.0.0.5:8786 --jobs 64
     """
-    from bonfire_sim.analysis.reprice import overrides_toml
-    from bonfire_sim.analysis.reprice import reprice as run_reprice
+    from bonfire_sim.analysis.cards.price import overrides_toml
+    from bonfire_sim.analysis.cards.price import reprice as run_reprice
     from bonfire_sim.analysis.runs import as_runs
     from bonfire_sim.config import check_seed
     from bonfire_sim.errors import ConfigError
@@ -96,7 +105,7 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
     res = run_reprice(runs, margin=margin, probe_games=probe_games, verify=verify,
                       verify_games=verify_games, focus_games=focus_games,
                       top_up_games=top_up_games, rounds=rounds,
-                      seed=seed, jobs=jobs,
+                      seed=seed, jobs=jobs, measure=measure,
                       quiet=quiet, note=note)
     write_text(path, overrides_toml(res, runs, margin))
     est = res.estimate
@@ -105,15 +114,21 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
     click.echo(f"{len(flagged)} of {len(est)} tasks off by more than {margin:g} point(s) at "
                f"some player count; {len(res.proposal)} re-priced")
     if len(flagged):
-        head = f"{'task':>5} {'printed':>7} {'proposed':>8} " + " ".join(
-            f"{'own ' + str(n) + 'p':>8} {'surplus':>8}" for n in counts)
+        head = f"{'task':>5} {'printed':>7} {'proposed':>8} {'slope':>5} " + " ".join(
+            f"{'surplus ' + str(n) + 'p':>10} {'resid':>6}" for n in counts)
         click.echo(head)
         for _, r in flagged.iterrows():
-            own = " ".join(f"{r[f'own_{n}']:>8.0f} {_fmt(r[f'surplus_{n}']):>8}"
-                           if math.isfinite(r[f"own_{n}"]) else f"{'-':>8} {'-':>8}"
-                           for n in counts)
             prop = res.proposal.get(r["card"], r["printed"])
-            click.echo(f"{r['card']:>5} {r['printed']:>7} {prop:>8} {own}")
+            # each count's residual at the value shown (the loop may have moved the card
+            # from the first proposal): its surplus moved by its slope x the change
+            own = " ".join(
+                f"{_fmt(r[f'surplus_{n}']):>10} "
+                f"{_fmt(r[f'surplus_{n}'] - r[f'slope_{n}'] * (prop - r['printed'])):>6}"
+                if math.isfinite(r[f"surplus_{n}"]) else f"{'-':>10} {'-':>6}"
+                for n in counts)
+            click.echo(f"{r['card']:>5} {r['printed']:>7} {prop:>8} {r['slope']:>5.2f} {own}")
+        for _, r in flagged[flagged["no_price"]].iterrows():
+            click.echo(f"{r['card']}: {r['note']}")
     # a task the rules leave out at a count (Y2 at 2 players) has no status there
     unmeasured = {n: int((est[f"status_{n}"].notna() & (est[f"status_{n}"] != "measured"))
                          .sum()) for n in counts}
@@ -136,8 +151,11 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
             click.echo(f"{r['card']:>5} {int(r['players']):>7} {int(r['original']):>4} "
                        f"{int(r['printed']):>4} {_fmt(r['surplus']):>8} "
                        f"{_fmt(r['s_lo']):>7} .. {_fmt(r['s_hi']):>6} {int(r['n']):>6}  "
-                       f"{'within' if r['within'] else 'off'} margin, {r['status']}")
+                       f"{r['verdict']}, {r['status']}")
         if len(v):
+            open_ = int((v["verdict"] == "unresolved").sum())
             click.echo(f"{int(v['within'].sum())} of {len(v)} re-priced rows within "
-                       f"±{margin:g} point(s)")
+                       f"±{margin:g} point(s) (measured, whole interval inside)"
+                       + (f"; {open_} unresolved: the check cannot tell at these forks"
+                          if open_ else ""))
     click.echo(f"wrote {path}")

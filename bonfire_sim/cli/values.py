@@ -1,5 +1,5 @@
 """``bonfire-sim values``: every task's and gnome's card value to a margin, forks spent
-where the intervals need them (``analysis.card_survey``)."""
+where the intervals need them (``analysis.cards.survey``)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from bonfire_sim.cli.options import (
     FiniteFloat,
     backend_options,
     emit_rows,
+    measure_option,
     quiet_option,
 )
 from bonfire_sim.config import MAX_GAMES
@@ -50,7 +51,9 @@ def _counts(text: str) -> tuple[int, ...]:
 @click.option("--rounds", type=click.IntRange(min=0, max=20), default=4, show_default=True,
               help="Top-up rounds at most (each on fresh deals).")
 @click.option("--margin", type=FiniteFloat(lo=0, lo_open=True), default=1.0,
-              show_default=True, help="The 95% half-width, in points, every row aims for.")
+              show_default=True, help="The 95% half-width, in points, a row must reach to be "
+              "measured (the top-ups aim for 0.6 x it, so that a 2-point deviation at one "
+              "count is flagged).")
 @click.option("--seed", type=int, default=None,
               help="Without RUN_DIR: the first stage's seed [default: 1]; top-ups take the "
                    "seeds above it.  With runs: the top-ups' first seed [default: one "
@@ -62,20 +65,29 @@ def _counts(text: str) -> tuple[int, ...]:
               help="table: the summary, flags and rows not measured; csv/json: every row.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes for the forks (on dask: tasks in flight).")
+@measure_option
 @backend_options
 @quiet_option
 def values(run_dirs: tuple[str, ...], players_text: str, strategies: str, games: int,
            max_games: int, rounds: int, margin: float, seed: int | None, out: str | None,
-           fmt: str, jobs: int, quiet: bool) -> None:
+           fmt: str, jobs: int, measure: str, quiet: bool) -> None:
     """Measure every task's and gnome's card value to +-MARGIN points per player count.
 
-    A task's value is its lit value (engine forks: ignite it now against never) minus the
-    mean of the other tasks of its colour; a gnome's, recruiting it against the average
-    gnome.  Every card is forked on --games games; then, round after round on fresh deals,
-    each row still wider than the margin is forked alone on the games its interval needs
+    A task's surplus is its value minus the mean of the other tasks of its colour, in
+    points and in win-equivalent points; a gnome's, recruiting it against the average
+    gnome.  The value is the lit value by default (engine forks: ignite the task at a
+    moment its owner could, against never); --measure receipt makes it the receipt
+    value (receive it now against the best other move: how hard the condition is counts
+    too), with its lit share, rounds from receipt to ignition and lit value beside it
+    (the receipt value's closed loop is not yet verified).  Every card is
+    forked on --games games; then, round after round on fresh deals, each row still
+    wider than 0.6 x the margin is forked alone on the games its interval needs
     (at most --max-games four-player games per card, as many seat-games at the other
     counts).  Rows that stay wider say "not measured" with the forks they have and the
-    forks they need; only measured rows are flagged.  Runs of one
+    forks they need; only measured rows are flagged (per count, and across counts where
+    they agree; the detection floor is printed).  --out is written after each player
+    count, and an interrupted run started again replays only the probe it was in.
+    Runs of one
     player count are one game; different counts are measured side by side, never pooled.
     See docs/howto/task-values.md.
 
@@ -84,10 +96,11 @@ def values(run_dirs: tuple[str, ...], players_text: str, strategies: str, games:
     \b
         bonfire-sim values --players 2,3,4 --jobs 2 --out card-values.csv
         bonfire-sim values runs/four --max-games 8000 --format csv
+        bonfire-sim values --players 3 --measure receipt --out receipt.csv
     """
     import time
 
-    from bonfire_sim.analysis.card_survey import survey_cards, whole_games
+    from bonfire_sim.analysis.cards.survey import survey_cards, whole_games
     from bonfire_sim.config import check_seed
     from bonfire_sim.errors import ConfigError
     from bonfire_sim.infra.fileio import atomic_file, check_output_file
@@ -125,16 +138,12 @@ def values(run_dirs: tuple[str, ...], players_text: str, strategies: str, games:
         first_seed = start + 1
 
     def note(msg: str) -> None:
-        if not quiet:
+        if msg and not quiet:
             click.echo(msg, err=True)
 
-    t0 = time.perf_counter()
-    survey = survey_cards(source, margin=margin, games=games,  # type: ignore[arg-type]
-                          max_games=max_games, rounds=rounds, seed=first_seed, jobs=jobs,
-                          quiet=quiet, note=note)
-    wall = time.perf_counter() - t0
-    table = survey.table
-    if path is not None:
+    def write(table) -> None:  # noqa: ANN001
+        if path is None:
+            return
         with atomic_file(path) as f:
             if path.suffix.lower() == ".parquet":
                 table.to_parquet(f, index=False)
@@ -142,6 +151,19 @@ def values(run_dirs: tuple[str, ...], players_text: str, strategies: str, games:
                 f.write(table.to_json(orient="records", indent=1).encode("utf-8"))
             else:
                 f.write(table.to_csv(index=False).encode("utf-8"))
+
+    def checkpoint(table) -> None:  # noqa: ANN001
+        write(table)
+        note(f"wrote the {', '.join(str(n) for n in sorted(set(table['players'])))}-player "
+             f"rows so far to {path}" if path is not None else "")
+
+    t0 = time.perf_counter()
+    survey = survey_cards(source, margin=margin, games=games,  # type: ignore[arg-type]
+                          max_games=max_games, rounds=rounds, seed=first_seed, jobs=jobs,
+                          quiet=quiet, note=note, checkpoint=checkpoint, measure=measure)
+    wall = time.perf_counter() - t0
+    table = survey.table
+    write(table)
     if fmt != "table":
         emit_rows(table.to_dict("records"), fmt)
         return
@@ -156,7 +178,7 @@ def _fmt(v: float) -> str:
 
 def _print_table(table, survey, margin: float, wall: float) -> None:  # noqa: ANN001
     """The summary per count, the flagged rows and the rows not measured."""
-    from bonfire_sim.analysis.probes import TASK_IDS
+    from bonfire_sim.analysis.cards.probes import TASK_IDS
     from bonfire_sim.rules import components as C
 
     games: dict[int, int] = {}
@@ -182,6 +204,7 @@ def _print_table(table, survey, margin: float, wall: float) -> None:  # noqa: AN
                     "95% interval": f"{_fmt(r.s_lo)} .. {_fmt(r.s_hi)}",
                     "forks": int(r.n), "flag": r.flag} for r in flagged.itertuples()],
                   "table")
+    _print_findings(table, margin)
     wide = table[table["status"] != "measured"].sort_values(["players", "card"])
     if len(wide):
         click.echo(f"not measured (interval still wider than ±{margin:g}):")
@@ -191,3 +214,33 @@ def _print_table(table, survey, margin: float, wall: float) -> None:  # noqa: AN
                     "games": int(r.games),
                     "half-width": round(float(r.half), 2) if math.isfinite(r.half) else None}
                    for r in wide.itertuples()], "table")
+
+
+def _print_findings(table, margin: float) -> None:  # noqa: ANN001
+    """The detection floor per count, the cards flagged across counts, the cards no price
+    fixes and the cards whose two currencies disagree."""
+    for n, g in table.groupby("players", sort=True):
+        d = g.loc[g["kind"] == "task", "detect"].dropna()
+        if len(d):
+            click.echo(f"  {n} players: a task is flagged alone from |surplus| >= "
+                       f"{d.median():.1f} point(s) (median detection floor; "
+                       f"{d.min():.1f}-{d.max():.1f})")
+    across = table[table["flag_counts"] != ""].drop_duplicates("card")
+    if len(across):
+        click.echo("flagged across player counts (where the counts agree, pooled):")
+        emit_rows([{"card": r.card, "pooled": _fmt(r.pooled),
+                    "95% half-width": round(float(r.pooled_half), 2), "flag": r.flag_counts}
+                   for r in across.itertuples()], "table")
+    notes = table[(table["price_note"] != "") & (table["kind"] == "task")]
+    if len(notes):
+        click.echo("price notes:")
+        for r in notes.sort_values(["card", "players"]).itertuples():
+            click.echo(f"  {r.card} at {int(r.players)} players: {r.price_note}")
+    both = table[(table["status"] == "measured") & table["win_surplus"].notna()]
+    gap = both[(both["surplus"] - both["win_surplus"]).abs() > margin]
+    if len(gap):
+        click.echo(f"points and win-equivalent points disagree by more than ±{margin:g}:")
+        emit_rows([{"card": r.card, "players": int(r.players), "surplus": _fmt(r.surplus),
+                    "in wins": _fmt(r.win_surplus), "lit share": f"{r.lit_share:.0%}"
+                    if math.isfinite(r.lit_share) else "-"}
+                   for r in gap.sort_values(["players", "card"]).itertuples()], "table")

@@ -98,7 +98,7 @@ def estimate(multi: dict[int, dict[tuple[str, ...], list[Run]]], today: Edition,
              step: StepFn) -> tuple[Measure, pd.DataFrame | None]:
     """Today's figures from the runs' primary population: seats from their games, task
     values from forks on ``probe_games`` games per run, gnome values (None: no forks)."""
-    from bonfire_sim.analysis.values import gnome_values
+    from bonfire_sim.analysis.errata_cards import gnome_values
 
     runs = [r for pops in multi.values() for r in _primary(pops)[1]]
     seats, nxt = seat_figures(runs, targets, {n: list(p) for n, p in

@@ -445,7 +445,7 @@ def report_sweep(plan: ExperimentPlan, step: StepFn | None = None) -> Path:
     import pandas as pd
 
     from bonfire_sim.analysis import sweep as SW
-    from bonfire_sim.analysis.probes import probe_values
+    from bonfire_sim.analysis.cards.probes import probe_values
     from bonfire_sim.analysis.runs import Run
     from bonfire_sim.report import sweep as RS
     from bonfire_sim.sim.load import load

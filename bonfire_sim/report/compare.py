@@ -46,7 +46,7 @@ def _value_blocks(runs: list[Any], probes: Any, paired: bool, margin: float,
                   ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Task (lit and take value) and gnome value differences from the runs' forks."""
     from bonfire_sim.analysis import paired as P
-    from bonfire_sim.analysis.values import probe_table
+    from bonfire_sim.analysis.cards.views import probe_table
 
     tabs = [probe_table([r], probes, jobs=jobs, quiet=quiet) for r in runs]
     tab_ab = _direct_table(runs, probes, jobs, quiet) if paired else None
@@ -74,7 +74,7 @@ def _value_blocks(runs: list[Any], probes: Any, paired: bool, margin: float,
 
 def _direct_table(runs: list[Any], probes: Any, jobs: int, quiet: bool = True) -> Any:
     """A's games forked under B's rules (cached in A's run directory)."""
-    from bonfire_sim.analysis.probes import ProbeSettings, probe_values
+    from bonfire_sim.analysis.cards.probes import ProbeSettings, probe_values
 
     a, b = runs
     settings = probes if isinstance(probes, ProbeSettings) else ProbeSettings(games=probes)

@@ -169,7 +169,7 @@ def survey_text(probes: Any) -> str:
     """What ``--measure-cards`` adds to the forks, in words ('' without it)."""
     if not getattr(probes, "survey", False):
         return ""
-    from bonfire_sim.analysis.card_survey import MAX_GAMES
+    from bonfire_sim.analysis.cards.survey import MAX_GAMES
 
     return (f"; card rows wider than the margin topped up on fresh deals of the same game "
             f"(each on the games its interval needs, at most {MAX_GAMES:,} four-player "

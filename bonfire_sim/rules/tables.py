@@ -104,9 +104,16 @@ def task_index(task_id: str) -> int:
 
 
 OVERRIDABLE = (
-    "task_points", "guardian_points", "countdown_trigger", "portal_points", "path_points",
-    "common_points", "fate_supply_points", "fire_points", "council_point", "seat_points",
+    "task_points", "task_amount", "guardian_points", "countdown_trigger", "portal_points",
+    "path_points", "common_points", "fate_supply_points", "fire_points", "council_point",
+    "seat_points",
 )
+# Task conditions whose first argument is a count ("3 portals"): ``task_amount`` may change
+# it, so a designer (or a planted-difficulty test) can make a condition harder or easier.
+COUNT_KINDS = (C.TaskKind.GNOMES, C.TaskKind.ELDERS, C.TaskKind.GOLD, C.TaskKind.PORTALS,
+               C.TaskKind.GUARDIAN_COUNT, C.TaskKind.GUARDIANS_ON_BONFIRES,
+               C.TaskKind.BONFIRES)
+MAX_AMOUNT = 7  # no count condition can ask for more: 7 portals, 7 bonfires
 
 
 def grid_cell(r: int, c: int) -> int:
@@ -239,6 +246,16 @@ def _apply_overrides(p: np.ndarray, overrides: Mapping[str, Any]) -> None:
         if key == "task_points":
             for tid, pts in dict(value).items():
                 p[T_POINTS + task_index(str(tid))] = _nonneg(key, pts)
+        elif key == "task_amount":
+            for tid, amount in dict(value).items():
+                i = task_index(str(tid))
+                if C.TASKS[i].kind not in COUNT_KINDS:
+                    raise ConfigError(f"task_amount: {tid} ({C.TASKS[i].text!r}) has no count "
+                                      f"to change; counts: tasks such as R7 '3 portals'")
+                a = _nonneg(key, amount)
+                if not 1 <= a <= MAX_AMOUNT:
+                    raise ConfigError(f"task_amount: {tid} = {amount!r}; give 1..{MAX_AMOUNT}")
+                p[T_A + i] = a
         elif key == "guardian_points":
             vals = list(value)
             if len(vals) != 7:

@@ -56,7 +56,7 @@ MANIFEST = ownership.MANIFEST
 CHUNKS = "chunks"
 TURNS = "turns"
 # Where older versions cached fork tables inside a run (now in the user cache directory,
-# analysis.probes.fork_cache_dir): ignored, so such runs still load.
+# analysis.cards.probes.fork_cache_dir): ignored, so such runs still load.
 DERIVED = "analysis"
 FINAL_TABLES = ("games", "players")
 META_KEY = tablecheck.META_KEY  # Parquet key-value metadata: table, schema, config, fingerprint

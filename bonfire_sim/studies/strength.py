@@ -224,7 +224,7 @@ def card_answers(runs: Sequence[Any], rung: str, step: int, probe_games: int,
     """Per player count: each task's surplus over its colour and each gnome's points
     against the average gnome (forks of ``probe_games`` games); ``flag`` kept in
     ``who``'s neighbour column ``flag`` for ``flagged_cards``."""
-    from bonfire_sim.analysis.values import gnome_values, task_values
+    from bonfire_sim.analysis.cards.views import gnome_values, task_values
 
     rows = []
     for r in runs:

@@ -301,3 +301,19 @@ def test_counting_helpers_read_the_board():
     assert (TK.n_tasks(s, PB), TK.n_bonfires(s, PB)) == (3, 2)
     assert (TK.n_guardians(s, PB), TK.n_guardians_on_bonfires(s, PB)) == (3, 1)
     assert TK.n_colour_tasks(s, P, PB, 1) == 1
+
+
+def test_task_amount_makes_a_count_condition_harder_and_refuses_a_condition_without_count():
+    """``task_amount`` (a planted difficulty): R7 asking for 5 portals is not met by 3."""
+    from bonfire_sim.errors import ConfigError
+
+    hard = T.build_params({"task_amount": {"R7": 5}})
+    t = T.task_index("R7")
+    for n, want in ((3, False), (4, False), (5, True)):
+        b = portals(n)(StateBuilder())
+        b.task(0, 0, "R7")
+        assert bool(TK.task_fulfilled(b.build(), hard, 0, t)) is want
+    with pytest.raises(ConfigError, match="no count to change"):
+        T.build_params({"task_amount": {"B1": 2}})
+    with pytest.raises(ConfigError, match="give 1..7"):
+        T.build_params({"task_amount": {"R7": 9}})

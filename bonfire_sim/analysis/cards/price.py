@@ -28,15 +28,25 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.card_values import TASK_KINDS, card_table, printed_points
-from bonfire_sim.analysis.probes import ProbeSettings, probe_values
+from bonfire_sim.analysis.cards.probes import ProbeSettings, probe_values
+from bonfire_sim.analysis.cards.table import (
+    DEFAULT_MEASURE,
+    MIN_SLOPE,
+    PRICE_SLOPE_HI,
+    PRICE_SLOPE_LO,
+    card_table,
+    check_measure,
+    printed_points,
+    task_kinds,
+)
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
 from bonfire_sim.errors import DataError
 from bonfire_sim.sim.runconfig import RunConfig
 
 ROUNDS = 3  # iteration rounds (fresh deals each) by default, then one check round
 VERIFY_GAMES = 1000  # fresh games per player count and round by default
-SLOPE_LO, SLOPE_HI = 0.5, 2.0  # the secant slope's bounds (surplus per printed point)
+SLOPE_LO, SLOPE_HI = PRICE_SLOPE_LO, PRICE_SLOPE_HI  # the secant slope's bounds
+CHECK_TOP_UPS = 2  # more forks for check rows whose interval crosses the margin, at most
 
 
 @dataclass
@@ -101,12 +111,14 @@ def check_one_game(runs: Sequence[Run], advice: str) -> None:
                                 f"differ in their {what}; {advice}")
 
 
-def task_settings(probes: ProbeSettings | int | None = None) -> ProbeSettings:
-    """The task forks of the estimate (light and forced; gnomes print no number, so their
-    forks would only cost time): a number of games (None = all) or given settings."""
+def task_settings(probes: ProbeSettings | int | None = None,
+                  measure: str = DEFAULT_MEASURE) -> ProbeSettings:
+    """The task forks of the estimate (``task_kinds(measure)``; gnomes print no number,
+    so their forks would only cost time): a number of games (None = all) or given
+    settings."""
     if isinstance(probes, ProbeSettings):
-        return replace(probes, kinds=TASK_KINDS)
-    return ProbeSettings(games=probes, kinds=TASK_KINDS)
+        return replace(probes, kinds=task_kinds(measure))
+    return ProbeSettings(games=probes, kinds=task_kinds(measure))
 
 
 def _forks(configs: Sequence[tuple[str, RunConfig, Any]], settings: ProbeSettings, jobs: int,
@@ -120,25 +132,39 @@ def _forks(configs: Sequence[tuple[str, RunConfig, Any]], settings: ProbeSetting
 
 
 def combine(table: pd.DataFrame, printed: dict[str, int], margin: float) -> pd.DataFrame:
-    """Per task: each count's fair value and proposal, the inverse-variance combined fair
-    value over the counts and its whole number, and whether any count flags it."""
+    """Per task: each count's fair value, surplus and slope, the one printed value for all
+    counts (the inverse-variance mean of the counts' fair values, weights (slope /
+    half)^2, rounded) and each count's **residual** there (its surplus moved by slope x
+    the change: what the one value leaves at that count); ``flagged`` where any count, or
+    the test across counts, flags it; ``no_price`` where the pooled slope is below
+    ``MIN_SLOPE`` (no printed value fixes it: change its condition), ``note`` the
+    evidence."""
     t = table[table["kind"] == "task"].copy()
-    t["w"] = 1.0 / (t["half"] ** 2)
+    t["w"] = (t["slope"].clip(PRICE_SLOPE_LO, PRICE_SLOPE_HI) / t["half"]) ** 2
     rows = []
     for card, g in t.groupby("card", sort=False):
         ok = g["fair"].notna() & np.isfinite(g["w"])
         fair = (float((g.loc[ok, "fair"] * g.loc[ok, "w"]).sum() / g.loc[ok, "w"].sum())
                 if ok.any() else math.nan)
+        has = g["slope"].notna() & np.isfinite(g["w"])
+        slope = (float((g.loc[has, "slope"] * g.loc[has, "w"]).sum() / g.loc[has, "w"].sum())
+                 if has.any() else math.nan)
+        proposed = max(int(math.floor(fair + 0.5)), 0) if math.isfinite(fair) else math.nan
+        flagged = bool((g["flag"] != "").any() or (g["flag_counts"] != "").any())
+        no_price = flagged and math.isfinite(slope) and slope < MIN_SLOPE
         row: dict[str, Any] = {"card": card, "printed": printed[card], "fair": fair,
-                               "proposed": (max(int(math.floor(fair + 0.5)), 0)
-                                            if math.isfinite(fair) else math.nan),
-                               "flagged": bool((g["flag"] != "").any())}
+                               "proposed": proposed, "slope": slope, "flagged": flagged,
+                               "no_price": no_price,
+                               "note": next((n for n in g["price_note"] if n), "")}
         for _, r in g.iterrows():
             n = int(r["players"])
             row[f"surplus_{n}"] = r["surplus"]
             row[f"half_{n}"] = r["half"]
             row[f"own_{n}"] = r["proposed"]
             row[f"status_{n}"] = r["status"]
+            row[f"slope_{n}"] = r["slope"]
+            row[f"resid_{n}"] = (r["surplus"] - r["slope"] * (proposed - printed[card])
+                                 if math.isfinite(proposed) else math.nan)
         rows.append(row)
     out = pd.DataFrame(rows)
     out.attrs["margin"] = margin
@@ -155,36 +181,41 @@ def _fresh(cfg: RunConfig, seed: int, games: int, prices: dict[str, int]) -> Run
 def fresh_table(groups: dict[int, list[Run]], prices: dict[str, int], seed: int, games: int,
                 focus: Sequence[str], focus_games: int, margin: float, alpha: float,
                 tasks: tuple[str, ...] | None = None, jobs: int = 1,
-                quiet: bool = True) -> pd.DataFrame:
-    """The card table of fresh deals (``seed``) played at ``prices``: every task's forks on
-    the first ``games`` games (the colour references), the ``focus`` cards' own forks on
-    ``focus_games`` games (their intervals: a fork of a few cards costs a fraction of
-    one of all 66, so the cards being re-priced get many more)."""
+                quiet: bool = True,
+                measure: str = DEFAULT_MEASURE) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The card table (and its forks) of fresh deals (``seed``) played at ``prices``:
+    every task's forks on the first ``games`` games (the colour references), the
+    ``focus`` cards' own forks on ``focus_games`` games (their intervals: a fork of a few
+    cards costs a fraction of one of all 66, so the cards being re-priced get many
+    more)."""
     parts = []
     for n, g in groups.items():
         cfg = _fresh(g[0].config, seed, max(games, focus_games), prices)
-        base = probe_values(cfg, ProbeSettings(games=games, kinds=TASK_KINDS, tasks=tasks),
+        kinds = task_kinds(measure)
+        base = probe_values(cfg, ProbeSettings(games=games, kinds=kinds, tasks=tasks),
                             jobs=jobs, quiet=quiet)
         if focus:
             base = base[~base["item"].isin(focus)]
-            extra = probe_values(cfg, ProbeSettings(games=focus_games, kinds=TASK_KINDS,
+            extra = probe_values(cfg, ProbeSettings(games=focus_games, kinds=kinds,
                                                     tasks=tuple(focus)),
                                  jobs=jobs, quiet=quiet)
             base = pd.concat([base, extra], ignore_index=True)
-        parts.append(base.assign(cluster=f"fresh{n}|" + base["deal"].astype(str)))
+        parts.append(base.assign(cluster=f"fresh{seed}|{n}|" + base["deal"].astype(str)))
     forks = pd.concat(parts, ignore_index=True)
-    return card_table(forks, {n: prices for n in groups}, margin, alpha)
+    return card_table(forks, {n: prices for n in groups}, margin, alpha,
+                      measure=measure), forks
 
 
 def secant_step(history: Sequence[tuple[float, float]], lo: float = SLOPE_LO,
-                hi: float = SLOPE_HI) -> tuple[float, float]:
+                hi: float = SLOPE_HI, first: float = 1.0) -> tuple[float, float]:
     """(next printed value, slope) from one card's (printed, surplus) measurements, the
     last one current: the surplus is taken as linear in the printed value with the slope
-    of the two latest distinct prices (1 with one price: a re-price by k moves the
-    surplus by k at every decision), clipped to [lo, hi] so one noisy pair cannot send
-    the card far; the next value zeroes the line."""
+    of the two latest distinct prices (``first`` with one price: the measured surplus per
+    printed point at fixed play, the share of receipts that score the points), clipped to
+    [lo, hi] so one noisy pair cannot send the card far; the next value zeroes the
+    line."""
     p, s = history[-1]
-    slope = 1.0
+    slope = float(np.clip(first, lo, hi)) if math.isfinite(first) else 1.0
     for q, t in reversed(history[:-1]):
         if q != p:
             slope = float(np.clip((s - t) / (p - q), lo, hi))
@@ -198,7 +229,8 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
             focus_games: int | None = None, top_up_games: int | None = None,
             rounds: int = ROUNDS, seed: int | None = None,
             jobs: int = 1, quiet: bool = True,
-            note: Callable[[str], None] | None = None) -> Reprice:
+            note: Callable[[str], None] | None = None,
+            measure: str = DEFAULT_MEASURE) -> Reprice:
     """Propose whole printed task values from ``runs`` and, with ``verify``, iterate them
     on fresh deals and check the result on deals no proposal was estimated from.
 
@@ -216,22 +248,24 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     iteration stops at a fixed point (no card moves).  Then one more round on new deals
     (the **check**), whose figures move nothing, gives ``verified``: per re-priced card
     and count, its surplus there and whether it lies
-    within ± margin.  Seeds of the estimating runs are refused."""
+    within ± margin.  Seeds of the estimating runs are refused.  ``measure``: a task's
+    value (``table.MEASURES``: the lit value by default, or the receipt value)."""
+    check_measure(measure)
     rs = as_runs(runs)
     if not rs:
         raise DataError("no runs to re-price")
     groups = group_runs(rs)
     used = {r.config.seed for r in rs}
     base = (max(used) + 1) if seed is None else int(seed)
-    if any(base + i in used for i in range(rounds + 2)):
-        raise DataError(f"the fresh seeds {base}..{base + rounds + 1} (top-up, rounds, "
-                        f"check) include a seed of the estimating runs ({sorted(used)}): "
+    if any(base + i in used for i in range(rounds + 3 + CHECK_TOP_UPS)):
+        raise DataError(f"the fresh seeds {base}..{base + rounds + 2 + CHECK_TOP_UPS} (top-up, "
+                        f"rounds, check) include a seed of the estimating runs ({sorted(used)}): "
                         f"pick a disjoint --seed")
     focus_games = 4 * verify_games if focus_games is None else int(focus_games)
     printed = printed_points(rs[0].config)
-    settings = task_settings(probe_games)
+    settings = task_settings(probe_games, measure)
     forks = _forks([(r.label, r.config, r.path) for r in rs], settings, jobs, quiet)
-    table = card_table(forks, {n: printed for n in groups}, margin, alpha)
+    table = card_table(forks, {n: printed for n in groups}, margin, alpha, measure=measure)
     wide = _wide(table, margin)
     forked = max(sum(min(settings.games or r.config.games, r.config.games) for r in g)
                  for g in groups.values())
@@ -246,22 +280,25 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
                  f"margin, forked on {top_up} fresh games per player count (seed {base})")
         extra = [(f"topup{n}", _fresh(g[0].config, base, top_up, printed), None)
                  for n, g in groups.items()]
-        forks = pd.concat([forks, _forks(extra, ProbeSettings(kinds=TASK_KINDS,
+        forks = pd.concat([forks, _forks(extra, ProbeSettings(kinds=task_kinds(measure),
                                                               tasks=tuple(wide)),
                                          jobs, quiet)], ignore_index=True)
-        table = card_table(forks, {n: printed for n in groups}, margin, alpha)
+        table = card_table(forks, {n: printed for n in groups}, margin, alpha, measure=measure)
     base += 1  # the verification rounds and the check play the seeds after the top-up
     est = combine(table, printed, margin)
     proposal = {str(r["card"]): int(r["proposed"]) for _, r in est.iterrows()
-                if r["flagged"] and r["proposed"] != r["printed"]}
+                if r["flagged"] and not r["no_price"] and math.isfinite(r["proposed"])
+                and r["proposed"] != r["printed"]}
     result = Reprice(printed=printed, proposal=proposal, estimate=est, table=table,
                      verify=verify)
     if not verify or not proposal:
         result.fixed_point = not proposal
         return result
     # Each card's (printed, surplus) history, one pooled surplus per round (the
-    # inverse-variance mean over the counts, as the one printed value serves them all).
-    history = {c: [(float(printed[c]), _pooled(table, c))] for c in proposal}
+    # inverse-variance mean over the counts, as the one printed value serves them all),
+    # and its measured surplus per printed point (the first secant step's slope).
+    history = {c: [(float(printed[c]), pooled(table, c))] for c in proposal}
+    slopes = {c: pooled(table, c, "slope") for c in proposal}
     current = dict(printed) | proposal
     tasks = settings.tasks
     for i in range(rounds):
@@ -270,29 +307,67 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
             note(f"round {i + 1}: {len(moved)} re-priced card(s) on fresh deals (seed "
                  f"{base + i}, {verify_games} games per player count, {focus_games} for "
                  f"the re-priced cards)")
-        tab = fresh_table(groups, current, base + i, verify_games, moved, focus_games,
-                          margin, alpha, tasks, jobs, quiet)
-        step = _next_prices(tab, current, printed, history, margin)
+        tab, _ = fresh_table(groups, current, base + i, verify_games, moved, focus_games,
+                             margin, alpha, tasks, jobs, quiet, measure)
+        step, unsteered = next_prices(tab, current, history, slopes)
         result.rounds.append(Round(base + i, dict(current), tab, sorted(step)))
-        if not step:
-            result.fixed_point = True
+        if not step and not unsteered:
+            result.fixed_point = True  # every re-priced card measured, none moved
             break
         current |= step
     result.proposal = {c: v for c, v in current.items() if v != printed[c]}
-    moved = sorted(result.proposal)
+    result.check, result.verified = _check(groups, current, printed, base + rounds,
+                                           verify_games, focus_games, margin, alpha, tasks,
+                                           jobs, quiet, note, measure)
+    return result
+
+
+def verdict(rows: pd.DataFrame, margin: float) -> pd.Series:
+    """Per verified row: ``within`` only when it is measured and its whole 95% interval
+    lies inside ± margin; ``off`` when the interval lies wholly beyond it; otherwise
+    ``unresolved`` (the check cannot tell, whatever the point estimate says)."""
+    inside = (rows["status"] == "measured") & (rows["s_lo"] >= -margin) & (rows["s_hi"] <= margin)
+    off = (rows["s_lo"] > margin) | (rows["s_hi"] < -margin)
+    return pd.Series(np.where(inside, "within", np.where(off, "off", "unresolved")),
+                     index=rows.index)
+
+
+def _check(groups: dict[int, list[Run]], prices: dict[str, int], printed: dict[str, int],
+           seed: int, games: int, focus_games: int, margin: float, alpha: float,
+           tasks: tuple[str, ...] | None, jobs: int, quiet: bool,
+           note: Callable[[str], None] | None,
+           measure: str = DEFAULT_MEASURE) -> tuple[Round, pd.DataFrame]:
+    """The check: new deals (``seed``) at the final prices, moving nothing; rows the check
+    cannot resolve get more forks (twice the focus games, on the seeds after it, at most
+    ``CHECK_TOP_UPS`` times) before the verdict."""
+    moved = sorted(c for c in prices if prices[c] != printed[c])
     if note:
-        note(f"check: {len(moved)} re-priced card(s) on new deals (seed {base + rounds}), "
+        note(f"check: {len(moved)} re-priced card(s) on new deals (seed {seed}), "
              f"figures that move nothing")
-    check = fresh_table(groups, current, base + rounds, verify_games, moved, focus_games,
-                        margin, alpha, tasks, jobs, quiet)
-    result.check = Round(base + rounds, dict(current), check, [])
+    check, forks = fresh_table(groups, prices, seed, games, moved, focus_games, margin,
+                               alpha, tasks, jobs, quiet, measure)
+    size = focus_games
+    for k in range(CHECK_TOP_UPS):
+        t = check[check["card"].isin(moved) & (check["kind"] == "task")]
+        open_ = sorted(set(t.loc[verdict(t, margin) == "unresolved", "card"]))
+        if not open_:
+            break
+        size *= 2
+        if note:
+            note(f"check: {len(open_)} row(s) unresolved (interval across ±{margin:g}): "
+                 f"{size} more games for {', '.join(open_)} (seed {seed + 1 + k})")
+        _, more = fresh_table(groups, prices, seed + 1 + k, size, open_, size, margin,
+                              alpha, tuple(open_), jobs, quiet, measure)
+        forks = pd.concat([forks, more], ignore_index=True)
+        check = card_table(forks, {n: prices for n in groups}, margin, alpha,
+                           measure=measure)
     t = check[check["card"].isin(moved) & (check["kind"] == "task")]
     v = t[["card", "players", "printed", "surplus", "s_lo", "s_hi", "n", "status",
-           "flag"]].copy()
+           "flag", "slope", "lit_share"]].copy()
     v["original"] = v["card"].map(printed)
-    v["within"] = v["surplus"].abs() <= margin
-    result.verified = v.reset_index(drop=True)
-    return result
+    v["verdict"] = verdict(v, margin)
+    v["within"] = v["verdict"] == "within"
+    return Round(seed, dict(prices), check, []), v.reset_index(drop=True)
 
 
 def _wide(table: pd.DataFrame, margin: float) -> list[str]:
@@ -314,43 +389,52 @@ def _top_up_size(table: pd.DataFrame, wide: Sequence[str], forked: int, cap: int
     return int(min(cap, math.ceil(1.1 * float(games.max()))))
 
 
-def _pooled(table: pd.DataFrame, card: str) -> float:
-    """Inverse-variance mean over the counts of one card's surplus (NaN if none)."""
+def pooled(table: pd.DataFrame, card: str, column: str = "surplus") -> float:
+    """Inverse-variance mean over the counts of one card's ``column`` (NaN if none)."""
     t = table[(table["card"] == card) & (table["kind"] == "task")]
     t = t[t["surplus"].notna() & (t["half"] > 0)]
     if t.empty:
         return math.nan
     w = 1.0 / t["half"] ** 2
-    return float((t["surplus"] * w).sum() / w.sum())
+    return float((t[column] * w).sum() / w.sum())
 
 
-def _next_prices(tab: pd.DataFrame, current: dict[str, int], printed: dict[str, int],
+def next_prices(tab: pd.DataFrame, current: dict[str, int],
                  history: dict[str, list[tuple[float, float]]],
-                 margin: float) -> dict[str, int]:
+                 slopes: dict[str, float]) -> tuple[dict[str, int], list[str]]:
     """The cards to move after one fresh round: each re-priced card measured there (every
     count's row within the margin's precision) by a secant step to a whole value, and
-    every untouched card flagged there by its own fair value."""
+    every untouched card flagged there (at a count or across counts) by its own fair
+    value; a card whose slope says no price fixes it is left alone.  Returns the moves
+    and the re-priced cards too wide to steer by (a round that leaves some is no fixed
+    point: the next round has more forks)."""
     t = tab[tab["kind"] == "task"]
     step: dict[str, int] = {}
+    unsteered: list[str] = []
     for card, g in t.groupby("card"):
         card = str(card)
-        s = _pooled(tab, card)
+        s = pooled(tab, card)
         if not math.isfinite(s):
             continue
         if card in history:
             if not (g["status"] == "measured").all():
-                continue  # too wide to steer by: keep the price, the next round has more
+                unsteered.append(card)  # too wide to steer by: keep the price for now
+                continue
             history[card].append((float(current[card]), s))
-            target, _slope = secant_step(history[card])
-        elif (g["flag"] != "").any():
+            target, _slope = secant_step(history[card], first=slopes.get(card, 1.0))
+        elif (g["flag"] != "").any() or (g["flag_counts"] != "").any():
+            slope = pooled(tab, card, "slope")
+            if not slope >= MIN_SLOPE:
+                continue
             history[card] = [(float(current[card]), s)]
-            target = current[card] - s
+            slopes[card] = slope
+            target = current[card] - s / float(np.clip(slope, SLOPE_LO, SLOPE_HI))
         else:
             continue
         new = max(int(math.floor(target + 0.5)), 0)
         if new != current[card]:
             step[card] = new
-    return step
+    return step, unsteered
 
 
 def verification_line(result: Reprice) -> str:
@@ -388,7 +472,8 @@ def overrides_toml(result: Reprice, runs: Sequence[Run], margin: float) -> str:
         lines.append(f"players = {cfg.players}")
         strategies = ", ".join(f'"{s}"' for s in cfg.strategies)
         lines.append(f"strategies = [{strategies}]")
-    seeds = [r.seed for r in result.rounds] + ([result.check.seed] if result.check else [])
+    seeds = [r.seed for r in result.rounds] + ([result.check.seed + CHECK_TOP_UPS]
+                                                if result.check else [])
     lines += [f"seat_rotation = {'true' if cfg.seat_rotation else 'false'}",
               f"seed = {max([r.config.seed for r in runs] + seeds) + 1}", "",
               "[overrides]"]
@@ -398,17 +483,18 @@ def overrides_toml(result: Reprice, runs: Sequence[Run], margin: float) -> str:
         lines.append(f"task_points = {{ {body} }}")
     for key, value in sorted(cfg.overrides.items()):
         if key != "task_points":
-            lines.append(f"{key} = {_toml_value(value)}")
+            lines.append(f"{key} = {toml_value(value)}")
     if cfg.variants:
         lines += ["", "[variants]"] + [f'{k} = "{v}"' for k, v in sorted(cfg.variants.items())]
     return "\n".join(lines) + "\n"
 
 
-def _toml_value(v: Any) -> str:
+def toml_value(v: Any) -> str:
+    """A value written as TOML (the proposal file's overrides)."""
     if isinstance(v, dict):
-        return "{ " + ", ".join(f'"{k}" = {_toml_value(x)}' for k, x in v.items()) + " }"
+        return "{ " + ", ".join(f'"{k}" = {toml_value(x)}' for k, x in v.items()) + " }"
     if isinstance(v, list | tuple):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, str):

@@ -42,21 +42,24 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.card_values import (
-    CARD_KINDS,
-    TOP_UP_RUN,
-    card_settings,
-    card_table,
-    population,
-    populations,
-    printed_points,
-)
-from bonfire_sim.analysis.probes import (
+from bonfire_sim.analysis.cards.probes import (
     GNOME_IDS,
     TASK_IDS,
     ProbeSettings,
     probe_staggered,
     probe_values,
+)
+from bonfire_sim.analysis.cards.table import (
+    DEFAULT_MEASURE,
+    TOP_UP_RUN,
+    card_kinds,
+    card_settings,
+    card_table,
+    check_measure,
+    population,
+    populations,
+    printed_points,
+    task_kinds,
 )
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
 from bonfire_sim.errors import ConfigError, DataError
@@ -68,7 +71,15 @@ MAX_GAMES = 32_000  # four-player games per card at most, all stages together (o
 # within 5 minutes on 2 cores (bench card-table)
 ROUNDS = 4  # top-up rounds at most
 SPARE = 1.1  # a top-up asks for 10% more forks than the estimate says
-KINDS_OF = {"task": ("light", "forced"), "gnome": ("gnome",)}  # the forks a card's value uses
+# The half-width the top-ups aim for, as a share of the margin: a row flagged alone among
+# 66 needs |surplus| >= margin + 3.2 se (``flags.detection_floor``), so a planted 2-point
+# change at one count is detected only when the half-width is about 0.6 of a 1-point margin.
+TARGET_SHARE = 0.6
+
+
+def kinds_of(measure: str = DEFAULT_MEASURE) -> dict[str, tuple[str, ...]]:
+    """The forks a card's value uses, per kind of card (a top-up forks only these)."""
+    return {"task": task_kinds(measure), "gnome": ("gnome",)}
 
 
 @dataclass(frozen=True)
@@ -154,7 +165,9 @@ def survey_cards(runs: Sequence[RunLike] | Mapping[int, RunConfig], *,
                  games: int = FIRST_GAMES, max_games: int = MAX_GAMES,
                  rounds: int = ROUNDS, seed: int | None = None, jobs: int = 1,
                  quiet: bool = True, cache: bool = True,
-                 note: Callable[[str], None] | None = None) -> Survey:
+                 note: Callable[[str], None] | None = None, target: float | None = None,
+                 checkpoint: Callable[[pd.DataFrame], None] | None = None,
+                 measure: str = DEFAULT_MEASURE) -> Survey:
     """Every task's and gnome's card value to ± ``margin`` (or ``not measured`` with the
     forks it has), per player count, spending forks where the intervals need them;
     ``max_games``: games per card at 4 players (``games_cap`` at the others).
@@ -163,8 +176,15 @@ def survey_cards(runs: Sequence[RunLike] | Mapping[int, RunConfig], *,
     stage, cached like ``card_values``'), or player count -> configuration (the first
     stage plays ``games`` games of it, seed ``seed`` or the configuration's).  Top-ups
     play fresh deals: seeds from ``seed`` (default one above every seed used) upward,
-    one per round.  ``cache=False``: play the top-ups even where the fork cache holds
-    them (timings).  See the module docstring for the design."""
+    one per round.  ``target``: the half-width the top-ups aim for (default
+    ``TARGET_SHARE`` x margin, so a 2-point change at one count is flagged).  Every probe
+    is cached (``probes.fork_cache_dir``), so a survey interrupted and started again
+    replays only the probe it was in; ``checkpoint`` receives the table of the counts
+    done so far after each count (``values --out`` writes it as it goes).
+    ``cache=False``: play every probe even where the fork cache holds it (timings).
+    ``measure``: a task's value (``table.MEASURES``).  See the module docstring for the
+    design."""
+    check_measure(measure)
     for name, v, lo in (("games", games, 1), ("max_games", max_games, 1),
                         ("rounds", rounds, 0)):
         if not isinstance(v, int) or v < lo:
@@ -177,12 +197,17 @@ def survey_cards(runs: Sequence[RunLike] | Mapping[int, RunConfig], *,
     if any(base + i in used for i in range(rounds)):
         raise DataError(f"the top-ups' fresh seeds {base}..{base + rounds - 1} include a "
                         f"seed of the first stage ({sorted(used)}): pick a disjoint seed")
+    target = TARGET_SHARE * margin if target is None else float(target)
+    if not math.isfinite(target) or target <= 0:
+        raise ConfigError(f"target must be a positive half-width in points, got {target}")
     survey = Survey(table=pd.DataFrame())
     t_all = time.perf_counter()
     parts = []
     for n, (config, run_dir) in groups.items():
-        parts.append(_survey_one(survey, n, config, run_dir, margin, alpha, games,
-                                 max_games, rounds, base, jobs, quiet, cache, note))
+        parts.append(_survey_one(survey, n, config, run_dir, (margin, target), alpha, games,
+                                 max_games, rounds, base, jobs, quiet, cache, note, measure))
+        if checkpoint is not None:
+            checkpoint(pd.concat(parts, ignore_index=True))
     survey.table = pd.concat(parts, ignore_index=True)
     survey.seconds = time.perf_counter() - t_all
     return survey
@@ -203,7 +228,7 @@ def _groups(runs: Sequence[RunLike] | Mapping[int, RunConfig]
     rs: list[Run] = as_runs(list(runs))
     if not rs:
         raise DataError("no runs to survey")
-    from bonfire_sim.analysis.reprice import group_runs
+    from bonfire_sim.analysis.cards.price import group_runs
 
     out = {}
     for n, g in group_runs(rs).items():
@@ -216,23 +241,29 @@ def _groups(runs: Sequence[RunLike] | Mapping[int, RunConfig]
 
 
 def _survey_one(survey: Survey, n: int, config: RunConfig, run_dir: str | None,
-                margin: float, alpha: float, games: int, max_games: int, rounds: int,
-                base: int, jobs: int, quiet: bool, cache: bool,
-                note: Callable[[str], None] | None) -> pd.DataFrame:
-    """Stages of one player count; appends its batches to ``survey``."""
+                precision: tuple[float, float], alpha: float, games: int, max_games: int,
+                rounds: int, base: int, jobs: int, quiet: bool, cache: bool,
+                note: Callable[[str], None] | None, measure: str) -> pd.DataFrame:
+    """Stages of one player count (``precision`` = (margin, target half-width));
+    appends its batches to ``survey``."""
+    margin, target = precision
     printed = {n: printed_points(config)}
     first = config if run_dir else _fresh(config, config.seed, games)
     g0 = min(_whole(config, games), first.games)
     t0 = time.perf_counter()
-    forks = _tagged(probe_values(first, ProbeSettings(games=g0, kinds=CARD_KINDS),
-                                 run_dir=run_dir, jobs=jobs, quiet=quiet), first.seed)
+    forks = _tagged(probe_values(first, ProbeSettings(games=g0, kinds=card_kinds(measure)),
+                                 run_dir=run_dir, jobs=jobs, quiet=quiet,
+                                 cache_as=None if run_dir or not cache else {"survey": 1}),
+                    first.seed)
     survey.batches.append(Batch(n, 0, first.seed, g0, ("all",), len(forks),
                                 time.perf_counter() - t0))
     played = dict.fromkeys(TASK_IDS + GNOME_IDS, g0)
-    extra = top_up(forks, config, played, cards=TASK_IDS + GNOME_IDS, margin=margin,
+    extra = top_up(forks, config, played, cards=TASK_IDS + GNOME_IDS, margin=target,
                    alpha=alpha, max_games=games_cap(max_games, n), rounds=rounds, seed=base,
-                   jobs=jobs, quiet=quiet, note=note, batches=survey.batches, cache=cache)
-    table = card_table(pd.concat([forks, extra], ignore_index=True), printed, margin, alpha)
+                   jobs=jobs, quiet=quiet, note=note, batches=survey.batches, cache=cache,
+                   measure=measure)
+    table = card_table(pd.concat([forks, extra], ignore_index=True), printed, margin, alpha,
+                       measure=measure)
     table["who"] = population(config.strategies)
     table["games"] = table["card"].map(played).astype(np.int64)
     return table
@@ -242,7 +273,8 @@ def top_up(forks: pd.DataFrame, config: RunConfig, played: dict[str, int], *,
            cards: Sequence[str], margin: float = FL.MARGIN, alpha: float = FL.ALPHA,
            max_games: int = MAX_GAMES, rounds: int = ROUNDS, seed: int, jobs: int = 1,
            quiet: bool = True, note: Callable[[str], None] | None = None,
-           batches: list[Batch] | None = None, cache: bool = True) -> pd.DataFrame:
+           batches: list[Batch] | None = None, cache: bool = True,
+           measure: str = DEFAULT_MEASURE) -> pd.DataFrame:
     """The top-up forks of one player count: round after round (fresh seeds ``seed``,
     ``seed + 1``, ...), every row of ``cards`` that ``forks`` (with a ``cluster``
     column) leave wider than ``margin`` forked alone on the games it needs
@@ -252,7 +284,7 @@ def top_up(forks: pd.DataFrame, config: RunConfig, played: dict[str, int], *,
     printed = {n: printed_points(config)}
     wanted = set(cards)
     extra: list[pd.DataFrame] = []
-    table = card_table(forks, printed, margin, alpha)
+    table = card_table(forks, printed, margin, alpha, measure=measure)
     for r in range(rounds):
         plan = top_up_plan(table[table["card"].isin(wanted)], played, max_games)
         if not plan:
@@ -265,7 +297,7 @@ def top_up(forks: pd.DataFrame, config: RunConfig, played: dict[str, int], *,
                  f"±{margin:g}, each forked on the games it needs ({lo:,}"
                  + (f"-{hi:,}" if hi > lo else "") + f") of seed {cfg.seed}")
         t0 = time.perf_counter()
-        got = probe_staggered(cfg, sizes, kinds=KINDS_OF, jobs=jobs, quiet=quiet,
+        got = probe_staggered(cfg, sizes, kinds=kinds_of(measure), jobs=jobs, quiet=quiet,
                               cache=cache)
         if batches is not None:
             batches.append(Batch(n, r + 1, cfg.seed, cfg.games, tuple(sorted(sizes)),
@@ -274,23 +306,26 @@ def top_up(forks: pd.DataFrame, config: RunConfig, played: dict[str, int], *,
         for c, g in sizes.items():
             played[c] += g
         table = card_table(pd.concat([forks, *extra], ignore_index=True), printed, margin,
-                           alpha)
+                           alpha, measure=measure)
     if not extra:
         return forks.iloc[:0].copy()
     return pd.concat(extra, ignore_index=True)
 
 
 def card_forks(runs: Sequence[Run], probes: ProbeSettings | int | None = None, *,
-               kinds: Sequence[str] = CARD_KINDS, margin: float = FL.MARGIN,
+               kinds: Sequence[str] | None = None, margin: float = FL.MARGIN,
                alpha: float = FL.ALPHA, jobs: int = 1, quiet: bool = True,
-               note: Callable[[str], None] | None = None) -> pd.DataFrame:
-    """The runs' forks of ``card_settings(probes)`` limited to ``kinds`` (so the tasks'
+               note: Callable[[str], None] | None = None,
+               measure: str = DEFAULT_MEASURE) -> pd.DataFrame:
+    """The runs' forks of ``card_settings(probes, measure)`` limited to ``kinds`` (default
+    every kind the ``measure``'s card table reads; so the tasks'
     values never pay for gnome forks, nor the reverse; cached like ``probe_values``)
     with ``run`` and a deal ``cluster`` column (run, deal).  With ``probes.survey`` the
     rows of those kinds still wider than ``margin`` are topped up per player count on
     fresh deals of the runs' game (``top_up``, seeds above the runs'); their ``run`` is
     ``TOP_UP_RUN``."""
-    settings = card_settings(probes)
+    kinds = card_kinds(measure) if kinds is None else kinds
+    settings = card_settings(probes, measure)
     settings = replace(settings, kinds=tuple(k for k in settings.kinds if k in kinds)
                        or tuple(kinds), survey=False)
     parts = []
@@ -302,9 +337,9 @@ def card_forks(runs: Sequence[Run], probes: ProbeSettings | int | None = None, *
     forks = pd.concat(parts, ignore_index=True)
     if not (isinstance(probes, ProbeSettings) and probes.survey):
         return forks
-    cards = ((TASK_IDS if {"light", "forced"} & set(settings.kinds) else ())
+    cards = ((TASK_IDS if set(task_kinds(measure)) & set(settings.kinds) else ())
              + (GNOME_IDS if "gnome" in settings.kinds else ()))
-    from bonfire_sim.analysis.reprice import check_one_game
+    from bonfire_sim.analysis.cards.price import check_one_game
 
     seed = max(r.config.seed for r in runs) + 1
     for n in sorted({r.config.players for r in runs}):
@@ -316,15 +351,16 @@ def card_forks(runs: Sequence[Run], probes: ProbeSettings | int | None = None, *
         extra = top_up(forks[forks["players"] == n], group[0].config, played, cards=cards,
                        margin=margin, alpha=alpha,
                        max_games=max(games_cap(MAX_GAMES, n), games),
-                       rounds=ROUNDS, seed=seed, jobs=jobs, quiet=quiet, note=note)
+                       rounds=ROUNDS, seed=seed, jobs=jobs, quiet=quiet, note=note,
+                       measure=measure)
         parts.append(extra.assign(run=TOP_UP_RUN))
     return pd.concat(parts, ignore_index=True)
 
 
 def card_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | int | None = None,
                 margin: float = FL.MARGIN, alpha: float = FL.ALPHA, jobs: int = 1,
-                quiet: bool = True) -> pd.DataFrame:
-    """``card_table`` of the runs' forks (``CARD_KINDS``, cached like ``probe_values``;
+                quiet: bool = True, measure: str = DEFAULT_MEASURE) -> pd.DataFrame:
+    """``card_table`` of the runs' forks (``card_kinds(measure)``, cached like ``probe_values``;
     topped up where too wide with ``probes.survey``); forks are clustered by (run,
     deal).  Runs of one player count must print the same task points and seat the same
     players; ``who`` says who played."""
@@ -334,7 +370,8 @@ def card_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | in
     who = populations(rs)
     printed = printed_task_points(rs)
     out = card_table(card_forks(rs, probes, margin=margin, alpha=alpha, jobs=jobs,
-                                quiet=quiet), printed, margin, alpha)
+                                quiet=quiet, measure=measure), printed, margin, alpha,
+                     measure=measure)
     out["who"] = out["players"].map(who)
     return out
 

@@ -53,7 +53,7 @@ DEFAULT_KINDS = ("take", "light", "gnome")
 FORK_CACHE = "forks"  # under the user cache directory of bonfire_sim
 COLUMNS = ("game_id", "deal", "rotation", "players", "kind", "item", "seat", "strategy",
            "turn", "decision", "candidates", "score_a", "score_b", "win_a", "win_b", "has_a",
-           "has_b", "kept_b", "out_a", "out_b")
+           "has_b", "kept_b", "out_a", "out_b", "lit_turns_a", "lit_turns_b")
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,8 @@ class ProbeSettings:
                 object.__setattr__(self, name, tuple(sorted(set(v))))
 
     def want(self) -> np.ndarray:
-        """The kernel's 0/1 vector over (kind, item) slots (see ``forks.NSLOT``)."""
-        from bonfire_sim.analysis.forks import FORCED0, NSLOT, NTASK
+        """The kernel's 0/1 vector over (kind, item) slots (see ``layout.NSLOT``)."""
+        from bonfire_sim.analysis.cards.layout import FORCED0, NSLOT, NTASK
 
         w = np.zeros(NSLOT, np.int64)
         tasks = [TASK_IDS.index(t) for t in (self.tasks or TASK_IDS)]
@@ -140,40 +140,50 @@ def probe_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray,
                 fork_rules: RunConfig | None = None) -> pd.DataFrame:
     """Play and fork games ``ids`` of the run (pure: depends only on its arguments);
     the forks under ``fork_rules``' overrides and variants when given."""
-    from bonfire_sim.analysis.forks import FORCED0, NOUT, NSLOT, NTASK, probe_games
+    from bonfire_sim.analysis.cards import layout as F
+    from bonfire_sim.analysis.cards.kernel import probe_games
 
     g = _game_inputs(config, ids)
-    out = np.full((len(ids), NSLOT, NOUT), np.nan)
+    out = np.full((len(ids), F.NSLOT, F.NOUT), np.nan)
     p = T.build_params(config.overrides, config.variants)
     pf = p if fork_rules is None else T.build_params(fork_rules.overrides, fork_rules.variants)
-    probe_games(blank_state(L.NP), p, pf, config.players, g["rng_game"], g["rng_strat"],
-                g["probe_seed"], g["sid"], g["wts"], settings.want(), out)
-    gi, slot = np.nonzero(~np.isnan(out[:, :, 6]))
+    probe_games(blank_state(L.NP), p, pf, config.players,
+                (g["rng_game"], g["rng_strat"], g["probe_seed"]), (g["sid"], g["wts"]),
+                settings.want(), out)
+    gi, slot = np.nonzero(~np.isnan(out[:, :, F.R_SCORE + F.SIDE_A]))
     rows = out[gi, slot]
-    kind = np.select([slot < NTASK, slot < 2 * NTASK, slot < FORCED0], [0, 1, 2], 3)
-    item = np.select([slot < NTASK, slot < 2 * NTASK, slot < FORCED0],
-                     [slot, slot - NTASK, slot - 2 * NTASK], slot - FORCED0)
-    seat = rows[:, 2].astype(np.int64)
+    kind = rows[:, F.R_KIND].astype(np.int64)
+    item = rows[:, F.R_ITEM].astype(np.int64)
+    seat = rows[:, F.R_SEAT].astype(np.int64)
+
+    def pair(field: int) -> tuple[np.ndarray, np.ndarray]:
+        return rows[:, field + F.SIDE_A], rows[:, field + F.SIDE_B]
+
+    (score_a, score_b), (win_a, win_b), (has_a, has_b) = (pair(F.R_SCORE), pair(F.R_WIN),
+                                                          pair(F.R_HAS))
+    out_a, out_b = pair(F.R_OUT)
+    lit_a, lit_b = pair(F.R_LIT_TURNS)
     frame = pd.DataFrame({
         "game_id": ids[gi], "deal": g["deals"][gi], "rotation": g["rots"][gi],
         "players": config.players,
         "kind": [KINDS[k] for k in kind],
-        "item": [GNOME_IDS[i] if k == 2 else TASK_IDS[i] for k, i in zip(kind, item,
-                                                                           strict=True)],
+        "item": [GNOME_IDS[i] if k == F.KIND_GNOME else TASK_IDS[i]
+                 for k, i in zip(kind, item, strict=True)],
         "seat": seat,
         "strategy": [g["names"][a][b] for a, b in zip(gi, seat, strict=True)],
-        "turn": rows[:, 3].astype(np.int64), "decision": rows[:, 4].astype(np.int64),
-        "candidates": rows[:, 5].astype(np.int64),
-        "score_a": rows[:, 6], "score_b": rows[:, 7], "win_a": rows[:, 8],
-        "win_b": rows[:, 9], "has_a": rows[:, 10], "has_b": rows[:, 11],
-        "kept_b": rows[:, 12].astype(bool), "out_a": rows[:, 13].astype(bool),
-        "out_b": rows[:, 14].astype(bool)})
+        "turn": rows[:, F.R_TURN].astype(np.int64),
+        "decision": rows[:, F.R_DECISION].astype(np.int64),
+        "candidates": rows[:, F.R_CANDIDATES].astype(np.int64),
+        "score_a": score_a, "score_b": score_b, "win_a": win_a, "win_b": win_b,
+        "has_a": has_a, "has_b": has_b,
+        "kept_b": rows[:, F.R_KEPT_B].astype(bool), "out_a": out_a.astype(bool),
+        "out_b": out_b.astype(bool), "lit_turns_a": lit_a, "lit_turns_b": lit_b})
     return frame.loc[:, list(COLUMNS)]
 
 
 def _engine_hash() -> str:
     """The engine sources' hash plus this package's fork kernel (both decide the forks)."""
-    forks = (Path(__file__).parent / "forks.py").read_bytes()
+    forks = b"".join((Path(__file__).parent / f).read_bytes() for f in ("kernel.py", "layout.py"))
     return _jitcache.source_hash() + hashlib.sha256(forks).hexdigest()[:8]
 
 
@@ -209,7 +219,8 @@ def cache_key(config: RunConfig, settings: ProbeSettings, games: int,
 def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | None = None, *,
                  run_dir: str | Path | None = None, jobs: int = 1, quiet: bool = True,
                  progress: Callable[[int, int], None] | None = None,
-                 fork_rules: RunConfig | None = None) -> pd.DataFrame:
+                 fork_rules: RunConfig | None = None,
+                 cache_as: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """The fork table of a run configuration: one row per forked decision.
 
     Columns: ``game_id``, ``deal``, ``rotation``, ``players``, ``kind`` (take / light /
@@ -218,7 +229,9 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
     branch A (the item) / B (the best alternative): ``score_*`` (mover's final score),
     ``win_*`` (its share of the win), ``has_*`` (item lit / owned at the end); ``kept_b``
     is False where the light ban had to give way (igniting the dead task was the mover's only
-    main option); ``out_a`` / ``out_b``: the mover ended the game out (the rules' skip).
+    main option); ``out_a`` / ``out_b``: the mover ended the game out (the rules' skip);
+    ``lit_turns_a`` / ``lit_turns_b``: turns from receiving the task to igniting it (NaN
+    where it ended unlit; gnome forks NaN).
     ``forced`` rows are light forks at a decision reached after a forced take.  With
     ``run_dir`` (the run the configuration is read from) the table is cached in
     ``fork_cache_dir()`` and reused while the run, the settings and the engine are
@@ -229,6 +242,10 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
     decision is played out under ``fork_rules``' rules instead.  Against the plain table
     this isolates what a rule change does at the very same decisions from how it changes
     the decisions the players meet (``paired.direct_value_differences``).
+
+    ``cache_as``: cache a table of new games (no ``run_dir``) too, keyed by this tag with
+    the configuration (the card survey's first stage: a survey started again after an
+    interrupt replays nothing it finished).
     """
     if isinstance(config, dict):  # a manifest's "config" entry
         from bonfire_sim.analysis.runs import run_config
@@ -242,7 +259,7 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
         from bonfire_sim.analysis.runs import check_shared_deals
 
         check_shared_deals(config, fork_rules)
-    identity = run_identity(run_dir) if run_dir else None
+    identity = run_identity(run_dir) if run_dir else (dict(cache_as) if cache_as else None)
     key = cache_key(config, settings, n_games, fork_rules, identity)
     path = fork_cache_dir() / f"probes-{key}.parquet" if identity else None
     cached = _read_cached(path)
