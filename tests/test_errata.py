@@ -251,3 +251,21 @@ def test_seat_points_are_marked_across_the_populations_of_the_check_round():
     marks = {s["players"]: s["populations"] for s in split.seats}
     assert marks[2] == "no whole-point answer holds in every population"
     assert marks[3] == marks[4] == "holds in every population"
+
+
+def test_fresh_runs_of_another_configuration_play_beside_the_old_ones(tmp_path):
+    """``errata`` repeated into the same --out on other runs (here: other players) plays
+    its own fresh games instead of refusing the folder of the first (make demo hit this
+    when its run changed); the same configuration again resumes its own folder."""
+    from bonfire_sim.analysis.errata_measure import FreshPlan, fresh_measure
+    from bonfire_sim.sim.runconfig import RunConfig
+
+    plan = FreshPlan(games=6, fork_games=0, focus_games=0)
+    today = Edition({2: [0, 0]}, {})
+    names = []
+    for players in (("tuned",), ("portal",), ("tuned",)):
+        base = RunConfig(games=6, players=2, strategies=players, seed=1)
+        fresh_measure({2: base}, plan, Targets(), tmp_path)(today, 7, [])
+        names.append(sorted(p.name for p in tmp_path.iterdir()))
+    assert len(names[0]) == 1 and len(names[1]) == 2  # the second played beside the first
+    assert names[2] == names[1]  # the first configuration again: its own folder, resumed

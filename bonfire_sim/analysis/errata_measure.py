@@ -11,6 +11,8 @@ games are kept as ordinary runs under ``work_dir`` (the sheet's evidence).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -76,6 +78,15 @@ def edition_config(base: RunConfig, edition: Edition, seed: int, games: int) -> 
     return replace(base, seed=seed, games=g, overrides=overrides)
 
 
+def config_key(cfg: RunConfig) -> str:
+    """Ten hex digits naming ``cfg``: a fresh run's folder carries them, so an errata run
+    repeated with other runs or budgets into the same ``--out`` plays its own games beside
+    the old ones instead of refusing a folder made for another configuration, and a
+    repeat with the same ones resumes them."""
+    text = json.dumps(cfg.to_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
 def _tick(progress: Callable[[str, int, int], None] | None,
           what: str) -> Callable[[int, int], None] | None:
     """A ``progress(done, total)`` for one step of ``progress(step, done, total)``."""
@@ -101,7 +112,8 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
         runs, tables = [], []
         for n, base in sorted(bases.items()):
             cfg = edition_config(base, edition, seed, plan.games)
-            out = work_dir / f"{population + '-' if population else ''}seed{seed}-{n}p"
+            out = work_dir / (f"{population + '-' if population else ''}seed{seed}-"
+                              f"{config_key(cfg)}-{n}p")
             what = f"{population + ' ' if population else ''}{n} players, seed {seed}"
             say(f"{what}: {cfg.games:,} fresh games")
             run(cfg, out, jobs=plan.jobs, resume=True, replace_stale=True,
