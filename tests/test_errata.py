@@ -269,3 +269,25 @@ def test_fresh_runs_of_another_configuration_play_beside_the_old_ones(tmp_path):
         names.append(sorted(p.name for p in tmp_path.iterdir()))
     assert len(names[0]) == 1 and len(names[1]) == 2  # the second played beside the first
     assert names[2] == names[1]  # the first configuration again: its own folder, resumed
+
+
+def test_a_check_passes_only_where_its_interval_resolves_it():
+    """A seat or a re-priced card is verified only when its whole interval lies within the
+    target; a point estimate inside with an interval crossing it is 'not resolved', not a
+    pass (the demo's sheet called +0.8 pp (-0.1 to +1.8) 'within 1.5 pp')."""
+    from bonfire_sim.analysis.errata import _resolved
+    from bonfire_sim.analysis.errata_loop import seats_within
+
+    def seats(lo, hi):
+        return pd.DataFrame({"players": [2, 2], "seat": [0, 1], "fair": [0.5, 0.5],
+                             "value": [0.5 + (lo + hi) / 2, 0.5 - (lo + hi) / 2],
+                             "lo": [0.5 + lo, 0.5 - hi], "hi": [0.5 + hi, 0.5 - lo]})
+
+    t = Targets()  # 1.5 pp
+    assert seats_within(seats(-0.010, 0.012), t) == {2: True}
+    assert seats_within(seats(-0.001, 0.018), t) == {2: None}  # point +0.85 pp, crossing
+    assert seats_within(seats(0.016, 0.030), t) == {2: False}  # shown beyond
+    assert _resolved(-0.8, 0.9, 1.0) is True
+    assert _resolved(-0.1, 1.4, 1.0) is None  # point +0.65, crossing +1
+    assert _resolved(1.2, 2.0, 1.0) is False
+    assert _resolved(float("nan"), float("nan"), 1.0) is None  # not measured: never a pass

@@ -46,9 +46,14 @@ def interval(e: Mapping[str, Any] | None, unit: str) -> str:
 def _verdict(lines: Sequence[Mapping[str, Any]]) -> tuple[str, bool | None]:
     if not lines:
         return "nothing to verify", None
-    ok = sum(bool(x.get("verified")) for x in lines)
-    return (f"verified on fresh deals ({ok} of {len(lines)} line(s) meet the target)",
-            ok == len(lines))
+    ok = sum(x.get("verified") is True for x in lines)
+    off = sum(x.get("verified") is False for x in lines)
+    open_ = len(lines) - ok - off
+    text = f"verified on fresh deals ({ok} of {len(lines)} line(s) meet the target"
+    if open_:
+        text += (f"; {open_} not resolved: the interval crosses the target, more play "
+                 f"needed")
+    return text + ")", (True if ok == len(lines) else False if off else None)
 
 
 def seat_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
