@@ -291,3 +291,19 @@ def test_a_check_passes_only_where_its_interval_resolves_it():
     assert _resolved(-0.1, 1.4, 1.0) is None  # point +0.65, crossing +1
     assert _resolved(1.2, 2.0, 1.0) is False
     assert _resolved(float("nan"), float("nan"), 1.0) is None  # not measured: never a pass
+
+
+def test_the_start_player_card_names_the_seat_that_keeps_it_unverified():
+    """When the start seat is within the tolerance but another seat's interval crosses
+    it, the card shows that seat's figure too (it is the one that needs more games)."""
+    from bonfire_sim.report.answer_cards import seat_card
+
+    line = {"players": 4, "changed": True, "missed": True, "verified": None,
+            "proposed": [0, 1, 3, 3], "populations": "one population played",
+            "who": "tuned in every seat",
+            "effect": {"value": 0.4, "lo": -0.2, "hi": 1.0},
+            "deciding": {"seat": 2, "value": -1.4, "lo": -2.0, "hi": -0.8}}
+    c = seat_card({"seats": [line], "targets": {"seat_tolerance": 1.5}})
+    assert "seat 3 (of 4) -1.4 pp (-2.0 to -0.8)" in c["figure"] and c["verified"] is None
+    c = seat_card({"seats": [{**line, "verified": True}], "targets": {"seat_tolerance": 1.5}})
+    assert "seat 3" not in c["figure"] and c["verified"] is True

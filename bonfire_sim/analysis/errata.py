@@ -97,6 +97,26 @@ def _start_share(m: Measure, n: int) -> dict[str, float]:
             "hi": 100 * (r["hi"] - r["fair"]), "n": int(r["n"])}
 
 
+def _seat_share(m: Measure, n: int, seat: int) -> dict[str, float]:
+    """Seat ``seat``'s win share against 1/n at ``n`` players (pp, with its interval)."""
+    g = m.seats[(m.seats["players"] == n) & (m.seats["seat"] == seat)]
+    if g.empty:
+        return {"value": math.nan, "lo": math.nan, "hi": math.nan, "n": 0, "seat": seat}
+    r = g.iloc[0]
+    return {"value": 100 * (r["value"] - r["fair"]), "lo": 100 * (r["lo"] - r["fair"]),
+            "hi": 100 * (r["hi"] - r["fair"]), "n": int(r["n"]), "seat": seat}
+
+
+def _least_resolved(m: Measure, n: int) -> dict[str, float]:
+    """The seat whose interval reaches furthest from fair: the one that decides whether
+    the count's line is verified (it is the start seat only sometimes)."""
+    g = m.seats[m.seats["players"] == n]
+    if g.empty:
+        return _seat_share(m, n, 0)
+    reach = ((g["hi"] - g["fair"]).abs()).combine((g["lo"] - g["fair"]).abs(), max)
+    return _seat_share(m, n, int(g.loc[reach.idxmax(), "seat"]))
+
+
 def _worst(m: Measure, n: int) -> float:
     g = m.seats[m.seats["players"] == n]
     return float(100 * (g["value"] - g["fair"]).abs().max()) if len(g) else math.nan
@@ -131,7 +151,9 @@ def seat_lines(loop: Loop, targets: Targets, who: Mapping[int, str]) -> list[dic
         out.append({"component": "seats", "item": f"{n} players", "players": n,
                     "today": today or [0] * n, "proposed": prop or [0] * n,
                     "changed": changed, "missed": missed[n],
-                    "before": before, "effect": after, "worst": _worst(checks[0], n)
+                    "before": before, "effect": after,
+                    "deciding": _least_resolved(checks[0] if checks else loop.estimate, n),
+                    "worst": _worst(checks[0], n)
                     if checks else _worst(loop.estimate, n),
                     "unit": "pp", "verified": verified, "who": who.get(n, ""),
                     "populations": holds,

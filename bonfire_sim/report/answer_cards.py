@@ -85,9 +85,16 @@ def seat_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
     kinds = {s["populations"] for s in seats}
     marks = (kinds.pop() if len(kinds) == 1 else
              "; ".join(f"{s['players']}p {s['populations']}" for s in seats))
-    return card("card-seats", "Start player", head,
-                f"start seat {interval(worst['effect'], 'pp')} against fair at "
-                f"{worst['players']} players", to_print, f"{verdict}; {marks}", ok,
+    figure = (f"start seat {interval(worst['effect'], 'pp')} against fair at "
+              f"{worst['players']} players")
+    open_ = [s for s in seats if s["verified"] is not True and s.get("deciding")
+             and s["deciding"].get("seat", 0) != 0]
+    if open_:  # the seat that keeps the line from being verified, when it is not seat 0
+        d = open_[0]["deciding"]
+        figure += (f"; seat {int(d['seat']) + 1} (of {open_[0]['players']}) "
+                   f"{interval(d, 'pp')}")
+    return card("card-seats", "Start player", head, figure, to_print, f"{verdict}; {marks}",
+                ok,
                 "; ".join(f"{s['players']}p {s['who']}" for s in seats), "#sheet-seats")
 
 
