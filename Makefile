@@ -21,7 +21,7 @@ $(BIN)/bonfire-sim replay --seed 1 --players 4 --strategies tuned
 $(BIN)/bonfire-sim run --games 4000 --players 4 --strategies tuned --turn-log all --seed 1 --jobs 2 --resume --replace-stale --out runs/demo-4p
 $(BIN)/bonfire-sim report runs/demo-4p --out reports/demo.html --probe-games 300 --jobs 2
 $(BIN)/bonfire-sim view --run runs/demo-4p --game 0 --out reports/demo-game-0.html
-$(BIN)/bonfire-sim errata runs/demo-4p --out reports/errata --probe-games 300 --games 2000 --fork-games 200 --focus-games 800 --rounds 2 --jobs 2
+$(BIN)/bonfire-sim errata runs/demo-4p --out reports/errata --probe-games 1500 --games 20000 --fork-games 600 --focus-games 1600 --rounds 2 --jobs 2
 endef
 
 .PHONY: help install test test-heavy demo bench lint clean
