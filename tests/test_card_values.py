@@ -442,22 +442,30 @@ def test_reprice_cli_writes_an_experiment_file_and_refuses_bad_input(tmp_path):
 
 def test_reprice_prints_each_counts_residual_at_the_value_it_shows(tmp_path, monkeypatch):
     # The loop moved B1 from its first proposal (0) to 1: the residual printed beside 1
-    # is the surplus moved by the slope for 2 -> 1 (+1.9 + 0.5 = +2.4), not the first
-    # proposal's (+2.9).
+    # is the surplus moved by the slope for 2 -> 1 (+1.9 - 0.5 = +1.4: printed lower, the
+    # card gives less), not the first proposal's (+0.9).
     import bonfire_sim.analysis.cards.price as P
 
     run(RunConfig(games=8, players=2, seed=1, seat_rotation=True), tmp_path / "r")
     est = pd.DataFrame([{"card": "B1", "printed": 2, "fair": 0.0, "proposed": 0,
                          "slope": 0.5, "flagged": True, "no_price": False, "note": "",
                          "surplus_2": 1.9, "half_2": 0.5, "own_2": 0.0,
-                         "status_2": "measured", "slope_2": 0.5, "resid_2": 2.9}])
+                         "status_2": "measured", "slope_2": 0.5, "resid_2": 0.9}])
     fake = Reprice(printed={"B1": 2}, proposal={"B1": 1}, estimate=est)
     monkeypatch.setattr(P, "reprice", lambda *a, **k: fake)
     res = CliRunner().invoke(main, ["reprice", str(tmp_path / "r"), "--out",
                                     str(tmp_path / "p.toml"), "--quiet"])
     assert res.exit_code == 0, res.output
     row = next(ln.split() for ln in res.output.splitlines() if ln.split()[:1] == ["B1"])
-    assert row == ["B1", "2", "1", "0.50", "+1.9", "+2.4"]
+    assert row == ["B1", "2", "1", "0.50", "+1.9", "+1.4"]
+    # and the estimate's own residual (at the first proposal) moves the same way
+    from bonfire_sim.analysis.cards.price import combine
+
+    t = pd.DataFrame([{"card": "B1", "kind": "task", "players": 2, "fair": 0.0,
+                       "proposed": 0.0, "slope": 0.5, "half": 0.5, "flag": "strong",
+                       "flag_counts": "", "price_note": "", "surplus": 1.9,
+                       "status": "measured"}])
+    assert combine(t, {"B1": 2}, 1.0).loc[0, "resid_2"] == pytest.approx(1.9 - 1.0)
 
 
 # ---- full size (make test-heavy) ------------------------------------------------------

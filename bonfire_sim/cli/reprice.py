@@ -123,7 +123,7 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
             # from the first proposal): its surplus moved by its slope x the change
             own = " ".join(
                 f"{_fmt(r[f'surplus_{n}']):>10} "
-                f"{_fmt(r[f'surplus_{n}'] - r[f'slope_{n}'] * (prop - r['printed'])):>6}"
+                f"{_fmt(r[f'surplus_{n}'] + r[f'slope_{n}'] * (prop - r['printed'])):>6}"
                 if math.isfinite(r[f"surplus_{n}"]) else f"{'-':>10} {'-':>6}"
                 for n in counts)
             click.echo(f"{r['card']:>5} {r['printed']:>7} {prop:>8} {r['slope']:>5.2f} {own}")

@@ -163,7 +163,8 @@ def combine(table: pd.DataFrame, printed: dict[str, int], margin: float) -> pd.D
             row[f"own_{n}"] = r["proposed"]
             row[f"status_{n}"] = r["status"]
             row[f"slope_{n}"] = r["slope"]
-            row[f"resid_{n}"] = (r["surplus"] - r["slope"] * (proposed - printed[card])
+            # printed higher, the card gives more: its surplus rises by slope x the change
+            row[f"resid_{n}"] = (r["surplus"] + r["slope"] * (proposed - printed[card])
                                  if math.isfinite(proposed) else math.nan)
         rows.append(row)
     out = pd.DataFrame(rows)
