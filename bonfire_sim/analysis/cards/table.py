@@ -2,7 +2,8 @@
 against the typical card of its tier, clustered by deal, measured or marked.
 
 Two measures of a task (``MEASURES``; ``DEFAULT_MEASURE`` is the lit value, because the
-receipt value's closed loop has not yet been shown to bring planted prices back):
+receipt value's closed loop did not bring held-out plants back at 2, 3 or 4 players:
+docs/findings/2026-11-27-task-worth.md):
 
 **Tasks: the lit value** (``measure="lit"``).  The mean difference of the task's light
 forks: the mover's final score when it ignites the task at a decision where it could,
