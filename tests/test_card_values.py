@@ -605,10 +605,11 @@ def test_bench_forks_prints_forks_per_second_for_both_fork_sets():
 
 @pytest.mark.heavy
 @pytest.mark.xfail(strict=False, reason=(
-    "issue 36, open: the receipt value's loop on the same plants at 3 players (cards-room, "
-    "2026-11-27, 1,200 games, seed 9203, verify 600 / focus 2,400, 3 rounds) brought B20 "
-    "back (6 -> 4) but drove R15 3 -> 9 and never flagged Y20 at 12; 8 of 18 check rows "
-    "within, 5 off (docs/findings/2026-11-27-task-worth.md)"))
+    "issue 36, open: the receipt value's loop on the same plants, one count at a time "
+    "(cards-room, 2026-11-27, 1,200 games each, seeds 9402/9203/9404, verify 600 / focus "
+    "2,400, 3 rounds), brought B20 back at 2, 3 and 4 players but drove R15 3 -> 8-9 and "
+    "never flagged Y20 at 12; 7-9 of 18-21 check rows within "
+    "(docs/findings/2026-11-27-task-worth.md)"))
 def test_held_out_plants_come_back_at_every_count_heavy(tmp_path):
     """Issue 36: +3, -2 and +4 on B20, R15 and Y20 (tasks no other card-value test uses)
     at 2, 3 and 4 players are each re-priced to within 1 point of the game's print by
