@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers_runs import interrupted_run
 
 from bonfire_sim.cli.main import main
 from bonfire_sim.infra import fileio
@@ -410,11 +411,7 @@ def world(tmp_path_factory) -> Path:
     (root / "stray" / "turns" / "chunk-00000 copy.parquet").write_bytes(b"x")
     (root / "stray_dir" / "chunks" / "backup").mkdir()
     (root / "no_turns" / "turns" / "chunk-00001.parquet").unlink()
-    unfinished = root / "unfinished"
-    shutil.copytree(root / "run", unfinished)
-    m = json.loads((unfinished / "manifest.json").read_text())
-    m["complete"] = False
-    (unfinished / "manifest.json").write_text(json.dumps(m))
+    interrupted_run(cfg, root / "unfinished", 1)
     (root / "foreign").mkdir()
     (root / "foreign" / "notes.txt").write_text("mine")
     (root / "foreign_manifest").mkdir()
