@@ -29,12 +29,23 @@ OLD_MIX: tuple[str, ...] = ("portal", "planner", "tempo", "gnome_engine")
 # over the seats as a run's strategies.  The report's "holds in every population" marks and
 # an experiment's `[run] populations` read them.  "strong" is the default mix.
 POPULATIONS: dict[str, tuple[str, ...]] = {"strong": DEFAULT_MIX, "old_mix": OLD_MIX}
-# The human seat in solo games whenever no player is named: the fast player that wins most
-# often against Tom under the default deck (docs/findings/2026-11-27-strength-ladder.md:
-# 3,000 solo games on shared deals, steady 17.4% (16.1-18.8%), tuned_guardian 15.6%,
-# tuned_planner 14.3%, paired differences +1.8 and +3.2 points of share; tuned_portal, the
-# first style of the default mix, 2.2% and portal 6.2% of 1,000).
-RECOMMENDED_SOLO = "steady"
+# The human seat in solo games whenever no player is named: the search player at budget 16,
+# because Tom is one fixed automaton and the answer "how hard is Tom" must describe good
+# play, not our fast players' gaps.  Measured 2026-11-27 (1,000 solo games each, seed 1,
+# default deck, handicap 0): steady 18.2%, tuned 8.5%, search:4 40.6%, search:8 41.2%,
+# search:16 55.6% (52.5-58.7%), search:32 59.6%; search:16 plays about 10 solo games a
+# second per core on a quiet machine (5.5 loaded), steady hundreds.  The fastest strong
+# alternative for large solo sweeps is steady (docs/explanation/players.md).
+RECOMMENDED_SOLO = "search:16"
+
+
+SEARCH_NAMES = ("search", "search_ref", "search_expert")
+
+
+def is_search_name(spec: str) -> bool:
+    """Whether a player spec names the search player (``search``, ``search:16``, ...), by
+    its text alone: such a game is played compiled, never as plain Python."""
+    return spec.strip().split(":", 1)[0] in SEARCH_NAMES
 
 
 def default_seats(players: int) -> tuple[str, ...]:
@@ -53,7 +64,7 @@ def default_help(players: str = "the default mix") -> str:
 
 
 def who_played(specs: Sequence[str], players: int) -> str:
-    """Who played, in words, for a figure's caption: ``steady against Tom`` (solo) or the
+    """Who played, in words, for a figure's caption: ``search:16 against Tom`` (solo) or the
     seats' players cycled over the seats (``tuned_portal, tuned_planner at 2 players``)."""
     if players == 1:
         return f"{specs[0]} against Tom"

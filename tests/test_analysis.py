@@ -100,6 +100,18 @@ def test_replay_reproduces_any_game_of_a_rotated_run_with_overrides(tmp_path):
         game_spec(tmp_path / "r", 6)
 
 
+def test_replay_reproduces_a_solo_game_of_the_search_player(tmp_path):
+    """The recommended solo player is a search budget: replay --run (and view) play it with
+    the run's own row, so the traced game is the run's game."""
+    data = load(run(RunConfig(games=2, players=1, seed=4, strategies=("search:4",)),
+                    tmp_path / "s"))
+    for gid in (0, 1):
+        rec = replay_game(tmp_path / "s", gid)
+        rows = data.players[data.players["game_id"] == gid].sort_values("seat")
+        assert list(rec.scores) == rows["score"].tolist()
+        assert rec.strategies[0] == "search:4"
+
+
 # ---- probes ------------------------------------------------------------------------------------
 SMALL = ProbeSettings(kinds=("take", "light", "gnome"), tasks=("B13", "R3", "Y14"),
                       gnomes=("E1", "S15"), chunk_size=4)

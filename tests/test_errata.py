@@ -251,3 +251,59 @@ def test_seat_points_are_marked_across_the_populations_of_the_check_round():
     marks = {s["players"]: s["populations"] for s in split.seats}
     assert marks[2] == "no whole-point answer holds in every population"
     assert marks[3] == marks[4] == "holds in every population"
+
+
+def test_fresh_runs_of_another_configuration_play_beside_the_old_ones(tmp_path):
+    """``errata`` repeated into the same --out on other runs (here: other players) plays
+    its own fresh games instead of refusing the folder of the first (make demo hit this
+    when its run changed); the same configuration again resumes its own folder."""
+    from bonfire_sim.analysis.errata_measure import FreshPlan, fresh_measure
+    from bonfire_sim.sim.runconfig import RunConfig
+
+    plan = FreshPlan(games=6, fork_games=0, focus_games=0)
+    today = Edition({2: [0, 0]}, {})
+    names = []
+    for players in (("tuned",), ("portal",), ("tuned",)):
+        base = RunConfig(games=6, players=2, strategies=players, seed=1)
+        fresh_measure({2: base}, plan, Targets(), tmp_path)(today, 7, [])
+        names.append(sorted(p.name for p in tmp_path.iterdir()))
+    assert len(names[0]) == 1 and len(names[1]) == 2  # the second played beside the first
+    assert names[2] == names[1]  # the first configuration again: its own folder, resumed
+
+
+def test_a_check_passes_only_where_its_interval_resolves_it():
+    """A seat or a re-priced card is verified only when its whole interval lies within the
+    target; a point estimate inside with an interval crossing it is 'not resolved', not a
+    pass (the demo's sheet called +0.8 pp (-0.1 to +1.8) 'within 1.5 pp')."""
+    from bonfire_sim.analysis.errata import _resolved
+    from bonfire_sim.analysis.errata_loop import seats_within
+
+    def seats(lo, hi):
+        return pd.DataFrame({"players": [2, 2], "seat": [0, 1], "fair": [0.5, 0.5],
+                             "value": [0.5 + (lo + hi) / 2, 0.5 - (lo + hi) / 2],
+                             "lo": [0.5 + lo, 0.5 - hi], "hi": [0.5 + hi, 0.5 - lo]})
+
+    t = Targets()  # 1.5 pp
+    assert seats_within(seats(-0.010, 0.012), t) == {2: True}
+    assert seats_within(seats(-0.001, 0.018), t) == {2: None}  # point +0.85 pp, crossing
+    assert seats_within(seats(0.016, 0.030), t) == {2: False}  # shown beyond
+    assert _resolved(-0.8, 0.9, 1.0) is True
+    assert _resolved(-0.1, 1.4, 1.0) is None  # point +0.65, crossing +1
+    assert _resolved(1.2, 2.0, 1.0) is False
+    assert _resolved(float("nan"), float("nan"), 1.0) is None  # not measured: never a pass
+
+
+def test_the_start_player_card_names_the_seat_that_keeps_it_unverified():
+    """When the start seat is within the tolerance but another seat's interval crosses
+    it, the card shows that seat's figure too (it is the one that needs more games)."""
+    from bonfire_sim.report.answer_cards import seat_card
+
+    line = {"players": 4, "changed": True, "missed": True, "verified": None,
+            "proposed": [0, 1, 3, 3], "populations": "one population played",
+            "who": "tuned in every seat",
+            "effect": {"value": 0.4, "lo": -0.2, "hi": 1.0},
+            "deciding": {"seat": 2, "value": -1.4, "lo": -2.0, "hi": -0.8}}
+    c = seat_card({"seats": [line], "targets": {"seat_tolerance": 1.5}})
+    assert "seat 3 (of 4) -1.4 pp (-2.0 to -0.8)" in c["figure"] and c["verified"] is None
+    c = seat_card({"seats": [{**line, "verified": True}], "targets": {"seat_tolerance": 1.5}})
+    assert "seat 3" not in c["figure"] and c["verified"] is True

@@ -133,6 +133,40 @@ def test_the_headline_clusters_the_rotations_of_a_deal(tmp_path):
     assert rotated.start_hi - rotated.start_lo > 1.3 * (plain.start_hi - plain.start_lo)
 
 
+def test_the_headline_says_when_the_rotations_replayed_one_game(tmp_path, monkeypatch):
+    monkeypatch.setattr(H, "BATCH_ROWS", 5)  # deals cut across batches
+    cfg = RunConfig(games=8, players=2, strategies=("tuned",), seat_rotation=True)
+    same = [(2 * d + r, s, 60 + 7 * d + 5 * s, int(s == d % 2))
+            for d in range(4) for r in range(2) for s in range(2)]
+    _players(tmp_path, same)
+    h = H.headline(tmp_path, cfg)
+    assert h.replayed and h.deals == 4
+    assert "4 distinct games, not 8" in h.replay_note() and "--seat-rotation" in h.replay_note()
+    # one rotation of one deal differs (a player with chance, or distinct players): no note
+    other = [(g, s, sc + (1 if (g, s) == (5, 1) else 0), w) for g, s, sc, w in same]
+    _players(tmp_path, other)
+    assert not H.headline(tmp_path, cfg).replayed and H.headline(tmp_path, cfg).replay_note() == ""
+    # without rotation there is nothing to replay
+    plain = RunConfig(games=8, players=2, strategies=("tuned",))
+    _players(tmp_path, same)
+    assert not H.headline(tmp_path, plain).replayed
+
+
+def test_a_rotated_run_of_one_player_says_its_deals_were_replayed(tmp_path):
+    """The engine itself: tuned in both seats, rotated, replays each deal (the note is
+    printed); two different players rotated do not."""
+    res = CliRunner().invoke(main, ["run", "--games", "8", "--players", "2", "--strategies",
+                                    "tuned", "--seat-rotation", "--seed", "3", "--quiet",
+                                    "--out", str(tmp_path / "a")])
+    assert res.exit_code == 0, res.output
+    assert "4 distinct games, not 8" in res.output
+    res = CliRunner().invoke(main, ["run", "--games", "8", "--players", "2", "--strategies",
+                                    "tuned,portal", "--seat-rotation", "--seed", "3",
+                                    "--quiet", "--out", str(tmp_path / "b")])
+    assert res.exit_code == 0, res.output
+    assert "distinct games" not in res.output
+
+
 def test_ctrl_c_exits_130_and_says_what_was_kept(tmp_path, monkeypatch):
     from bonfire_sim.sim import runner
 

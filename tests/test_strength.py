@@ -26,7 +26,11 @@ def test_the_rungs_come_from_the_registry_weakest_first():
     assert [r.name for r in rungs] == ["old_mix", "tuned_mix", "default", "search:8"]
     assert rungs[0].seats == lineup.OLD_MIX and rungs[1].seats == lineup.TUNED_MIX
     assert rungs[2].seats == lineup.DEFAULT_MIX and rungs[2].solo == lineup.RECOMMENDED_SOLO
-    assert rungs[3].seats == ("search:8",) and rungs[3].solo == "search:8"
+    assert rungs[3].seats == ("search:8",)
+    # against Tom the top rung stays above the recommended solo player (search:16 today)
+    top = max(8, 2 * ST._budget(lineup.RECOMMENDED_SOLO))
+    assert rungs[3].solo == f"search:{top}" and ST._budget(rungs[3].solo) > ST._budget(
+        rungs[2].solo)
 
 
 def test_top_two_rungs_that_agree_tightly_are_converged():

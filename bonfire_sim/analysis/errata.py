@@ -97,6 +97,26 @@ def _start_share(m: Measure, n: int) -> dict[str, float]:
             "hi": 100 * (r["hi"] - r["fair"]), "n": int(r["n"])}
 
 
+def _seat_share(m: Measure, n: int, seat: int) -> dict[str, float]:
+    """Seat ``seat``'s win share against 1/n at ``n`` players (pp, with its interval)."""
+    g = m.seats[(m.seats["players"] == n) & (m.seats["seat"] == seat)]
+    if g.empty:
+        return {"value": math.nan, "lo": math.nan, "hi": math.nan, "n": 0, "seat": seat}
+    r = g.iloc[0]
+    return {"value": 100 * (r["value"] - r["fair"]), "lo": 100 * (r["lo"] - r["fair"]),
+            "hi": 100 * (r["hi"] - r["fair"]), "n": int(r["n"]), "seat": seat}
+
+
+def _least_resolved(m: Measure, n: int) -> dict[str, float]:
+    """The seat whose interval reaches furthest from fair: the one that decides whether
+    the count's line is verified (it is the start seat only sometimes)."""
+    g = m.seats[m.seats["players"] == n]
+    if g.empty:
+        return _seat_share(m, n, 0)
+    reach = ((g["hi"] - g["fair"]).abs()).combine((g["lo"] - g["fair"]).abs(), max)
+    return _seat_share(m, n, int(g.loc[reach.idxmax(), "seat"]))
+
+
 def _worst(m: Measure, n: int) -> float:
     g = m.seats[m.seats["players"] == n]
     return float(100 * (g["value"] - g["fair"]).abs().max()) if len(g) else math.nan
@@ -115,22 +135,25 @@ def seat_lines(loop: Loop, targets: Targets, who: Mapping[int, str]) -> list[dic
         before = _start_share(loop.estimate, n)
         checks = [m for m in loop.check if n in set(m.seats["players"])]
         after = _start_share(checks[0], n) if checks else before
-        within = [seats_within(m.seats, targets).get(n, False) for m in checks]
-        verified = bool(checks) and within[0]
+        within = [seats_within(m.seats, targets).get(n, None) for m in checks]
+        verified = within[0] if checks else None
         asks = {tuple(m.seat_next.get(n) or ()) for m in checks}
         if len(checks) < 2:
             holds = "one population played"
-        elif all(within):
+        elif all(w is True for w in within):
             holds = "holds in every population"
         elif len(asks) > 1:
             holds = "no whole-point answer holds in every population"
         else:
             holds = "only with " + ", ".join(m.population for m, w in zip(checks, within,
-                                                                          strict=True) if w)
+                                                                          strict=True)
+                                             if w is True)
         out.append({"component": "seats", "item": f"{n} players", "players": n,
                     "today": today or [0] * n, "proposed": prop or [0] * n,
                     "changed": changed, "missed": missed[n],
-                    "before": before, "effect": after, "worst": _worst(checks[0], n)
+                    "before": before, "effect": after,
+                    "deciding": _least_resolved(checks[0] if checks else loop.estimate, n),
+                    "worst": _worst(checks[0], n)
                     if checks else _worst(loop.estimate, n),
                     "unit": "pp", "verified": verified, "who": who.get(n, ""),
                     "populations": holds,
@@ -141,6 +164,20 @@ def seat_lines(loop: Loop, targets: Targets, who: Mapping[int, str]) -> list[dic
 
 
 # ---- tasks ----------------------------------------------------------------------------------
+def _resolved(lo: float, hi: float, margin: float) -> bool | None:
+    """A residual against ±margin, resolved by its interval: True inside, False wholly
+    beyond, None when it crosses the margin or is not measured (no pass on a point
+    estimate)."""
+    lo, hi = _f(lo), _f(hi)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return None
+    if -margin - 1e-12 <= lo and hi <= margin + 1e-12:
+        return True
+    if lo > margin or hi < -margin:
+        return False
+    return None
+
+
 def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(changed task lines, unchanged task lines with their reason).  A changed line has
@@ -158,11 +195,10 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
         after = pooled(check, card) if len(rows) else math.nan
         e = est[est["card"] == card]
         before = pooled(loop.estimate.cards, card)
-        ok = [abs(v["surplus"]) <= targets.task_margin for v in residual.values()
-              if math.isfinite(v["surplus"])]
+        ok = [_resolved(v["lo"], v["hi"], targets.task_margin) for v in residual.values()]
         half = float(np.sqrt(1.0 / np.sum(1.0 / rows["half"].to_numpy(float) ** 2))
                      ) if len(rows) and (rows["half"] > 0).all() else math.nan
-        fixes = not (loop.edition.task_points[card] <= MIN_PRICE and ok and not all(ok))
+        fixes = not (loop.edition.task_points[card] <= MIN_PRICE and False in ok)
         lines.append({"component": "tasks", "item": card, "text": TEXT.get(card, ""),
                       "note": "" if fixes else "no price fixes it: even at the lowest "
                       "printed value it stays off: change the condition",
@@ -171,7 +207,8 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
                       "effect": {"value": after, "lo": after - half, "hi": after + half,
                                  "n": int(rows["n"].sum()) if len(rows) else 0},
                       "residual": residual, "unit": "points",
-                      "verified": bool(ok) and all(ok) and len(ok) == len(residual),
+                      "verified": (None if not ok else True if all(v is True for v in ok)
+                                   else False if False in ok else None),
                       "who": "; ".join(sorted({who.get(int(n), "") for n in e["players"]})),
                       "populations": _card_marks(loop, card, targets)})
     for card, g in est.groupby("card", sort=True):

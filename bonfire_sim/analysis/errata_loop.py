@@ -106,11 +106,19 @@ def seats_missed(seats: pd.DataFrame, targets: Targets) -> dict[int, bool]:
     return out
 
 
-def seats_within(seats: pd.DataFrame, targets: Targets) -> dict[int, bool]:
-    """Per player count: every seat's measured win share within the tolerance of 1/n."""
-    dev = (seats["value"] - seats["fair"]).abs()
-    return {int(n): bool((dev[g.index] <= targets.seat_share + 1e-12).all())
-            for n, g in seats.groupby("players")}
+def seats_within(seats: pd.DataFrame, targets: Targets) -> dict[int, bool | None]:
+    """Per player count, whether the seats meet the target, resolved by their intervals:
+    True when every seat's whole interval lies within the tolerance of 1/n, False when
+    some seat's whole interval lies beyond it, None when the intervals cannot tell (a
+    point estimate inside the tolerance with an interval crossing it is not a pass)."""
+    tol = targets.seat_share + 1e-12
+    lo, hi = seats["lo"] - seats["fair"], seats["hi"] - seats["fair"]
+    out: dict[int, bool | None] = {}
+    for n, g in seats.groupby("players"):
+        inside = ((lo[g.index] >= -tol) & (hi[g.index] <= tol)).all()
+        beyond = ((lo[g.index] > tol) | (hi[g.index] < -tol)).any()
+        out[int(n)] = True if inside else False if beyond else None
+    return out
 
 
 def first_proposal(start: Edition, estimate: Measure, targets: Targets) -> Edition:

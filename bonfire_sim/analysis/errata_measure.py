@@ -11,6 +11,8 @@ games are kept as ordinary runs under ``work_dir`` (the sheet's evidence).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -76,6 +78,29 @@ def edition_config(base: RunConfig, edition: Edition, seed: int, games: int) -> 
     return replace(base, seed=seed, games=g, overrides=overrides)
 
 
+def config_key(cfg: RunConfig) -> str:
+    """Ten hex digits naming ``cfg`` (see ``fresh_dir``)."""
+    text = json.dumps(cfg.to_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
+def fresh_dir(work_dir: Path, cfg: RunConfig, stem: str, n: int) -> Path:
+    """The folder of the fresh run of ``cfg``: ``<stem>-<n>p``, or, when that folder holds
+    a run of another configuration (an errata repeated into the same ``--out`` on other
+    runs or budgets), ``<stem>-<config key>-<n>p`` beside it, so the repeat plays its own
+    games instead of refusing, and the same configuration again resumes its own folder.
+    A manifest that cannot be read keeps the plain name (the run then says what is wrong)."""
+    from bonfire_sim.sim.runner import read_manifest
+    from bonfire_sim.sim.tablecheck import stored_config
+
+    plain = work_dir / f"{stem}-{n}p"
+    try:
+        other = stored_config(read_manifest(plain)) != cfg.to_json()
+    except Exception:  # noqa: BLE001 - no folder, no manifest or a bad one: the plain name
+        return plain
+    return work_dir / f"{stem}-{config_key(cfg)}-{n}p" if other else plain
+
+
 def _tick(progress: Callable[[str, int, int], None] | None,
           what: str) -> Callable[[int, int], None] | None:
     """A ``progress(done, total)`` for one step of ``progress(step, done, total)``."""
@@ -101,7 +126,8 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
         runs, tables = [], []
         for n, base in sorted(bases.items()):
             cfg = edition_config(base, edition, seed, plan.games)
-            out = work_dir / f"{population + '-' if population else ''}seed{seed}-{n}p"
+            out = fresh_dir(work_dir, cfg, f"{population + '-' if population else ''}"
+                                           f"seed{seed}", n)
             what = f"{population + ' ' if population else ''}{n} players, seed {seed}"
             say(f"{what}: {cfg.games:,} fresh games")
             run(cfg, out, jobs=plan.jobs, resume=True, replace_stale=True,

@@ -4,6 +4,13 @@ one line (``bonfire-sim run`` ends with it).
 The players table is read in batches of a few columns, so the memory stays flat however
 many games the run holds.  The start player's share is clustered by deal: the seat
 rotations of one deal share its cards, so they are not independent games.
+
+When every seat plays the same player without chance, the rotations of a deal are the
+same game played again (seat 0 starts every rotation, and a rotation only moves identical
+players), so a seat-rotated run holds a quarter (at 4 players) of the distinct games its
+count suggests.  The headline checks that from the scores and says it, with the fix: the
+intervals were honest (clustered by deal), but three quarters of the time was spent on
+replays.
 """
 
 from __future__ import annotations
@@ -30,6 +37,18 @@ class Headline:
     start_share: float  # the start player's (seat 0) mean win share (ties split)
     start_lo: float
     start_hi: float
+    deals: int = 0  # distinct deals (games / rotations)
+    replayed: bool = False  # every deal's rotations gave the same scores seat by seat
+
+    def replay_note(self) -> str:
+        """A note for a seat-rotated run whose rotations replayed one game ('' if not)."""
+        if not self.replayed:
+            return ""
+        rot = self.games // max(self.deals, 1)
+        return (f"note: the {rot} seat rotations of every deal replayed the same game "
+                f"(every seat plays {self.strategies[0]}): {self.deals:,} distinct games, "
+                f"not {self.games:,}; leave out --seat-rotation when every seat plays one "
+                f"player, for {rot}x as many distinct games at the same cost")
 
     def text(self) -> str:
         """The one line, saying who played."""
@@ -44,15 +63,33 @@ class Headline:
                 f"{100 / self.players:.1f}%)")
 
 
+# Seat-weighted score fingerprint of a game: equal for two games with the same scores
+# seat by seat (odd multipliers below 2**31 keep distinct small score vectors apart).
+_SEAT_MULT = np.array([1, 1_000_003, 2_000_000_011, 3_000_000_019], np.int64)
+
+
 def _games(game_id: np.ndarray, seat: np.ndarray, score: np.ndarray, won: np.ndarray,
-           ) -> tuple[np.ndarray, np.ndarray, float, int]:
-    """(game ids, seat 0's win share per game, sum of winners' scores, winners) of rows
-    holding whole games."""
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, int]:
+    """(game ids, seat 0's win share per game, score fingerprint per game, sum of winners'
+    scores, winners) of rows holding whole games."""
     ids, inv = np.unique(game_id, return_inverse=True)
     winners = np.bincount(inv, weights=won, minlength=len(ids))
     share = np.where(won > 0, 1.0 / np.maximum(winners[inv], 1), 0.0)
     start = np.bincount(inv, weights=np.where(seat == 0, share, 0.0), minlength=len(ids))
-    return ids, start, float(score[won > 0].sum()), int((won > 0).sum())
+    finger = np.zeros(len(ids), np.int64)
+    np.add.at(finger, inv, score * _SEAT_MULT[np.clip(seat, 0, 3)])
+    return ids, start, finger, float(score[won > 0].sum()), int((won > 0).sum())
+
+
+def _replayed(ids: np.ndarray, finger: np.ndarray, rotations: int) -> bool:
+    """Whether every deal's ``rotations`` games have one fingerprint (a replayed game)."""
+    if rotations < 2 or len(ids) < rotations:
+        return False
+    order = np.argsort(ids, kind="stable")
+    deal, f = ids[order] // rotations, finger[order]
+    first = np.r_[True, deal[1:] != deal[:-1]]
+    base = f[np.maximum.accumulate(np.where(first, np.arange(len(f)), 0))]
+    return bool(np.all(f == base))
 
 
 def headline(run_dir: str | Path, config: RunConfig) -> Headline:
@@ -60,7 +97,7 @@ def headline(run_dir: str | Path, config: RunConfig) -> Headline:
     import pyarrow.parquet as pq
 
     out = Path(run_dir)
-    parts: list[tuple[np.ndarray, np.ndarray]] = []
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     score_sum, n_win = 0.0, 0
     held: list[np.ndarray] | None = None  # rows of the last game, which may go on
     pf = pq.ParquetFile(out / "players.parquet")
@@ -72,17 +109,19 @@ def headline(run_dir: str | Path, config: RunConfig) -> Headline:
         whole = cols[0] != cols[0][-1]
         held = [c[~whole] for c in cols]
         if whole.any():
-            ids, start, s, w = _games(*(c[whole] for c in cols))
-            parts.append((ids, start))
+            ids, start, f, s, w = _games(*(c[whole] for c in cols))
+            parts.append((ids, start, f))
             score_sum, n_win = score_sum + s, n_win + w
     if held is not None and len(held[0]):
-        ids, start, s, w = _games(*held)
-        parts.append((ids, start))
+        ids, start, f, s, w = _games(*held)
+        parts.append((ids, start, f))
         score_sum, n_win = score_sum + s, n_win + w
     ids = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
     start = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0)
+    finger = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0, np.int64)
     mean, se, _, k = clustered_mean(start, ids // config.rotations)
     half = float(t95(max(k - 1, 1)) * se) if k > 1 else float("nan")
     return Headline(len(ids), config.players, tuple(config.strategies),
                     score_sum / n_win if n_win else float("nan"), mean,
-                    max(0.0, mean - half), min(1.0, mean + half))
+                    max(0.0, mean - half), min(1.0, mean + half), deals=k,
+                    replayed=_replayed(ids, finger, config.rotations))

@@ -79,9 +79,10 @@ def errata(run_dirs: tuple[str, ...], out: str, targets_file: str | None, probe_
                                   probe_games=probe_games, rounds=rounds, seed=seed,
                                   tom_games=tom_games, quiet=quiet, step=step,
                                   status=lambda line: steps.write(f"errata: {line}"))
+    said = {True: "verified", False: "NOT verified"}
     click.echo(f"{sheet.n_changes} change(s); "
                + "; ".join(f"{x['component']} {x['item']}: {x['today']} -> {x['proposed']} "
-                           f"({'verified' if x['verified'] else 'NOT verified'})"
+                           f"({said.get(x['verified'], 'not resolved')})"
                            for x in sheet.lines()))
     for kind, path in paths.items():
         click.echo(f"wrote {path}" if kind != "toml" else f"wrote {path} (the new edition)")

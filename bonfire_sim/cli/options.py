@@ -225,6 +225,31 @@ def announce_compile(quiet: bool) -> None:
         click.echo(line, err=True)
 
 
+def plays_search(players: int, strategies: str | None, run_dir: str | None) -> bool:
+    """Whether the one game ``replay`` or ``view`` is asked for has a search player in a
+    seat (the recommended solo player is one): such a game waits for the compiled engine,
+    since as plain Python it would take minutes, not seconds.  Read without importing the
+    engine (the choice comes before it); a run's players from its manifest's text."""
+    from bonfire_sim.lineup import default_seats, is_search_name
+
+    if run_dir is not None:
+        from pathlib import Path
+
+        from bonfire_sim.infra import readers
+
+        try:
+            doc = readers.parse_json(readers.read_text(Path(run_dir) / "manifest.json"),
+                                     run_dir)
+            names = [str(n) for n in doc["config"]["strategies"]]
+        except Exception:  # noqa: BLE001 - the replay itself reports a bad run in one line
+            return False
+    elif strategies:
+        names = strategies.split(",")
+    else:
+        names = list(default_seats(players))
+    return any(is_search_name(n) for n in names)
+
+
 def warm_engine(quiet: bool) -> float:
     """Compile the engine first if this version's cache lacks it: one line at once saying
     so and about how long, then a progress display of the compile's parts, so that the

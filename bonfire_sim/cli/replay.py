@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import DIR, FILE_OR_DASH, seed_option, variant_option
+from bonfire_sim.cli.options import (
+    DIR,
+    FILE_OR_DASH,
+    plays_search,
+    seed_option,
+    variant_option,
+    warm_engine,
+)
 from bonfire_sim.lineup import default_help
 
 
@@ -65,7 +72,10 @@ def replay(seed: int, players: int, strategies: str | None, json_out: str | None
 
     # On a cold cache one game as plain Python takes about a second where compiling
     # would take minutes; the game is the same either way (tests/test_golden.py).
-    cold = not warm.is_warm() and warm.disable_jit()
+    search = plays_search(players, strategies, run_dir)
+    cold = not warm.is_warm() and not search and warm.disable_jit()
+    if search:  # a search player compiles first (said at once, with progress)
+        warm_engine(quiet=False)
     from bonfire_sim.catalog import variants_line
     from bonfire_sim.errors import ConfigError
     from bonfire_sim.infra import fileio

@@ -116,4 +116,7 @@ def run(games: int, players: int, strategies: str, seat_rotation: bool, seed: in
                           f"complete the run") from None
     click.echo(f"wrote {config.games} games to {path} (games.parquet, players.parquet"
                f"{', turns/' if config.turn_log != 'none' else ''})")
-    click.echo(headline(path, config).text())
+    head = headline(path, config)
+    click.echo(head.text())
+    if head.replay_note():
+        click.echo(head.replay_note(), err=True)

@@ -37,7 +37,7 @@ def sensitivity(games: int | None, solo_games: int | None, players: str | None,
     """Replay identical deals under each named variant of an uncertain fact and show
     how each headline figure moves against the default: start-player shares, stalled
     games, the best style's win rate, Tom's score and each style's solo win rate (the
-    recommended solo players steady and tuned first), the strongest and weakest task and
+    fast solo players steady and tuned first), the strongest and weakest task and
     gnome.  Each cell holds the variant's own value, then the paired difference from the
     default with its 95% interval.
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import DIR, FILE, quiet_option, seed_option, variant_option
+from bonfire_sim.cli.options import (
+    DIR,
+    FILE,
+    plays_search,
+    quiet_option,
+    seed_option,
+    variant_option,
+    warm_engine,
+)
 from bonfire_sim.lineup import default_help
 
 
@@ -46,7 +54,9 @@ def view(run_dir: str | None, game_id: int | None, seed: int, players: int,
     from bonfire_sim.sim import warm
 
     # One game as plain Python takes seconds where compiling on a cold cache takes minutes.
-    if not warm.is_warm():
+    if plays_search(players, strategies, run_dir):  # compiles first, said at once
+        warm_engine(quiet)
+    elif not warm.is_warm():
         warm.disable_jit()
     from bonfire_sim.infra import fileio
     from bonfire_sim.infra.progress import status

@@ -46,9 +46,14 @@ def interval(e: Mapping[str, Any] | None, unit: str) -> str:
 def _verdict(lines: Sequence[Mapping[str, Any]]) -> tuple[str, bool | None]:
     if not lines:
         return "nothing to verify", None
-    ok = sum(bool(x.get("verified")) for x in lines)
-    return (f"verified on fresh deals ({ok} of {len(lines)} line(s) meet the target)",
-            ok == len(lines))
+    ok = sum(x.get("verified") is True for x in lines)
+    off = sum(x.get("verified") is False for x in lines)
+    open_ = len(lines) - ok - off
+    text = f"verified on fresh deals ({ok} of {len(lines)} line(s) meet the target"
+    if open_:
+        text += (f"; {open_} not resolved: the interval crosses the target, more play "
+                 f"needed")
+    return text + ")", (True if ok == len(lines) else False if off else None)
 
 
 def seat_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
@@ -80,9 +85,16 @@ def seat_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
     kinds = {s["populations"] for s in seats}
     marks = (kinds.pop() if len(kinds) == 1 else
              "; ".join(f"{s['players']}p {s['populations']}" for s in seats))
-    return card("card-seats", "Start player", head,
-                f"start seat {interval(worst['effect'], 'pp')} against fair at "
-                f"{worst['players']} players", to_print, f"{verdict}; {marks}", ok,
+    figure = (f"start seat {interval(worst['effect'], 'pp')} against fair at "
+              f"{worst['players']} players")
+    open_ = [s for s in seats if s["verified"] is not True and s.get("deciding")
+             and s["deciding"].get("seat", 0) != 0]
+    if open_:  # the seat that keeps the line from being verified, when it is not seat 0
+        d = open_[0]["deciding"]
+        figure += (f"; seat {int(d['seat']) + 1} (of {open_[0]['players']}) "
+                   f"{interval(d, 'pp')}")
+    return card("card-seats", "Start player", head, figure, to_print, f"{verdict}; {marks}",
+                ok,
                 "; ".join(f"{s['players']}p {s['who']}" for s in seats), "#sheet-seats")
 
 

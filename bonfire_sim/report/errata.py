@@ -35,7 +35,8 @@ def _table(tid: str, caption: str, headers: Sequence[str], rows: Sequence[Sequen
 
 
 def _yes(v: Any) -> str:
-    return "yes" if v else "no"
+    """A line's verification: met, missed, or not resolved by its interval."""
+    return "yes" if v is True else "not resolved" if v is None else "no"
 
 
 def _pts(v: Any) -> str:
@@ -108,7 +109,7 @@ def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
                      else f"{_pts(x['before'])} points",
                      interval(x["effect"], unit), _yes(x["verified"]), x["who"],
                      x["populations"] + (f"; {x['note']}" if x.get("note") else "")))
-        classes.append("yes" if x["verified"] else "no")
+        classes.append("yes" if x["verified"] is True else "no")
     lines = _table("lines", "Each change: the target's figure before (the runs) and after "
                    "(fresh deals of the check round, all changes planted together)",
                    ["line", "today", "proposed", "before", "after, on fresh deals",
@@ -210,7 +211,7 @@ def edition_toml(sheet: Mapping[str, Any], counts: Sequence[int], strategies: Se
              f"# {sheet['n_changes']} change(s); verified lines: "
              + ", ".join(f"{x['component']} {x['item']}" for x in
                          (*sheet["seats"], *sheet["tasks"], *sheet["tom"])
-                         if x.get("changed") and x.get("verified")), "[run]",
+                         if x.get("changed") and x.get("verified") is True), "[run]",
              f"games = {games}"]
     if len(counts) > 1 and not seat:
         lines.append(f"players = [{', '.join(str(n) for n in counts)}]")

@@ -26,6 +26,7 @@ Events (JSON-able dicts, in order; every one has ``i``, ``kind``, ``turn``, ``ro
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -35,7 +36,7 @@ import numpy as np
 from bonfire_sim.config import check_seed
 from bonfire_sim.engine import describe_move
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.lineup import default_seats
+from bonfire_sim.lineup import default_seats, is_search_name
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.moves import apply_move, legal_moves
@@ -47,8 +48,10 @@ from bonfire_sim.sim.loop import choose, new_buffer, no_weights
 from bonfire_sim.sim.record import GameRecord
 from bonfire_sim.sim.turn_end import board_at_turn_end, solo_turn_end
 from bonfire_sim.strategies import STRATEGY_IDS, TOM, strategy_id
+from bonfire_sim.strategies.specs import parse_player
 
-__all__ = ["GameRecord", "default_strategies", "play", "seat_strategies"]
+__all__ = ["GameRecord", "default_strategies", "is_search_spec", "play", "seat_strategies",
+           "uses_search"]
 
 # Phases inside an ignite / bonus-action chain: the snapshot waits until the chain is done.
 COUNCIL_CHAIN = frozenset({
@@ -92,11 +95,31 @@ def seat_strategies(players: int, strategies: Sequence[str] | str | None) -> tup
     for name in names:
         if name == TOM:
             raise ConfigError("'tom' is the solo automaton, not a strategy for a seat")
+        if is_search_spec(name):
+            parse_player(name)  # the budget's range, in one line
+            continue
         try:
             strategy_id(name)
         except ValueError as error:
-            raise ConfigError(str(error)) from None
+            raise ConfigError(f"{error} (or a search budget such as search:16)") from None
     return tuple(names)
+
+
+def is_search_spec(name: str) -> bool:
+    """Whether ``name`` is the search player with a budget (``search:16``, ``search_ref:64``,
+    ``search_expert:8``): the traced game plays it with its own weight row, as ``run``
+    does, so a run's search game replays identically.  Checked by its text alone (a name
+    read from a run's manifest imports nothing)."""
+    return re.fullmatch(r"search(_ref|_expert)?:\d{1,6}", name.strip()) is not None
+
+
+def uses_search(players: int, strategies: Sequence[str] | str | None) -> bool:
+    """Whether any human seat of such a game is a search player (the recommended solo player
+    is one): such a game is played compiled, never as plain Python (minutes, not seconds)."""
+    names = (default_strategies(players) if strategies is None else
+             [x.strip() for x in strategies.split(",")] if isinstance(strategies, str) else
+             [str(x) for x in strategies])
+    return any(is_search_name(n) for n in names)
 
 
 def _params(params: np.ndarray | Mapping[str, Any] | None,
@@ -222,7 +245,8 @@ def play(
 ) -> GameRecord:
     """Play one game of ``players`` (1 = solo against Tom) from ``seed`` and trace it.
 
-    ``strategies``: one built-in strategy name per human seat, or one for all (default:
+    ``strategies``: one built-in strategy name or search budget (``search:16``) per human
+    seat, or one for all (default:
     ``strategies.DEFAULT_MIX`` over the seats, ``strategies.RECOMMENDED_SOLO`` in solo).
     ``params``: a parameter vector or ``tables.build_params`` overrides.
     ``variants``: {fact: name} readings of uncertain facts (``components.VARIANTS``).
@@ -241,6 +265,10 @@ def play(
     rec = _Recorder(p)
     buf = new_buffer()
     weights = no_weights()  # built-in strategies' default weights (see bonfire_sim/strategies/)
+    for seat, name in enumerate(humans):
+        if is_search_spec(name):  # a search budget: its own row, exactly as `run` plays it
+            player = parse_player(name)
+            sids[seat], weights[seat] = player.sid, player.weight_row()
     while s[L.G_OVER] == 0:
         n = legal_moves(s, p, buf)
         if n == 0:

@@ -15,6 +15,7 @@ from bonfire_sim import strategies as S
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.rules.rng import game_seed
 from bonfire_sim.sim.chunk import seat_names
+from bonfire_sim.sim.play import is_search_spec
 from bonfire_sim.sim.record import GameRecord
 from bonfire_sim.sim.runconfig import SEED_MASK, RunConfig
 from bonfire_sim.sim.runner import read_manifest, stored_config
@@ -58,10 +59,13 @@ def game_spec(run_dir: str | Path, game_id: int) -> GameSpec:
                           f"0..{config.games - 1}")
     deal, rotation = divmod(game_id, config.rotations)
     humans = tuple(n for n in seat_names(config, rotation) if n != S.TOM)
-    other = [n for n in humans if n not in S.STRATEGY_IDS]
-    if other:  # play() takes built-in names only; a plug-in named by data is never imported
+    # play() takes built-in names and search budgets (checked by their text); a plug-in or
+    # a weights file named by data is never imported or opened
+    other = [n for n in humans if n not in S.STRATEGY_IDS and not is_search_spec(n)]
+    if other:
         raise ConfigError(f"game {game_id} of {run_dir} was played by {other[0]!r}; replay "
-                          f"--run replays games of built-in strategies only")
+                          f"--run replays games of built-in strategies and search budgets "
+                          f"only")
     return GameSpec(game_id, deal, rotation, game_seed(config.seed, deal) & SEED_MASK,
                     config.players, humans, dict(config.overrides), dict(config.variants))
 

@@ -62,7 +62,9 @@ STYLE_DEFAULTS = {m.NAME: dict(m.DEFAULTS) for m in STYLES}
 # player): named in bonfire_sim.lineup, checked here against the registry.
 for _name in (*DEFAULT_MIX, *TUNED_MIX, *OLD_MIX, RECOMMENDED_SOLO,
               *(n for mix in POPULATIONS.values() for n in mix)):
-    assert _name in STRATEGY_IDS, f"bonfire_sim.lineup names an unknown player {_name!r}"
+    # a search budget ("search:16") names the registered search player
+    assert _name.partition(":")[0] in STRATEGY_IDS, (
+        f"bonfire_sim.lineup names an unknown player {_name!r}")
 TOM = "tom"  # the solo automaton's row in players.parquet; not selectable for a seat
 assert len(WEIGHT_NAMES) <= W
 

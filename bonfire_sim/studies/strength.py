@@ -57,13 +57,22 @@ class Rung:
     solo: str
 
 
+def _budget(spec: str) -> int:
+    """The budget of a search spec (``search:16`` -> 16), 0 for any other player."""
+    name, _, n = spec.partition(":")
+    return int(n) if name == "search" and n.isdigit() else 0
+
+
 def ladder(search_budget: int = 8) -> tuple[Rung, ...]:
-    """The rungs, weakest first, from the registry (``bonfire_sim.lineup``)."""
+    """The rungs, weakest first, from the registry (``bonfire_sim.lineup``).  Against Tom
+    the top rung plays at least twice the recommended solo player's search budget, so it
+    stays above the default rung when that is a search player itself."""
     search = f"search:{search_budget}"
+    solo_top = f"search:{max(search_budget, 2 * _budget(RECOMMENDED_SOLO))}"
     return (Rung("old_mix", OLD_MIX, OLD_MIX[0]),
             Rung("tuned_mix", TUNED_MIX, TUNED_MIX[0]),
             Rung("default", DEFAULT_MIX, RECOMMENDED_SOLO),
-            Rung(search, (search,), search))
+            Rung(search, (search,), solo_top))
 
 
 @dataclass(frozen=True)
