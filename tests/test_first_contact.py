@@ -211,7 +211,7 @@ def test_every_compile_part_runs_on_real_inputs():
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, timeout=900)
     assert res.returncode == 0, res.stderr[-2000:]
-    assert res.stdout.strip() == "[0, 5, 27, 50, 75, 82, 85, 95, 100]"
+    assert res.stdout.strip() == "[0, 5, 27, 50, 85, 95, 100]"
 
 
 def test_each_compile_part_runs_in_its_own_process():
@@ -224,13 +224,13 @@ def test_each_compile_part_runs_in_its_own_process():
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, timeout=900)
     assert res.returncode == 0, res.stderr[-2000:]
-    assert res.stdout.strip() == "[0, 5, 27, 50, 75, 82, 85, 95, 100] False"
+    assert res.stdout.strip() == "[0, 5, 27, 50, 85, 95, 100] False"
 
 
 def test_a_failed_compile_part_is_one_line_naming_it():
     with pytest.raises(BonfireError, match=r"compiling the engine .* failed: .*no compile "
-                                           r"part 99.*bonfire-sim warm"):
-        warm._compile_part_apart(99)
+                                           r"part 6.*bonfire-sim warm"):
+        warm._compile_part_apart(6)
 
 
 def test_run_says_it_will_compile_before_anything_else(cold):

@@ -106,20 +106,15 @@ def _locked(path: Path, on_wait: Callable[[], None]) -> Iterator[bool]:
 
 # The compile in parts, each with its share of the whole (measured: numba 0.68, the
 # engine of issue 38), so progress can say how far it is and about how long is left.
-# Each part compiles its kernels and what they call that the earlier parts did not (those
-# it loads from the cache).  The players' part is three: the evaluator alone is the
-# biggest single compile, and a part in its own process holds only its own code.
+# Each part compiles its kernels and what they call that the earlier parts did not.
 STAGES = (("the rules: setting up a game", 5), ("the rules: legal moves", 22),
-          ("the rules: playing a move", 23), ("the players: the evaluator", 25),
-          ("the players: search", 7), ("the players: choosing a move", 3),
+          ("the rules: playing a move", 23), ("the players: choosing a move", 35),
           ("a batch of games", 10), ("solo games, the turn log and replays", 5))
 
 
 def compile_part(index: int) -> None:
     """Run the entry points of compile part ``index`` (``STAGES``) once on tiny inputs,
-    which compiles them (or loads them and what they call from the cache).  Each is
-    called with the argument types the game loop gives it, so that the loop's own compile
-    finds it in the cache."""
+    which compiles them (or loads them and what they call from the cache)."""
     import numpy as np
 
     from bonfire_sim.rules import tables as T
@@ -128,42 +123,33 @@ def compile_part(index: int) -> None:
     from bonfire_sim.sim.chunk import ChunkJob, run_one
     from bonfire_sim.sim.loop import choose_in, new_buffer, new_scratch, no_weights, play_out
     from bonfire_sim.sim.runconfig import RunConfig
-    from bonfire_sim.strategies import evaluate, search
 
-    if not 0 <= index < len(STAGES):
-        raise ValueError(f"no compile part {index} (0..{len(STAGES) - 1})")
     p = T.DEFAULT_PARAMS
     moves = new_buffer()
     weights = no_weights()
-    row = weights[0].copy()
-    row.setflags(write=False)  # the loop passes a row of its (read-only) built-in table
-
-    def dealt() -> tuple[np.ndarray, int]:
-        state = new_game(1, 2, p)
-        return state, legal_moves(state, p, moves)
 
     def one_chunk(players: int) -> None:
         run_one(ChunkJob(RunConfig(games=1, players=players, turn_log="all", chunk_size=1), 0))
 
-    def evaluator() -> None:
-        state, n = dealt()
-        evaluate.choose_in(state, p, moves, n, row, *new_scratch(p))
-
-    def searcher() -> None:
-        state, n = dealt()
-        search.choose(state, p, moves, n, row)
+    def dealt() -> np.ndarray:
+        state = new_game(1, 2, p)
+        legal_moves(state, p, moves)
+        return state
 
     def chooser() -> None:
-        state, n = dealt()
-        choose_in(state, p, moves, n, 0, weights[0], *new_scratch(p))  # one seat's row
+        state = new_game(1, 2, p)
+        choose_in(state, p, moves, legal_moves(state, p, moves), 0, weights[0],
+                  *new_scratch(p))  # one seat's row
 
     def solo() -> None:
         one_chunk(1)  # Tom's kernels
         play_out(new_game(1, 2, p), p, np.zeros(len(weights), np.int64), weights, moves)
 
     parts = (lambda: new_game(1, 2, p), dealt,
-             lambda: apply_move(dealt()[0].copy(), p, moves[0]),
-             evaluator, searcher, chooser, lambda: one_chunk(2), solo)
+             lambda: apply_move(dealt().copy(), p, moves[0]),
+             chooser, lambda: one_chunk(2), solo)
+    if not 0 <= index < len(parts):
+        raise ValueError(f"no compile part {index} (0..{len(STAGES) - 1})")
     parts[index]()
 
 
@@ -171,9 +157,12 @@ def _compile_part_apart(index: int) -> None:
     """Compile part ``index`` in a child process (the same package and cache directory).
 
     numba keeps every module it compiled in memory until the process ends, so compiling
-    the whole engine in one process peaked at 1.6 GB (issue 38); a child per part holds
+    the whole engine in one process peaked at 1.5-1.6 GB (issue 38); a child per part holds
     only its own part (the earlier parts it calls are loaded from the cache), and the
-    command that waits loads the finished kernels from the cache, which takes far less."""
+    command that waits loads the finished kernels from the cache, which takes far less:
+    1.10 GB at the peak, in the players' part.  That part is the evaluator, one kernel
+    with its pricing inlined (1.06 GB compiled alone), so a lower peak needs that kernel
+    split, not more processes (docs/explanation/performance.md)."""
     import bonfire_sim
 
     root = str(Path(bonfire_sim.__file__).resolve().parent.parent)
