@@ -63,6 +63,30 @@ def default_help(players: str = "the default mix") -> str:
             f"{RECOMMENDED_SOLO} against Tom (the recommended solo player).")
 
 
+def short_who(seat_lists: Sequence[str]) -> str:
+    """Seat lists (``"tuned_portal, tuned_planner"``, one per configuration) in words, the
+    named mixes by their name and player counts: ``default mix (2, 3 and 4 players); old
+    mix (4 players)``.  Anything else is kept as written, once."""
+    named: dict[str, list[int]] = {}
+    other: list[str] = []
+    for text in seat_lists:
+        names = [n.strip() for n in str(text).split(",") if n.strip()]
+        for label, mix in (("default mix", DEFAULT_MIX), ("old mix", OLD_MIX)):
+            if len(names) > 1 and names == [mix[i % len(mix)] for i in range(len(names))]:
+                named.setdefault(label, []).append(len(names))
+                break
+        else:
+            if str(text) not in other:
+                other.append(str(text))
+    parts = []
+    for label, counts in named.items():
+        c = sorted(set(counts))
+        counts_text = (", ".join(map(str, c[:-1])) + " and " + str(c[-1])) if len(c) > 1 \
+            else str(c[0])
+        parts.append(f"{label} ({counts_text} players)")
+    return "; ".join(parts + other)
+
+
 def who_played(specs: Sequence[str], players: int) -> str:
     """Who played, in words, for a figure's caption: ``search:16 against Tom`` (solo) or the
     seats' players cycled over the seats (``tuned_portal, tuned_planner at 2 players``)."""

@@ -78,3 +78,14 @@ def test_view_uses_the_recommended_solo_player(tmp_path, monkeypatch):
     _invoke("view", "--players", "1", "--seed", "2", "--out", str(tmp_path / "v.html"),
             "--quiet")
     assert seen["strategies"] == (RECOMMENDED_SOLO, "tom")
+
+
+def test_who_played_names_the_mixes_once_per_card():
+    """A report card says 'default mix (2, 3 and 4 players)', not one seat list per
+    configuration (the example report listed eleven seat names per card)."""
+    from bonfire_sim.lineup import OLD_MIX, short_who
+
+    seats = [", ".join(DEFAULT_MIX[i % len(DEFAULT_MIX)] for i in range(n)) for n in (2, 3, 4)]
+    text = short_who([*seats, ", ".join(OLD_MIX), "tuned, tuned"])
+    assert text == "default mix (2, 3 and 4 players); old mix (4 players); tuned, tuned"
+    assert short_who([seats[0], seats[0]]) == "default mix (2 players)"

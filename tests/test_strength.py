@@ -180,3 +180,32 @@ def test_an_answer_missing_at_the_top_rung_is_not_marked_from_the_lower_rungs():
     assert ST.convergence(curve)[0] == ST.CONVERGED
     mark, detail = ST.convergence(curve, ["r0", "r1", "search:16"])
     assert mark == ST.NOT_MEASURED and "search:16" in detail
+
+
+def test_the_ladder_progress_counts_a_search_game_by_its_cost(tmp_path, monkeypatch):
+    """The search rung's games come last and cost a hundred fast games each: the progress
+    counts work, so 'time left' is not 'about 3 s' for minutes (it was)."""
+    from bonfire_sim.sim import runner
+
+    def fake_run(cfg, out, progress=None, **_kw):
+        if progress is not None:
+            progress(cfg.games, cfg.games)
+        return out
+
+    monkeypatch.setattr(runner, "run", fake_run)
+    cfg = ST.StrengthConfig(players=(2,), decks=("task1",), games=100, solo_games=10,
+                            search_games=4, search_solo_games=2, seed=5,
+                            rungs=(ST.Rung("greedy", ("greedy",), "greedy"),
+                                   ST.Rung("search:8", ("search:8",), "search:8")))
+    seen: list[tuple[int, int]] = []
+    ST.play_ladder(cfg, tmp_path, progress=lambda d, t: seen.append((d, t)))
+    total = seen[-1][1]
+    fast = 100 + 10  # the greedy rung's games, 1 each
+    assert seen[-1][0] == total
+    from bonfire_sim.sim.runconfig import RunConfig
+
+    two = ST.game_cost(RunConfig(games=4, players=2, strategies=("search:8",)))
+    assert two == 1 + 2 * 8 * ST.SEARCH_COST_PER_BUDGET  # both seats search
+    assert total == round(fast + 4 * two + 2 * (1 + 8 * ST.SEARCH_COST_PER_BUDGET))
+    assert seen[1][0] == fast  # after the fast rung: a small share of the work
+    assert fast / total < 0.15  # by game count it would be 110 of 116

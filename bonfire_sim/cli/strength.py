@@ -32,7 +32,8 @@ def strength(ladder_file: str, quiet: bool) -> None:
     from bonfire_sim.pipelines.strength import read_strength_file, run_strength
 
     file = read_strength_file(ladder_file)
-    with Progress(None, "strength ladder", "game", quiet=quiet) as bar:
+    # counted in fast-game equivalents: a search game is worth many (studies.strength)
+    with Progress(None, "strength ladder", "fast-game eq.", quiet=quiet) as bar:
         answers, page = run_strength(file, progress=progress_callback(bar), status=bar.write)
     click.echo(f"{len(answers)} figures over {len(file.config.rungs)} rungs; "
                f"tables in {file.out}; report {page}")

@@ -34,8 +34,12 @@ def _setting_data(by_id: Mapping[str, Any], sid: str) -> list[tuple[str, dict[st
 
 
 def _who(frames: Sequence[pd.DataFrame]) -> str:
-    who = sorted({str(w) for f in frames if "who" in f for w in f["who"].dropna()})
-    return "; ".join(who)
+    """Who played the rows behind a card, the named mixes by name (one line, not a seat
+    list per configuration)."""
+    from bonfire_sim.lineup import short_who
+
+    seen = sorted({str(w) for f in frames if "who" in f for w in f["who"].dropna()})
+    return short_who([s for w in seen for s in w.split("; ")])
 
 
 def seat_card(by_id: Mapping[str, Any]) -> dict[str, Any]:

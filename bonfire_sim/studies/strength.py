@@ -148,17 +148,33 @@ def plan(config: StrengthConfig) -> list[dict[str, Any]]:
     return out
 
 
+# How many fast games one game costs per search seat and unit of budget (measured
+# 2026-11-27 on one core: search:16 plays about 5.5 solo games a second where a fast
+# player plays about 1,000): the progress counts games by their cost, so the time left
+# is right when the slow search rung comes last.
+SEARCH_COST_PER_BUDGET = 10.0
+
+
+def game_cost(cfg: Any) -> float:
+    """A game of ``cfg`` in fast-game equivalents: 1 plus the search seats' budgets."""
+    seats = [cfg.strategies[i % len(cfg.strategies)] for i in range(cfg.players)]
+    return 1.0 + sum(SEARCH_COST_PER_BUDGET * _budget(s) for s in seats)
+
+
 def play_ladder(config: StrengthConfig, out: str | Path, *, jobs: int = 1,
                 progress: Callable[[int, int], None] | None = None,
                 status: Callable[[str], None] | None = None) -> dict[str, dict[str, Path]]:
     """Play every run of ``plan(config)`` under ``out/<rung>/<key>`` (a finished run is
     resumed, not replayed); return ``{rung: {key: run directory}}``, a reused rung
-    pointing at the directories of the rung it shares games with."""
+    pointing at the directories of the rung it shares games with.  ``progress(done,
+    total)`` counts fast-game equivalents (``game_cost``), so its time left holds when
+    the search rung's slow games come last."""
     from bonfire_sim.sim.runner import run
 
     jobs_plan = plan(config)
-    total = sum(j["config"].games for j in jobs_plan if j["same_as"] is None)
-    done = 0
+    total = round(sum(j["config"].games * game_cost(j["config"]) for j in jobs_plan
+                      if j["same_as"] is None))
+    done = 0.0
     dirs: dict[str, dict[str, Path]] = {}
     for job in jobs_plan:
         if job["same_as"] is not None:
@@ -166,14 +182,20 @@ def play_ladder(config: StrengthConfig, out: str | Path, *, jobs: int = 1,
             continue
         where = Path(out) / _folder(job["rung"]) / job["key"]
 
-        def step(d: int, _t: int, base: int = done) -> None:
+        cost = game_cost(job["config"])
+        if status is not None and cost > 1:
+            status(f"{job['rung']}, {job['key']}: {job['config'].games:,} games of "
+                   f"{', '.join(dict.fromkeys(job['config'].strategies))} (each about "
+                   f"{cost:,.0f} fast games of work)")
+
+        def step(d: int, _t: int, base: float = done, cost: float = cost) -> None:
             if progress is not None:
-                progress(base + d, total)
+                progress(round(base + d * cost), total)
 
         dirs.setdefault(job["rung"], {})[job["key"]] = Path(run(
             job["config"], where, jobs=jobs, resume=(where / "manifest.json").is_file(),
             progress=step, status=status))
-        done += job["config"].games
+        done += job["config"].games * cost
     return dirs
 
 
