@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers_runs import interrupted_run
 
 from bonfire_sim.cli.main import main
 from bonfire_sim.infra import fileio
@@ -48,6 +49,7 @@ CASES: list[tuple[str, list[str]]] = [
     ("cards-extra-arg", ["cards", "extra"]),
     # --- strategies ---
     ("strategies-format", ["strategies", "--format", "xml"]),
+    ("values-format", ["values", "--format", "xml"]),
     ("strategies-extra-arg", ["strategies", "extra"]),
     # --- replay ---
     ("replay-seed-negative", ["replay", "--seed", "-1"]),
@@ -316,9 +318,11 @@ EXPECT = {
     "warm-extra-arg": "unexpected extra argument", "expert-rounds-0": "'--rounds'",
     "strength-missing": "strength-ladder file missing.toml not found",
     "unknown-command": "No such command", "unknown-global-option": "No such option",
-    "cards-kind": "unknown card kind", "cards-format": "unknown format",
+    "cards-kind": "'dragons' is not one of 'tasks'",
+    "values-format": "'xml' is not one of 'table', 'csv', 'json'",
+    "cards-format": "'xml' is not one of 'table', 'csv', 'json'",
     "cards-unknown-option": "No such option", "cards-extra-arg": "unexpected extra argument",
-    "strategies-format": "unknown format", "strategies-extra-arg": "unexpected extra",
+    "strategies-format": "'xml' is not one of 'table'", "strategies-extra-arg": "unexpected extra",
     "replay-seed-negative": "seed must be 0..", "replay-seed-2**64": "seed must be 0..",
     "replay-seed-text": "not a valid integer", "replay-seed-float": "not a valid integer",
     "replay-players-5": "players must be 1..4", "replay-players-0": "players must be 1..4",
@@ -336,7 +340,8 @@ EXPECT = {
     "run-chunk-huge": "chunk_size must be", "run-turn-log": "turn_log must be",
     "run-turn-log-fraction": "turn_log must be", "run-strategy": "unknown strategy",
     "run-strategy-count": "2 strategies for 3 seats", "run-rotation-games": "multiple of 4",
-    "run-backend": "backend must be", "run-dask-unreachable": "cannot reach the dask",
+    "run-backend": "'spark' is not one of 'loky', 'dask'",
+    "run-dask-unreachable": "cannot reach the dask",
     "run-dask-malformed": "tcp://HOST:PORT", "run-out-file": "it is a file",
     "run-out-under-file": "is not a directory", "run-out-foreign": "not a bonfire_sim run",
     "run-out-other-config": "different configuration",
@@ -410,11 +415,7 @@ def world(tmp_path_factory) -> Path:
     (root / "stray" / "turns" / "chunk-00000 copy.parquet").write_bytes(b"x")
     (root / "stray_dir" / "chunks" / "backup").mkdir()
     (root / "no_turns" / "turns" / "chunk-00001.parquet").unlink()
-    unfinished = root / "unfinished"
-    shutil.copytree(root / "run", unfinished)
-    m = json.loads((unfinished / "manifest.json").read_text())
-    m["complete"] = False
-    (unfinished / "manifest.json").write_text(json.dumps(m))
+    interrupted_run(cfg, root / "unfinished", 1)
     (root / "foreign").mkdir()
     (root / "foreign" / "notes.txt").write_text("mine")
     (root / "foreign_manifest").mkdir()

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers_runs import interrupted_run
 
 from bonfire_sim.cli.main import main
 from bonfire_sim.infra import ownership
@@ -147,23 +148,13 @@ HOSTILE: list[tuple[str, list[str], str]] = [
 
 
 # ---- the world ----------------------------------------------------------------------------
-def _unfinished(src: Path, dst: Path, last_chunk_pending: bool = True) -> Path:
-    """A copy of the finished run ``src`` as an interrupted one: no final tables, its
-    chunks in the chunk log (the last one not yet played)."""
-    shutil.copytree(src, dst)
-    m = json.loads((dst / "manifest.json").read_text())
-    chunks = m.pop("chunks")
-    for key in ("games", "players"):
-        (dst / m.pop(key)["file"]).unlink()
-    m.update(complete=False, chunks={})
-    (dst / "manifest.json").write_text(json.dumps(m))
-    keep = sorted(chunks, key=int)[:-1] if last_chunk_pending else sorted(chunks, key=int)
-    for k in set(chunks) - set(keep):
-        for part in ("games", "players", "turns"):
-            if part in chunks[k]:
-                (dst / chunks[k][part]["file"]).unlink()
-    (dst / "chunks.jsonl").write_text("".join(json.dumps(chunks[k]) + "\n" for k in keep))
-    return dst
+RUN_CFG = RunConfig(games=4, players=2, seed=1, chunk_size=2)  # the world's "run"
+
+
+def _unfinished(dst: Path, last_chunk_pending: bool = True) -> Path:
+    """The world's run as an interrupted one: no final tables, its chunks in the chunk log
+    (the last one not yet played)."""
+    return interrupted_run(RUN_CFG, dst, 1 if last_chunk_pending else 2)
 
 
 def _log(run_dir: Path) -> list[dict]:
@@ -180,7 +171,7 @@ def _sha(path: Path) -> str:
 
 def _build(root: Path) -> None:
     """The regular files of the world (copied per case; special files come later)."""
-    run(RunConfig(games=4, players=2, seed=1, chunk_size=2), root / "run")
+    run(RUN_CFG, root / "run")
     run(RunConfig(games=4, players=2, seed=2, chunk_size=2), root / "run_b")
     ok = '[run]\ngames = 4\nplayers = 2\nseed = 1\nchunk_size = 2\nout = "runs/ok"\n'
     (root / "exp_ok.toml").write_text(ok)
@@ -208,17 +199,17 @@ def _build(root: Path) -> None:
     # run directories whose manifest or log is hostile
     shutil.copytree(root / "run", root / "fifo_manifest")
     (root / "fifo_manifest" / "manifest.json").unlink()
-    _unfinished(root / "run", root / "fifo_log")
+    _unfinished(root / "fifo_log")
     (root / "fifo_log" / "chunks.jsonl").unlink()
     shutil.copytree(root / "run", root / "deep_manifest")
     (root / "deep_manifest" / "manifest.json").write_text(nested)
-    _unfinished(root / "run", root / "deep_log")
+    _unfinished(root / "deep_log")
     (root / "deep_log" / "chunks.jsonl").write_text(nested + "\n")
     # edited chunk logs (two chunks: 0 and 1; the log lists both)
-    _unfinished(root / "run", root / "log_hardlink")
+    _unfinished(root / "log_hardlink")
     for name in ("log_renamed", "log_range", "log_copied", "log_seed",
                  ):
-        _unfinished(root / "run", root / name, last_chunk_pending=False)
+        _unfinished(root / name, last_chunk_pending=False)
     # a finished run whose manifest lists chunk 0's entry again as chunk 1
     shutil.copytree(root / "run", root / "manifest_relabelled")
     m = json.loads((root / "manifest_relabelled" / "manifest.json").read_text())
@@ -237,9 +228,11 @@ def _build(root: Path) -> None:
     _write_log(d, lines)
     # chunk 1 of another seed's run, the log line edited to its checksums
     d = root / "log_seed"
+    other = interrupted_run(RunConfig(games=4, players=2, seed=2, chunk_size=2),
+                            root / "run_b_chunks", 2)
     lines = _log(d)
     for part in ("games", "players"):
-        shutil.copy(root / f"run_b/chunks/{part}-00001.parquet",
+        shutil.copy(other / f"chunks/{part}-00001.parquet",
                     d / f"chunks/{part}-00001.parquet")
         lines[1][part]["sha256"] = _sha(d / f"chunks/{part}-00001.parquet")
     _write_log(d, lines)
@@ -251,7 +244,7 @@ def _build(root: Path) -> None:
         m[table]["sha256"] = _sha(root / f"{name}/{table}.parquet")
         (root / name / "manifest.json").write_text(json.dumps(m))
     for name in ("lock_symlink", "lock_hardlink", "lock_fifo", "lock_stale"):
-        _unfinished(root / "run", root / name)
+        _unfinished(root / name)
     m = json.loads((root / "lock_stale" / "manifest.json").read_text())
     m["fingerprint"]["source_hash"] = "0000000000000000"
     (root / "lock_stale" / "manifest.json").write_text(json.dumps(m))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers_runs import interrupted_run
 
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import DataError
@@ -25,22 +26,9 @@ from bonfire_sim.sim.runner import MANIFEST, read_manifest, run
 CFG = RunConfig(games=16, players=2, seed=11, chunk_size=4, turn_log="all")
 
 
-class Stop(Exception):
-    pass
-
-
 def _interrupted(out: Path, after: int) -> Path:
     """Run CFG into ``out`` and stop it once ``after`` chunks are written."""
-    seen = []
-
-    def progress(done: int, total: int) -> None:
-        seen.append(done)
-        if len(seen) > after:  # the first call reports the games already done (0)
-            raise Stop
-
-    with pytest.raises(Stop):
-        run(CFG, out, progress=progress)
-    return out
+    return interrupted_run(CFG, out, after)
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 
 from bonfire_sim.analysis import headline as H
 from bonfire_sim.cli.main import main
+from bonfire_sim.errors import BonfireError
 from bonfire_sim.sim import warm
 from bonfire_sim.sim.runconfig import RunConfig
 
@@ -211,6 +212,25 @@ def test_every_compile_part_runs_on_real_inputs():
                          text=True, timeout=900)
     assert res.returncode == 0, res.stderr[-2000:]
     assert res.stdout.strip() == "[0, 5, 27, 50, 85, 95, 100]"
+
+
+def test_each_compile_part_runs_in_its_own_process():
+    # the command that waits holds none of the compile (numba keeps what it compiled
+    # until the process ends): it never imports a kernel; plain Python keeps this fast
+    code = ("import sys; from bonfire_sim.sim import warm; seen = []; "
+            "warm.compile_kernels(lambda d, t: seen.append(d), apart=True); "
+            "print(seen, 'bonfire_sim.rules.moves' in sys.modules)")
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=900)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert res.stdout.strip() == "[0, 5, 27, 50, 85, 95, 100] False"
+
+
+def test_a_failed_compile_part_is_one_line_naming_it():
+    with pytest.raises(BonfireError, match=r"compiling the engine .* failed: .*no compile "
+                                           r"part 6.*bonfire-sim warm"):
+        warm._compile_part_apart(6)
 
 
 def test_run_says_it_will_compile_before_anything_else(cold):

@@ -126,7 +126,8 @@ def _output_options(name: str) -> set[str]:
         if not isinstance(p, click.Option) or p.is_flag:
             continue
         flag = p.opts[0]
-        names_path = p.metavar and any(k in p.metavar for k in ("FILE", "DIR", "PATH"))
+        names_path = isinstance(p.type, click.Path) or (
+            p.metavar and any(k in p.metavar for k in ("FILE", "DIR", "PATH")))
         if (names_path or flag in ("--out", "--work")) and flag not in NOT_OUTPUTS:
             found.add(flag)
     return found

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers_runs import interrupted_run, played_chunks
 
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError, DataError
@@ -36,39 +36,29 @@ def test_two_workers_write_byte_identical_tables(reference, tmp_path):
     assert a.turns.equals(b.turns)
 
 
-def test_an_interrupted_run_resumes_to_byte_identical_tables(reference, tmp_path):
+def test_an_interrupted_run_resumes_to_byte_identical_tables(reference, tmp_path,
+                                                             monkeypatch):
     out = tmp_path / "int"
-    calls = []
-
-    def stop_after_two_chunks(done, total):
-        calls.append(done)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        run(CFG, out, progress=stop_after_two_chunks)
+    interrupted_run(CFG, out, 2)
     manifest = read_manifest(out)  # the manifest with the chunk log folded in
     assert len(manifest["chunks"]) == 2 and not manifest["complete"]
-    finished = {f: (out / "chunks" / f).stat().st_mtime_ns
-                for f in ("games-00000.parquet", "games-00001.parquet")}
     with pytest.raises(ConfigError, match="--resume"):
         run(CFG, out)
+    played = played_chunks(monkeypatch)
     run(CFG, out, resume=True)
     assert _bytes(out) == _bytes(reference)
-    for f, mtime in finished.items():  # finished chunks were not recomputed
-        assert (out / "chunks" / f).stat().st_mtime_ns == mtime
+    assert played == [2, 3]  # finished chunks were not recomputed
 
 
-def test_a_corrupt_chunk_is_recomputed_on_resume(reference, tmp_path):
+def test_a_corrupt_chunk_is_recomputed_on_resume(reference, tmp_path, monkeypatch):
     out = tmp_path / "corrupt"
-    shutil.copytree(reference, out)
-    manifest = json.loads((out / "manifest.json").read_text())
-    manifest["complete"] = False
-    (out / "manifest.json").write_text(json.dumps(manifest))
+    interrupted_run(CFG, out, 3)
     chunk = out / "chunks" / "players-00001.parquet"
     chunk.write_bytes(chunk.read_bytes()[:100])
+    played = played_chunks(monkeypatch)
     run(CFG, out, resume=True)
     assert _bytes(out) == _bytes(reference)
+    assert played == [1, 3]
 
 
 def test_a_different_configuration_is_refused_in_a_used_directory(reference):

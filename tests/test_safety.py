@@ -201,12 +201,13 @@ def test_resume_rebuilds_a_missing_or_corrupt_final_table(ref, tmp_path, damage,
 
 
 def test_resume_reruns_a_corrupt_chunk_of_a_finished_run(ref, tmp_path):
+    # a finished run keeps only its chunks' turn logs (the games are in the final tables)
     out = _copy(ref, tmp_path / "chunk")
-    _flip(out / "chunks" / "players-00002.parquet", 10)
+    _flip(out / "turns" / "chunk-00002.parquet", 10)
     run(CFG, out, resume=True)
     assert all((out / f).read_bytes() == (ref / f).read_bytes() for f in FINALS)
-    assert (out / "chunks" / "players-00002.parquet").read_bytes() == (
-        ref / "chunks" / "players-00002.parquet").read_bytes()
+    assert (out / "turns" / "chunk-00002.parquet").read_bytes() == (
+        ref / "turns" / "chunk-00002.parquet").read_bytes()
 
 
 def test_resume_removes_temporary_files_an_interrupted_write_left(ref, tmp_path):

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import click
 
+from bonfire_sim.catalog import CARD_KINDS
 from bonfire_sim.cli.options import emit_rows, format_option, variant_option
 
 
 @click.command()
 @click.option(
     "--kind",
+    type=click.Choice(list(CARD_KINDS)),
     default="tasks",
     show_default=True,
-    metavar="[tasks|gnomes|council|tom|variants]",
     help="Which cards: the 66 tasks, the 33 gnomes, the 8 council spaces plus the 5 "
     "common tasks, Tom's 8 solo cards, or every named variant of an uncertain fact.",
 )

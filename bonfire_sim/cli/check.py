@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import backend_options, emit_rows, quiet_option
+from bonfire_sim.cli.options import FILE, backend_options, emit_rows, quiet_option
 
 
 @click.command()
-@click.argument("check_file", metavar="FILE.toml")
+@click.argument("check_file", type=FILE, metavar="FILE.toml")
 @click.option("--json", "as_json", is_flag=True, default=False,
               help="Print the results as JSON instead of a table.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import Budget, FiniteFloat, backend_options, quiet_option
+from bonfire_sim.cli.options import DIR, FILE, Budget, FiniteFloat, backend_options, quiet_option
 from bonfire_sim.config import MAX_GAMES, MAX_POINTS
 
 
 @click.command()
-@click.argument("run_a")
-@click.argument("run_b")
-@click.option("--out", "out", default="reports/compare.html", show_default=True,
+@click.argument("run_a", type=DIR)
+@click.argument("run_b", type=DIR)
+@click.option("--out", "out", type=FILE, default="reports/compare.html", show_default=True,
               help="HTML file to write.")
 @click.option("--probe-games", type=Budget(1, MAX_GAMES), default=1000, show_default=True,
               help="Games per run whose decisions are forked for task and gnome values.")

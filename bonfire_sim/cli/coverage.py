@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from bonfire_sim.cli.options import (
+    DIR,
     backend_options,
     progress_callback,
     quiet_option,
@@ -15,7 +16,7 @@ from bonfire_sim.lineup import default_help
 
 
 @click.command()
-@click.argument("run_dir", required=False)
+@click.argument("run_dir", type=DIR, required=False)
 @click.option("--games", type=int, default=2000, show_default=True,
               help="Games to play when no RUN_DIR is given.")
 @click.option("--players", type=int, default=4, show_default=True, help="Players (1..4).")

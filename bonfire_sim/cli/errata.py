@@ -6,16 +6,16 @@ from collections.abc import Callable
 
 import click
 
-from bonfire_sim.cli.options import Budget, progress_callback, quiet_option
+from bonfire_sim.cli.options import DIR, FILE, Budget, progress_callback, quiet_option
 from bonfire_sim.config import MAX_GAMES
 
 
 @click.command()
-@click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR...")
-@click.option("--out", "out", required=True, metavar="DIR",
+@click.argument("run_dirs", type=DIR, nargs=-1, required=True, metavar="RUN_DIR...")
+@click.option("--out", "out", type=DIR, required=True, metavar="DIR",
               help="Folder for errata.html, errata.md, errata.json, edition.toml and the "
                    "fresh runs (fresh/).")
-@click.option("--targets", "targets_file", default=None, metavar="FILE.toml",
+@click.option("--targets", "targets_file", type=FILE, default=None, metavar="FILE.toml",
               help="A TOML file (e.g. the experiment file) whose [targets] table sets the "
                    "targets [default: seats within 1.5 pp, tasks and gnomes within 1 "
                    "point, Tom within 3 points].")

@@ -6,11 +6,11 @@ from collections.abc import Callable
 
 import click
 
-from bonfire_sim.cli.options import backend_options, progress_callback, quiet_option
+from bonfire_sim.cli.options import FILE, backend_options, progress_callback, quiet_option
 
 
 @click.command()
-@click.argument("file", metavar="FILE.toml")
+@click.argument("file", type=FILE, metavar="FILE.toml")
 @click.option("--jobs", type=int, default=None, help="Worker processes for games and forks "
               "(default: the file's [run] jobs for games, [report] jobs for forks, else 1).")
 @click.option("--probe-games", type=click.IntRange(min=1), default=None,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from bonfire_sim.cli.options import FiniteFloat, quiet_option
+from bonfire_sim.cli.options import DIR, FILE, FiniteFloat, quiet_option
 
 
 @click.command()
@@ -32,9 +32,9 @@ from bonfire_sim.cli.options import FiniteFloat, quiet_option
               help="Seed of the deals and of the optimiser.")
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Worker processes for recording (results do not depend on it).")
-@click.option("--out", default="runs/expert", show_default=True,
+@click.option("--out", type=DIR, default="runs/expert", show_default=True,
               help="Directory for each round's positions and rows.")
-@click.option("--weights-out", default="runs/expert/expert.toml", show_default=True,
+@click.option("--weights-out", type=FILE, default="runs/expert/expert.toml", show_default=True,
               metavar="FILE.toml",
               help="The final row as a weights file with its provenance (use as "
                    "expert@FILE.toml).")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from bonfire_sim.cli.options import (
+    FILE,
     Budget,
     backend_options,
     emit_rows,
@@ -43,7 +44,7 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
               help="Comma-separated player specs: built-in names, name@weights.toml, "
                    "search:N, package.module:Class (default: every scripted built-in; add "
                    "search:N for the strength reference).")
-@click.option("--csv", "csv_path", default=None, metavar="FILE",
+@click.option("--csv", "csv_path", type=FILE, default=None,
               help="Also write the table as CSV to this file.")
 @click.option("--jobs", type=int, default=1, show_default=True,
               help="Worker processes, -1 = every core (the results do not depend on it).")
@@ -61,13 +62,13 @@ def _counts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int
 @click.option("--search-games", type=Budget(1, MAX_GAMES), default=None, metavar="N",
               help="With --skill-depth: deals per cell that seats a search rung (search is "
                    "slow; default: --games).")
-@click.option("--out", "out", default=None, metavar="FILE.json",
+@click.option("--out", "out", type=FILE, default=None, metavar="FILE.json",
               help="With --skill-depth: store the matrix (tidy JSON) for `bonfire-sim report "
                    "--skill-depth FILE.json`.")
-@click.option("--config", "config_file", default=None, metavar="FILE.toml",
+@click.option("--config", "config_file", type=FILE, default=None, metavar="FILE.toml",
               help="With --skill-depth: play under this experiment file's [overrides] and "
                    "[variants] (--variant and --set apply on top).")
-@click.option("--baseline", default=None, metavar="FILE.json",
+@click.option("--baseline", type=FILE, default=None, metavar="FILE.json",
               help="With --skill-depth: a matrix of the same rungs under other rules (e.g. "
                    "the printed game); prints the skill depth against it per player count.")
 @variant_option

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import plays_search, seed_option, variant_option, warm_engine
+from bonfire_sim.cli.options import (
+    DIR,
+    FILE_OR_DASH,
+    plays_search,
+    seed_option,
+    variant_option,
+    warm_engine,
+)
 from bonfire_sim.lineup import default_help
 
 
@@ -27,6 +34,7 @@ from bonfire_sim.lineup import default_help
 @click.option(
     "--json",
     "json_out",
+    type=FILE_OR_DASH,
     metavar="FILE|-",
     default=None,
     help="Write the events and the result as JSON to FILE ('-' = stdout) instead of the "
@@ -35,7 +43,7 @@ from bonfire_sim.lineup import default_help
 @variant_option
 @click.option("--no-warm", is_flag=True,
               help="Do not compile the engine in the background after a cold start.")
-@click.option("--run", "run_dir", metavar="DIR", default=None,
+@click.option("--run", "run_dir", type=DIR, metavar="DIR", default=None,
               help="Replay a game of this finished run (its seed, seats, strategies and "
               "overrides); needs --game. --seed/--players/--strategies are then ignored.")
 @click.option("--game", "game_id", type=int, default=None, metavar="ID",

@@ -7,6 +7,8 @@ import sys
 import click
 
 from bonfire_sim.cli.options import (
+    DIR,
+    FILE,
     Budget,
     FiniteFloat,
     backend_options,
@@ -17,17 +19,17 @@ from bonfire_sim.config import MAX_GAMES, MAX_POINTS
 
 
 @click.command()
-@click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR [RUN_DIR ...]")
-@click.option("--out", "out", default="reports/report.html", show_default=True, metavar="FILE",
+@click.argument("run_dirs", type=DIR, nargs=-1, required=True, metavar="RUN_DIR [RUN_DIR ...]")
+@click.option("--out", "out", type=FILE, default="reports/report.html", show_default=True,
               help="HTML file to write (figures and CSS inline; no network needed).")
 @click.option("--title", default="Bonfire balance report", show_default=True,
               help="Page title.")
-@click.option("--sensitivity", "sensitivity", default=None, metavar="FILE.json",
+@click.option("--sensitivity", "sensitivity", type=FILE, default=None, metavar="FILE.json",
               help="Show this `bonfire-sim sensitivity --json` table in the method section.")
-@click.option("--skill-depth", "skill_depth", default=None, metavar="FILE.json",
+@click.option("--skill-depth", "skill_depth", type=FILE, default=None, metavar="FILE.json",
               help="Show this skill-depth matrix (`bonfire-sim ladder --skill-depth --out`) "
                    "as its own section.")
-@click.option("--errata", "errata", default=None, metavar="FILE.json",
+@click.option("--errata", "errata", type=FILE, default=None, metavar="FILE.json",
               help="Open the report with this errata sheet's four answer cards "
                    "(`bonfire-sim errata --out DIR` writes DIR/errata.json): verified on "
                    "fresh deals, where the report's own cards are not.")

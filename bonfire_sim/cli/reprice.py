@@ -7,7 +7,14 @@ import math
 
 import click
 
-from bonfire_sim.cli.options import Budget, backend_options, measure_option, quiet_option
+from bonfire_sim.cli.options import (
+    DIR,
+    FILE,
+    Budget,
+    backend_options,
+    measure_option,
+    quiet_option,
+)
 from bonfire_sim.config import MAX_GAMES
 
 
@@ -24,8 +31,8 @@ def _after(res, rnd) -> list[int]:
 
 
 @click.command()
-@click.argument("run_dirs", nargs=-1, required=True, metavar="RUN_DIR...")
-@click.option("--out", "out", required=True, metavar="FILE.toml",
+@click.argument("run_dirs", type=DIR, nargs=-1, required=True, metavar="RUN_DIR...")
+@click.option("--out", "out", type=FILE, required=True, metavar="FILE.toml",
               help="Experiment file to write ([run] like the runs, [overrides] task_points).")
 @click.option("--verify", is_flag=True,
               help="Play fresh deals under the proposal, re-measure, and re-price the cards "

@@ -7,6 +7,8 @@ import os
 import click
 
 from bonfire_sim.cli.options import (
+    DIR,
+    FILE,
     announce_compile,
     backend_options,
     interrupted,
@@ -35,13 +37,14 @@ from bonfire_sim.lineup import default_help
               help="Keep a per-turn log for no, a fraction F of, or all games.")
 @click.option("--chunk-size", type=int, default=500, show_default=True,
               help="Games per chunk (unit of work, checkpoint and resume).")
-@click.option("--out", "out", default="runs/latest", show_default=True, help="Run directory.")
+@click.option("--out", "out", type=DIR, default="runs/latest", show_default=True,
+              help="Run directory.")
 @click.option("--resume", is_flag=True, help="Complete an interrupted run in --out.")
 @click.option("--replace-stale", is_flag=True,
               help="If --out holds this run made by another engine (the rules, players or "
                    "libraries changed since), delete its games and play them afresh "
                    "instead of refusing (make demo uses it).")
-@click.option("--config", "config_file", default=None, metavar="FILE.toml",
+@click.option("--config", "config_file", type=FILE, default=None, metavar="FILE.toml",
               help="Experiment file; its [run] table replaces the options above.")
 @click.option("--move-timeout", type=float, default=None, metavar="SECONDS",
               help="Stop with an error when a plug-in seat takes longer than this per move "

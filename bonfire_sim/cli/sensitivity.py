@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import backend_options, emit_rows, quiet_option
+from bonfire_sim.cli.options import DIR, FILE, backend_options, emit_rows, quiet_option
 
 
 @click.command()
@@ -19,15 +19,15 @@ from bonfire_sim.cli.options import backend_options, emit_rows, quiet_option
                    "all its variants) [default: every variant].")
 @click.option("--seed", type=int, default=None, help="Master seed [default: 2026].")
 @click.option("--jobs", type=int, default=None, help="Worker processes [default: 1].")
-@click.option("--work", default=None, metavar="DIR",
+@click.option("--work", type=DIR, default=None, metavar="DIR",
               help="Directory for the runs; finished runs are reused [default: "
                    "runs/sensitivity].")
-@click.option("--config", "config_file", default=None, metavar="FILE.toml",
+@click.option("--config", "config_file", type=FILE, default=None, metavar="FILE.toml",
               help="A file with a [sensitivity] table (these options override it).")
-@click.option("--csv", "csv_out", default=None, metavar="FILE", help="Write the long table.")
-@click.option("--json", "json_out", default=None, metavar="FILE",
+@click.option("--csv", "csv_out", type=FILE, default=None, help="Write the long table.")
+@click.option("--json", "json_out", type=FILE, default=None,
               help="Write the study as JSON (for `bonfire-sim report --sensitivity`).")
-@click.option("--html", "html_out", default=None, metavar="FILE", help="Write an HTML page.")
+@click.option("--html", "html_out", type=FILE, default=None, help="Write an HTML page.")
 @backend_options
 @quiet_option
 def sensitivity(games: int | None, solo_games: int | None, players: str | None,

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from bonfire_sim.cli.options import Budget, backend_options, quiet_option
+from bonfire_sim.cli.options import FILE, Budget, backend_options, quiet_option
 from bonfire_sim.config import MAX_GAMES
 
 # Exit codes shared with ``bonfire-sim check``: the asserted outcome, the other, neither.
@@ -41,8 +41,8 @@ _FINITE = _FiniteFloat()
 
 
 @click.command()
-@click.argument("config_a", metavar="A.toml")
-@click.argument("config_b", metavar="B.toml")
+@click.argument("config_a", type=FILE, metavar="A.toml")
+@click.argument("config_b", type=FILE, metavar="B.toml")
 @click.option("--metric", type=click.Choice(["score", "win"]), default="score",
               show_default=True, help="What is compared per deal: final score or win share.")
 @click.option("--seat", type=int, default=0, show_default=True,
@@ -66,7 +66,7 @@ _FINITE = _FiniteFloat()
                    "deals' worth (no look decides on fewer).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (the decision does not depend on it).")
-@click.option("--trace", "trace_out", default=None, metavar="FILE.csv",
+@click.option("--trace", "trace_out", type=FILE, default=None, metavar="FILE.csv",
               help="Write the LLR after every chunk.")
 @backend_options
 @quiet_option

@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from bonfire_sim.cli.options import (
+    FILE,
     backend_options,
     progress_callback,
     quiet_option,
@@ -25,7 +26,7 @@ from bonfire_sim.lineup import RECOMMENDED_SOLO
               help="Fixed handicap for the win/loss/tie table (>0: Tom starts ahead).")
 @click.option("--jobs", type=int, default=1, show_default=True,
               help="Worker processes (-1 = every core).")
-@click.option("--path-csv", default=None, metavar="FILE",
+@click.option("--path-csv", type=FILE, default=None,
               help="Write the simulated handicap path (game, handicap, outcome).")
 @variant_option
 @backend_options

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import progress_callback, quiet_option
+from bonfire_sim.cli.options import FILE, progress_callback, quiet_option
 
 
 @click.command()
-@click.argument("ladder_file", metavar="FILE.toml")
+@click.argument("ladder_file", type=FILE, metavar="FILE.toml")
 @quiet_option
 def strength(ladder_file: str, quiet: bool) -> None:
     """Measure each headline answer on a strength ladder and mark whether it converged.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bonfire_sim.cli.options import Budget, FiniteFloat, backend_options, quiet_option
+from bonfire_sim.cli.options import DIR, FILE, Budget, FiniteFloat, backend_options, quiet_option
 from bonfire_sim.config import MAX_GAMES, TUNE_FLOATS
 
 MAX_GENERATIONS = 100_000  # a generation of the default study is ~3,000 games
@@ -49,7 +49,7 @@ MAX_POPSIZE = 1_000  # cma's default is about 15 candidates
 @click.option("--w-stalled", type=FiniteFloat(*TUNE_FLOATS["w_stalled"]),
               default=2.0, show_default=True,
               help="Objective weight of the stalled shares (2-player and 4-player games).")
-@click.option("--start", default="", metavar="FILE.toml",
+@click.option("--start", type=FILE, default="", metavar="FILE.toml",
               help="Start from this weights file (e.g. an earlier study's --weights-out) "
                    "instead of the style's row.")
 @click.option("--bound", "bound_specs", multiple=True, metavar="NAME=LO:HI",
@@ -60,9 +60,9 @@ MAX_POPSIZE = 1_000  # cma's default is about 15 candidates
                    "F of its start value, so a tuned style stays that style (0: off).")
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Worker processes (results do not depend on it).")
-@click.option("--out", default="runs/tune", show_default=True, help="Study directory.")
+@click.option("--out", type=DIR, default="runs/tune", show_default=True, help="Study directory.")
 @click.option("--resume", is_flag=True, help="Continue the study in --out.")
-@click.option("--weights-out", default=None, metavar="FILE.toml",
+@click.option("--weights-out", type=FILE, default=None, metavar="FILE.toml",
               help="Also write the final mean row as a weights file (usable as style@FILE).")
 @backend_options
 @quiet_option

@@ -8,6 +8,9 @@ import math
 import click
 
 from bonfire_sim.cli.options import (
+    DIR,
+    FILE,
+    FORMATS,
     Budget,
     FiniteFloat,
     backend_options,
@@ -34,7 +37,7 @@ def _counts(text: str) -> tuple[int, ...]:
 
 
 @click.command()
-@click.argument("run_dirs", nargs=-1, metavar="[RUN_DIR]...")
+@click.argument("run_dirs", type=DIR, nargs=-1, metavar="[RUN_DIR]...")
 @click.option("--players", "players_text", default="2,3,4", show_default=True,
               metavar="N,N,...", help="Player counts to measure (without RUN_DIR).")
 @click.option("--strategies", default="", metavar="A,B,...",
@@ -58,10 +61,9 @@ def _counts(text: str) -> tuple[int, ...]:
               help="Without RUN_DIR: the first stage's seed [default: 1]; top-ups take the "
                    "seeds above it.  With runs: the top-ups' first seed [default: one "
                    "above the runs'].")
-@click.option("--out", default=None, metavar="FILE",
+@click.option("--out", type=FILE, default=None,
               help="Write the whole table (.csv, .parquet or .json).")
-@click.option("--format", "fmt", default="table", show_default=True,
-              metavar="[table|csv|json]",
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="table: the summary, flags and rows not measured; csv/json: every row.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes for the forks (on dask: tasks in flight).")
@@ -107,8 +109,6 @@ def values(run_dirs: tuple[str, ...], players_text: str, strategies: str, games:
     from bonfire_sim.sim.runconfig import RunConfig
     from bonfire_sim.strategies.specs import split_specs
 
-    if fmt not in ("table", "csv", "json"):
-        raise ConfigError(f"--format must be table, csv or json, got {fmt!r}")
     if seed is not None:
         check_seed(seed, "--seed")
     path = None

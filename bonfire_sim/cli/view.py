@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from bonfire_sim.cli.options import (
+    DIR,
+    FILE,
     plays_search,
     quiet_option,
     seed_option,
@@ -15,7 +17,7 @@ from bonfire_sim.lineup import default_help
 
 
 @click.command()
-@click.option("--run", "run_dir", metavar="DIR", default=None,
+@click.option("--run", "run_dir", type=DIR, metavar="DIR", default=None,
               help="View a game of this finished run (its seed, seats, strategies and "
               "overrides); needs --game. --seed/--players/--strategies are then ignored.")
 @click.option("--game", "game_id", type=int, default=None, metavar="ID",
@@ -27,7 +29,7 @@ from bonfire_sim.lineup import default_help
               help="One strategy per human seat, comma-separated; a single name plays "
               "every seat. " + default_help())
 @variant_option
-@click.option("--out", default="game.html", show_default=True, metavar="FILE.html",
+@click.option("--out", type=FILE, default="game.html", show_default=True, metavar="FILE.html",
               help="The page to write.")
 @quiet_option
 def view(run_dir: str | None, game_id: int | None, seed: int, players: int,

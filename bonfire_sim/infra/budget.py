@@ -15,7 +15,9 @@ from collections.abc import Callable
 GAMES_PER_CORE_SECOND = 300.0  # four-player games of the default mix, one core
 FORK_GAMES_PER_CORE_SECOND = 40.0  # forked (probe) games: replays from a decision
 # games + players tables and their chunks, no turn log: 334 MB per million 4-player
-# games (docs/findings/2026-11-26-million-games.md)
+# games (docs/findings/2026-11-26-million-games.md).  That is the peak, while the merge
+# writes the tables beside the chunks; a finished run keeps one copy, about half
+# (162 bytes a game at 64,000 games, issue 38).
 RUN_BYTES_PER_GAME = 350
 # a turn log ("all") adds about 760 bytes per 4-player game (400 games, seed 3, measured
 # on 2026-11-27: 487 kB with it, 183 kB without)

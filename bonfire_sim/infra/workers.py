@@ -47,12 +47,12 @@ from joblib import Parallel
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from bonfire_sim.errors import ConfigError, WorkerError
+from bonfire_sim.infra import BACKENDS
 
 PARENT_POLL_S = 0.5
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 EXIT_ORPHANED = 3  # a worker's exit status after its parent vanished
 
-BACKENDS = ("loky", "dask")
 
 _GUARDED: list[int] = []  # the parent pid this worker process guards against, once armed
 _SESSIONS: list[Any] = []  # the dask sessions entered by ``using`` (None: loky), innermost last

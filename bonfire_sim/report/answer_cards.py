@@ -16,6 +16,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bonfire_sim.lineup import short_who
+
 NOT_VERIFIED = "not verified on fresh deals: `bonfire-sim errata` plants it and checks it"
 
 
@@ -95,7 +97,7 @@ def seat_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
                    f"{interval(d, 'pp')}")
     return card("card-seats", "Start player", head, figure, to_print, f"{verdict}; {marks}",
                 ok,
-                "; ".join(f"{s['players']}p {s['who']}" for s in seats), "#sheet-seats")
+                short_who([s["who"] for s in seats]), "#sheet-seats")
 
 
 def task_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
@@ -104,7 +106,7 @@ def task_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
     left = [x for x in sheet["unchanged"] if x["component"] == "tasks"]
     unmeasured = [x for x in left if x["reason"] == "not measured"]
     within = [x for x in left if x["reason"] == "within the margin"]
-    who = "; ".join(f"{n}p {w}" for n, w in sheet["who"].items())
+    who = short_who(list(sheet["who"].values()))
     if tasks:
         to_print = ", ".join(f"{t['item']} {t['today']}→{t['proposed']}" for t in tasks)
         big = max(tasks, key=lambda t: abs(t["before"] or 0))
@@ -156,7 +158,8 @@ def gnome_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
                 f"{len(off)} off, {len(unmeasured)} not measured of {len(g)}",
                 ", ".join(x["item"] for x in off) + ": change the ability" if off
                 else "nothing", verdict, None if (off or unmeasured) else True,
-                "; ".join(sorted({x["who"] for x in g if x.get("who")})), "#sheet-gnomes")
+                short_who(sorted({p for x in g if x.get("who") for p in x["who"].split("; ")})),
+                "#sheet-gnomes")
 
 
 def tom_card(sheet: Mapping[str, Any]) -> dict[str, Any]:

@@ -20,10 +20,10 @@ import pyarrow.parquet as pq
 
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.infra import fileio
-from bonfire_sim.sim import tablecheck
+from bonfire_sim.sim import chunklog, tablecheck
 from bonfire_sim.sim.checksums import Memos
 from bonfire_sim.sim.frames import NULL_IF_NEGATIVE, SCHEMAS
-from bonfire_sim.sim.runner import MANIFEST, read_manifest, run_files
+from bonfire_sim.sim.runner import MANIFEST, merged_chunk_file, read_manifest, run_files
 
 ENGINES = ("pandas", "polars")
 TABLES = ("games", "players", "turns")
@@ -208,6 +208,13 @@ def verify_directory(out: Path, manifest: Mapping[str, Any]) -> None:
                         f"all); repair with `bonfire-sim run --resume --out {out}` and the "
                         f"run's options")
     strangers = [f for f in run_files(out) if f not in listed and f != MANIFEST]
+    n_chunks = tablecheck.n_chunks(manifest)
+    if strangers and all(merged_chunk_file(f, n_chunks) or f == chunklog.LOG
+                         for f in strangers):
+        raise DataError(f"{out} still holds {len(strangers)} chunk file(s) already merged "
+                        f"into its tables ({strangers[0]}, ...; the run was interrupted while "
+                        f"removing them): finish it with `bonfire-sim run --resume --out "
+                        f"{out}` and the run's options")
     if strangers:
         raise DataError(f"{out} holds files its manifest does not list: "
                         f"{', '.join(strangers[:5])}; move them away")

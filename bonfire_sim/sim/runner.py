@@ -7,7 +7,9 @@ backend.  Workers only compute; the parent process writes every chunk atomically
 checksums, so an interrupted run loses at most the chunks in flight and ``--resume``
 recomputes nothing that was finished.  When every chunk is done the chunks are streamed
 into ``games.parquet`` and ``players.parquet`` (memory stays flat); turn logs stay
-partitioned under ``turns/``.
+partitioned under ``turns/``.  Once the merged tables are verified and the manifest that
+lists them is written, the chunks' game and player files are removed: a finished run
+holds each game once (see ``_merge`` for the order that keeps every crash resumable).
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ TURNS = "turns"
 # analysis.cards.probes.fork_cache_dir): ignored, so such runs still load.
 DERIVED = "analysis"
 FINAL_TABLES = ("games", "players")
+# The chunk tables merged into the final ones, removed (and unlisted) once those are verified.
+MERGED = FINAL_TABLES
 META_KEY = tablecheck.META_KEY  # Parquet key-value metadata: table, schema, config, fingerprint
 _CHUNK_NAME = re.compile(rf"(?P<dir>{CHUNKS})/(?:games|players)-(?P<index>\d{{5,}})\.parquet"
                          rf"|(?P<tdir>{TURNS})/chunk-(?P<tindex>\d{{5,}})\.parquet")
@@ -91,24 +95,32 @@ def _write_json_atomic(obj: Any, path: Path) -> None:
 
 
 def write_chunk(out: Path, data: ChunkData, config: RunConfig | None = None,
-                fingerprint: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Write a chunk's files atomically; return its manifest entry."""
+                fingerprint: Mapping[str, str] | None = None,
+                merged: bool = False) -> dict[str, Any]:
+    """Write a chunk's files atomically; return its manifest entry.  ``merged``: its games
+    are already in the run's verified final tables, so only its turn log is written."""
     def meta(name: str) -> bytes | None:
         return None if config is None else table_metadata(config, name, fingerprint or {})
 
     entry: dict[str, Any] = {"index": data.index}
-    entry["games"] = _write_atomic(data.games, out / CHUNKS / f"games-{data.index:05d}.parquet",
-                                   meta("games"))
-    entry["players"] = _write_atomic(data.players,
-                                     out / CHUNKS / f"players-{data.index:05d}.parquet",
-                                     meta("players"))
+    if not merged:
+        entry["games"] = _write_atomic(data.games,
+                                       out / CHUNKS / f"games-{data.index:05d}.parquet",
+                                       meta("games"))
+        entry["players"] = _write_atomic(data.players,
+                                         out / CHUNKS / f"players-{data.index:05d}.parquet",
+                                         meta("players"))
     if data.turns is not None:
         entry["turns"] = _write_atomic(data.turns, out / TURNS / f"chunk-{data.index:05d}.parquet",
                                        meta("turns"))
     return entry
 
 
-def _chunk_ok(out: Path, entry: Mapping[str, Any]) -> bool:
+def _chunk_ok(out: Path, entry: Mapping[str, Any], merged: bool = False) -> bool:
+    """Whether a chunk's listed files are there and match their checksums; a chunk whose
+    games are not in verified final tables (not ``merged``) needs its games and players."""
+    if not merged and not all(k in entry for k in MERGED):
+        return False
     for key in ("games", "players", "turns"):
         if key in entry:
             f = out / entry[key]["file"]
@@ -325,7 +337,8 @@ def read_manifest(out: Path) -> dict[str, Any]:
     for key, entry in (chunks.items() if isinstance(chunks, dict) else ()):
         # a relabelled or out-of-range line would give duplicated or missing games
         tablecheck.check_entry(key, entry, tablecheck.n_chunks(manifest),
-                               mpath if manifest.get("complete") else out / chunklog.LOG)
+                               mpath if manifest.get("complete") else out / chunklog.LOG,
+                               merged=bool(manifest.get("complete")))
     return manifest
 
 
@@ -390,7 +403,10 @@ def _run_locked(config: RunConfig, out: Path, n_jobs: int, resume: bool,
                 move_timeout: float | None = None) -> Path:
     """``run`` while holding the run's lock (so ``prepare`` rechecks what it found)."""
     manifest = prepare(out, config, resume, fingerprint)
-    done = {int(k): v for k, v in manifest["chunks"].items() if _chunk_ok(out, v)}
+    # A finished run with intact final tables has every game there (its chunks' game and
+    # player files were removed once merged): only its turn logs can need replaying.
+    merged = bool(manifest.get("complete")) and _final_ok(out, manifest)
+    done = {int(k): v for k, v in manifest["chunks"].items() if _chunk_ok(out, v, merged)}
     for index, entry in done.items():  # each listed file holds the chunk it is listed as
         for table in ("games", "players", "turns"):
             if table in entry:
@@ -402,27 +418,47 @@ def _run_locked(config: RunConfig, out: Path, n_jobs: int, resume: bool,
     resolved = resolve_players(config)
     todo = (ChunkJob(config, i, resolved, move_timeout) for i in range(config.n_chunks)
             if i not in done)
-    games_done = sum(v["games"]["rows"] for v in done.values())
+    games_done = sum(_chunk_games(config, i) for i in done)
     if progress:
         progress(games_done, config.games)
-    if manifest.get("complete") and not n_todo and _final_ok(out, manifest):
-        chunklog.remove(out)  # left only by a crash between the final write and its removal
+    if merged and not n_todo:
+        # left only by a crash after the final manifest was written (or an older version)
+        chunklog.remove(out)
+        _drop_merged_chunks(out, manifest)
         return out
-    manifest["complete"] = False
+    if manifest.get("complete") and not merged:
+        # The final tables are damaged and the chunks they were merged from are gone: the
+        # games are played again into chunks, logged (so resumable) as in any unfinished run.
+        manifest["complete"] = False
+        for key in FINAL_TABLES:
+            manifest.pop(key, None)
+        _write_json_atomic(manifest, out / MANIFEST)
     if n_todo:
         ensure_warm(status)
     for data in play_chunks(todo, min(n_jobs, max(1, n_todo))):
-        entry = write_chunk(out, data, config, fingerprint)
+        entry = write_chunk(out, data, config, fingerprint, merged)
         manifest["chunks"][str(data.index)] = entry
-        chunklog.append(out, entry)  # O(1) per chunk; the manifest is rewritten at the end
+        if not merged:  # a merged run's manifest stays complete: it is rewritten below
+            chunklog.append(out, entry)  # O(1) per chunk; the manifest is rewritten at the end
         games_done += data.games.num_rows
         log.info("chunk %d: %d games in %.1f s (%d of %d games)", data.index,
                  data.games.num_rows, data.seconds, games_done, config.games)
         if progress:
             progress(games_done, config.games)
+    if merged:  # turn logs replayed; the games were in the final tables all along
+        manifest["chunks"] = {k: manifest["chunks"][k]
+                              for k in sorted(manifest["chunks"], key=int)}
+        _write_json_atomic(manifest, out / MANIFEST)
+        _drop_merged_chunks(out, manifest)
+        return out
     _merge(out, manifest)
     log.info("merged %d chunks into %s", len(manifest["chunks"]), out)
     return out
+
+
+def _chunk_games(config: RunConfig, index: int) -> int:
+    """The number of games chunk ``index`` of ``config`` plays."""
+    return min((index + 1) * config.chunk_size, config.games) - index * config.chunk_size
 
 
 def check_move_timeout(seconds: float | None) -> float | None:
@@ -444,7 +480,17 @@ def resolve_jobs(jobs: int) -> int:
 
 
 def _merge(out: Path, manifest: dict[str, Any]) -> None:
-    """Stream the chunks, in order, into games.parquet and players.parquet."""
+    """Stream the chunks, in order, into games.parquet and players.parquet, verify them,
+    then keep one copy of each game.
+
+    The order makes every crash resumable with identical tables: (1) the final tables are
+    written atomically and (2) checked (row counts against the chunks', the footer's game
+    range and description, checksums); (3) the manifest listing them, and no chunk game or
+    player file, is written atomically: until then the chunks and their log are the run;
+    from then on the verified final tables are; (4) the chunk log and (5) the chunks' game
+    and player files are removed.  A crash before (3) merges again on ``--resume``; after
+    it, ``--resume`` (or a second ``run``) only removes what (4) and (5) left.
+    """
     order = sorted(manifest["chunks"], key=int)
     for key in FINAL_TABLES:
         final = out / f"{key}.parquet"
@@ -462,6 +508,51 @@ def _merge(out: Path, manifest: dict[str, Any]) -> None:
         manifest[key] = {"file": final.name, "sha256": _sha256(final),
                          "rows": sum(manifest["chunks"][k][key]["rows"] for k in order)}
     manifest["chunks"] = {k: manifest["chunks"][k] for k in order}
-    manifest["complete"] = True
-    _write_json_atomic(manifest, out / MANIFEST)
+    _verify_merge(out, manifest)
+    _drop_merged_chunks(out, manifest)
+
+
+def _verify_merge(out: Path, manifest: dict[str, Any]) -> None:
+    """Refuse final tables that do not hold exactly the chunks' rows (the chunks are kept)."""
+    for key in FINAL_TABLES:
+        final = out / manifest[key]["file"]
+        rows = pq.read_metadata(final).num_rows
+        if rows != manifest[key]["rows"] or _sha256(final) != manifest[key]["sha256"]:
+            raise DataError(f"{final} does not hold the {manifest[key]['rows']} rows merged "
+                            f"into it (the disk changed it?); its chunks are kept: run again "
+                            f"with --resume")
+        tablecheck.check_final(final, key, manifest)
+
+
+def _drop_merged_chunks(out: Path, manifest: dict[str, Any]) -> None:
+    """Write the finished manifest without the merged chunk files, then remove those files
+    (steps 3-5 of ``_merge``; also what a run interrupted in between, or made by an older
+    version that kept its chunks, needs).  The turn logs stay: they are nowhere else."""
+    stripped = {k: {t: v for t, v in c.items() if t not in MERGED}
+                for k, c in manifest["chunks"].items()}
+    if not manifest.get("complete") or stripped != manifest["chunks"]:
+        manifest["chunks"] = stripped
+        manifest["complete"] = True
+        _write_json_atomic(manifest, out / MANIFEST)
     chunklog.remove(out)  # after the manifest: a crash in between leaves a log it ignores
+    folder = out / CHUNKS
+    try:
+        names = sorted(e.name for e in os.scandir(folder) if e.name.endswith(".parquet"))
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise fileio.os_error(folder, e) from None
+    for name in names:
+        if merged_chunk_file(f"{CHUNKS}/{name}", tablecheck.n_chunks(manifest)):
+            try:
+                (folder / name).unlink(missing_ok=True)  # a link is removed, never followed
+            except OSError as e:
+                raise fileio.os_error(folder / name, e) from None
+
+
+def merged_chunk_file(rel: str, n_chunks: int) -> bool:
+    """Whether ``rel`` (relative to a run of ``n_chunks`` chunks) is one of its chunks' games
+    or players files: the kind a finished run no longer holds once its tables are verified."""
+    m = _CHUNK_NAME.fullmatch(rel)
+    return (m is not None and m["dir"] is not None and int(m["index"]) < n_chunks
+            and f"{int(m['index']):05d}" == m["index"])

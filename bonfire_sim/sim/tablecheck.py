@@ -41,9 +41,12 @@ def stored_config(manifest: Mapping[str, Any]) -> dict[str, Any]:
     return {"variants": C.default_variants(), **manifest.get("config", {})}
 
 
-def check_entry(key: str, entry: Any, n_chunks: int, where: str | Path) -> None:
+def check_entry(key: str, entry: Any, n_chunks: int, where: str | Path,
+                merged: bool = False) -> None:
     """Refuse a chunk listing whose index is not its key, lies outside ``0..n_chunks-1``,
-    or whose files are not the ones a run writes for that index."""
+    or whose files are not the ones a run writes for that index.  ``merged`` (a finished
+    run's manifest): its games and players files may be unlisted, as they are once merged
+    into the final tables."""
     index = entry.get("index") if isinstance(entry, dict) else None
     if isinstance(index, bool) or not isinstance(index, int) or str(index) != key:
         raise _edited(where, f"chunk {key[:20]!r} is listed with index {index!r}")
@@ -51,7 +54,7 @@ def check_entry(key: str, entry: Any, n_chunks: int, where: str | Path) -> None:
         raise _edited(where, f"chunk {index} is out of range (the run has {n_chunks} chunks)")
     for table, pattern in CHUNK_FILES.items():
         part = entry.get(table)
-        if part is None and table == "turns":
+        if part is None and (table == "turns" or merged):
             continue
         if not isinstance(part, dict) or part.get("file") != pattern.format(index):
             raise _edited(where, f"chunk {index} lists {table} file "

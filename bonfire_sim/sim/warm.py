@@ -112,11 +112,9 @@ STAGES = (("the rules: setting up a game", 5), ("the rules: legal moves", 22),
           ("a batch of games", 10), ("solo games, the turn log and replays", 5))
 
 
-def compile_kernels(step: Callable[[int, int], None] | None = None) -> None:
-    """Run every compiled entry point once on a tiny input (compiles or loads them all).
-
-    ``step(done, total)`` hears the share of the compile done before each part and at
-    the end (``STAGES``: total 100)."""
+def compile_part(index: int) -> None:
+    """Run the entry points of compile part ``index`` (``STAGES``) once on tiny inputs,
+    which compiles them (or loads them and what they call from the cache)."""
     import numpy as np
 
     from bonfire_sim.rules import tables as T
@@ -128,29 +126,83 @@ def compile_kernels(step: Callable[[int, int], None] | None = None) -> None:
 
     p = T.DEFAULT_PARAMS
     moves = new_buffer()
-    state: list[np.ndarray] = []
     weights = no_weights()
 
     def one_chunk(players: int) -> None:
         run_one(ChunkJob(RunConfig(games=1, players=players, turn_log="all", chunk_size=1), 0))
 
-    def last() -> None:
+    def dealt() -> np.ndarray:
+        state = new_game(1, 2, p)
+        legal_moves(state, p, moves)
+        return state
+
+    def chooser() -> None:
+        state = new_game(1, 2, p)
+        choose_in(state, p, moves, legal_moves(state, p, moves), 0, weights[0],
+                  *new_scratch(p))  # one seat's row
+
+    def solo() -> None:
         one_chunk(1)  # Tom's kernels
         play_out(new_game(1, 2, p), p, np.zeros(len(weights), np.int64), weights, moves)
 
-    parts = (lambda: state.append(new_game(1, 2, p)),
-             lambda: legal_moves(state[0], p, moves),
-             lambda: apply_move(state[0].copy(), p, moves[0]),
-             lambda: choose_in(state[0], p, moves, legal_moves(state[0], p, moves), 0,
-                               weights[0], *new_scratch(p)),  # one seat's row
-             lambda: one_chunk(2), last)
+    parts = (lambda: new_game(1, 2, p), dealt,
+             lambda: apply_move(dealt().copy(), p, moves[0]),
+             chooser, lambda: one_chunk(2), solo)
+    if not 0 <= index < len(parts):
+        raise ValueError(f"no compile part {index} (0..{len(STAGES) - 1})")
+    parts[index]()
+
+
+def _compile_part_apart(index: int) -> None:
+    """Compile part ``index`` in a child process (the same package and cache directory).
+
+    numba keeps every module it compiled in memory until the process ends, so compiling
+    the whole engine in one process peaked at 1.5-1.6 GB (issue 38); a child per part holds
+    only its own part (the earlier parts it calls are loaded from the cache), and the
+    command that waits loads the finished kernels from the cache, which takes far less:
+    1.10 GB at the peak, in the players' part.  That part is the evaluator, one kernel
+    with its pricing inlined (1.06 GB compiled alone), so a lower peak needs that kernel
+    split, not more processes (docs/explanation/performance.md)."""
+    import bonfire_sim
+
+    root = str(Path(bonfire_sim.__file__).resolve().parent.parent)
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    res = subprocess.run([sys.executable, "-m", "bonfire_sim.sim.warm", "--part", str(index)],
+                         env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, check=False)
+    if res.returncode != 0:
+        from bonfire_sim.errors import BonfireError
+
+        lines = res.stderr.decode(errors="replace").strip().splitlines()
+        why = lines[-1] if lines else f"exit status {res.returncode}"
+        if res.returncode < 0:
+            why = f"killed by signal {-res.returncode} (out of memory?)"
+        what = STAGES[index][0] if 0 <= index < len(STAGES) else f"part {index}"
+        raise BonfireError(f"compiling the engine ({what}) failed: {why}; "
+                           f"run `bonfire-sim warm` to try again")
+
+
+def compile_kernels(step: Callable[[int, int], None] | None = None,
+                    apart: bool | None = None) -> None:
+    """Compile (or load) every compiled entry point, part by part (``STAGES``).
+
+    ``apart``: each part in its own child process, which keeps the compile's peak memory
+    to one part's (default: yes, unless the kernels run as plain Python).  ``step(done,
+    total)`` hears the share of the compile done before each part and at the end
+    (total 100)."""
+    if apart is None:
+        apart = not jit_disabled()
     total = sum(share for _, share in STAGES)
     done = 0
-    for (label, share), part in zip(STAGES, parts, strict=True):
+    for index, (label, share) in enumerate(STAGES):
         if step:
             step(done, total)
         t0 = time.perf_counter()
-        part()
+        if apart:
+            _compile_part_apart(index)
+        else:
+            compile_part(index)
         log.info("compiled %s in %.1f s", label, time.perf_counter() - t0)
         done += share
     if step:
@@ -215,4 +267,7 @@ def warm_in_background() -> subprocess.Popen | None:
 
 
 if __name__ == "__main__":
-    ensure_warm()
+    if sys.argv[1:2] == ["--part"]:  # one part of a compile (``_compile_part_apart``)
+        compile_part(int(sys.argv[2]))
+    else:
+        ensure_warm()
