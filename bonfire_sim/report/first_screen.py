@@ -33,6 +33,18 @@ def _setting_data(by_id: Mapping[str, Any], sid: str) -> list[tuple[str, dict[st
     return list((by_id.get(sid) or {}).get("data", {}).get("by_setting", []))
 
 
+def _primary(by_id: Mapping[str, Any], sid: str) -> tuple[list[tuple[str, dict[str, Any]]], str]:
+    """The first setting only (the runs named first), and a note naming the others.  A
+    card answers for one setting: pooling the rows of two populations (other players,
+    variants or overrides) into one printed value would mix games that differ; the other
+    settings are the details' own answers and the robustness marks."""
+    parts = _setting_data(by_id, sid)
+    if len(parts) <= 1:
+        return parts, ""
+    return parts[:1], (f"; answered for {parts[0][0]}, the first setting named "
+                       f"({len(parts) - 1} other setting(s) in the details)")
+
+
 def _who(frames: Sequence[pd.DataFrame]) -> str:
     """Who played the rows behind a card, the named mixes by name (one line, not a seat
     list per configuration)."""
@@ -44,7 +56,8 @@ def _who(frames: Sequence[pd.DataFrame]) -> str:
 
 def seat_card(by_id: Mapping[str, Any]) -> dict[str, Any]:
     parts, prints, worst = [], [], None
-    for _setting, data in _setting_data(by_id, "seats"):
+    primary, others = _primary(by_id, "seats")
+    for _setting, data in primary:
         sa = data.get("compensation")
         if sa is None or sa.empty:
             continue
@@ -66,12 +79,12 @@ def seat_card(by_id: Mapping[str, Any]) -> dict[str, Any]:
                 f"the seat points below re-rank the games to fair.",
                 f"start seat {_pp(v)} pp ({_pp(lo)} to {_pp(hi)}) at {n} players",
                 "; ".join(prints) or "no seat points", NOT_VERIFIED, False,
-                "the runs' players", "#answer-seats")
+                "the runs' players" + others, "#answer-seats")
 
 
 def task_card(by_id: Mapping[str, Any], margin: float) -> dict[str, Any]:
-    frames = [d["tasks"] for _s, d in _setting_data(by_id, "tasks")
-              if d.get("tasks") is not None]
+    primary, others = _primary(by_id, "tasks")
+    frames = [d["tasks"] for _s, d in primary if d.get("tasks") is not None]
     rows = [f[(f["players"] > 0)].rename(columns={"task": "card"}) for f in frames]
     rows = [r for r in rows if len(r)]
     if not rows:
@@ -109,13 +122,14 @@ def task_card(by_id: Mapping[str, Any], margin: float) -> dict[str, Any]:
                                   f"{len(set(prop['card']))} task(s) within ±{margin:g}",
                                   "nothing")
         verdict, ok = NOT_VERIFIED, False
-    return card("card-tasks", "Tasks", head, figure, to_print, verdict, ok, _who(frames),
+    return card("card-tasks", "Tasks", head, figure, to_print, verdict, ok,
+                _who(frames) + others,
                 "#answer-tasks")
 
 
 def gnome_card(by_id: Mapping[str, Any]) -> dict[str, Any]:
-    frames = [d["gnomes"] for _s, d in _setting_data(by_id, "gnomes")
-              if d.get("gnomes") is not None]
+    primary, others = _primary(by_id, "gnomes")
+    frames = [d["gnomes"] for _s, d in primary if d.get("gnomes") is not None]
     rows = [f[f["players"] > 0] for f in frames]
     rows = [r for r in rows if len(r)]
     if not rows:
@@ -132,7 +146,8 @@ def gnome_card(by_id: Mapping[str, Any]) -> dict[str, Any]:
                 f"{len(off)} off, {len(unmeasured)} not measured of {g['gnome'].nunique()}",
                 (", ".join(off) + ": change the ability") if off else "nothing",
                 "not enough play to tell" if unmeasured and not off else NOT_VERIFIED,
-                None if unmeasured and not off else False, _who(frames), "#answer-gnomes")
+                None if unmeasured and not off else False, _who(frames) + others,
+                "#answer-gnomes")
 
 
 def tom_card(by_id: Mapping[str, Any]) -> dict[str, Any]:
