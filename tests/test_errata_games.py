@@ -201,18 +201,21 @@ def test_a_held_out_start_is_brought_back_by_the_joint_loop(tmp_path):
 @pytest.mark.heavy
 def test_the_default_game_with_verified_seat_points_changes_nothing(tmp_path):
     """Once the seat points a sheet verified are printed, a sheet of the same game
-    proposes no further seat change."""
+    proposes no further seat change at those counts.  Only verified lines are printed
+    (a line whose interval cannot tell is not a result), and 20,000 fresh games a round
+    resolve the tolerance; at 3,000 nothing was verified and the 3-player proposal
+    [0, 2, 4] overshot (measured 2026-11-27: the second sheet asked [0, 2, 2])."""
     from bonfire_sim.analysis.errata_measure import FreshPlan
     from bonfire_sim.pipelines.errata import errata
 
-    plan = FreshPlan(games=3000, fork_games=0, focus_games=0, jobs=2)
-    dirs = [run(RunConfig(games=3000, players=n, strategies=("tuned",),
+    plan = FreshPlan(games=20000, fork_games=0, focus_games=0, jobs=2)
+    dirs = [run(RunConfig(games=6000, players=n, strategies=("tuned",),
                           seed=60 + n), tmp_path / f"p{n}", jobs=2) for n in (2, 3, 4)]
     first, _ = errata(dirs, tmp_path / "first", probe_games=0, rounds=3, plan=plan)
-    points = {s["players"]: s["proposed"] for s in first.seats}
-    settled = [run(RunConfig(games=3000, players=n, strategies=("tuned",),
-                             seed=70 + n,
+    points = {s["players"]: s["proposed"] for s in first.seats if s["verified"] is True}
+    assert points, [(s["players"], s["proposed"], s["effect"]) for s in first.seats]
+    settled = [run(RunConfig(games=6000, players=n, strategies=("tuned",), seed=70 + n,
                              overrides={"seat_points": points[n]} if any(points[n]) else {}),
-                   tmp_path / f"s{n}", jobs=2) for n in (2, 3, 4)]
+                   tmp_path / f"s{n}", jobs=2) for n in sorted(points)]
     second, _ = errata(settled, tmp_path / "second", probe_games=0, rounds=3, plan=plan)
     assert not [s for s in second.seats if s["changed"]], second.seats

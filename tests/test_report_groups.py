@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-import bonfire_sim.analysis.values as values
+import bonfire_sim.analysis.cards.views as values  # where task_values forks
 import bonfire_sim.sim.load as loader
 from bonfire_sim.cli.main import main
 from bonfire_sim.errors import ConfigError
