@@ -604,7 +604,11 @@ def test_bench_forks_prints_forks_per_second_for_both_fork_sets():
 
 
 @pytest.mark.heavy
-@pytest.mark.xfail(strict=False, reason=(
+# Not run by `make test-heavy` (run=False): three closed loops of the receipt value take
+# tens of minutes and fail as measured below; run it by hand with
+# `pytest -m heavy --runxfail -k held_out_plants tests/test_card_values.py` when the
+# receipt value changes.
+@pytest.mark.xfail(strict=False, run=False, reason=(
     "issue 36, open: the receipt value's loop on the same plants, one count at a time "
     "(cards-room, 2026-11-27, 1,200 games each, seeds 9402/9203/9404, verify 600 / focus "
     "2,400, 3 rounds), brought B20 back at 2, 3 and 4 players but drove R15 3 -> 8-9 and "
