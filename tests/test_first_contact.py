@@ -202,29 +202,30 @@ def test_bench_old_flags_name_their_subcommand(old, new):
     assert new in res.stderr and old[0] in res.stderr
 
 
-def test_every_compile_part_runs_on_real_inputs():
-    # as plain Python (nothing compiles): each part calls its kernels with the argument
-    # types the game loop uses, so a wrong one fails here, not minutes into a compile
-    code = ("from bonfire_sim.sim import warm; seen = []; "
-            "warm.compile_kernels(lambda d, t: seen.append(d)); print(seen)")
+def _plain_python(code: str) -> str:
+    """``code`` run in a fresh interpreter without the JIT; its stdout (fails on an error)."""
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, timeout=900)
     assert res.returncode == 0, res.stderr[-2000:]
-    assert res.stdout.strip() == "[0, 5, 27, 50, 85, 95, 100]"
+    return res.stdout.strip()
+
+
+def test_every_compile_part_runs_on_real_inputs():
+    # as plain Python (nothing compiles): each part calls its kernels with the argument
+    # types the game loop uses, so a wrong one fails here, not minutes into a compile
+    out = _plain_python("from bonfire_sim.sim import warm; seen = []; "
+                        "warm.compile_kernels(lambda d, t: seen.append(d)); print(seen)")
+    assert out == "[0, 5, 27, 50, 85, 95, 100]"
 
 
 def test_each_compile_part_runs_in_its_own_process():
     # the command that waits holds none of the compile (numba keeps what it compiled
     # until the process ends): it never imports a kernel; plain Python keeps this fast
-    code = ("import sys; from bonfire_sim.sim import warm; seen = []; "
-            "warm.compile_kernels(lambda d, t: seen.append(d), apart=True); "
-            "print(seen, 'bonfire_sim.rules.moves' in sys.modules)")
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                         text=True, timeout=900)
-    assert res.returncode == 0, res.stderr[-2000:]
-    assert res.stdout.strip() == "[0, 5, 27, 50, 85, 95, 100] False"
+    out = _plain_python("import sys; from bonfire_sim.sim import warm; seen = []; "
+                        "warm.compile_kernels(lambda d, t: seen.append(d), apart=True); "
+                        "print(seen, 'bonfire_sim.rules.moves' in sys.modules)")
+    assert out == "[0, 5, 27, 50, 85, 95, 100] False"
 
 
 def test_a_failed_compile_part_is_one_line_naming_it():

@@ -26,7 +26,6 @@ Events (JSON-able dicts, in order; every one has ``i``, ``kind``, ``turn``, ``ro
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -109,8 +108,8 @@ def is_search_spec(name: str) -> bool:
     """Whether ``name`` is the search player with a budget (``search:16``, ``search_ref:64``,
     ``search_expert:8``): the traced game plays it with its own weight row, as ``run``
     does, so a run's search game replays identically.  Checked by its text alone (a name
-    read from a run's manifest imports nothing)."""
-    return re.fullmatch(r"search(_ref|_expert)?:\d{1,6}", name.strip()) is not None
+    read from a run's manifest imports nothing; ``parse_player`` checks the budget)."""
+    return is_search_name(name) and ":" in name
 
 
 def uses_search(players: int, strategies: Sequence[str] | str | None) -> bool:
