@@ -30,6 +30,7 @@ def main() -> int:
     ap.add_argument("runs", nargs="+")
     ap.add_argument("--out", required=True)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--probe-games", dest="probes", type=int, default=2000)
     a = ap.parse_args()
     from bonfire_sim.report.build import build_report
 
@@ -47,7 +48,7 @@ def main() -> int:
         step.update(name=text, peak=now, t=time.perf_counter())
 
     threading.Thread(target=sample, daemon=True).start()
-    build_report(a.runs, a.out, jobs=a.jobs, status=status)
+    build_report(a.runs, a.out, jobs=a.jobs, status=status, probes=a.probes)
     status("done")
     return 0
 

@@ -12,6 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
@@ -91,8 +92,15 @@ def test_the_reports_pruned_arrow_load_gives_the_same_numbers_as_the_full_one(re
                                      full.path))]
     g_new, p_new = S.combine(pruned)
     g_old, p_old = S.combine(old)
-    _, p_lean = S.combine(lean, lists=False)
-    pd.testing.assert_frame_equal(g_new, g_old)
+    g_lean, p_lean = S.combine(lean, lists=False, lean=True)
+    # the report's games columns only, narrowed: the same values
+    assert list(g_new.columns) == [c for c in g_old.columns if c in g_new.columns]
+    assert "seed" not in g_new and g_new["n_rounds"].dtype == "int16"
+    pd.testing.assert_frame_equal(g_new, g_old[g_new.columns], check_dtype=False)
+    pd.testing.assert_frame_equal(g_lean, g_new)
+    assert p_lean["run"].dtype == "category" and "end_reason" not in p_lean
+    pd.testing.assert_series_equal(p_lean["win_share"], p_old["win_share"])
+    pd.testing.assert_series_equal(p_lean["deal_key"], p_old["deal_key"], check_dtype=False)
     for f in (S.score_summary, S.seat_advantage, S.seat_test):
         for p in (p_new, p_lean):
             pd.testing.assert_frame_equal(f(p), f(p_old), check_dtype=False)
@@ -108,6 +116,22 @@ def test_the_reports_pruned_arrow_load_gives_the_same_numbers_as_the_full_one(re
         counts, rows = list_item_counts(ref, col)
         assert [counts.get(i, 0) for i in ids] == expected.tolist()
         assert rows == len(p_old)
+
+
+def test_the_reports_combined_rows_share_the_runs_columns_instead_of_copying_them(ref):
+    """At a million games each copy of a players column is 4-32 MB: the report's combined
+    frames add only the columns they compute (run, game columns, deal key, win share)."""
+    runs = RD.load_runs([ref])
+    data = runs[0][1]
+    games, players = S.combine(runs, lists=False, lean=True)
+    for c in ("game_id", "seat", "score", "won", "n_bonfires"):
+        assert np.shares_memory(players[c].to_numpy(), data.players[c].to_numpy()), c
+    for c in ("game_id", "deal", "n_rounds", "n_turns"):
+        assert np.shares_memory(games[c].to_numpy(), data.games[c].to_numpy()), c
+    assert "run" not in data.players and "run" not in data.games  # the run's own untouched
+    added = players.drop(columns=list(data.players.columns)).memory_usage(index=False)
+    assert added.sum() / len(data.games) < 100, added  # bytes a 4-player game: 80 here
+    assert players["run"].memory_usage(index=False) <= len(players) + 200
 
 
 def test_checksums_are_hashed_once_and_a_tampered_file_is_still_refused(ref, tmp_path, memo):

@@ -116,9 +116,9 @@ def _seat_arrays(runs: Sequence[Run]) -> dict[str, np.ndarray]:
     Plain arrays, not a copy of the players frame: at a million games the seat analysis
     needs a few of them, not a pivot table."""
     parts: dict[str, list[np.ndarray]] = {k: [] for k in (
-        "game", "seat", "score", "bonfires", "game_id", "win_share", "game_deal", "game_run")}
-    offset = 0
-    for i, run in enumerate(sorted(runs, key=lambda r: r.label)):
+        "game", "seat", "score", "bonfires", "game_id", "win_share", "cluster")}
+    offset = clusters = 0
+    for run in sorted(runs, key=lambda r: r.label):
         p = run.data.players
         human = (p["strategy"] != TOM).to_numpy()
         gid = p["game_id"].to_numpy(np.int64)[human]
@@ -126,20 +126,20 @@ def _seat_arrays(runs: Sequence[Run]) -> dict[str, np.ndarray]:
         won = p["won"].to_numpy(bool)[human]
         winners = np.bincount(row, weights=won, minlength=len(games))
         deal = run.data.games.set_index("game_id")["deal"].reindex(games).to_numpy(np.int64)
+        # the deal's index among this run's deals, after the earlier runs' deals: the
+        # clusters ordered by (run, deal), one per pair, without a (games, 2) sort
+        deals, cluster = np.unique(deal, return_inverse=True)
         parts["game"].append(row + offset)
-        parts["seat"].append(p["seat"].to_numpy(np.int64)[human])
-        parts["score"].append(p["score"].to_numpy(np.int64)[human])
-        parts["bonfires"].append(p["n_bonfires"].to_numpy(np.int64)[human])
+        # narrow copies: the integers as stored (int8/int16), widened where used
+        parts["seat"].append(p["seat"].to_numpy()[human])
+        parts["score"].append(p["score"].to_numpy()[human])
+        parts["bonfires"].append(p["n_bonfires"].to_numpy()[human])
         parts["game_id"].append(gid)
         parts["win_share"].append(np.where(won, 1.0 / np.maximum(winners[row], 1), 0.0))
-        parts["game_deal"].append(deal)
-        parts["game_run"].append(np.full(len(games), i, np.int64))
+        parts["cluster"].append(cluster.ravel() + clusters)
         offset += len(games)
-    out = {k: np.concatenate(v) if v else np.zeros(0, np.int64) for k, v in parts.items()}
-    pairs = np.stack([out.pop("game_run"), out.pop("game_deal")], axis=1)
-    out["cluster"] = (np.unique(pairs, axis=0, return_inverse=True)[1].ravel()
-                      if len(pairs) else np.zeros(0, np.int64))
-    return out
+        clusters += len(deals)
+    return {k: np.concatenate(v) if v else np.zeros(0, np.int64) for k, v in parts.items()}
 
 
 def _games_by_seat(a: dict[str, np.ndarray], n: int,

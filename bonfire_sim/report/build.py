@@ -31,6 +31,7 @@ from bonfire_sim.report.data import (  # noqa: F401 (public here: compare and ca
     check_distinct_runs,
     load_runs,
     report_columns,
+    returning_memory,
     run_labels,
 )
 from bonfire_sim.report.first_screen import read_sheet
@@ -458,7 +459,7 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
     say = status or (lambda _text: None)
     if groups is None:
         groups = G.group_manifests([(lab, r.manifest) for lab, r in runs])
-    games, players = S.combine(runs, lists=False)  # task/gnome counts come per run
+    games, players = S.combine(runs, lists=False, lean=True)  # task/gnome lists: per run
     overrides = {lab: r.manifest.get("config", {}).get("overrides", {}) for lab, r in runs}
     games.attrs["overrides"] = overrides
     games.attrs["variants"] = {lab: r.manifest.get("config", {}).get("variants")
@@ -558,21 +559,27 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
         if progress is not None:
             progress(done, total)
 
-    runs = load_runs(run_dirs, status=say)
-    tick()
-    sections = report_sections(runs, paths=run_dirs, probes=probes, margin=margin,
-                               command=command, jobs=jobs, sensitivity=sens, progress=tick,
-                               quiet=quiet, groups=groups, status=say,
-                               skill_depth=skill_depth, errata=sheet)
-    n_games = sum(len(r.games) for _, r in runs)
-    subtitle = (f"{n_games:,} games from {len(runs)} run(s) in {len(groups)} group(s): "
-                f"{', '.join(lab for lab, _ in runs)} — bonfire_sim {__version__}, built "
-                f"{time.strftime('%Y-%m-%d %H:%M')}")
-    write_views = DC.link_example_games(sections, runs, run_dirs, out) if views else None
-    say(f"writing {out}")
-    path = H.write(out, H.render(title, subtitle, sections))
-    if write_views is not None:  # after the page: a page that fails leaves no views/ behind
-        say("view pages of the example games")
-        write_views()
-    tick()
+    with returning_memory() as give_back:  # each step starts from what is still held
+
+        def step(text: str) -> None:
+            give_back()
+            say(text)
+
+        runs = load_runs(run_dirs, status=step)
+        tick()
+        sections = report_sections(runs, paths=run_dirs, probes=probes, margin=margin,
+                                   command=command, jobs=jobs, sensitivity=sens,
+                                   progress=tick, quiet=quiet, groups=groups, status=step,
+                                   skill_depth=skill_depth, errata=sheet)
+        n_games = sum(len(r.games) for _, r in runs)
+        subtitle = (f"{n_games:,} games from {len(runs)} run(s) in {len(groups)} group(s): "
+                    f"{', '.join(lab for lab, _ in runs)} — bonfire_sim {__version__}, built "
+                    f"{time.strftime('%Y-%m-%d %H:%M')}")
+        write_views = DC.link_example_games(sections, runs, run_dirs, out) if views else None
+        step(f"writing {out}")
+        path = H.write(out, H.render(title, subtitle, sections))
+        if write_views is not None:  # after the page: a page that fails leaves no views/
+            step("view pages of the example games")
+            write_views()
+        tick()
     return path

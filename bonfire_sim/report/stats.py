@@ -57,36 +57,50 @@ def _list_columns() -> set[str]:
     return {f.name for f in SCHEMAS["players"] if arrow_types.is_list(f.type)}
 
 
-def combine(runs: Sequence[tuple[str, Any]], lists: bool = True,
+def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = False,
             ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(games, players) of several ``(label, RunData)``, tagged ``run`` and ``rotated``.
 
     ``players`` gains the game's ``n_players``, ``solo``, ``n_turns``, ``end_reason``,
-    ``deal_key`` (its deal, an id unique across the runs) and ``win_share`` (1/k for
-    each of k tied winners, else 0).  ``lists=False`` leaves
-    the list columns (task and gnome ids) out of ``players``: the report counts those per
-    run in Arrow, and at a million games they are most of the table.
+    ``deal`` (when the games have one), ``deal_key`` (its deal, an id unique across the
+    runs) and ``win_share`` (1/k for each of k tied winners, else 0).  ``lists=False``
+    leaves the list columns (task and gnome ids) out of ``players``: the report counts
+    those per run in Arrow, and at a million games they are most of the table.
+    ``lean=True`` (the report) leaves out the game columns no report section reads from
+    the players rows (``n_turns``, ``end_reason``, ``deal``: the games frame has them) and
+    holds the players' ``run`` as a categorical of the sorted labels (a byte a row, not a
+    string: the same groups, order and comparisons).
+
+    A single run's frames share the run's own columns (copy-on-write), so combining costs
+    only the columns it adds: at a million games each copy of the players table is
+    hundreds of MB.
     """
     gs, ps = [], []
+    shares: list[np.ndarray] | None = []
     deal_offset = 0
+    labels = sorted({label for label, _ in runs})
     for label, data in runs:
         cfg = data.manifest.get("config", {})
-        g = data.games.copy()
+        g = data.games.copy(deep=False)  # the run's columns, shared until written
         g["run"] = label
         g["rotated"] = bool(cfg.get("seat_rotation", False))
         left = data.players
         if not lists:
             left = left[[c for c in left.columns if c not in _list_columns()]]
-        # merge makes the one new frame (no copy before it, no concat of a single run):
-        # at a million games each copy of the players table is hundreds of MB
-        p = left.merge(g[["game_id", "n_players", "solo", "n_turns", "end_reason",
-                          "rotated", *(["deal"] if "deal" in g else [])]], on="game_id",
-                       how="left")
-        p.insert(len(left.columns), "run", label)
+        p, deal, row = _with_game_columns(left, g, label, lean)
+        if row is not None and shares is not None:  # tied winners counted per game
+            won = p["won"].to_numpy(bool)
+            winners = np.bincount(row, weights=won, minlength=len(g))
+            shares.append(np.where(won, 1.0 / np.maximum(winners[row], 1), 0.0))
+        else:
+            shares = None
+        if lean:
+            p["run"] = pd.Categorical.from_codes(np.full(len(p), labels.index(label)), labels)
         # One id per (run, deal), unique across the runs: the cluster of the intervals
         # over seat-rotated games (the rotations of a deal share its cards).
-        deal = p["deal"].to_numpy(np.int64) if "deal" in p else p["game_id"].to_numpy(np.int64)
-        p["deal_key"] = deal + deal_offset
+        key = deal + deal_offset
+        # int32 where every key fits (the same values, half the bytes of a big run)
+        p["deal_key"] = key.astype(np.int32) if lean and key.max(initial=0) < 2**31 else key
         deal_offset += int(deal.max()) + 1 if len(deal) else 0
         del left
         gs.append(g)
@@ -96,9 +110,40 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True,
     players = ps.pop() if len(ps) == 1 else pd.concat(ps, ignore_index=True)
     del ps
     players["won"] = players["won"].astype(bool)
-    winners = players.groupby(["run", "game_id"])["won"].transform("sum")
-    players["win_share"] = np.where(players["won"], 1.0 / winners.clip(lower=1), 0.0)
+    if shares is not None:  # no group-by over every row of every run
+        players["win_share"] = shares[0] if len(shares) == 1 else np.concatenate(shares)
+    else:
+        winners = players.groupby(["run", "game_id"])["won"].transform("sum")
+        players["win_share"] = np.where(players["won"], 1.0 / winners.clip(lower=1), 0.0)
     return games, players
+
+
+def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: str, lean: bool,
+                       ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray | None]:
+    """``left`` (one run's players rows) with ``run`` and its game's columns beside it,
+    each row's deal (its game id where the games have no deal) and each row's game (its
+    row in ``g``; None where a game is missing).
+
+    Each row's game is found by its ``game_id`` and ``left``'s own columns are shared, not
+    copied; a row whose game is missing falls back to a left merge (the game columns then
+    NaN), as before."""
+    has_deal = "deal" in g
+    cols = ["n_players", "solo", *([] if lean else ["n_turns", "end_reason"]), "rotated",
+            *(["deal"] if has_deal else [])]
+    unique = g["game_id"].is_unique
+    row = pd.Index(g["game_id"]).get_indexer(left["game_id"]) if unique else None
+    if row is None or (row < 0).any():
+        p = left.merge(g[["game_id", *cols]], on="game_id", how="left")
+        p.insert(len(left.columns), "run", label)
+    else:
+        p = left.copy(deep=False)
+        p["run"] = label
+        for c in cols:
+            p[c] = g[c].array.take(row)
+    deal = p["deal" if has_deal else "game_id"].to_numpy(np.int64)
+    if lean and has_deal:
+        p = p.drop(columns="deal")
+    return p, deal, (None if row is None or (row < 0).any() else row)
 
 
 def multiplayer(players: pd.DataFrame) -> pd.DataFrame:
