@@ -199,17 +199,18 @@ REPORT_PROBE = textwrap.dedent("""
     from pathlib import Path
     from bonfire_sim.analysis.cards import views
     from bonfire_sim.analysis.runs import Run
-    from bonfire_sim.report import build, stats
+    from bonfire_sim.report import build, data, stats
 """) + textwrap.dedent(HWM) + textwrap.dedent("""
-    runs = build.load_runs([sys.argv[1]])
-    games, players = stats.combine(runs, lists=False)
-    run = Run(runs[0][0], Path(sys.argv[1]), runs[0][1])
-    seats = build.section_seats(players, [run])
-    taken = views._human_counts([run], 4, "bonfire_task_ids", views.TASK_IDS)
+    # as build_report holds them: the lean combined rows, memory given back between steps
+    with data.returning_memory() as give_back:
+        runs = build.load_runs([sys.argv[1]])
+        give_back()
+        games, players = stats.combine(runs, lists=False, lean=True)
+        run = Run(runs[0][0], Path(sys.argv[1]), runs[0][1])
+        seats = build.section_seats(players, [run])
+        taken = views._human_counts([run], 4, "bonfire_task_ids", views.TASK_IDS)
     print(json.dumps({"kb": status("VmHWM") - base, "rows": len(players)}))
 """)
-
-
 
 
 def _probe(run_dir: Path, code: str = PROBE) -> int:
@@ -229,13 +230,14 @@ def test_peak_memory_of_the_lazy_path_is_flat_and_the_reports_load_is_small(tmp_
     big = run(RunConfig(games=4000, players=4, seed=1), tmp_path / "big")
     a, b = _probe(small), _probe(big)
     assert b - a < 24 * 1024, (a, b)
-    # The report's load, its seat section and its task counts do grow with the games, but
-    # by its pruned, narrowed columns only: under 6 KB per extra game here (measured
-    # 4.3-4.4 KB at these small sizes, where small arrays cost more than their bytes;
-    # about 1 KB per game from 200k to 1M games, docs/findings/2026-11-26-million-games.md;
-    # loading every column with lists as Python objects cost ~11 KB)
+    # The report's load, its seat section (the compensation re-ranks every game) and its
+    # task counts do grow with the games, but by the narrow columns held once: under
+    # 2.5 KB per extra game here (measured 1.5 KB at these small sizes, where small arrays
+    # cost more than their bytes; 0.6 KB from 64k to 256k games, docs/howto/big-runs.md).
+    # Combining copies of the players rows (string run labels, a group-by over every row,
+    # the allocators keeping what they freed) measured 4.3 KB here.
     a, b = _probe(small, REPORT_PROBE), _probe(big, REPORT_PROBE)
-    assert b - a < 3500 * 6, (a, b)
+    assert b - a < 3500 * 2.5, (a, b)
 
 
 def test_list_counts_from_the_file_refuse_a_wrong_column_and_a_tampered_file(ref, tmp_path):

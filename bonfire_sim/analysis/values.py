@@ -122,14 +122,14 @@ def _seat_arrays(runs: Sequence[Run]) -> dict[str, np.ndarray]:
         p = run.data.players
         human = (p["strategy"] != TOM).to_numpy()
         gid = p["game_id"].to_numpy(np.int64)[human]
-        games, row = np.unique(gid, return_inverse=True)
+        games, row = _game_rows(gid)
         won = p["won"].to_numpy(bool)[human]
         winners = np.bincount(row, weights=won, minlength=len(games))
         deal = run.data.games.set_index("game_id")["deal"].reindex(games).to_numpy(np.int64)
         # the deal's index among this run's deals, after the earlier runs' deals: the
         # clusters ordered by (run, deal), one per pair, without a (games, 2) sort
         deals, cluster = np.unique(deal, return_inverse=True)
-        parts["game"].append(row + offset)
+        parts["game"].append(row + offset if offset else row)
         # narrow copies: the integers as stored (int8/int16), widened where used
         parts["seat"].append(p["seat"].to_numpy()[human])
         parts["score"].append(p["score"].to_numpy()[human])
@@ -139,7 +139,22 @@ def _seat_arrays(runs: Sequence[Run]) -> dict[str, np.ndarray]:
         parts["cluster"].append(cluster.ravel() + clusters)
         offset += len(games)
         clusters += len(deals)
-    return {k: np.concatenate(v) if v else np.zeros(0, np.int64) for k, v in parts.items()}
+    # one run's arrays as they are (np.concatenate would copy them)
+    return {k: (v[0] if len(v) == 1 else np.concatenate(v)) if v else np.zeros(0, np.int64)
+            for k, v in parts.items()}
+
+
+def _game_rows(gid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(gid, return_inverse=True)``, without its sort where the ids are in order
+    already (a run's rows are written game by game): a sort of a million games' rows
+    copies them twice."""
+    if len(gid) and np.all(gid[1:] >= gid[:-1]):
+        first = np.empty(len(gid), bool)
+        first[0] = True
+        np.not_equal(gid[1:], gid[:-1], out=first[1:])
+        return gid[first], np.cumsum(first) - 1
+    games, row = np.unique(gid, return_inverse=True)
+    return games, row.ravel()
 
 
 def _games_by_seat(a: dict[str, np.ndarray], n: int,
@@ -153,6 +168,8 @@ def _games_by_seat(a: dict[str, np.ndarray], n: int,
     bonf[a["game"], a["seat"]] = a["bonfires"]
     filled[a["game"], a["seat"]] = True
     complete = filled.all(axis=1)  # a game missing a seat's row is left out
+    if complete.all():  # no copies of the (games, n) matrices
+        return scores, bonf, a["cluster"]
     return scores[complete], bonf[complete], a["cluster"][complete]
 
 

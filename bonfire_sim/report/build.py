@@ -59,7 +59,7 @@ def _section(sid: str, title: str, blocks: list[dict[str, Any]],
 
 
 def _n_games(players: pd.DataFrame) -> int:
-    return int(players[["run", "game_id"]].drop_duplicates().shape[0])
+    return S.n_games(players)
 
 
 def _fig(ax: Any, caption: str, warning: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -75,19 +75,24 @@ def seat_data(players: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     m = S.multiplayer(players)
     counts = m["n_players"].to_numpy()
     rotated = m["rotated"].to_numpy(bool)
-    labels = m["run"].to_numpy()
+    runs = m["run"]
+
+    def labels(mask: np.ndarray) -> list[str]:
+        # the distinct runs only: a run label per row as Python strings is ~60 B a row
+        return sorted(map(str, runs[mask].unique()))
+
     keep = np.ones(len(m), bool)
     notes = []
     for n in sorted(set(counts.tolist())):
         at = counts == n
         if rotated[at].any():
             keep[at & ~rotated] = False
-            dropped = sorted(set(labels[at & ~rotated].tolist()))
+            dropped = labels(at & ~rotated)
             if dropped:
                 notes.append(f"{n} players: using the seat-rotated run(s) only; not rotated "
                              f"and left out: {', '.join(dropped)}.")
         else:
-            names = ", ".join(sorted(set(labels[at].tolist())))
+            names = ", ".join(labels(at))
             notes.append(f"{n} players: no run was seat-rotated ({names}); seat effects are "
                          f"confounded with the strategy sitting there.")
     return (m if keep.all() else m[keep]), notes
@@ -566,6 +571,7 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
             say(text)
 
         runs = load_runs(run_dirs, status=step)
+        give_back()  # the read's buffers, before the sections combine the runs
         tick()
         sections = report_sections(runs, paths=run_dirs, probes=probes, margin=margin,
                                    command=command, jobs=jobs, sensitivity=sens,

@@ -29,8 +29,7 @@ def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
 # and the score breakdown).  The task and gnome lists are counted from the file, run by
 # run (``analysis.values``); compare, which tests them per row, asks for them
 # (``lists=True``).  Solo runs also keep the score lines behind Tom's breakdown.
-PLAYER_COLUMNS = ("game_id", "strategy", "seat", "score", "rank", "won", "score_ingame",
-                  "n_bonfires")
+PLAYER_COLUMNS = ("game_id", "strategy", "seat", "score", "won", "n_bonfires")
 LIST_COLUMNS = ("gnome_ids", "bonfire_task_ids", "unlit_task_ids")
 SOLO_PREFIXES = ("score_", "pts_")
 # Small integers held in the narrowest type that fits every game (a score is < 2**15):
