@@ -2,6 +2,7 @@
 """Peak resident memory of ``bonfire-sim report`` step by step (Linux).
 
 Usage: scripts/profile_report_memory.py RUN_DIR [RUN_DIR...] --out report.html [--jobs 2]
+       [--probe-games 2000]
 
 Builds the report in this process; a thread samples the resident set every 20 ms, and
 each step the report announces (its ``status`` lines: loading, each section, writing)
