@@ -25,8 +25,10 @@ from bonfire_sim.analysis.intervals import Z95
 
 
 def _win_shares_int(scores: np.ndarray, bonfires: np.ndarray, offs: np.ndarray) -> np.ndarray:
-    """(G, n) win shares with integer offsets (score, then bonfires; ties share)."""
-    adj = scores + offs[None, :]
+    """(G, n) win shares with integer offsets (score, then bonfires; ties share), in the
+    scores' own integer type (int32 from ``values``: a million games' matrices are half
+    the bytes of int64)."""
+    adj = scores + offs.astype(scores.dtype)[None, :]
     top = adj.max(axis=1, keepdims=True)
     lead = adj == top
     bf = np.where(lead, bonfires, -1)
@@ -54,6 +56,12 @@ def win_shares(scores: np.ndarray, bonfires: np.ndarray, c: np.ndarray,
     return acc
 
 
+def _integers(a: np.ndarray) -> np.ndarray:
+    """``a`` as it is if it holds integers (int32 or wider), else as int64."""
+    a = np.asarray(a)
+    return a if a.dtype.kind == "i" and a.dtype.itemsize >= 4 else a.astype(np.int64)
+
+
 def _jacobian(scores: np.ndarray, bonfires: np.ndarray, c: np.ndarray) -> np.ndarray:
     """d(win share of seats 1..n-1) / d(offset of seats 1..n-1), central differences."""
     n = len(c)
@@ -71,8 +79,7 @@ def compensation(scores: np.ndarray, bonfires: np.ndarray, clusters: np.ndarray 
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(offsets, lo, hi) per seat, seat 0 fixed at 0: the starting points that equalise
     win shares (95% sandwich interval).  ``scores``/``bonfires`` are (games, seats)."""
-    scores = np.asarray(scores, dtype=np.int64)
-    bonfires = np.asarray(bonfires, dtype=np.int64)
+    scores, bonfires = _integers(scores), _integers(bonfires)
     g, n = scores.shape
     nan = np.full(n, np.nan)
     if n < 2 or g < 2:

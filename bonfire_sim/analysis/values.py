@@ -152,7 +152,9 @@ def _game_rows(gid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         first = np.empty(len(gid), bool)
         first[0] = True
         np.not_equal(gid[1:], gid[:-1], out=first[1:])
-        return gid[first], np.cumsum(first) - 1
+        row: np.ndarray = np.cumsum(first, dtype=np.int32 if len(gid) < 2**31 else np.int64)
+        np.subtract(row, 1, out=row)
+        return gid[first], row
     games, row = np.unique(gid, return_inverse=True)
     return games, row.ravel()
 
@@ -161,8 +163,10 @@ def _games_by_seat(a: dict[str, np.ndarray], n: int,
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(games, n) scores and bonfires by seat of the complete games, and their clusters."""
     g = len(a["cluster"])
-    scores = np.full((g, n), -1, np.int64)
-    bonf = np.zeros((g, n), np.int64)
+    # int32: every score and offset fits, and the re-ranking's (games, n) temporaries
+    # are half the bytes of int64
+    scores = np.full((g, n), -1, np.int32)
+    bonf = np.zeros((g, n), np.int32)
     filled = np.zeros((g, n), bool)
     scores[a["game"], a["seat"]] = a["score"]
     bonf[a["game"], a["seat"]] = a["bonfires"]
