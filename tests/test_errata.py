@@ -162,6 +162,12 @@ def test_the_next_smaller_sheet_names_the_change_that_buys_least():
     ns = _sheet(loop).next_smaller
     assert ns is not None and ns["misses"]
     assert ns["drop"] in ("tasks R3", "seats 2 players", "seats 3 players")
+    # without its re-price a card planted too high is too strong again (positive surplus):
+    # the sign said the opposite, so a needed change read as one the sheet could drop
+    from bonfire_sim.analysis.errata_loop import drop_effects
+
+    eff = drop_effects(loop, Targets()).set_index("item")
+    assert eff.loc["R3", "without"] > 2.0 and eff.loc["Y4", "without"] > 2.5, eff
 
 
 def test_rows_not_measured_are_never_reported_as_no_change():
