@@ -268,13 +268,16 @@ def compile_kernels(step: Callable[[int, int], None] | None = None,
 
 def cold_notice() -> str | None:
     """The line a command prints first, before its own imports, when it will have to
-    compile the engine, or when it copied the compiled engine of this install into the
-    cache (None when this version's cache held it already)."""
+    compile the engine, or copy the compiled engine this install carries into the cache
+    (``seed_shipped``, when the command warms up; None when the cache holds it already).
+    Cheap: it reads the shipped engine's stamp, not its files."""
     if jit_disabled() or marked():
         return None
-    if seed_shipped():
-        return (f"this install came with its engine compiled: copied into {cache_dir()} "
-                f"(nothing to compile)")
+    from bonfire_sim.infra import shipped_cache
+
+    if shipped_cache.available() and not shipped_cache.has_compiled(cache_dir()):
+        return (f"this install came with its engine compiled: copying it into "
+                f"{cache_dir()} (nothing to compile) ...")
     return (f"this version's engine is not compiled on this machine yet: it compiles once "
             f"before the games start ({ESTIMATE}) ...")
 
