@@ -110,6 +110,20 @@ def test_nothing_is_copied_through_a_planted_link(cold, tmp_path):
     assert list(outside.iterdir()) == []
 
 
+def test_a_first_game_in_python_copies_the_shipped_engine_in(cold, tmp_path, monkeypatch):
+    from bonfire_sim.sim.play import play
+
+    _plant(tmp_path / "shipped", FILES)
+    monkeypatch.setattr(warm, "_USED", [])
+    looked: list[bool] = []
+    real = warm.is_warm
+    monkeypatch.setattr(warm, "is_warm", lambda: looked.append(True) or real())
+    play(1, 2, "random")
+    play(2, 2, "random")
+    assert looked == [True] and warm.marked()  # once per process, before the first game
+    assert (tmp_path / "cache" / next(iter(FILES))).read_bytes() == next(iter(FILES.values()))
+
+
 def test_a_warm_up_for_another_target_is_not_warm(cold, monkeypatch):
     warm.ensure_warm()
     assert cold == ["compile"] and warm.marked()

@@ -103,6 +103,18 @@ def seed_shipped() -> bool:
         return True
 
 
+_USED: list[bool] = []  # use_shipped ran in this process
+
+
+def use_shipped() -> None:
+    """Once per process, before a kernel first runs without a warm-up (``play``): copy the
+    compiled engine this install carries into the cache if it lacks a warm-up.  numba reads
+    its cache at a kernel's first call, not at import, so this is early enough."""
+    if not _USED:
+        _USED.append(True)
+        is_warm()
+
+
 def is_warm() -> bool:
     """The compiled kernels are in the cache (or nothing needs compiling); a compiled
     engine this install carries is copied in first when it matches (``seed_shipped``)."""
