@@ -14,9 +14,8 @@ files and a stamp (sources, numba, llvmlite, Python, platform, CPU, each file's 
 ``_compiled/`` and ``build/`` again so that no other build picks them up.  The wheel is
 tagged for this Python version (``cp311-none-any``): the kernels are numba's for this
 Python.  An install that does not match the stamp (another numba, Python, architecture
-or ``NUMBA_CPU_NAME``) compiles on its first command as a plain wheel would.  The compile
-is the same on every run of this script (the cache's content is numba's, keyed by the
-sources), so the wheel's files are reproducible up to numba's own output.
+or ``NUMBA_CPU_NAME``) compiles on its first command as a plain wheel would.  One command
+from a clean checkout builds it; the stamp says exactly what the compiled files are for.
 """
 
 from __future__ import annotations
