@@ -124,6 +124,13 @@ def test_a_first_game_in_python_copies_the_shipped_engine_in(cold, tmp_path, mon
     assert (tmp_path / "cache" / next(iter(FILES))).read_bytes() == next(iter(FILES.values()))
 
 
+def test_an_unwritable_cache_is_no_error_before_the_compile(cold, tmp_path, monkeypatch):
+    _plant(tmp_path / "shipped", FILES)
+    (tmp_path / "blocker").write_text("a file where the cache's parent folder would be")
+    monkeypatch.setattr(warm, "cache_dir", lambda: tmp_path / "blocker" / "cache")
+    assert not warm.is_warm()  # says no, and the compile reports the problem in one line
+
+
 def test_a_warm_up_for_another_target_is_not_warm(cold, monkeypatch):
     warm.ensure_warm()
     assert cold == ["compile"] and warm.marked()

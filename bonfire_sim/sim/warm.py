@@ -85,22 +85,27 @@ def seed_shipped() -> bool:
     version and target and the cache holds no compile of its own; True when it did.
 
     Never waits: while another process holds the compile lock it leaves the cache alone."""
+    from bonfire_sim.errors import BonfireError
     from bonfire_sim.infra import shipped_cache
 
     if not shipped_cache.available():
         return False
-    with _locked(cache_dir() / LOCK, None) as free:
-        if not free:
-            return False
-        if marked():  # another process finished while we looked
-            return True
-        why = shipped_cache.seed(cache_dir())
-        if why:
-            log.info("not using the compiled engine of this install: %s", why)
-            return False
-        mark()
-        log.info("copied the compiled engine of this install into %s", cache_dir())
-        return True
+    try:
+        with _locked(cache_dir() / LOCK, None) as free:
+            if not free:
+                return False
+            if marked():  # another process finished while we looked
+                return True
+            why = shipped_cache.seed(cache_dir())
+            if why is None:
+                mark()
+    except (OSError, BonfireError) as e:  # an unwritable cache: numba compiles as without
+        why = str(e)
+    if why:
+        log.info("not using the compiled engine of this install: %s", why)
+        return False
+    log.info("copied the compiled engine of this install into %s", cache_dir())
+    return True
 
 
 _USED: list[bool] = []  # use_shipped ran in this process
