@@ -71,10 +71,11 @@ def test_a_survey_measures_more_rows_than_its_first_stage_and_keeps_every_row(su
     # max_games=400 four-player games: 800 two-player games (as many seat-games)
     assert (t["games"] <= 800).all() and (t["games"] >= 40).all()
     assert t["who"].iloc[0] == "tuned_portal, tuned_planner"
-    # every measured row meets the margin; every flag rests on a measured row
+    # every measured row meets the margin; every flag rests on 10+ deals, beyond the margin
     m = t[t["status"] == "measured"]
     assert len(m) and (m["half"] <= 3.0).all()
-    assert (t.loc[t["flag"] != "", "status"] == "measured").all()
+    f = t[t["flag"] != ""]
+    assert (f["deals"] >= 10).all() and (f["surplus"].abs() > 3.0).all()
     # stage 0 forks every card, top-ups fork only the cards they list, on fresh seeds
     assert survey.batches[0].cards == ("all",) and survey.batches[0].seed == 21
     assert {b.seed for b in survey.batches[1:]} <= {30, 31}
@@ -233,13 +234,14 @@ def test_the_whole_four_player_table_is_measured_and_retests_within_a_point_heav
     """Full size (``make test-heavy``, about 4 minutes on 2 cores): two independent surveys
     of the default population at 4 players measure every task and gnome row to ±1 point
     (or mark it) and propose the same printed value within 1 point for at least 90% of
-    the tasks; a flag rests on a measured row only."""
+    the tasks; a flag rests on 10+ deals, beyond the margin."""
     tabs = []
     for seed in (501, 601):
         cfg = RunConfig(games=400, players=4, seed=seed, seat_rotation=True)
         t = CS.survey_cards({4: cfg}, seed=seed + 1, jobs=2, cache=False).table
         assert (t["status"] == "measured").sum() >= 97  # of 99
-        assert (t.loc[t["flag"] != "", "status"] == "measured").all()
+        f = t[t["flag"] != ""]
+        assert (f["deals"] >= 10).all() and (f["surplus"].abs() > 1).all()
         tabs.append(t[t["kind"] == "task"].set_index("card"))
     a, b = tabs
     agree = ((a["proposed"] - b["proposed"]).abs() <= 1).mean()

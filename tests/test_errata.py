@@ -426,3 +426,79 @@ def test_a_variant_is_read_against_todays_reference_with_both_intervals():
     assert (r["lo"], r["hi"]) == (pytest.approx(0.5 - half), pytest.approx(0.5 + half))
     assert r["forks_needed"] == math.ceil(400 * (half / 0.5) ** 2)
     assert math.isnan(_variant_row(variant.iloc[:0], today, 1.0)["relative"])
+
+
+# ---- the loop's steering on rows short of the margin's precision ------------------------
+def _rows(card: str, printed: int, rows: dict[int, tuple[float, float, str]],
+          flag_counts: str = "") -> pd.DataFrame:
+    """Card-table task rows of one card: per count (surplus, half-width, status)."""
+    return pd.DataFrame([{"card": card, "players": n, "kind": "task", "printed": printed,
+                          "surplus": s, "half": h, "s_lo": s - h, "s_hi": s + h,
+                          "status": st, "n": 300, "deals": 200, "forks_needed": 400.0,
+                          "flag": "", "flag_counts": flag_counts}
+                         for n, (s, h, st) in rows.items()])
+
+
+def test_a_card_off_at_every_count_on_few_forks_each_is_re_priced_from_the_counts_together():
+    # R15 planted 5 -> 3: -2.3 (-4.1 to -0.5), -2.4 (-4.0 to -0.9), -2.5 (-3.8 to -1.2) at
+    # 2, 3, 4 players on 61-148 forks: no count alone flags it, the counts together do
+    from bonfire_sim.analysis.errata_loop import first_proposal
+
+    cards = _rows("R15", 3, {2: (-2.3, 1.8, "not measured"), 3: (-2.4, 1.6, "not measured"),
+                             4: (-2.5, 1.3, "not measured")}, flag_counts="weak")
+    seats = pd.DataFrame(columns=["players", "seat", "value", "lo", "hi", "fair", "n"])
+    est = Measure(-1, seats, {}, cards)
+    start = Edition({}, {"R15": 3})
+    assert first_proposal(start, est, Targets()).task_points["R15"] == 5
+    alone = est.cards.assign(flag_counts="")
+    assert first_proposal(start, replace(est, cards=alone), Targets()).task_points["R15"] == 3
+
+
+def test_a_re_priced_card_is_steered_by_its_surplus_pooled_over_the_counts():
+    # R3 overshot to 1: too wide at 2 players alone, but -1.6 (-2.0 to -1.1) pooled; the
+    # loop moves it up instead of calling the round a fixed point
+    from bonfire_sim.analysis.errata_loop import step
+
+    cards = _rows("R3", 1, {2: (-0.7, 1.1, "not measured"), 3: (-1.9, 0.7, "measured"),
+                            4: (-1.6, 0.6, "measured")})
+    seats = pd.DataFrame(columns=["players", "seat", "value", "lo", "hi", "fair", "n"])
+    history = {"R3": [(5.0, 4.3)]}
+    nxt = step(Edition({}, {"R3": 1}), Measure(1, seats, {}, cards), Targets(), history,
+               {"R3": 5})
+    assert nxt is not None and nxt.task_points["R3"] == 2, nxt
+    # too wide even pooled: no move, and no fixed point either (the next round plays on)
+    wide = cards.assign(half=3.0)
+    history = {"R3": [(5.0, 4.3)]}
+    nxt = step(Edition({}, {"R3": 1}), Measure(1, seats, {}, wide), Targets(), history,
+               {"R3": 5})
+    assert nxt is not None and nxt.task_points["R3"] == 1
+
+
+def test_only_a_card_still_too_strong_at_the_lowest_price_is_one_no_price_fixes():
+    from bonfire_sim.analysis.errata_loop import Loop
+
+    seats = pd.DataFrame(columns=["players", "seat", "value", "lo", "hi", "fair", "n"])
+    start = Edition({}, {"R3": 5})
+    est = Measure(-1, seats, {}, _rows("R3", 5, {3: (4.3, 0.8, "measured")}))
+
+    def note(surplus: float) -> str:
+        check = Measure(9, seats, {}, _rows("R3", 1, {3: (surplus, 0.5, "measured")}))
+        loop = Loop(start=start, estimate=est, edition=Edition({}, {"R3": 1}),
+                    check=[check])
+        return E.task_lines(loop, Targets(), {3: "model players"})[0][0]["note"]
+
+    assert note(-1.6) == ""  # overshot: a higher price is the answer
+    assert note(+2.0).startswith("no price fixes it")  # still too strong at 1
+
+
+def test_the_check_round_plays_its_own_larger_measure():
+    from bonfire_sim.analysis.errata_measure import CHECK_FACTOR, FreshPlan
+
+    worth = {c: float(v) for c, v in CARDS.items()}
+    model, check = Model(worth), Model(worth)
+    start = Edition({}, dict(CARDS))
+    loop = joint_loop(start, model(start, 1), model, Targets(), seed=100, rounds=2,
+                      check_measure=check)
+    assert check.calls == 1 and loop.check[0].seed == 102
+    assert FreshPlan(games=5000).games_for_check == CHECK_FACTOR * 5000 > 5000
+    assert FreshPlan(games=5000, check_games=7000).games_for_check == 7000

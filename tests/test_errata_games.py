@@ -193,14 +193,19 @@ def test_a_flagged_gnome_change_is_planted_on_fresh_deals_and_its_recruit_value_
 # ---- the issue's figures (heavy: tens of minutes on 2 cores) ---------------------------------
 # `tuned` in every seat without seat rotation: rotating identical players replays each
 # deal (a run's headline says so), so rotation would only divide the distinct deals.
-PLANTED = {"R3": 3, "B1": -2, "Y4": 4}  # held-out start: printed off by +3, -2, +4
+# The planted tasks are within the margin in the default game (docs/findings/
+# 2026-11-27-card-table.md flags R3 alone), so their original value is the right answer.
+PLANTED = {"B20": 3, "R15": -2, "Y20": 4}  # held-out start: printed off by +3, -2, +4
 
 
 @pytest.mark.heavy
 def test_a_held_out_start_is_brought_back_by_the_joint_loop(tmp_path):
     """Seat points removed and three tasks planted off: the sheet's joint verification
-    puts every seat within 1.5 pp and the planted tasks within 1 point of their
-    original value, and pushes no untouched card out of the margin."""
+    puts every seat within 1.5 pp (verified: the whole interval inside) and the planted
+    tasks within 1 point of their original value, and pushes no untouched card out of
+    the margin; a second seed proposes the same sheet within 1 point for 90% of the lines.
+    The command of docs/findings/2026-11-28-errata-held-out.md (about 12 minutes a sheet
+    on a quiet 2-core machine)."""
     from bonfire_sim.analysis.errata import lines_agree
     from bonfire_sim.analysis.errata_cards import printed_points
     from bonfire_sim.analysis.errata_measure import FreshPlan
@@ -211,17 +216,17 @@ def test_a_held_out_start_is_brought_back_by_the_joint_loop(tmp_path):
     dirs = [run(RunConfig(games=2000, players=n, strategies=("tuned",),
                           seed=40 + n, overrides={"task_points": planted}),
                 tmp_path / f"p{n}", jobs=2) for n in (2, 3, 4)]
-    plan = FreshPlan(games=2000, fork_games=400, focus_games=1600, jobs=2)
+    plan = FreshPlan(games=20000, fork_games=400, focus_games=1600, jobs=2)
     sheet, _ = errata(dirs, tmp_path / "sheet", probe_games=600, rounds=3, plan=plan)
-    check = {s["players"]: s for s in sheet.seats}
-    assert all(abs(s["worst"]) <= 1.5 for s in check.values()), check
+    assert all(s["verified"] is True for s in sheet.seats), sheet.seats
     got = {t["item"]: t["proposed"] for t in sheet.tasks}
     for c in PLANTED:
         assert abs(got.get(c, planted[c]) - original[c]) <= 1, (c, got)
-    # no untouched card pushed out of the margin on the check round
+    # no other re-priced card shown off on the check round, none left as unfixable
+    check = [t for t in sheet.tasks if t["item"] not in PLANTED]
+    assert not [t for t in check if t["verified"] is False], check
     assert not [x for x in sheet.unchanged if x["component"] == "tasks"
                 and x["reason"] == "no price fixes it"]
-    # a second seed proposes the same sheet within 1 point for 90% of the lines
     again, _ = errata(dirs, tmp_path / "again", probe_games=600, rounds=3, plan=plan,
                       seed=5000)
     agree, lines = lines_agree(sheet, again)
@@ -238,7 +243,7 @@ def test_the_default_game_with_verified_seat_points_changes_nothing(tmp_path):
     from bonfire_sim.analysis.errata_measure import FreshPlan
     from bonfire_sim.pipelines.errata import errata
 
-    plan = FreshPlan(games=20000, fork_games=0, focus_games=0, jobs=2)
+    plan = FreshPlan(games=20000, fork_games=0, focus_games=0, jobs=2, check_games=20000)
     dirs = [run(RunConfig(games=6000, players=n, strategies=("tuned",),
                           seed=60 + n), tmp_path / f"p{n}", jobs=2) for n in (2, 3, 4)]
     first, _ = errata(dirs, tmp_path / "first", probe_games=0, rounds=3, plan=plan)
@@ -249,3 +254,25 @@ def test_the_default_game_with_verified_seat_points_changes_nothing(tmp_path):
                    tmp_path / f"s{n}", jobs=2) for n in sorted(points)]
     second, _ = errata(settled, tmp_path / "second", probe_games=0, rounds=3, plan=plan)
     assert not [s for s in second.seats if s["changed"]], second.seats
+
+
+def test_the_check_plays_a_count_it_cannot_resolve_again_on_more_games(tmp_path,
+                                                                        monkeypatch):
+    """The check round's ``top_up``: where some seat's interval crosses the tolerance, the
+    count is played again on top_up x the games of the same seed, and its seat figures
+    are the larger run's; a resolved count is not played again."""
+    from bonfire_sim.analysis import errata_measure as EM
+    from bonfire_sim.analysis.errata_loop import Edition
+    from bonfire_sim.analysis.targets import Targets
+
+    plan = EM.FreshPlan(games=60, fork_games=0, focus_games=0, jobs=1)
+    bases = {2: RunConfig(games=60, players=2, strategies=("greedy",), seed=1)}
+    fn = EM.fresh_measure(bases, plan, Targets(), tmp_path, top_up=3)
+    wide = fn(Edition({}, {}), 77, ())  # 60 games: every interval crosses 1.5 pp
+    assert (wide.seats["n"] == 180).all(), wide.seats
+    assert len(list(tmp_path.iterdir())) == 2  # the 60-game run and the 180-game one
+    # resolved (here: a tolerance no interval of 60 games can cross): no second run
+    loose = EM.fresh_measure(bases, plan, Targets(seat_tolerance=60.0), tmp_path / "b",
+                             top_up=3)
+    assert (loose(Edition({}, {}), 77, ()).seats["n"] == 60).all()
+    assert len(list((tmp_path / "b").iterdir())) == 1

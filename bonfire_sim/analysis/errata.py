@@ -199,10 +199,13 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
         ok = [_resolved(v["lo"], v["hi"], targets.task_margin) for v in residual.values()]
         half = float(np.sqrt(1.0 / np.sum(1.0 / rows["half"].to_numpy(float) ** 2))
                      ) if len(rows) and (rows["half"] > 0).all() else math.nan
-        fixes = not (loop.edition.task_points[card] <= MIN_PRICE and False in ok)
+        # only a card still too STRONG at the lowest price is one no price fixes; one
+        # shown too weak there overshot, and a higher price is the answer
+        strong = any(_f(v["lo"]) > targets.task_margin for v in residual.values())
+        fixes = not (loop.edition.task_points[card] <= MIN_PRICE and strong)
         lines.append({"component": "tasks", "item": card, "text": TEXT.get(card, ""),
                       "note": "" if fixes else "no price fixes it: even at the lowest "
-                      "printed value it stays off: change the condition",
+                      "printed value it stays too strong: change the condition",
                       "today": today[card], "proposed": loop.edition.task_points[card],
                       "changed": True, "before": before,
                       "effect": {"value": after, "lo": after - half, "hi": after + half,

@@ -23,6 +23,7 @@ from bonfire_sim.analysis import cards
 from bonfire_sim.sim.runconfig import RunConfig
 
 printed_points = cards.printed_points
+flags_across_counts = cards.flags_across_counts
 population = cards.population
 gnome_values = cards.gnome_values
 
@@ -31,7 +32,8 @@ PROPOSAL_COLUMNS = ("card", "players", "printed", "proposed", "surplus", "s_lo",
 CARD_COLUMNS = ("card", "players", "kind", "printed", "surplus", "s_lo", "s_hi", "half",
                 "n", "deals", "status", "flag", "forks_needed")
 
-__all__ = ["CARD_COLUMNS", "PROPOSAL_COLUMNS", "card_proposals", "gnome_values",
+__all__ = ["CARD_COLUMNS", "PROPOSAL_COLUMNS", "card_proposals", "flags_across_counts",
+           "gnome_values",
            "next_prices", "pooled", "population", "printed_points", "task_table", "toml_value"]
 
 
@@ -97,11 +99,11 @@ def pooled(table: pd.DataFrame, card: str) -> float:
 
 def next_prices(table: pd.DataFrame, current: dict[str, int], printed: dict[str, int],
                 history: dict[str, list[tuple[float, float]]],
-                margin: float) -> dict[str, int]:
-    """The cards to move after a fresh round (``reprice``'s secant steps; the lit value
-    moves one point per printed point, so the first step's slope is 1)."""
-    step, _unsteered = cards.next_prices(_lit_columns(table), current, history, {})
-    return step
+                margin: float) -> tuple[dict[str, int], list[str]]:
+    """(the cards to move after a fresh round, the re-priced cards too wide to steer by):
+    ``reprice``'s secant steps; the lit value moves one point per printed point, so the
+    first step's slope is 1."""
+    return cards.next_prices(_lit_columns(table), current, history, {}, margin)
 
 
 def toml_value(v: Any) -> str:

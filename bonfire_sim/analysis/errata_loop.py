@@ -123,15 +123,19 @@ def seats_within(seats: pd.DataFrame, targets: Targets) -> dict[int, bool | None
 
 def first_proposal(start: Edition, estimate: Measure, targets: Targets) -> Edition:
     """The edition round 0 proposes from the runs' figures: seat points where a count's
-    seats miss their target with confidence, one whole value for every flagged card
-    (the inverse-variance mean of printed - surplus over the counts)."""
+    seats miss their target with confidence, one whole value for every card flagged at a
+    count or across counts (the inverse-variance mean of printed - surplus over the
+    counts)."""
     seats = dict(start.seat_points)
     for n, missed in seats_missed(estimate.seats, targets).items():
         if missed and estimate.seat_next.get(n):
             seats[n] = tuple(estimate.seat_next[n])
     prices = dict(start.task_points)
     t = estimate.cards
-    for card in sorted(set(t.loc[t["flag"] != "", "card"])):
+    # flagged at a count, or across the counts where they agree (a card off by 2 points
+    # at every count on few forks each is found only there)
+    off = (t["flag"] != "") | (t["flag_counts"] != "") if "flag_counts" in t else t["flag"] != ""
+    for card in sorted(set(t.loc[off, "card"])):
         s = pooled(t, str(card))
         if math.isfinite(s):  # never below MIN_PRICE: the check says if that is enough
             prices[str(card)] = max(int(math.floor(start.task_points[str(card)] - s + 0.5)),
@@ -156,21 +160,24 @@ def step(edition: Edition, m: Measure, targets: Targets,
             seats[n] = nxt
             moved = True
     current = dict(edition.task_points)
-    cards = {c: max(v, MIN_PRICE) for c, v in
-             next_prices(m.cards, current, dict(printed), history, targets.task_margin).items()}
+    moves, unsteered = next_prices(m.cards, current, dict(printed), history,
+                                   targets.task_margin)
+    cards = {c: max(v, MIN_PRICE) for c, v in moves.items()}
     cards = {c: v for c, v in cards.items() if v != current[c]}
-    if not moved and not cards:
-        return None
+    if not moved and not cards and not unsteered:
+        return None  # a re-priced card too wide to steer by is no fixed point: play on
     return Edition(seats, current | cards)
 
 
 def joint_loop(start: Edition, estimate: Measure, measure: MeasureFn, targets: Targets, *,
                seed: int, rounds: int = 3, check: Sequence[MeasureFn] = (),
-               note: Callable[[str], None] | None = None) -> Loop:
+               note: Callable[[str], None] | None = None,
+               check_measure: MeasureFn | None = None) -> Loop:
     """Plant the whole proposal together on fresh deals and iterate to a fixed point.
 
     Round ``i`` plays seed ``seed + i`` at the current edition (``measure``); the check
-    plays seed ``seed + rounds`` at the final edition with ``measure`` and with every
+    plays seed ``seed + rounds`` at the final edition with ``check_measure`` (default
+    ``measure``; the pipeline's plays more games, see ``FreshPlan``) and with every
     further population's ``check`` function (the same game seated by other players),
     figures that move nothing.  ``note(line)`` hears each step."""
     say = note or (lambda _line: None)
@@ -198,7 +205,8 @@ def joint_loop(start: Edition, estimate: Measure, measure: MeasureFn, targets: T
     focus = edition.changes(start)["tasks"]
     say(f"check: {edition.n_changes(start)} change(s) on new deals (seed {seed + rounds}), "
         f"figures that move nothing")
-    loop.check = [fn(edition, seed + rounds, focus) for fn in (measure, *check)]
+    loop.check = [fn(edition, seed + rounds, focus)
+                  for fn in (check_measure or measure, *check)]
     return loop
 
 

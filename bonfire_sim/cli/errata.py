@@ -29,6 +29,10 @@ from bonfire_sim.config import MAX_GAMES
 @click.option("--focus-games", type=Budget(0, MAX_GAMES), default=1200, show_default=True,
               help="Fresh games per player count and round on which the re-priced cards "
                    "alone are forked (their own intervals).")
+@click.option("--check-games", type=Budget(0, MAX_GAMES), default=0,
+              help="Fresh games per player count in the check round, which alone says "
+                   "verified or not [default: 4 x --games; a seat line needs its whole "
+                   "interval inside the tolerance].")
 @click.option("--rounds", type=click.IntRange(min=1, max=20), default=3, show_default=True,
               help="Rounds of the joint loop at most (each on new deals), then one check.")
 @click.option("--tom-games", type=Budget(0, MAX_GAMES), default=1000, show_default=True,
@@ -39,7 +43,8 @@ from bonfire_sim.config import MAX_GAMES
               help="Worker processes for the games and forks.")
 @quiet_option
 def errata(run_dirs: tuple[str, ...], out: str, targets_file: str | None, probe_games: int,
-           games: int, fork_games: int, focus_games: int, rounds: int, tom_games: int,
+           games: int, fork_games: int, focus_games: int, check_games: int, rounds: int,
+           tom_games: int,
            seed: int | None, jobs: int, quiet: bool) -> None:
     """One verified errata sheet: everything to print, planted together on fresh deals.
 
@@ -70,7 +75,8 @@ def errata(run_dirs: tuple[str, ...], out: str, targets_file: str | None, probe_
     if targets_file is not None:
         doc = read_toml(targets_file, "targets file")
         targets = read_targets(doc.get("targets"), targets_file)
-    plan = FreshPlan(games=games, fork_games=fork_games, focus_games=focus_games, jobs=jobs)
+    plan = FreshPlan(games=games, fork_games=fork_games, focus_games=focus_games, jobs=jobs,
+                     check_games=check_games)
     with Steps(quiet=quiet) as steps:
         def step(desc: str, total: int | None, unit: str) -> Callable[[int, int], None]:
             return progress_callback(steps.start(f"errata: {desc}", total, unit))

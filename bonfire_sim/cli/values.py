@@ -86,8 +86,9 @@ def values(run_dirs: tuple[str, ...], players_text: str, strategies: str, games:
     wider than 0.6 x the margin is forked alone on the games its interval needs
     (at most --max-games four-player games per card, as many seat-games at the other
     counts).  Rows that stay wider say "not measured" with the forks they have and the
-    forks they need; only measured rows are flagged (per count, and across counts where
-    they agree; the detection floor is printed).  --out is written after each player
+    forks they need; a row on 10+ deals whose interval lies wholly beyond the margin is
+    flagged even before it is measured (per count, and across counts where they agree;
+    the detection floor is printed).  --out is written after each player
     count, and an interrupted run started again replays only the probe it was in.
     Runs of one
     player count are one game; different counts are measured side by side, never pooled.
@@ -197,7 +198,7 @@ def _print_table(table, survey, margin: float, wall: float) -> None:  # noqa: AN
                    f"{int(g['n'].sum())} forks on {games[int(n)]} games")
     flagged = table[table["flag"] != ""].sort_values(["players", "card"])
     if len(flagged):
-        click.echo(f"flagged (surplus beyond ±{margin:g} point(s), measured rows only):")
+        click.echo(f"flagged (surplus beyond ±{margin:g} point(s) with confidence):")
         emit_rows([{"card": r.card, "players": int(r.players),
                     "printed": "-" if not math.isfinite(r.printed) else f"{r.printed:.0f}",
                     "surplus": _fmt(r.surplus),

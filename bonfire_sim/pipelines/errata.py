@@ -15,16 +15,27 @@ is played.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from bonfire_sim.analysis.errata import Sheet, build_sheet, who_played
-from bonfire_sim.analysis.errata_cards import CARD_COLUMNS, printed_points, task_table
+from bonfire_sim.analysis.errata_cards import (
+    CARD_COLUMNS,
+    flags_across_counts,
+    printed_points,
+    task_table,
+)
 from bonfire_sim.analysis.errata_gnomes import flagged_gnomes
 from bonfire_sim.analysis.errata_loop import Edition, Measure, joint_loop
-from bonfire_sim.analysis.errata_measure import FreshPlan, fresh_measure, seat_figures
+from bonfire_sim.analysis.errata_measure import (
+    CHECK_TOP_UP,
+    FreshPlan,
+    fresh_measure,
+    seat_figures,
+)
 from bonfire_sim.analysis.runs import Run, as_runs
 from bonfire_sim.analysis.targets import Targets
 from bonfire_sim.errors import DataError
@@ -113,7 +124,8 @@ def estimate(multi: dict[int, dict[tuple[str, ...], list[Run]]], today: Edition,
         tables.append(task_table([(r.label, r.config, r.path) for r in rs], probe_games,
                                  targets.task_margin, targets.alpha, jobs=jobs, quiet=quiet,
                                  progress=tick))
-    cards = (pd.concat(tables, ignore_index=True) if tables
+    cards = (flags_across_counts(pd.concat(tables, ignore_index=True), targets.task_margin,
+                                 targets.alpha) if tables
              else pd.DataFrame(columns=list(CARD_COLUMNS)))
     gv = None
     if probe_games:
@@ -208,7 +220,7 @@ def errata(run_dirs: Sequence[str | Path], out_dir: str | Path, *,
                 bars[what] = go(what, total, "games")
             bars[what](done, total)
 
-        def measure_of(pop_index: int) -> Any:
+        def measure_of(pop_index: int, games: int | None = None) -> Any:
             bases = {}
             name = ""
             for n, pops in multi.items():
@@ -217,13 +229,19 @@ def errata(run_dirs: Sequence[str | Path], out_dir: str | Path, *,
                 if pop_index < len(ordered):
                     bases[n] = ordered[pop_index][1][0].config
                     name = "" if pop_index == 0 else ",".join(sorted(set(ordered[pop_index][0])))
-            return (fresh_measure(bases, plan, targets, fresh, population=name, quiet=quiet,
-                                  status=say, progress=progress) if bases else None)
+            how = plan if games is None else replace(plan, games=games)
+            return (fresh_measure(bases, how, targets, fresh, population=name, quiet=quiet,
+                                  status=say, progress=progress,
+                                  top_up=1 if games is None else CHECK_TOP_UP)
+                    if bases else None)
 
         n_pops = max(len(p) for p in multi.values())
-        others = [m for m in (measure_of(i) for i in range(1, n_pops)) if m is not None]
+        # the check rounds (every population's) play plan.games_for_check per count
+        others = [m for m in (measure_of(i, plan.games_for_check) for i in range(1, n_pops))
+                  if m is not None]
         loop = joint_loop(today, est, measure_of(0), targets, seed=base, rounds=rounds,
-                          check=others, note=say)
+                          check=others, note=say,
+                          check_measure=measure_of(0, plan.games_for_check))
     else:
         from bonfire_sim.analysis.errata_loop import Loop
 
@@ -241,7 +259,7 @@ def errata(run_dirs: Sequence[str | Path], out_dir: str | Path, *,
         from bonfire_sim.analysis.errata_gnomes import try_changes
 
         bases = {n: _primary(pops)[1][0].config for n, pops in multi.items()}
-        games = max(plan.fork_games, plan.focus_games)  # one gnome forked: as a focus card
+        games = plan.fork_games  # per change and count: the budget of a round's task forks
         tick = go(f"gnome changes for {len(flagged_gnomes(gv))} flagged gnome(s) on fresh "
                   f"deals (seed {base + rounds + 1}, {games:,} games each)", None,
                   "trials")

@@ -253,9 +253,10 @@ def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
         "of its colour at that player count, i.e. the points it gives beyond the typical "
         "card of its tier. Print: printed - surplus, whole (`bonfire-sim reprice` checks "
         "it on fresh deals). Intervals clustered by deal; a row is measured when its "
-        f"surplus interval is within ±{margin:g} point(s) (10+ deals), and only measured "
-        "rows are flagged. Pooled rows only where the counts agree (Cochran's Q)."),
-        H.text_block(f"{len(flagged)} task rows flagged (measured surplus beyond ±{margin:g} "
+        f"surplus interval is within ±{margin:g} point(s) (10+ deals); a row on 10+ deals "
+        "is flagged where its interval lies beyond the margin. Pooled rows only where "
+        "the counts agree (Cochran's Q)."),
+        H.text_block(f"{len(flagged)} task rows flagged (surplus beyond ±{margin:g} "
                      f"point(s), Benjamini-Hochberg FDR 5%): "
                      + (", ".join(f"{r.task} {int(r.players)}p ({r.flag}, print "
                                   f"{int(r.proposed)})" for r in flagged.itertuples())

@@ -474,12 +474,9 @@ ELDER_TEXT = (
 )
 ELDER_RESOURCE = (0, 1, 2, 3, 4, 5)  # blossom..root, gold [assumed]
 ELDER_POINTS_PER = (1, 1, 1, 1, 1, 1)  # "1 point per ..." of elders E1..E6 [text]
-# The plain amounts the specialists' abilities give, by family and ability [text: the
-# numbers in SPECIALIST_TEXT].  Each is a parameter the kernels read (``tables``), so a
-# designer may change it with the override of the same name: specialist_points = {S4 = 3}.
-# An amount belongs to the ability, wherever ``specialist_ability`` puts it.  Abilities
-# whose number changes what is legal (steps, routes, spaces, tiles kept, "counts as 2")
-# have no knob: switch the ability instead.
+# The plain amounts the abilities give [text: SPECIALIST_TEXT], each overridable by its
+# family's name (specialist_points = {S4 = 3}; ``tables.GNOME_KNOBS``).  Numbers that change
+# what is legal (steps, routes, spaces, tiles kept) have none: switch the ability instead.
 SPECIALIST_AMOUNTS: dict[str, dict[int, int]] = {
     "specialist_points": {4: 2, 18: SPECIALIST_18_POINTS},  # per elder; per guardian
     "specialist_gold": {7: 1, 19: 1, 20: 1},  # per novice; per common task; first tile

@@ -33,7 +33,7 @@
     w_lo, w_hi
     status              ``measured`` (half <= margin, >= 10 deals) / ``not measured``;
                         ``forks_needed`` for the margin
-    q_value, flag       per count and kind, BH: ``strong`` / ``weak`` (measured rows only)
+    q_value, flag       per count and kind, BH: ``strong`` / ``weak`` (rows on 10+ deals)
     detect              detection floor: the |surplus| a lone row needs to be flagged
     pooled, pooled_half the surplus pooled over the counts where they agree, and
     flag_counts         its flag (the test across counts)
@@ -80,6 +80,7 @@ from bonfire_sim.analysis.cards.table import (
     DEFAULT_MEASURE,
     MEASURES,
     card_table,
+    flags_across_counts,
     population,
     printed_points,
     task_kinds,
@@ -89,7 +90,8 @@ from bonfire_sim.analysis.runs import RunLike
 from bonfire_sim.sim.runconfig import RunConfig
 
 __all__ = ["DEFAULT_MEASURE", "MEASURES", "ProbeSettings", "Reprice", "card_table",
-           "card_values", "combine", "gnome_values", "measure", "next_prices", "pooled",
+           "card_values", "combine", "flags_across_counts", "gnome_values", "measure",
+           "next_prices", "pooled",
            "population", "printed_points", "probe_values", "reprice", "task_kinds", "task_values",
            "toml_value"]
 

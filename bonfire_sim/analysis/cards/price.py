@@ -310,7 +310,7 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
                  f"the re-priced cards)")
         tab, _ = fresh_table(groups, current, base + i, verify_games, moved, focus_games,
                              margin, alpha, tasks, jobs, quiet, measure)
-        step, unsteered = next_prices(tab, current, history, slopes)
+        step, unsteered = next_prices(tab, current, history, slopes, margin)
         result.rounds.append(Round(base + i, dict(current), tab, sorted(step)))
         if not step and not unsteered:
             result.fixed_point = True  # every re-priced card measured, none moved
@@ -400,15 +400,28 @@ def pooled(table: pd.DataFrame, card: str, column: str = "surplus") -> float:
     return float((t[column] * w).sum() / w.sum())
 
 
+def pooled_half(table: pd.DataFrame, card: str) -> float:
+    """The 95% half-width of ``pooled``'s surplus (inverse-variance; NaN if none)."""
+    t = table[(table["card"] == card) & (table["kind"] == "task")]
+    t = t[t["surplus"].notna() & (t["half"] > 0)]
+    return float(np.sqrt(1.0 / (1.0 / t["half"] ** 2).sum())) if len(t) else math.nan
+
+
 def next_prices(tab: pd.DataFrame, current: dict[str, int],
                  history: dict[str, list[tuple[float, float]]],
-                 slopes: dict[str, float]) -> tuple[dict[str, int], list[str]]:
-    """The cards to move after one fresh round: each re-priced card measured there (every
-    count's row within the margin's precision) by a secant step to a whole value, and
-    every untouched card flagged there (at a count or across counts) by its own fair
+                 slopes: dict[str, float], margin: float = FL.MARGIN,
+                 ) -> tuple[dict[str, int], list[str]]:
+    """The cards to move after one fresh round: each re-priced card whose surplus pooled
+    over the counts is known to the margin's precision by a secant step to a whole value,
+    and every untouched card flagged there (at a count or across counts) by its own fair
     value; a card whose slope says no price fixes it is left alone.  Returns the moves
     and the re-priced cards too wide to steer by (a round that leaves some is no fixed
-    point: the next round has more forks)."""
+    point: the next round has more forks).
+
+    The pooled surplus, not every count's own row, steers: the card gets ONE printed
+    value for all counts, so the line to zero is the pooled one (a rarely lit card at 2
+    players kept R3 at an overshot price for a whole loop while its pooled figure,
+    -1.6 (-2.0 to -1.1), said which way to go)."""
     t = tab[tab["kind"] == "task"]
     step: dict[str, int] = {}
     unsteered: list[str] = []
@@ -418,7 +431,7 @@ def next_prices(tab: pd.DataFrame, current: dict[str, int],
         if not math.isfinite(s):
             continue
         if card in history:
-            if not (g["status"] == "measured").all():
+            if not pooled_half(tab, card) <= margin:
                 unsteered.append(card)  # too wide to steer by: keep the price for now
                 continue
             history[card].append((float(current[card]), s))

@@ -44,9 +44,12 @@ minus the mean of all other gnomes at that count; nothing printed to propose.
 
 **Measured or marked, flagged.**  Intervals are clustered by deal.  A row is
 ``measured`` when its 95% half-width is at most the margin (and it rests on at least
-``MIN_DEALS`` deals).  Measured rows are flagged per count (``flag``: Benjamini-Hochberg
-within a count and kind) and across counts (``flag_counts``: where the counts agree, the
-inverse-variance pooled surplus tested against the margin, BH over the cards of a kind;
+``MIN_DEALS`` deals): precise enough for a "within the margin" verdict.  Every row on
+at least ``MIN_DEALS`` deals is tested against the margin, so a row whose interval lies
+wholly beyond it is flagged even before it is that precise: per count (``flag``:
+Benjamini-Hochberg within a count and kind, t on the deals) and across counts
+(``flag_counts``: where the counts agree, the inverse-variance pooled surplus tested
+against the margin, BH over the cards of a kind;
 ``flags.consistent_flags``).  ``detect`` is the row's detection floor: the smallest
 |surplus| a lone deviation needs to be flagged at this precision.
 """
@@ -272,10 +275,29 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
     out["forks_needed"] = need.where(np.isfinite(need) & (out["n"] > 0))
     measured = (out["half"] <= margin) & (out["deals"] >= MIN_DEALS)
     out["status"] = np.where(measured, "measured", "not measured")
-    out = FL.flag_table(out, measured, margin, alpha)
+    # flagged: a row on enough deals whose interval lies beyond the margin (flags.flag_table)
+    testable = (out["deals"] >= MIN_DEALS) & out["s_se"].gt(0)
+    out = FL.flag_table(out, testable, margin, alpha)
     out["pooled"] = out["pooled"].astype(float)
     out["pooled_half"] = out["pooled_half"].astype(float)
     return _prices(out).loc[:, list(COLUMNS)]
+
+
+def flags_across_counts(table: pd.DataFrame, margin: float = FL.MARGIN,
+                        alpha: float = FL.ALPHA) -> pd.DataFrame:
+    """The flags of a table put together from one ``card_table`` per player count: each
+    count's own flags stay as they were (their family is the count's rows), and the test
+    across counts (``pooled``, ``pooled_half``, ``flag_counts``), which a one-count table
+    cannot run, is run over all of them.  Without it a card about 2.4 points off at every
+    count on a hundred forks each (a planted -2) is flagged nowhere."""
+    if table.empty:
+        return table
+    t = table.copy()
+    t["s_se"] = t["half"] / t95(np.maximum(t["deals"] - 1, 1))
+    testable = (t["deals"] >= MIN_DEALS) & t["s_se"].gt(0)
+    t = FL.flag_table(t, testable, margin, alpha)
+    return t.loc[:, [c for c in table.columns if c in t] +
+                 [c for c in ("pooled", "pooled_half", "flag_counts") if c not in table]]
 
 
 def _prices(out: pd.DataFrame) -> pd.DataFrame:

@@ -163,7 +163,7 @@ def task_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | in
       proposal below the colour's lowest printing with its evidence.
     * ``status``: ``measured`` (95% half-width of the surplus within ``margin``, forks
       from at least ``table.MIN_DEALS`` deals) or ``not measured`` (``forks_needed``);
-      ``imprecise`` is its negation.  Measured rows carry ``q_value`` / ``flag``
+      ``imprecise`` is its negation.  Rows on 10+ deals carry ``q_value`` / ``flag``
       (``strong`` / ``weak``, BH at ``alpha`` per count); ``flag_counts`` the test across
       counts where they agree (``pooled``, ``pooled_half``); ``detect`` the detection floor.
     * ``who``: who played (the values describe games among these players); ``printed``,
@@ -214,8 +214,8 @@ def gnome_values(runs: RunLike | Sequence[RunLike], *,
     decision where it could, minus the best other move (interval clustered by deal);
     ``relative`` (``rel_lo``, ``rel_hi``, ``half``): that minus the mean of the other gnomes
     of the count, i.e. **points against the average gnome** (``reference``); ``status``
-    (``measured`` / ``not measured``, ``forks_needed``) as for tasks, and on measured rows
-    ``q_value`` / ``flag`` (``strong`` / ``weak``: more than ``margin`` above / below the
+    (``measured`` / ``not measured``, ``forks_needed``) as for tasks, and on rows of 10+
+    deals ``q_value`` / ``flag`` (``strong`` / ``weak``: more than ``margin`` above / below the
     average gnome, Benjamini-Hochberg at ``alpha`` per count); ``imprecise`` (not
     measured); ``recruit_rate`` (share of players owning it at the end, Wilson
     ``recruit_lo`` / ``recruit_hi``), ``kind``, ``text``, ``who``, ``games``.  A gnome
