@@ -347,6 +347,11 @@ def test_a_flagged_gnome_is_tried_one_and_two_steps_towards_the_average_gnome():
         ("elder_points", 2), ("elder_points", 3)]
     assert [c.label for c in candidates("S18", "strong", {"specialist_points": {"S18": 4}})
             ] == ["S18: +4 -> +3 points", "S18: +4 -> +2 points"]
+    # a knob far from the average is also tried half the way down (or twice up)
+    assert [c.value for c in candidates("S18", "strong", {"specialist_points": {"S18": 9}})
+            ] == [8, 7, 4]
+    assert [c.value for c in candidates("S20", "weak", {"specialist_gold": {"S20": 4}})
+            ] == [5, 6, 8]
     # No knob: a strong specialist is tried without its ability; a weak one has no try.
     assert [(c.key, c.value) for c in candidates("S23", "strong")] == [
         ("specialist_ability", 0)]

@@ -35,7 +35,7 @@ from bonfire_sim.sim.runconfig import RunConfig
 UNITS = {"specialist_points": "points", "specialist_gold": "gold",
          "specialist_yellow": "yellow tiles", "specialist_resources": "extra resources",
          "elder_points": "points per thing counted"}
-STEPS = (1, 2)  # knob steps tried, smallest first
+STEPS = (1, 2)  # knob steps tried, smallest first; then half the way (see ``candidates``)
 
 
 @dataclass(frozen=True)
@@ -81,15 +81,20 @@ class Trial:
 def candidates(gnome: str, flag: str,
                overrides: Mapping[str, Any] | None = None) -> list[Candidate]:
     """The changes to try for ``gnome`` flagged ``flag`` (``strong`` / ``weak``), smallest
-    first: its first knob one and two steps towards the average gnome (within
-    0..``MAX_GNOME_AMOUNT``; today's value is the runs' ``overrides`` or the printed one),
+    first: its first knob one and two steps towards the average gnome, then, when that is
+    further, half of today's value down (strong) or twice it up (weak), within
+    0..``MAX_GNOME_AMOUNT`` (today's value is the runs' ``overrides`` or the printed one);
     or a strong specialist's ability switched off."""
     for key, (_slot, knobs) in T.GNOME_KNOBS.items():
         if gnome in knobs:
             today = int(dict((overrides or {}).get(key, {})).get(gnome, knobs[gnome]))
             step = -1 if flag == "strong" else 1
-            return [Candidate(gnome, key, today, today + step * k) for k in STEPS
-                    if 0 <= today + step * k <= T.MAX_GNOME_AMOUNT]
+            far = today // 2 if flag == "strong" else 2 * today
+            values = [today + step * k for k in STEPS]
+            if step * (far - values[-1]) > 0:
+                values.append(far)
+            return [Candidate(gnome, key, today, v) for v in values
+                    if 0 <= v <= T.MAX_GNOME_AMOUNT]
     if flag == "strong" and gnome in T.SPECIALIST_IDS:
         return [Candidate(gnome, "specialist_ability", int(gnome[1:]), 0)]
     return []
