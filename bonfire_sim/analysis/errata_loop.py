@@ -93,6 +93,7 @@ class Loop:
     fixed_point: bool = False
     check: list[Measure] = field(default_factory=list)
     history: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
+    seat_history: SeatHistory = field(default_factory=dict)
 
 
 def seats_missed(seats: pd.DataFrame, targets: Targets) -> dict[int, bool]:
@@ -143,22 +144,50 @@ def first_proposal(start: Edition, estimate: Measure, targets: Targets) -> Editi
     return Edition(seats, prices)
 
 
+SeatHistory = dict[int, list[tuple[tuple[int, ...], float]]]
+
+
+def _worst_seat(seats: pd.DataFrame, n: int) -> float:
+    g = seats[seats["players"] == n]
+    return float((g["value"] - g["fair"]).abs().max()) if len(g) else math.nan
+
+
 def step(edition: Edition, m: Measure, targets: Targets,
          history: dict[str, list[tuple[float, float]]],
-         printed: Mapping[str, int]) -> Edition | None:
+         printed: Mapping[str, int], seat_history: SeatHistory | None = None,
+         today: Mapping[int, Sequence[float]] | None = None) -> Edition | None:
     """The next edition after one fresh round, or None at a fixed point (nothing moves).
 
     Seats: a count whose seats still miss their target with confidence moves to the
-    whole points the fresh games ask for.  Cards: ``errata_cards.next_prices`` (a secant
+    whole points the fresh games ask for.  A count the sheet changes already (its points
+    differ from ``today``'s) whose seats are not shown within the tolerance moves to what
+    the games ask for too: that refines a change, it adds none.  Whole points can
+    straddle fair (two players at 1.6 points: [0, 2] and [0, 3] each about 1.4 pp off on
+    opposite sides), so a count asked back to points it played already (``seat_history``:
+    per count the points played and their worst seat's distance from fair) settles on
+    the best of those instead of bouncing.  Cards: ``errata_cards.next_prices`` (a secant
     step for every re-priced card measured there; a fair-value step for an untouched card
     flagged there)."""
     seats = dict(edition.seat_points)
     moved = False
+    within = seats_within(m.seats, targets)
     for n, missed in seats_missed(m.seats, targets).items():
         nxt = tuple(m.seat_next.get(n) or ())
-        if missed and nxt and nxt != tuple(seats.get(n, ())):
-            seats[n] = nxt
-            moved = True
+        now = tuple(seats.get(n, ()))
+        played = (seat_history or {}).setdefault(n, [])
+        played.append((now, _worst_seat(m.seats, n)))
+        changed = _whole(now, n) != _whole((today or {}).get(n, ()), n)
+        if not nxt or nxt == now:
+            continue
+        if missed:
+            seats[n], moved = nxt, True
+        elif changed and within.get(n) is not True:
+            if any(p == nxt for p, _w in played):
+                best = min(played, key=lambda pw: pw[1])[0]
+                if best != now:
+                    seats[n], moved = best, True
+            else:
+                seats[n], moved = nxt, True
     current = dict(edition.task_points)
     moves, unsteered = next_prices(m.cards, current, dict(printed), history,
                                    targets.task_margin)
@@ -196,7 +225,8 @@ def joint_loop(start: Edition, estimate: Measure, measure: MeasureFn, targets: T
             f"on fresh deals (seed {seed + i})")
         m = measure(edition, seed + i, focus)
         loop.rounds.append((edition, m))
-        nxt = step(edition, m, targets, loop.history, printed)
+        nxt = step(edition, m, targets, loop.history, printed, loop.seat_history,
+                   start.seat_points)
         if nxt is None:
             loop.fixed_point = True
             break

@@ -70,7 +70,8 @@ def _measured_note(rows: pd.DataFrame, what: str) -> str:
         how = ("probe more games (`--probe-games`) or top up each row on the games it "
                "needs (`--measure-cards`)")
     return (f"{len(wide)} of {len(rows)} {what} rows are not measured (interval wider than "
-            f"the margin or too few deals), so they are never flagged{most}: {how}.")
+            f"the margin or too few deals): flagged only where already shown beyond it"
+            f"{most}: {how}.")
 
 
 def _verdict(rows: pd.DataFrame) -> str:

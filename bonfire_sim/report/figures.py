@@ -292,7 +292,7 @@ FLAG_COLOURS.update({"behind": "#d95f02", "ahead": "#1b9e77", "up": "#1b9e77",
 # so only the surplus plot is coloured by them; legend and caption come from this mapping.
 TASK_LEGEND = {"strong": "surplus above +margin: worth more than its points (strong)",
                "weak": "surplus below -margin: worth less than its points (weak)",
-               "": "within the margin, or not measured (never flagged)"}
+               "": "within the margin, or not shown beyond it"}
 GNOME_LEGEND = {"strong": "above the average gnome by more than the margin (strong)",
                 "weak": "below the average gnome by more than the margin (weak)",
                 "": "not flagged"}

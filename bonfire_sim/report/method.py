@@ -74,9 +74,10 @@ FORK_METHOD = (
     "difference minus the mean of the other gnomes (points against the average gnome). "
     "Intervals: Student t over deals, clustered by deal (the games of one deal under seat "
     "rotation share its cards). A row is measured when its 95% half-width is within the "
-    "margin (and it rests on at least 10 deals); otherwise it says the forks it needs and "
-    "is never flagged. Values are per player count; a pooled row is shown only where "
-    "Cochran's Q does not reject equal values (p >= 0.05).")
+    "margin (and it rests on at least 10 deals); otherwise it says the forks it needs. "
+    "Every row on 10+ deals is tested, so one whose whole interval lies beyond the "
+    "margin is flagged before it is measured. Values are per player count; a pooled row "
+    "is shown only where Cochran's Q does not reject equal values (p >= 0.05).")
 FLAG_METHOD = (
     "Flags: a row is flagged only when its estimate lies more than the practical margin "
     "from its reference (task surplus vs 0, gnome vs the average gnome, compensation vs "
