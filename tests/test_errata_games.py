@@ -204,8 +204,8 @@ def test_a_held_out_start_is_brought_back_by_the_joint_loop(tmp_path):
     puts every seat within 1.5 pp (verified: the whole interval inside) and the planted
     tasks within 1 point of their original value, and pushes no untouched card out of
     the margin; a second seed proposes the same sheet within 1 point for 90% of the lines.
-    The command of docs/findings/2026-11-28-errata-held-out.md (about 12 minutes a sheet
-    on a quiet 2-core machine)."""
+    The command of docs/findings/2026-11-28-errata-held-out.md (about 8 minutes a sheet
+    on the shared 2-core machine)."""
     from bonfire_sim.analysis.errata import lines_agree
     from bonfire_sim.analysis.errata_cards import printed_points
     from bonfire_sim.analysis.errata_measure import FreshPlan
