@@ -25,7 +25,7 @@ $(BIN)/bonfire-sim report runs/demo-4p --out reports/demo.html --probe-games 300
 $(BIN)/bonfire-sim view --run runs/demo-4p --game 0 --out reports/demo-game-0.html
 endef
 
-.PHONY: help install test test-heavy demo bench lint clean
+.PHONY: help install test test-heavy demo bench lint wheel clean
 
 help:
 	@echo "make install  create $(VENV) (if missing) and install bonfire-sim[test] into it"
@@ -34,6 +34,7 @@ help:
 	@echo "make demo     install, then run the demo commands (DEMO_CMDS)"
 	@echo "make bench    run the engine benchmark"
 	@echo "make lint     ruff check, then mypy (configured in pyproject.toml)"
+	@echo "make wheel    a release wheel carrying the engine compiled for the generic CPU (minutes)"
 	@echo "make clean    remove caches and build artefacts (keeps $(VENV))"
 
 install: $(STAMP)
@@ -63,6 +64,11 @@ lint: install
 	test -x $(BIN)/ruff -a -x $(BIN)/mypy || $(PIP) install -q -e '.[test,dev]'
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+
+# The release wheel: compiles the engine for numba's generic CPU and ships it as package
+# data, so a fresh install does not compile (scripts/build_wheel.py; not part of CI).
+wheel: install
+	$(BIN)/python scripts/build_wheel.py --out dist
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis $(STAMP)

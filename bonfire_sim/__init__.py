@@ -2,8 +2,11 @@
 
 Importing the package is cheap: the numba-compiled engine is loaded only when one of the
 lazy names below is first used (``bonfire_sim.play``, ``bonfire_sim.load``,
-``bonfire_sim.run``, ``bonfire_sim.sweep``).  Importing it changes nothing outside the
-package: numba's cache is configured only when the engine itself is imported.
+``bonfire_sim.run``, ``bonfire_sim.sweep``).  Importing it imports nothing heavy and
+leaves numba's cache settings alone (only bonfire_sim's own kernels are cached in its
+directory); in a process with numba, numba compiles for its generic CPU unless
+``NUMBA_CPU_NAME`` is set, which a compiled engine shared across machines needs
+(``infra._jitcache``).
 """
 
 from __future__ import annotations

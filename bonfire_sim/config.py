@@ -74,6 +74,26 @@ def _task_ids() -> Sequence[str]:
     return [t.id for t in C.TASKS]
 
 
+MAX_GNOME_AMOUNT = 9  # = rules.tables.MAX_GNOME_AMOUNT (a test keeps them equal)
+MAX_ABILITY = 27  # specialist abilities are 1..27; 0 = none
+
+
+def _gnome_knob_ids(key: str) -> Callable[[], Sequence[str]]:
+    def ids() -> Sequence[str]:
+        from bonfire_sim.rules import tables as T
+
+        return list(T.GNOME_KNOBS[key][1])
+    return ids
+
+
+def _specialist_ids() -> Sequence[str]:
+    return [f"S{a}" for a in range(1, MAX_ABILITY + 1)]
+
+
+def _gnome_field(key: str, what: str) -> Field:
+    return Field("map", what, 0, MAX_GNOME_AMOUNT, keys=_gnome_knob_ids(key))
+
+
 RUN_FIELDS: dict[str, Field] = {
     "games": Field("int", "games to play", 1, MAX_GAMES, 1000),
     "players": Field("int", "human seats (1 = solo against Tom; in an experiment file a "
@@ -113,6 +133,22 @@ OVERRIDE_FIELDS: dict[str, Field] = {
     "seat_points": Field("nums", "starting score per seat, seat 0 = start player (1-4 values;"
                          " a fraction is a per-deal lottery: 2.4 = 3 points in 40% of deals)",
                          0, MAX_POINTS, check=_one_to_four),
+    "specialist_points": _gnome_field("specialist_points", "points a specialist's ability "
+                                      "gives: S4 per elder recruited, S18 per guardian next "
+                                      "to a bonfire"),
+    "specialist_gold": _gnome_field("specialist_gold", "gold an ability gives: S7 per novice "
+                                    "placed, S19 per common task, S20 per guardian ending "
+                                    "on the first path tile"),
+    "specialist_yellow": _gnome_field("specialist_yellow", "yellow action tiles an ability "
+                                      "gives: S15 per gnome recruited, S19 per common task"),
+    "specialist_resources": _gnome_field("specialist_resources", "extra resources an ability "
+                                         "gives: S8 per path tile, S10-S13 per guardian "
+                                         "move"),
+    "elder_points": _gnome_field("elder_points", "an elder's points per thing it counts "
+                                 "(E1 per path tile ... E6 per gnome)"),
+    "specialist_ability": Field("map", "the ability (1..27) a specialist card carries, 0 = "
+                                "none (S23 = 22: S23 acts as S22)", 0, MAX_ABILITY,
+                                keys=_specialist_ids),
 }
 # The real-valued settings of a tuning study (bonfire_sim.studies.tune) and their ranges (sigma:
 # above 0); here, not in tune, so the CLI can state them without importing the tuner.

@@ -164,6 +164,10 @@ budget = 100
     ('measure = "seat_win"\nplayers = 2\nmin = 0.1\nvariants = { tom_deck = "x" }', "x"),
     ('measure = "seat_win"\nplayers = 2\nmin = 0.1\noverrides = { task_points = '
      '{ Y14 = [5, 7] } }', "Y14"),
+    ('measure = "seat_win"\nplayers = 2\nmin = 0.1\noverrides = { specialist_points = '
+     '{ S5 = 1 } }', "unknown key 'S5'; valid: S4, S18"),
+    ('measure = "seat_win"\nplayers = 2\nmin = 0.1\noverrides = { elder_points = '
+     '{ E1 = -1 } }', "elder_points.E1 must be 0..9"),
     ('measure = "seat_win"\nplayers = 2\nmin = 0.1\nbaseline = { games = 3 }',
      "unknown key 'games'"),
 ])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -162,6 +163,12 @@ def test_the_next_smaller_sheet_names_the_change_that_buys_least():
     ns = _sheet(loop).next_smaller
     assert ns is not None and ns["misses"]
     assert ns["drop"] in ("tasks R3", "seats 2 players", "seats 3 players")
+    # without its re-price a card planted too high is too strong again (positive surplus):
+    # the sign said the opposite, so a needed change read as one the sheet could drop
+    from bonfire_sim.analysis.errata_loop import drop_effects
+
+    eff = drop_effects(loop, Targets()).set_index("item")
+    assert eff.loc["R3", "without"] > 2.0 and eff.loc["Y4", "without"] > 2.5, eff
 
 
 def test_rows_not_measured_are_never_reported_as_no_change():
@@ -307,6 +314,129 @@ def test_the_start_player_card_names_the_seat_that_keeps_it_unverified():
     assert "seat 3 (of 4) -1.4 pp (-2.0 to -0.8)" in c["figure"] and c["verified"] is None
     c = seat_card({"seats": [{**line, "verified": True}], "targets": {"seat_tolerance": 1.5}})
     assert "seat 3" not in c["figure"] and c["verified"] is True
+
+
+# ---- gnome changes (issue 36) -------------------------------------------------------------
+def _gnome_values(flagged: dict[str, tuple[str, float]]) -> pd.DataFrame:
+    """Today's gnome rows at 4 players: ``flagged`` {gnome: (flag, relative)}, the rest
+    measured within the margin; the average gnome's value is 10 points."""
+    from bonfire_sim.analysis.errata_gnomes import T as TB
+
+    rows = []
+    for g in (*TB.SPECIALIST_IDS, *(f"E{e}" for e in range(1, 7))):
+        flag, rel = flagged.get(g, ("", 0.1))
+        rows.append({"gnome": g, "players": 4, "flag": flag, "relative": rel,
+                     "rel_lo": rel - 0.6, "rel_hi": rel + 0.6, "value": 10.0 + rel,
+                     "lo": 9.6 + rel, "hi": 10.4 + rel, "status": "measured",
+                     "forks_needed": 100.0})
+    return pd.DataFrame(rows)
+
+
+def _trial(gnome: str, key: str, today: int, value: int, rel: float, half: float,
+           margin: float = 1.0):
+    from bonfire_sim.analysis import errata_gnomes as EG
+
+    t = EG.Trial(EG.Candidate(gnome, key, today, value))
+    room = margin - abs(rel)
+    t.rows[4] = {"relative": rel, "lo": rel - half, "hi": rel + half, "n": 300,
+                 "forks_needed": math.ceil(300 * (half / room) ** 2) if room > 0 else math.nan}
+    t.verified = EG._verdict(t.rows, margin)
+    return t
+
+
+def test_a_flagged_gnome_is_tried_one_and_two_steps_towards_the_average_gnome():
+    from bonfire_sim.analysis.errata_gnomes import candidates
+
+    assert [(c.key, c.value) for c in candidates("S4", "strong")] == [
+        ("specialist_points", 1), ("specialist_points", 0)]
+    assert [(c.key, c.value) for c in candidates("E3", "weak")] == [
+        ("elder_points", 2), ("elder_points", 3)]
+    assert [c.label for c in candidates("S18", "strong", {"specialist_points": {"S18": 4}})
+            ] == ["S18: +4 -> +3 points", "S18: +4 -> +2 points"]
+    # a knob far from the average is also tried half the way down (or twice up)
+    assert [c.value for c in candidates("S18", "strong", {"specialist_points": {"S18": 9}})
+            ] == [8, 7, 4]
+    assert [c.value for c in candidates("S20", "weak", {"specialist_gold": {"S20": 4}})
+            ] == [5, 6, 8]
+    # No knob: a strong specialist is tried without its ability; a weak one has no try.
+    assert [(c.key, c.value) for c in candidates("S23", "strong")] == [
+        ("specialist_ability", 0)]
+    assert candidates("S23", "weak") == []
+    assert [c.value for c in candidates("S7", "strong")] == [0]  # never below 0
+
+
+def test_the_smallest_verified_gnome_change_is_printed_and_planted_in_the_edition(
+        tmp_path, monkeypatch):
+    from bonfire_sim.pipelines.experiment import load_sweep
+
+    loop, _ = _loop({c: float(v) for c, v in CARDS.items()}, Edition({}, dict(CARDS)))
+    gv = _gnome_values({"S4": ("strong", 2.4), "E2": ("weak", -2.2)})
+    trials = {"S4": [_trial("S4", "specialist_points", 2, 1, 0.9, 0.8),
+                     _trial("S4", "specialist_points", 2, 0, 0.1, 0.5)],
+              "E2": [_trial("E2", "elder_points", 1, 2, -0.2, 0.5)]}
+    sheet = E.build_sheet(loop, Targets(), {4: "model players"}, gnomes=gv,
+                          gnome_trials=trials)
+    lines = {x["item"]: x for x in sheet.gnomes}
+    # S4's first try crosses the margin (not resolved), its second is inside: verified.
+    assert trials["S4"][0].verified is None and trials["S4"][1].verified is True
+    assert lines["S4"]["changed"] and lines["S4"]["proposed"] == "S4: +2 -> +0 points"
+    assert lines["S4"]["verified"] is True and "verified" in lines["S4"]["detail"]
+    assert lines["E2"]["proposed"] == "E2: +1 -> +2 points per thing counted"
+    assert sheet.overrides["specialist_points"] == {"S4": 0}
+    assert sheet.overrides["elder_points"] == {"E2": 2}
+    assert not any(x["item"] in ("S4", "E2") for x in sheet.unchanged)
+    doc = json.loads(json.dumps(sheet.to_json(), allow_nan=False))
+    md = R.render_markdown(doc, "Errata", "model")
+    assert "| S4 | S4: +2 -> +0 points | verified |" in md
+    assert "gnomes S4" in md  # its line in section 3 with before and after
+    card = next(c for c in cards_from_sheet(doc) if c["id"] == "card-gnomes")
+    assert "S4: +2 -> +0 points" in card["print"] and card["verified"] is True
+    text = R.edition_toml(doc, [4], ["tuned"], 1000, 77, {},
+                          {"specialist_points": {"S18": 3}}, "model")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "e.toml").write_text(text)
+    (_point, cfg, _extra), = load_sweep(tmp_path / "e.toml")
+    assert cfg.overrides["specialist_points"] == {"S18": 3, "S4": 0}
+    assert cfg.overrides["elder_points"] == {"E2": 2}
+
+
+def test_an_unresolved_gnome_change_says_the_forks_it_needs_and_a_failed_one_changes_nothing():
+    loop, _ = _loop({c: float(v) for c, v in CARDS.items()}, Edition({}, dict(CARDS)))
+    gv = _gnome_values({"S4": ("strong", 2.4), "S23": ("strong", 3.0),
+                        "S18": ("strong", 2.6)})
+    trials = {"S4": [_trial("S4", "specialist_points", 2, 1, 0.6, 0.9)],
+              "S23": [_trial("S23", "specialist_ability", 23, 0, 2.5, 0.5)],
+              # crosses the margin but its estimate lies beyond: never proposed
+              "S18": [_trial("S18", "specialist_points", 2, 1, 1.6, 0.8)]}
+    sheet = E.build_sheet(loop, Targets(), {4: "model players"}, gnomes=gv,
+                          gnome_trials=trials)
+    lines = {x["item"]: x for x in sheet.gnomes}
+    assert lines["S4"]["changed"] and lines["S4"]["verified"] is None
+    assert re.search(r"not resolved: needs about [\d,]+ forks \(has 300\)",
+                     lines["S4"]["detail"])
+    assert not lines["S23"]["changed"] and lines["S23"]["reason"] == "no price fixes it"
+    assert "S23: ability switched off (a blank card), not verified" in lines["S23"]["detail"]
+    assert trials["S18"][0].verified is None and not lines["S18"]["changed"]
+    assert "specialist_ability" not in sheet.overrides
+    assert sheet.overrides["specialist_points"] == {"S4": 1}
+    card = next(c for c in cards_from_sheet(sheet.to_json()) if c["id"] == "card-gnomes")
+    assert card["verified"] is not True and "S23: change the ability" in card["print"]
+
+
+def test_a_variant_is_read_against_todays_reference_with_both_intervals():
+    from bonfire_sim.analysis.errata_gnomes import _variant_row
+
+    # today: value 10 +- 0.4, 2 above the reference (8) +- 0.6, so the reference's own
+    # half-width is sqrt(0.6^2 - 0.4^2)
+    today = pd.Series({"value": 10.0, "lo": 9.6, "hi": 10.4, "relative": 2.0,
+                       "rel_lo": 1.4, "rel_hi": 2.6})
+    variant = pd.DataFrame([{"value": 8.5, "lo": 8.0, "hi": 9.0, "n": 400}])
+    r = _variant_row(variant, today, 1.0)
+    half = math.sqrt(0.5 ** 2 + 0.6 ** 2 - 0.4 ** 2)
+    assert r["relative"] == pytest.approx(0.5)
+    assert (r["lo"], r["hi"]) == (pytest.approx(0.5 - half), pytest.approx(0.5 + half))
+    assert r["forks_needed"] == math.ceil(400 * (half / 0.5) ** 2)
+    assert math.isnan(_variant_row(variant.iloc[:0], today, 1.0)["relative"])
 
 
 # ---- the loop's steering on rows short of the margin's precision ------------------------

@@ -4,6 +4,7 @@ typed (``py.typed``), with numba bounded to the range whose internals ``_jitcach
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -29,6 +30,29 @@ def test_the_wheel_installs_no_top_level_package_but_bonfire_sim(wheel):
     assert "bonfire_sim/strategies/evaluate.py" in names
     assert "bonfire_sim/py.typed" in names
     assert "bonfire_sim/report/templates/report.html.j2" in names
+    assert not any("/_compiled/" in n for n in names)  # only `make wheel` ships a compile
+
+
+def test_a_release_build_packs_the_compiled_engine_as_package_data(tmp_path):
+    # what scripts/build_wheel.py puts into bonfire_sim/_compiled/ (a small planted copy)
+    # must reach the wheel: numba's index and data files in their subfolders and the stamp
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    shutil.copytree(ROOT / "bonfire_sim", src / "bonfire_sim",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_compiled"))
+    planted = {"_compiled/stamp.json", "_compiled/rules/moves.legal_moves-10.py311.nbi",
+               "_compiled/rules/moves.legal_moves-10.py311.1.nbc",
+               "_compiled/strategies/evaluate.evaluate-40.py311.nbi"}
+    for name in planted:
+        (src / "bonfire_sim" / name).parent.mkdir(parents=True, exist_ok=True)
+        (src / "bonfire_sim" / name).write_bytes(b"x")
+    out = tmp_path / "wheel"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                    "-q", "-w", str(out), str(src)], check=True, capture_output=True)
+    names = zipfile.ZipFile(next(out.glob("bonfire_sim-*.whl"))).namelist()
+    assert {n.removeprefix("bonfire_sim/") for n in names if "/_compiled/" in n} == planted
 
 
 def test_numba_is_bounded_to_the_tested_range(wheel):

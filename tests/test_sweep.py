@@ -128,6 +128,10 @@ def _refuse_play(*args, **kwargs):
     (('out = "y14.html"', 'out = "adir"'), "cannot write adir: it is a directory"),
     (("[report]", "[report]\nprobe_games = 0"), "probe_games must be 1..10000000"),
     (("[report]", "[report]\njobs = 0"), "jobs must be 1..256 or -1"),
+    (("Y14 = [5, 7] }", "Y14 = [5, 7] }\nspecialist_points = { S5 = [1, 2] }"),
+     "overrides.specialist_points: unknown key 'S5'; valid: S4, S18"),
+    (("Y14 = [5, 7] }", "Y14 = [5, 7] }\nspecialist_ability = { S23 = [0, 28] }"),
+     "specialist_ability.S23 must be 0..27, got 28"),
 ])
 def test_a_bad_point_or_output_is_refused_before_any_game(tmp_path, monkeypatch, change,
                                                           message):
@@ -145,6 +149,18 @@ def test_a_bad_point_or_output_is_refused_before_any_game(tmp_path, monkeypatch,
     assert len(lines) == 1 and lines[0].startswith("Error: ")
     assert re.search(message, lines[0]), lines[0]
     assert not (tmp_path / "runs").exists()  # nothing created for any point
+
+
+def test_a_gnome_knob_and_an_ability_switch_are_sweep_axes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    f = _write(tmp_path, TINY.format(report="").replace(
+        "task_points = { Y14 = [5, 7] }",
+        "specialist_points = { S4 = [1, 3] }\nspecialist_ability = { S23 = [23, 0] }"))
+    plan = plan_experiment(f)
+    assert plan.axes == ("players", "specialist_points.S4", "specialist_ability.S23")
+    assert len(plan.points) == 8
+    overrides = [dict(p.config.overrides) for p in plan.points]
+    assert {"specialist_points": {"S4": 3}, "specialist_ability": {"S23": 0}} in overrides
 
 
 def test_checking_a_whole_sweep_takes_well_under_a_second(tmp_path, monkeypatch):

@@ -117,7 +117,7 @@ def test_a_cold_replay_starts_the_compile_in_the_background(cold, monkeypatch):
     warm.warm_in_background()
     assert started == [[sys.executable, "-m", "bonfire_sim.sim.warm"]]
     (warm.cache_dir()).mkdir(parents=True, exist_ok=True)
-    (warm.cache_dir() / warm.MARKER).write_text("done")
+    warm.mark()
     warm.warm_in_background()
     assert len(started) == 1  # warm already: nothing started
 
@@ -139,7 +139,7 @@ def test_a_second_process_waits_for_a_compile_in_progress_and_says_so(cold):
                 break
             time.sleep(0.01)
         assert len(said) == 1 and said[0].startswith("waiting for the engine compile")
-        (warm.cache_dir() / warm.MARKER).write_text("done")  # it finishes
+        warm.mark()  # it finishes
         fcntl.flock(held, fcntl.LOCK_UN)
         waiter.join(10)
     assert result == [0.0] and cold == [] and len(said) == 1

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis.errata_cards import card_proposals, pooled
+from bonfire_sim.analysis.errata_gnomes import Trial, overrides_of, proposal
 from bonfire_sim.analysis.errata_loop import (
     MIN_PRICE,
     Edition,
@@ -252,36 +253,78 @@ def _card_marks(loop: Loop, card: str, targets: Targets) -> str:
 
 
 # ---- gnomes ---------------------------------------------------------------------------------
-def gnome_lines(gv: pd.DataFrame | None, targets: Targets,
-                who: Mapping[int, str]) -> list[dict[str, Any]]:
-    """Gnomes left unchanged with their reason: a gnome prints no number, and the engine
-    has no ability variant to plant, so a flagged gnome is 'no price fixes it' (change its
-    ability, then measure the variant); unflagged measured ones are within the margin;
-    the rest are not measured, with the forks they need."""
+def gnome_lines(gv: pd.DataFrame | None, targets: Targets, who: Mapping[int, str],
+                trials: Mapping[str, Sequence[Trial]] | None = None,
+                ) -> list[dict[str, Any]]:
+    """One line per gnome.  A flagged gnome with a proposed change (``errata_gnomes``:
+    its knob or ability tried on fresh deals) is ``changed`` with the change, whether it
+    is verified (inside ±margin at every flagged count), not verified or not resolved
+    (with the forks it would need) and every change tried; a flagged gnome without one is
+    'no price fixes it' with what was tried; unflagged measured ones are within the
+    margin; the rest are not measured, with the forks they need."""
     if gv is None or gv.empty:
         return []
     rows = gv[gv["players"] > 0]
     out = []
     for gnome, g in rows.groupby("gnome", sort=True):
         flagged = g[g["flag"] != ""]
+        tried = list((trials or {}).get(str(gnome), []))
+        chosen = proposal(tried, targets.gnome_margin) if tried else None
+        line: dict[str, Any] = {"component": "gnomes", "item": str(gnome), "changed": False,
+                                "trials": [t.to_json() for t in tried]}
         if len(flagged):
             r = flagged.iloc[0]
-            reason = "no price fixes it"
-            detail = (f"{r['flag']} at {int(r['players'])} players, {r['relative']:+.1f} "
-                      f"({r['rel_lo']:+.1f} to {r['rel_hi']:+.1f}) points against the "
-                      f"average gnome; no ability variant tested (the engine has none "
-                      f"to plant): change the ability, then measure the variant")
+            why = (f"{r['flag']} at {int(r['players'])} players, {r['relative']:+.1f} "
+                   f"({r['rel_lo']:+.1f} to {r['rel_hi']:+.1f}) points against the "
+                   f"average gnome")
+            if chosen is not None:
+                worst = max(chosen.rows.values(), key=lambda x: abs(_f(x["relative"])))
+                line.update(changed=True, reason="changed", proposed=chosen.candidate.label,
+                            today="printed", override=chosen.candidate.overrides,
+                            verified=chosen.verified, unit="points",
+                            before={"value": _f(r["relative"]), "lo": _f(r["rel_lo"]),
+                                    "hi": _f(r["rel_hi"])},
+                            effect={"value": worst["relative"], "lo": worst["lo"],
+                                    "hi": worst["hi"], "n": worst["n"]},
+                            populations="the runs' main population",
+                            detail=f"{why}; {_trial_text(chosen)}")
+            elif tried:
+                line.update(reason="no price fixes it", detail=(
+                    f"{why}; tried on fresh deals: "
+                    + "; ".join(_trial_text(t) for t in tried)
+                    + ": none brings it within the margin: change the ability"))
+            else:
+                line.update(reason="no price fixes it", detail=(
+                    f"{why}; no knob to try (a weak specialist's ability has no amount): "
+                    f"strengthen the ability, then measure the variant"))
         elif (g["status"] == "measured").all():
-            reason, detail = "within the margin", ""
+            line.update(reason="within the margin", detail="")
         else:
             need = g["forks_needed"].dropna()
-            reason = "not measured"
-            detail = (f"not enough play to tell: needs about {int(need.max()):,} forks"
-                      if len(need) else "not enough play to tell: never forked")
-        out.append({"component": "gnomes", "item": str(gnome), "reason": reason,
-                    "detail": detail, "changed": False,
-                    "who": "; ".join(sorted({who.get(int(n), "") for n in g["players"]}))})
+            line.update(reason="not measured",
+                        detail=(f"not enough play to tell: needs about {int(need.max()):,} "
+                                f"forks" if len(need) else
+                                "not enough play to tell: never forked"))
+        line["who"] = "; ".join(sorted({who.get(int(n), "") for n in g["players"]}))
+        out.append(line)
     return out
+
+
+def _trial_text(t: Trial) -> str:
+    """``S4: +2 -> +1 points, verified: 4p +0.3 (-0.5 to +1.1)`` or ``not resolved:
+    needs about 2,400 forks (has 300)``."""
+    per = "; ".join(f"{n}p {r['relative']:+.1f} ({r['lo']:+.1f} to {r['hi']:+.1f})"
+                    for n, r in sorted(t.rows.items()) if math.isfinite(r["relative"]))
+    if t.verified is True:
+        state = "verified"
+    elif t.verified is False:
+        state = "not verified (beyond the margin)"
+    else:
+        need = [r["forks_needed"] for r in t.rows.values() if math.isfinite(r["forks_needed"])]
+        has = min((int(r["n"]) for r in t.rows.values()), default=0)
+        state = (f"not resolved: needs about {int(max(need)):,} forks (has {has:,})"
+                 if need else "not resolved")
+    return f"{t.candidate.label}, {state}" + (f": {per}" if per else "")
 
 
 # ---- Tom ------------------------------------------------------------------------------------
@@ -315,12 +358,14 @@ def tom_lines(tom: pd.DataFrame | None, fresh: Mapping[str, Mapping[str, float]]
 
 def build_sheet(loop: Loop, targets: Targets, who: Mapping[int, str],
                 gnomes: pd.DataFrame | None = None, tom: pd.DataFrame | None = None,
-                tom_fresh: Mapping[str, Mapping[str, float]] | None = None) -> Sheet:
-    """The sheet from the joint loop, the gnome values and the Tom rows."""
+                tom_fresh: Mapping[str, Mapping[str, float]] | None = None,
+                gnome_trials: Mapping[str, Sequence[Trial]] | None = None) -> Sheet:
+    """The sheet from the joint loop, the gnome values (with the changes tried for the
+    flagged gnomes, ``errata_gnomes.try_changes``) and the Tom rows."""
     sheet = Sheet(targets=targets.to_json(), who={str(n): w for n, w in sorted(who.items())})
     sheet.seats = seat_lines(loop, targets, who)
     sheet.tasks, left = task_lines(loop, targets, who)
-    sheet.gnomes = gnome_lines(gnomes, targets, who)
+    sheet.gnomes = gnome_lines(gnomes, targets, who, gnome_trials)
     sheet.tom = tom_lines(tom, tom_fresh or {}, targets)
     for s in sheet.seats:
         if not s["changed"]:
@@ -332,11 +377,12 @@ def build_sheet(loop: Loop, targets: Targets, who: Mapping[int, str],
                                     "reason": reason,
                                     "detail": f"worst seat {s['worst']:.1f} pp from fair"
                                               + more})
-    sheet.unchanged += left + sheet.gnomes
+    sheet.unchanged += left + [g for g in sheet.gnomes if not g["changed"]]
     sheet.unchanged += [{"component": "Tom", "item": t["item"], "reason": "within the margin",
                          "detail": f"settles at {t['before']['value']:+.1f}"}
                         for t in sheet.tom if not t["changed"]]
-    sheet.n_changes = loop.edition.n_changes(loop.start) + sum(t["changed"] for t in sheet.tom)
+    sheet.n_changes = (loop.edition.n_changes(loop.start) + sum(t["changed"] for t in sheet.tom)
+                       + sum(g["changed"] for g in sheet.gnomes))
     sheet.next_smaller = next_smaller(loop, targets)
     sheet.loop = {"rounds": [{"seed": m.seed, "changes": e.n_changes(loop.start)}
                              for e, m in loop.rounds],
@@ -344,6 +390,7 @@ def build_sheet(loop: Loop, targets: Targets, who: Mapping[int, str],
                   "fixed_point": loop.fixed_point,
                   "populations": [m.population or "runs" for m in loop.check]}
     sheet.overrides = edition_overrides(loop.edition, loop.start)
+    sheet.overrides.update(overrides_of(gnome_trials or {}, targets.gnome_margin))
     return sheet
 
 

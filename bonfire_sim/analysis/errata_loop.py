@@ -269,7 +269,8 @@ def drop_effects(loop: Loop, targets: Targets) -> pd.DataFrame:
         if len(hist) >= 2:
             (p1, s1), (p0, s0) = hist[-1], hist[-2]
             slope = float(np.clip((s1 - s0) / (p1 - p0), 0.5, 2.0)) if p1 != p0 else 1.0
-        without = s + slope * (loop.edition.task_points[card] - today.task_points[card])
+        # back at today's price: the surplus moves by slope x (today - proposed)
+        without = s + slope * (today.task_points[card] - loop.edition.task_points[card])
         rows.append({"component": "tasks", "item": card, "without": without,
                      "target": targets.task_margin,
                      "misses": bool(abs(without) > targets.task_margin)})

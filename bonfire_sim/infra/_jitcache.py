@@ -9,6 +9,15 @@ so two venvs, containers or worktrees of the same sources share one compile (num
 index checks each file's content hash, not its path or mtime).  ``BONFIRE_SIM_CACHE_DIR``
 overrides the root (default: the user cache directory).
 
+The kernels are compiled for numba's ``generic`` CPU of the architecture (x86-64's
+baseline), not for this machine's: numba keys every cached kernel by the CPU name and
+features it was compiled for, so only a generic compile can load on another machine, and
+that is what lets a release wheel carry the compiled engine (``infra.shipped_cache``).
+It costs no measurable speed (docs/explanation/performance.md) and plays the same games.
+numba sets its CPU for the whole process, so importing the engine sets
+``NUMBA_CPU_NAME=generic`` unless it is set already (a user's own ``NUMBA_CPU_NAME``
+wins; the wheel's compiled engine is then not used and the kernels compile for it).
+
 Only our own kernels are routed there (a numba cache locator for files of this package,
 ``strategies`` included): ``NUMBA_CACHE_DIR`` and the user's own numba code are untouched.  The
 locator is installed when numba is first imported (``install_import_hook``), not when
@@ -20,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import sysconfig
 from importlib.abc import MetaPathFinder
 from pathlib import Path
 from typing import Any
@@ -62,6 +72,34 @@ def cache_root() -> str:
 def cache_dir() -> str:
     """The cache directory of the current kernel sources."""
     return os.path.join(cache_root(), f"numba-{source_hash()}")
+
+
+# numba's name for the architecture's baseline CPU (no host-specific instructions)
+GENERIC_CPU = "generic"
+
+
+def choose_cpu() -> None:
+    """Make numba compile for the generic CPU in this process and its children unless
+    ``NUMBA_CPU_NAME`` names another (called before numba reads its configuration)."""
+    if not os.environ.get("NUMBA_CPU_NAME"):
+        os.environ["NUMBA_CPU_NAME"] = GENERIC_CPU
+
+
+def target() -> dict[str, str]:
+    """What numba's cached kernels are valid for besides their sources: numba refuses a
+    cache of another numba version, Python version or CPU target (name and features).
+    Read without importing numba (a command asks before its heavy imports)."""
+    from importlib.metadata import version
+
+    cpu = os.environ.get("NUMBA_CPU_NAME") or GENERIC_CPU
+    features = os.environ.get("NUMBA_CPU_FEATURES")
+    return {"numba": version("numba"), "llvmlite": version("llvmlite"),
+            "python": (f"{sys.implementation.name}-{sys.version_info[0]}."
+                       f"{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"),
+            "platform": sysconfig.get_platform(), "cpu": cpu,
+            # numba's default features: none for the generic CPU, the host's otherwise
+            "features": features if features is not None else
+            ("" if cpu.lower() == GENERIC_CPU else "host")}
 
 
 _OURS = (str(_PKG) + os.sep,)
@@ -130,6 +168,7 @@ class _EngineImportHook(MetaPathFinder):
         real_exec = loader.exec_module
 
         def exec_module(module: Any) -> None:
+            choose_cpu()  # before numba reads its configuration
             real_exec(module)
             configure()
 
@@ -143,6 +182,13 @@ def install_import_hook() -> None:
     if _INSTALLED or any(isinstance(f, _EngineImportHook) for f in sys.meta_path):
         return
     if "numba" in sys.modules:
+        # numba read its configuration already: reread it now.  A CPU target numba set up
+        # before (the user compiled something first) keeps its features: the kernels then
+        # compile here instead of loading the generic cache (slower to start, not wrong).
+        choose_cpu()
+        from numba.core import config
+
+        config.reload_config()
         configure()
     else:
         sys.meta_path.insert(0, _EngineImportHook())

@@ -28,6 +28,7 @@ from bonfire_sim.analysis.errata_cards import (
     printed_points,
     task_table,
 )
+from bonfire_sim.analysis.errata_gnomes import flagged_gnomes
 from bonfire_sim.analysis.errata_loop import Edition, Measure, joint_loop
 from bonfire_sim.analysis.errata_measure import (
     CHECK_TOP_UP,
@@ -253,7 +254,20 @@ def errata(run_dirs: Sequence[str | Path], out_dir: str | Path, *,
     tom = tom_rows(solo) if solo else None
     tom_fresh = (tom_check(tom, targets, base + rounds + 1, tom_games, plan.jobs, go)
                  if tom is not None and len(tom) and tom_games else {})
-    sheet = build_sheet(loop, targets, who, gnomes=gv, tom=tom, tom_fresh=tom_fresh)
+    trials = {}
+    if multi and plan.fork_games and len(flagged_gnomes(gv)):
+        from bonfire_sim.analysis.errata_gnomes import try_changes
+
+        bases = {n: _primary(pops)[1][0].config for n, pops in multi.items()}
+        games = plan.fork_games  # per change and count: the budget of a round's task forks
+        tick = go(f"gnome changes for {len(flagged_gnomes(gv))} flagged gnome(s) on fresh "
+                  f"deals (seed {base + rounds + 1}, {games:,} games each)", None,
+                  "trials")
+        trials = try_changes(gv, bases, games, targets.gnome_margin, targets.alpha,
+                             fresh, base + rounds + 1, jobs=plan.jobs, quiet=quiet,
+                             status=say, progress=tick)
+    sheet = build_sheet(loop, targets, who, gnomes=gv, tom=tom, tom_fresh=tom_fresh,
+                        gnome_trials=trials)
     say("writing the sheet")
     first = (_primary(multi[max(multi)])[1][0].config if multi else solo[0].config)
     toml = edition_toml(sheet.to_json(), sorted(multi) or [1],

@@ -140,24 +140,34 @@ def _need(detail: str) -> int:
 
 def gnome_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
     g = sheet["gnomes"]
-    off = [x for x in g if x["reason"] == "no price fixes it"]
+    changed = [x for x in g if x.get("changed")]
+    off = [x for x in g if not x.get("changed") and x["reason"] == "no price fixes it"]
     unmeasured = [x for x in g if x["reason"] == "not measured"]
     if not g:
         return card("card-gnomes", "Gnomes", "No gnome was measured.", "–", "nothing",
                     "not enough play to tell", None, "", "#sheet-gnomes")
-    head = (f"{len(off)} gnome(s) stand out from the average gnome: change their ability "
-            f"and measure the variant." if off else
-            (f"Not enough play to tell for {len(unmeasured)} gnome(s); the rest are within "
-             f"the margin." if len(unmeasured) < len(g) else
-             f"Not enough play to tell: none of the {len(g)} gnomes is measured yet.")
-            if unmeasured else "No gnome change: all within the margin.")
-    verdict = ("no ability variant tested (a gnome prints no number; the engine has no "
-               "variant to plant)" if off else
-               "not enough play to tell" if unmeasured else "within the margin")
+    if changed or off:
+        head = (f"{len(changed) + len(off)} gnome(s) stand out from the average gnome"
+                + (f": {len(changed)} change(s) tried on fresh deals bring them within the "
+                   f"margin" if changed else "")
+                + (f"; {len(off)} with no change found: change the ability" if off else "")
+                + ".")
+        verdict, ok = _verdict(changed) if changed else (
+            "no change tried brings it within the margin", False)
+        if off and ok is True:
+            ok = None
+    else:
+        head = ((f"Not enough play to tell for {len(unmeasured)} gnome(s); the rest are "
+                 f"within the margin." if len(unmeasured) < len(g) else
+                 f"Not enough play to tell: none of the {len(g)} gnomes is measured yet.")
+                if unmeasured else "No gnome change: all within the margin.")
+        verdict, ok = ("not enough play to tell", None) if unmeasured else (
+            "within the margin", True)
+    to_print = "; ".join([x["proposed"] for x in changed]
+                         + [f"{x['item']}: change the ability" for x in off]) or "nothing"
     return card("card-gnomes", "Gnomes", head,
-                f"{len(off)} off, {len(unmeasured)} not measured of {len(g)}",
-                ", ".join(x["item"] for x in off) + ": change the ability" if off
-                else "nothing", verdict, None if (off or unmeasured) else True,
+                f"{len(changed)} changed, {len(off)} off, {len(unmeasured)} not measured "
+                f"of {len(g)}", to_print, verdict, ok,
                 short_who(sorted({p for x in g if x.get("who") for p in x["who"].split("; ")})),
                 "#sheet-gnomes")
 

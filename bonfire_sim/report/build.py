@@ -316,7 +316,8 @@ def section_gnomes(runs: Sequence[Any], probes: Any, margin: float,
         f"row is measured when its interval is within ±{margin:g} point(s). Flags (measured "
         f"rows only): strong / weak when more than {margin:g} point(s) above / below the "
         "average gnome, Benjamini-Hochberg FDR 5%. A gnome prints no number, so nothing is "
-        "proposed."),
+        "proposed here; `bonfire-sim errata` tries a change of a flagged gnome's ability "
+        "(its amounts or the ability itself, as overrides) on fresh deals."),
         H.text_block(f"{len(flagged)} gnome rows flagged: "
                      + (", ".join(f"{r.gnome} {int(r.players)}p ({r.flag})"
                                   for r in flagged.itertuples()) or "none") + ".")]

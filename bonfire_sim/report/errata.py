@@ -79,11 +79,12 @@ def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
                                f"{_pts(r['hi'])})" for n, r in sorted(
                                    x["residual"].items(), key=lambda kv: int(kv[0]))))
                     for x in sheet["tasks"]], text_cols=(0, 1, 4))
-    off = [g for g in sheet["gnomes"] if g["reason"] == "no price fixes it"]
-    gnomes = _table("print-gnomes", "Gnomes to change (the ability variant tested)",
-                    ["gnome", "ability variant tested", "why"],
-                    [(g["item"], "none: no variant could be planted", g["detail"])
-                     for g in off], text_cols=(0, 1, 2))
+    off = [g for g in sheet["gnomes"]
+           if g.get("changed") or g["reason"] == "no price fixes it"]
+    gnomes = _table("print-gnomes", "Gnomes to change (the change tried on fresh deals)",
+                    ["gnome", "change", "check", "why"],
+                    [(g["item"], g.get("proposed") or "none found",
+                      _gnome_check(g), g["detail"]) for g in off], text_cols=(0, 1, 2, 3))
     tom = _table("print-tom", "Tom's starting handicap per Tom-deck reading",
                  ["reading and solo player", "today", "print"],
                  [(x["item"], f"{x['today']:+d}", f"{x['proposed']:+d}")
@@ -99,7 +100,7 @@ def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
               "tables": [x for x in (seats, tasks, gnomes, tom) if x["rows"]]}
 
     rows, classes = [], []
-    for x in sheet["seats"] + sheet["tasks"] + sheet["tom"]:
+    for x in sheet["seats"] + sheet["tasks"] + sheet["gnomes"] + sheet["tom"]:
         if not x.get("changed"):
             continue
         unit = x["unit"]
@@ -199,18 +200,29 @@ def render_markdown(sheet: Mapping[str, Any], title: str, subtitle: str) -> str:
     return "\n".join(out)
 
 
+def _gnome_check(line: Mapping[str, Any]) -> str:
+    """``verified`` / ``not verified`` / ``not resolved`` for a changed gnome line; what
+    was tried for one left unchanged."""
+    if not line.get("changed"):
+        return f"{len(line.get('trials') or [])} change(s) tried, none within the margin"
+    v = line.get("verified")
+    return "verified" if v is True else "not verified" if v is False else "not resolved"
+
+
 def edition_toml(sheet: Mapping[str, Any], counts: Sequence[int], strategies: Sequence[str],
                  games: int, seed: int, variants: Mapping[str, str],
                  base_overrides: Mapping[str, Any], source: str) -> str:
     """An experiment file that plays the new edition: ``[run]`` at every player count of
     the sheet (a ``players`` sweep; seat points differ per count, so one file per count
-    when any are printed), ``[overrides]`` with the changed task points."""
+    when any are printed), ``[overrides]`` with the changed task points and the gnome
+    changes (``specialist_points = {S4 = 1}``, ...) on top of the runs' own."""
     over = dict(sheet.get("overrides") or {})
     seat = over.pop("seat_points", {})
     lines = [f"# bonfire-sim errata: the new edition from {source}",
              f"# {sheet['n_changes']} change(s); verified lines: "
              + ", ".join(f"{x['component']} {x['item']}" for x in
-                         (*sheet["seats"], *sheet["tasks"], *sheet["tom"])
+                         (*sheet["seats"], *sheet["tasks"], *sheet["gnomes"],
+                          *sheet["tom"])
                          if x.get("changed") and x.get("verified") is True), "[run]",
              f"games = {games}"]
     if len(counts) > 1 and not seat:
@@ -230,7 +242,11 @@ def edition_toml(sheet: Mapping[str, Any], counts: Sequence[int], strategies: Se
         for k, v in sorted(seat.items()):
             if int(k) != n:
                 lines.append(f"# at {k} players: seat_points = {v} (a file of its own)")
-    for k, v in sorted(base_overrides.items()):
+    merged = dict(base_overrides)
+    for k, v in over.items():  # the gnome changes, merged into the runs' own tables
+        if k != "task_points":
+            merged[k] = {**dict(merged.get(k, {})), **dict(v)}
+    for k, v in sorted(merged.items()):
         if k not in ("task_points", "seat_points"):
             lines.append(f"{k} = {toml_value(v)}")
     if variants:

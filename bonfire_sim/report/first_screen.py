@@ -138,8 +138,8 @@ def gnome_card(by_id: Mapping[str, Any]) -> dict[str, Any]:
     g = pd.concat(rows, ignore_index=True)
     off = sorted(set(g.loc[g["flag"] != "", "gnome"]))
     unmeasured = sorted(set(g.loc[g["status"] != "measured", "gnome"]))
-    head = (f"{len(off)} gnome(s) stand out from the average gnome: change the ability, then "
-            f"measure the variant." if off else
+    head = (f"{len(off)} gnome(s) stand out from the average gnome: `bonfire-sim errata` "
+            f"tries a change of their ability on fresh deals." if off else
             f"Not enough play to tell for {len(unmeasured)} gnome(s); no measured gnome "
             f"stands out." if unmeasured else "No gnome stands out from the average gnome.")
     return card("card-gnomes", "Gnomes", head,

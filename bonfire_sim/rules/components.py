@@ -473,6 +473,16 @@ ELDER_TEXT = (
     "1 point per gnome, this card included",
 )
 ELDER_RESOURCE = (0, 1, 2, 3, 4, 5)  # blossom..root, gold [assumed]
+ELDER_POINTS_PER = (1, 1, 1, 1, 1, 1)  # "1 point per ..." of elders E1..E6 [text]
+# The plain amounts the abilities give [text: SPECIALIST_TEXT], each overridable by its
+# family's name (specialist_points = {S4 = 3}; ``tables.GNOME_KNOBS``).  Numbers that change
+# what is legal (steps, routes, spaces, tiles kept) have none: switch the ability instead.
+SPECIALIST_AMOUNTS: dict[str, dict[int, int]] = {
+    "specialist_points": {4: 2, 18: SPECIALIST_18_POINTS},  # per elder; per guardian
+    "specialist_gold": {7: 1, 19: 1, 20: 1},  # per novice; per common task; first tile
+    "specialist_yellow": {15: 1, 19: 1},  # per gnome recruited; per common task
+    "specialist_resources": {8: 1, 10: 1, 11: 1, 12: 1, 13: 1},  # extra resources gained
+}
 # Specialists 10-13 share one text, "the depicted Guardian": which colour each shows.
 DEPICTED_GUARDIAN_SPECIALISTS = (10, 11, 12, 13)
 

@@ -146,7 +146,7 @@ def place_novice(s, p, pb, space, colour):
     s[L.COUNCIL + space * 5 + colour] += 1
     s[L.G_COUNCIL_N] += 1
     if has_spec(s, pb, 7):
-        s[pb + L.P_RES + GOLD] += 1
+        s[pb + L.P_RES + GOLD] += p[T.ABIL_GOLD + 7]
         note(s, pb, 7)
     check_trigger(s, p)
 

@@ -16,11 +16,12 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import fate_masks as FM
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
+from bonfire_sim.rules.payment import has_spec
 from bonfire_sim.rules.stackbuf import stack_ints
 
 NCELL = T.NCELL
-SPEC_PRINT_TWICE = 15  # gnome id of specialist 16: printed objects gained once more
-SPEC_PROTRUDE = 26  # gnome id of specialist 27: tiles may protrude beyond the area
+SPEC_PRINT_TWICE = 16  # ability of specialist 16: printed objects gained once more
+SPEC_PROTRUDE = 27  # ability of specialist 27: tiles may protrude beyond the area
 PRINT_GOLD = 1  # FATE_PRINT codes
 PRINT_YELLOW = 2
 GOLD = C.GOLD
@@ -75,7 +76,7 @@ def _touches(s, pb, rr, cc):
 @njit(cache=True)
 def can_place(s, p, pb, r, c, orient):
     """True if a tile with symbol 0 at (r, c) in orientation orient may be placed."""
-    protrude = s[pb + L.P_GNOME + SPEC_PROTRUDE] == 1
+    protrude = has_spec(s, pb, SPEC_PROTRUDE)
     inside = 0
     touches = False
     for i in range(3):
@@ -153,7 +154,7 @@ def place_tile(s, p, pb, tile_id, r, c, orient):
         rr, cc = tile_cell(r, c, orient, i)
         s[pb + L.P_FATE + grid_index(rr, cc)] = p[T.FATE_TILE + tile_id * 3 + i]
     s[pb + L.P_FATE_PLACED] += 1
-    mult = 2 if s[pb + L.P_GNOME + SPEC_PRINT_TWICE] == 1 else 1
+    mult = 2 if has_spec(s, pb, SPEC_PRINT_TWICE) else 1
     gained = 0
     for i in range(3):
         rr, cc = tile_cell(r, c, orient, i)
@@ -196,7 +197,7 @@ def cells_covered(s, p, pb, set_id):
 @njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT
 def has_legal_placement(s, p, pb):
     """True if some position and orientation admits a fate tile."""
-    if s[pb + L.P_GNOME + SPEC_PROTRUDE] == 0:
+    if not has_spec(s, pb, SPEC_PROTRUDE):
         return FM.any_fit(p, FM.occupied(s, p, pb), FM.touching(s, p, pb))
     for r in range(-L.FATE_M, p[T.FATE_ROWS] + L.FATE_M):
         for c in range(-L.FATE_M, p[T.FATE_COLS] + L.FATE_M):

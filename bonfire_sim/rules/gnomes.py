@@ -8,7 +8,13 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.movebuf import add
-from bonfire_sim.rules.payment import can_pay_resources, can_pay_tiles, has_spec, note
+from bonfire_sim.rules.payment import (
+    can_pay_resources,
+    can_pay_tiles,
+    grant_card,
+    has_spec,
+    note,
+)
 
 GNOME = C.ACTION_TILES.index("gnome")
 NS = C.N_SPECIALISTS
@@ -63,8 +69,15 @@ def refill_specialists(s):
 
 
 @njit(cache=True)
-def elder_points(s, pb, e):
-    """Points of elder e (0..5) at recruitment, this card already counted as a gnome."""
+def elder_points(s, p, pb, e):
+    """Points of elder e (0..5) at recruitment: its points per thing (1 as printed) times
+    ``elder_count``."""
+    return p[T.ELDER_PER + e] * elder_count(s, pb, e)
+
+
+@njit(cache=True)
+def elder_count(s, pb, e):
+    """What elder e (0..5) counts at recruitment, this card already counted as a gnome."""
     if e == 0:
         return s[pb + L.P_NPATH] + 1  # the starting tile counts
     if e == 1:
@@ -89,7 +102,7 @@ def elder_points(s, pb, e):
 @njit(cache=True)
 def gain_gnome(s, p, pb, gid):
     """Put gnome ``gid`` in the city: display refilled, elder scored, specialist 15 paid."""
-    s[pb + L.P_GNOME + gid] = 1
+    grant_card(s, p, pb, gid)
     s[pb + L.P_NGNOME] += 1
     s[pb + L.P_GNOME_AT + gid] = s[L.G_TURN]
     if gid < NS:
@@ -101,14 +114,14 @@ def gain_gnome(s, p, pb, gid):
         e = gid - NS
         s[L.ELDER_AVAIL + e] = 0
         s[pb + L.P_NELDER] += 1
-        pts = elder_points(s, pb, e)
+        pts = elder_points(s, p, pb, e)
         if has_spec(s, pb, 4):
-            pts += 2
+            pts += p[T.ABIL_PTS + 4]
             note(s, pb, 4)
         s[pb + L.P_SCORE] += pts
         s[pb + L.P_PTS_ELDER] += pts
     if has_spec(s, pb, 15):
-        s[pb + L.P_TILES + YELLOW] += 1
+        s[pb + L.P_TILES + YELLOW] += p[T.ABIL_YELLOW + 15]
         note(s, pb, 15)
 
 

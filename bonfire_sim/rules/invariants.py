@@ -13,6 +13,7 @@ from numba import njit
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
+from bonfire_sim.rules.payment import has_spec
 
 MESSAGES = (
     "ok",
@@ -238,7 +239,7 @@ def _player_code(s, p, seat):
         if delivered != taken or delivered != ntask or max(
                 s[pb + L.P_OFF_TAKEN], s[pb + L.P_OFF_TAKEN + 1]) > C.OFFERING_PILE:
             return 15
-    share = s[pb + L.P_GNOME + 0] == 1  # specialist 1: path tiles may be shared
+    share = has_spec(s, pb, 1)  # ability 1: path tiles may be shared
     for g in range(5):
         pos = s[pb + L.P_GUARD + g]
         if pos == L.GP_NONE or pos == L.GP_WAIT:

@@ -139,7 +139,14 @@ P_LIT_AT = _f(7)  # G_TURN at which the task on space k was ignited, 0 = not lit
 PSIZE = _o
 
 PLAYER0 = GLOBAL_SIZE
-STATE_SIZE = PLAYER0 + NP * PSIZE
+# Abilities in force, one bit mask per seat after the player blocks: bit a (1..27) is set
+# once the seat owns a specialist card carrying ability a.  A card's ability is the
+# parameter vector's (override ``specialist_ability``), so the rules ask the mask, never
+# which card is owned.  The mask is derived from P_GNOME and the parameters, so it lies
+# outside ``HASHED_SIZE``: the search's state hash (and so its random stream) ignores it.
+ABIL_MASK = PLAYER0 + NP * PSIZE
+HASHED_SIZE = ABIL_MASK
+STATE_SIZE = ABIL_MASK + NP
 
 
 def player_base(seat: int) -> int:

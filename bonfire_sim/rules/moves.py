@@ -170,15 +170,15 @@ def has_main_option(s, p, seat):
 
 @njit(cache=True)
 def check_common_rewards(s, p, seat):
-    """Specialist 19: the first time each common task is fulfilled, +1 gold +1 yellow."""
+    """Ability 19: the first time each common task is fulfilled, +1 gold +1 yellow."""
     pb = pb_of(seat)
     for c in range(5):
         if s[pb + L.P_COMMON_DONE + c] == 0 and common_fulfilled(s, p, seat, c):
             s[pb + L.P_COMMON_DONE + c] = 1
             if has_spec(s, pb, 19):
                 note(s, pb, 19)
-                s[pb + L.P_RES + GOLD] += 1
-                s[pb + L.P_TILES + YELLOW] += 1
+                s[pb + L.P_RES + GOLD] += p[T.ABIL_GOLD + 19]
+                s[pb + L.P_TILES + YELLOW] += p[T.ABIL_YELLOW + 19]
 
 
 @njit(cache=True, _nrt=False)  # no reference counting: see bonfire_sim.strategies.evaluate.NO_RT

@@ -113,7 +113,7 @@ def add_path_tile(s, p, pb, t):
     s[pb + L.P_PATH + n] = t
     s[pb + L.P_NPATH] = n
     if has_spec(s, pb, 8):
-        s[pb + L.P_RES + p[T.PATH_RES + t]] += 1
+        s[pb + L.P_RES + p[T.PATH_RES + t]] += p[T.ABIL_RES + 8]
         note(s, pb, 8)
 
 

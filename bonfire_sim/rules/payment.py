@@ -14,6 +14,7 @@ from numba import njit
 
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
+from bonfire_sim.rules import tables as T
 
 YELLOW = C.YELLOW
 GOLD = C.GOLD
@@ -21,8 +22,23 @@ GOLD = C.GOLD
 
 @njit(cache=True)
 def has_spec(s, pb, ability):
-    """True if the player owns the specialist with this ability number (1..27)."""
-    return s[pb + L.P_GNOME + ability - 1] == 1
+    """True if the player owns a specialist card carrying this ability (1..27).
+
+    As printed, card S<a> carries ability a; the override ``specialist_ability`` may give a
+    card another ability or none, so this reads the seat's ability mask (``grant_card``),
+    never which card is owned."""
+    return ((s[L.ABIL_MASK + (pb - L.PLAYER0) // L.PSIZE] >> ability) & 1) == 1
+
+
+@njit(cache=True)
+def grant_card(s, p, pb, gid):
+    """Own gnome ``gid``: mark the card and, for a specialist, put its assigned ability
+    (the parameter vector's, 0 = none) in force for this seat."""
+    s[pb + L.P_GNOME + gid] = 1
+    if gid < C.N_SPECIALISTS:
+        a = p[T.SPEC_ABIL + gid]
+        if a > 0:
+            s[L.ABIL_MASK + (pb - L.PLAYER0) // L.PSIZE] |= 1 << a
 
 
 @njit(cache=True)

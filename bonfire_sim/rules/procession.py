@@ -254,11 +254,11 @@ def gain_on_path(s, p, pb, g, q, choice):
         r = p[T.PATH_RES + s[pb + L.P_PATH + q]]
     amount = 1
     if g >= 1 and has_spec(s, pb, 9 + g):  # abilities 10..13 = grey, pink, red, wood
-        amount = 2
+        amount += p[T.ABIL_RES + 9 + g]
         note(s, pb, 9 + g)
     s[pb + L.P_RES + r] += amount
     if q == 0 and has_spec(s, pb, 20):
-        s[pb + L.P_RES + GOLD] += 1
+        s[pb + L.P_RES + GOLD] += p[T.ABIL_GOLD + 20]
         note(s, pb, 20)
 
 

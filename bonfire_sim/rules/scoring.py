@@ -13,14 +13,14 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules import tasks as TK
+from bonfire_sim.rules.payment import has_spec
 
 NLINES = 8
 LN_BONFIRES, LN_GUARDIANS, LN_PORTALS, LN_PATHS, LN_COMMON, LN_FATE, LN_LEFTOVER, LN_INGAME = (
     range(NLINES))
 LINE_NAMES = ("bonfires", "guardians", "portals", "paths", "common", "fate_supply",
               "leftovers", "in_game")
-SPEC_GUARD_BONUS = 17  # gnome id of specialist 18: +2 per guardian next to a bonfire
-SPEC_GUARD_BONUS_PTS = C.SPECIALIST_18_POINTS
+SPEC_GUARD_BONUS = 18  # ability of specialist 18: +2 per guardian next to a bonfire
 N_SPACES = C.MAX_TASKS  # bonfire spaces 0..6
 N_COLOURS = len(C.GUARDIAN_COLOURS)
 N_TILE_TYPES = len(C.ACTION_TILES)
@@ -46,7 +46,7 @@ def bonfire_points(s, p, pb):
 @njit(cache=True)
 def guardian_points(s, p, pb):
     """Points printed beside the spaces of guardians next to bonfires (+2 each, spec. 18)."""
-    extra = SPEC_GUARD_BONUS_PTS if s[pb + L.P_GNOME + SPEC_GUARD_BONUS] == 1 else 0
+    extra = p[T.ABIL_PTS + SPEC_GUARD_BONUS] if has_spec(s, pb, SPEC_GUARD_BONUS) else 0
     pts = 0
     for k in range(N_COLOURS):
         pos = s[pb + L.P_GUARD + k]

@@ -13,6 +13,7 @@ from bonfire_sim.errors import ConfigError
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
+from bonfire_sim.rules.payment import grant_card
 
 
 def blank_state(n_seats: int = 2, humans: int | None = None) -> np.ndarray:
@@ -131,11 +132,12 @@ class StateBuilder:
         return self
 
     def gnome(self, seat: int, gnome_id: int) -> StateBuilder:
-        """Give a gnome: 0..26 specialist (ability id - 1), 27..32 elder."""
+        """Give a gnome: 0..26 specialist card S1..S27 (with the ability the builder's
+        parameters assign it), 27..32 elder."""
         b = self._b(seat)
         if self.s[b + L.P_NGNOME] >= C.MAX_GNOMES:
             raise ConfigError("at most 6 gnomes")
-        self.s[b + L.P_GNOME + gnome_id] = 1
+        grant_card(self.s, self.p, b, gnome_id)
         self.s[b + L.P_NGNOME] += 1
         if gnome_id >= C.N_SPECIALISTS:
             self.s[b + L.P_NELDER] += 1

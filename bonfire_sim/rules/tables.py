@@ -87,6 +87,15 @@ SEAT_PTS = _f(4)  # starting score of seat 0..3 (a designer's start-player compe
 # compensation estimate assumes.
 SEAT_FRAC = _f(4)
 FRAC_UNIT = 10_000  # fractional starting points are kept to 1/10,000 of a point
+# Gnomes (override families in ``GNOME_KNOBS``): which ability each specialist card carries,
+# the plain amounts the abilities give (index = ability 1..27, 0 unused) and each elder's
+# points per counted thing.
+SPEC_ABIL = _f(C.N_SPECIALISTS)  # ability (1..27) of specialist card i (S<i+1>); 0 none
+ABIL_PTS = _f(28)  # points: ability 4 per elder recruited, 18 per guardian next to a bonfire
+ABIL_GOLD = _f(28)  # gold: ability 7 per novice placed, 19 per common task, 20 first tile
+ABIL_YELLOW = _f(28)  # yellow tiles: ability 15 per gnome recruited, 19 per common task
+ABIL_RES = _f(28)  # extra resources: ability 8 per path tile, 10..13 per guardian move
+ELDER_PER = _f(C.N_ELDERS)  # points per counted thing of elder e (E<e+1>)
 PARAM_SIZE = _o
 
 TOM_GNOME, TOM_PATH, TOM_TASK1, TOM_TASK2, TOM_GUARDIAN, TOM_FIRE = range(6)
@@ -103,10 +112,24 @@ def task_index(task_id: str) -> int:
         raise ConfigError(f"unknown task {task_id!r}; ids are B1-B22, R1-R22, Y1-Y22") from None
 
 
+# The gnome override families: key -> (slot of ability / elder 0 in the vector, the
+# gnomes that have the knob with their printed values).
+GNOME_KNOBS: dict[str, tuple[int, dict[str, int]]] = {
+    "specialist_points": (ABIL_PTS, {}),
+    "specialist_gold": (ABIL_GOLD, {}),
+    "specialist_yellow": (ABIL_YELLOW, {}),
+    "specialist_resources": (ABIL_RES, {}),
+    "elder_points": (ELDER_PER, {f"E{e + 1}": v for e, v in enumerate(C.ELDER_POINTS_PER)}),
+}
+for _key, _amounts in C.SPECIALIST_AMOUNTS.items():
+    GNOME_KNOBS[_key][1].update({f"S{a}": v for a, v in _amounts.items()})
+MAX_GNOME_AMOUNT = 9  # a knob above this is no longer a balance change but a new card
+SPECIALIST_IDS = tuple(f"S{a}" for a in range(1, C.N_SPECIALISTS + 1))
+
 OVERRIDABLE = (
     "task_points", "task_amount", "guardian_points", "countdown_trigger", "portal_points",
     "path_points", "common_points", "fate_supply_points", "fire_points", "council_point",
-    "seat_points",
+    "seat_points", *GNOME_KNOBS, "specialist_ability",
 )
 # Task conditions whose first argument is a count ("3 portals"): ``task_amount`` may change
 # it, so a designer (or a planted-difficulty test) can make a condition harder or easier.
@@ -132,7 +155,10 @@ def build_params(overrides: Mapping[str, Any] | None = None,
     missing seats start at 0; Tom never gets any; a fraction is a per-deal lottery: 2.36
     is 3 points in 36% of deals, 2 otherwise),
     and the scalars ``portal_points``, ``path_points``, ``common_points``,
-    ``fate_supply_points``, ``fire_points``, ``council_point``; they apply on top of the
+    ``fate_supply_points``, ``fire_points``, ``council_point``; the gnome families
+    (``GNOME_KNOBS``: ``specialist_points``, ``specialist_gold``, ``specialist_yellow``,
+    ``specialist_resources``, ``elder_points``: {gnome: amount 0..9}) and
+    ``specialist_ability`` ({S1..S27: ability 1..27, 0 = none}); they apply on top of the
     variants.
     """
     chosen = C.resolve_variants(variants)
@@ -189,6 +215,10 @@ def build_params(overrides: Mapping[str, Any] | None = None,
         p[TOM_REVEAL + i] = int(reveal)
     p[TOM_PASSES] = C.TOM_DECK_PASSES
     p[TILE_LIMIT] = C.ACTION_TILE_LIMIT_FOR_FATE
+    p[SPEC_ABIL:SPEC_ABIL + C.N_SPECIALISTS] = np.arange(1, C.N_SPECIALISTS + 1)
+    for base, knobs in GNOME_KNOBS.values():
+        for name, v in knobs.items():
+            p[_knob_slot(base, name)] = v
     if overrides:
         _apply_overrides(p, overrides)
     return p
@@ -274,10 +304,55 @@ def _apply_overrides(p: np.ndarray, overrides: Mapping[str, Any]) -> None:
             p[SEAT_FRAC:SEAT_FRAC + 4] = 0
             for k, v in enumerate(vals):
                 p[SEAT_PTS + k], p[SEAT_FRAC + k] = _whole_and_frac(key, v)
+        elif key in GNOME_KNOBS:
+            _gnome_knob(p, key, value)
+        elif key == "specialist_ability":
+            _abilities(p, value)
         elif key in scalars:
             p[scalars[key]] = _nonneg(key, value)
         else:
             raise ConfigError(f"unknown override {key!r}; allowed: {', '.join(OVERRIDABLE)}")
+
+
+def _knob_slot(base: int, name: str) -> int:
+    """Slot of gnome ``name``'s knob: abilities index by number, elders from E1."""
+    return base + int(name[1:]) - (1 if name[0] == "E" else 0)
+
+
+def _as_table(key: str, value: Any, example: str) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{key} needs a table of gnome = value, e.g. {key} = {{{example}}}")
+    return {str(k): v for k, v in value.items()}
+
+
+def _gnome_knob(p: np.ndarray, key: str, value: Any) -> None:
+    """Apply one gnome amount family, e.g. specialist_points = {S4 = 3}."""
+    base, knobs = GNOME_KNOBS[key]
+    for name, v in _as_table(key, value, f"{next(iter(knobs))} = 1").items():
+        if name not in knobs:
+            raise ConfigError(f"{key}: {name!r} has no such knob; gnomes with one: "
+                              f"{', '.join(knobs)}")
+        p[_knob_slot(base, name)] = _bounded(f"{key}.{name}", v, 0, MAX_GNOME_AMOUNT)
+
+
+def _abilities(p: np.ndarray, value: Any) -> None:
+    """Give specialist cards another ability (1..27) or none (0): {S23 = 22}."""
+    for name, v in _as_table("specialist_ability", value, "S23 = 22").items():
+        if name not in SPECIALIST_IDS:
+            raise ConfigError(f"specialist_ability: unknown specialist {name!r}; "
+                              f"specialists are S1-S{C.N_SPECIALISTS}")
+        a = _bounded(f"specialist_ability.{name}", v, 0, C.N_SPECIALISTS)
+        p[SPEC_ABIL + SPECIALIST_IDS.index(name)] = a
+
+
+def _bounded(key: str, v: Any, lo: int, hi: int) -> int:
+    """An integer in lo..hi, or one error line saying the range."""
+    if isinstance(v, bool) or not isinstance(v, int | float | np.integer | np.floating):
+        raise ConfigError(f"{key}: {v!r} is not a number; give an integer {lo}..{hi}")
+    fv = float(v)
+    if not np.isfinite(fv) or fv != int(fv) or not lo <= fv <= hi:
+        raise ConfigError(f"{key}: {v!r}; give an integer {lo}..{hi}")
+    return int(fv)
 
 
 def _whole_and_frac(key: str, v: Any) -> tuple[int, int]:

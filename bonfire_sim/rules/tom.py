@@ -20,6 +20,7 @@ from bonfire_sim.rules.council import check_trigger
 from bonfire_sim.rules.gnomes import refill_specialists
 from bonfire_sim.rules.great_bonfire import next_notch
 from bonfire_sim.rules.paths import refill_display
+from bonfire_sim.rules.payment import grant_card
 from bonfire_sim.rules.rng import randint, shuffle
 from bonfire_sim.rules.tasks import common_fulfilled
 from bonfire_sim.rules.turns import end_game
@@ -73,7 +74,7 @@ def tom_gnome(s, p, res):
     for j in range(C.SPECIALIST_DISPLAY):
         g = s[L.SPEC_DISP + j]
         if g >= 0 and p[T.SPEC_RES + g] == res and s[pb + L.P_NGNOME] < C.MAX_GNOMES:
-            s[pb + L.P_GNOME + g] = 1
+            grant_card(s, p, pb, g)
             s[pb + L.P_GNOME_AT + g] = s[L.G_TURN]
             s[pb + L.P_NGNOME] += 1
             s[L.SPEC_DISP + j] = -1

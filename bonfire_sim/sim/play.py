@@ -42,7 +42,7 @@ from bonfire_sim.rules.moves import apply_move, legal_moves
 from bonfire_sim.rules.scoring import LINE_NAMES, NLINES, final_result
 from bonfire_sim.rules.setup import new_game
 from bonfire_sim.rules.tasks import n_bonfires
-from bonfire_sim.sim import trace
+from bonfire_sim.sim import trace, warm
 from bonfire_sim.sim.loop import choose, new_buffer, no_weights
 from bonfire_sim.sim.record import GameRecord
 from bonfire_sim.sim.turn_end import board_at_turn_end, solo_turn_end
@@ -257,6 +257,7 @@ def play(
     check_seed(seed)
     humans = seat_strategies(players, strategies)
     p = _params(params, variants)
+    warm.use_shipped()  # a notebook's first game loads the wheel's compile, if it has one
     solo = players == 1
     names = humans + ((TOM,) if solo else ())
     sids = [STRATEGY_IDS.get(name, -1) for name in names]

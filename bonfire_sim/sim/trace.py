@@ -20,6 +20,7 @@ import numpy as np
 from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
+from bonfire_sim.rules.procession import extra_steps
 
 STOCK_NAMES = C.RESOURCES + C.ACTION_TILES  # P_RES (6) then P_TILES (7), adjacent
 N_STOCK = len(STOCK_NAMES)
@@ -27,10 +28,8 @@ N_RES = len(C.RESOURCES)
 assert L.P_TILES == L.P_RES + N_RES, "stock() reads resources and tiles as one slice"
 assert L.G_PAID + N_STOCK <= L.GLOBAL_SIZE, "G_PAID holds one count per stock slot"
 STAY = -9  # procession destination "the guardian does not move" (procession.STAY)
-SPEC_EXTRA_STEP = 1  # gnome id of specialist 2: one step more per procession
 REWARD_NAMES = ((1, "tile"), (2, "resource"), (4, "2 points"), (8, "portal"))
 TOM_SEAT = 1
-SPEC_YELLOW_PER_GNOME = 14  # gnome id of specialist 15: +1 yellow tile per recruited gnome
 TOM_KINDS = T._TOM_KINDS  # card kind code -> name, as tables encodes TOM_DECK (code >> 1)
 
 
@@ -201,7 +200,7 @@ def _d_guard(s0, s1, p, mv, seat):
 
 
 def _d_procession(s0, s1, p, mv, seat):
-    extra = int(s0[_pb(seat) + L.P_GNOME + SPEC_EXTRA_STEP])
+    extra = int(extra_steps(s0, _pb(seat)))
     return {"steps": int(mv[1]) + extra}
 
 

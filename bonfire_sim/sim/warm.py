@@ -11,10 +11,13 @@ sources).  Two things follow:
   second (``disable_jit``), so ``replay`` starts at once on a cold cache and leaves the
   compiling to a background process (``warm_in_background``).
 
-A marker file in the cache directory records a finished warm-up; an exclusive lock on
-``warm.lock`` makes a second process wait for a compile in progress instead of
-starting its own.  This module imports no kernels at top level (importing them is what
-compiles).
+A marker file in the cache directory records a finished warm-up and what it compiled for
+(numba, Python, CPU target: ``_jitcache.target``), so a cache of another numba or
+``NUMBA_CPU_NAME`` counts as cold; an exclusive lock on ``warm.lock`` makes a second
+process wait for a compile in progress instead of starting its own.  A release wheel
+carries the engine compiled for the generic CPU: when it matches, the first command copies
+it into the cache (``infra.shipped_cache``) instead of compiling.  This module imports no
+kernels at top level (importing them is what compiles).
 """
 
 from __future__ import annotations
@@ -51,9 +54,76 @@ def jit_disabled() -> bool:
     return os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 
 
+def _marker_text() -> str:
+    """What the marker of a finished warm-up holds: the target it compiled for."""
+    from bonfire_sim.infra import _jitcache, fileio
+
+    return fileio.dumps_json(_jitcache.target(), sort_keys=True) + "\n"
+
+
+def marked() -> bool:
+    """The cache holds a finished warm-up for this process's target (numba, Python, CPU)."""
+    from bonfire_sim.errors import BonfireError
+    from bonfire_sim.infra import readers
+
+    path = cache_dir() / MARKER
+    try:
+        return path.is_file() and readers.read_text(path, "warm-up marker") == _marker_text()
+    except (OSError, UnicodeDecodeError, BonfireError):  # unreadable: compile (again)
+        return False
+
+
+def mark() -> None:
+    """Record a finished warm-up for this process's target (``marked``)."""
+    from bonfire_sim.infra import fileio
+
+    fileio.write_text(cache_dir() / MARKER, _marker_text())
+
+
+def seed_shipped() -> bool:
+    """Copy the compiled engine this install carries into the cache when it matches this
+    version and target and the cache holds no compile of its own; True when it did.
+
+    Never waits: while another process holds the compile lock it leaves the cache alone."""
+    from bonfire_sim.errors import BonfireError
+    from bonfire_sim.infra import shipped_cache
+
+    if not shipped_cache.available():
+        return False
+    try:
+        with _locked(cache_dir() / LOCK, None) as free:
+            if not free:
+                return False
+            if marked():  # another process finished while we looked
+                return True
+            why = shipped_cache.seed(cache_dir())
+            if why is None:
+                mark()
+    except (OSError, BonfireError) as e:  # an unwritable cache: numba compiles as without
+        why = str(e)
+    if why:
+        log.info("not using the compiled engine of this install: %s", why)
+        return False
+    log.info("copied the compiled engine of this install into %s", cache_dir())
+    return True
+
+
+_USED: list[bool] = []  # use_shipped ran in this process
+
+
+def use_shipped() -> None:
+    """Once per process, before a kernel first runs without a warm-up (``play``): copy the
+    compiled engine this install carries into the cache if it lacks a warm-up.  numba reads
+    its cache at a kernel's first call, not at import, so this is early enough."""
+    if not _USED:
+        _USED.append(True)
+        is_warm()
+
+
 def is_warm() -> bool:
-    """The compiled kernels are in the cache (or nothing needs compiling)."""
-    return jit_disabled() or (cache_dir() / MARKER).is_file()
+    """The compiled kernels are in the cache (or nothing needs compiling); a compiled
+    engine this install carries is copied in first when it matches (``seed_shipped``)."""
+    return jit_disabled() or marked() or seed_shipped()
 
 
 def kernels_loaded() -> bool:
@@ -76,9 +146,10 @@ def disable_jit() -> bool:
 
 
 @contextlib.contextmanager
-def _locked(path: Path, on_wait: Callable[[], None]) -> Iterator[bool]:
+def _locked(path: Path, on_wait: Callable[[], None] | None) -> Iterator[bool]:
     """Hold an exclusive lock on ``path``; yields False if another process held it first
-    (``on_wait()`` is called before waiting for it)."""
+    (``on_wait()`` is called before waiting for it; without ``on_wait``, nothing waits:
+    False is yielded at once, without the lock)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         import fcntl
@@ -94,6 +165,9 @@ def _locked(path: Path, on_wait: Callable[[], None]) -> Iterator[bool]:
             free = True
         except OSError:
             free = False
+            if on_wait is None:
+                yield False
+                return
             on_wait()
             fcntl.flock(fd, fcntl.LOCK_EX)
         try:
@@ -211,9 +285,16 @@ def compile_kernels(step: Callable[[int, int], None] | None = None,
 
 def cold_notice() -> str | None:
     """The line a command prints first, before its own imports, when it will have to
-    compile the engine (None when this version's cache holds it)."""
-    if is_warm():
+    compile the engine, or copy the compiled engine this install carries into the cache
+    (``seed_shipped``, when the command warms up; None when the cache holds it already).
+    Cheap: it reads the shipped engine's stamp, not its files."""
+    if jit_disabled() or marked():
         return None
+    from bonfire_sim.infra import shipped_cache
+
+    if shipped_cache.available() and not shipped_cache.has_compiled(cache_dir()):
+        return (f"this install came with its engine compiled: copying it into "
+                f"{cache_dir()} (nothing to compile) ...")
     return (f"this version's engine is not compiled on this machine yet: it compiles once "
             f"before the games start ({ESTIMATE}) ...")
 
@@ -237,15 +318,13 @@ def ensure_warm(status: Callable[[str], None] | None = None,
             f"({ESTIMATE}) ...")
 
     with _locked(cache_dir() / LOCK, waiting):
-        if is_warm():  # another process finished compiling while we waited
+        if marked():  # another process finished compiling while we waited
             return 0.0
         say(f"compiling the engine for this version ({ESTIMATE}; cached afterwards "
             f"in {cache_dir()}) ...")
         t0 = time.perf_counter()
         compile_kernels(progress)
-        from bonfire_sim.infra import fileio
-
-        fileio.write_text(cache_dir() / MARKER, time.strftime("%Y-%m-%dT%H:%M:%S\n"))
+        mark()
         seconds = time.perf_counter() - t0
         say(f"compiled in {seconds:.0f} s")
         return seconds
@@ -256,7 +335,7 @@ def warm_in_background() -> subprocess.Popen | None:
 
     This process may run its kernels as plain Python; the child compiles regardless.
     """
-    if (cache_dir() / MARKER).is_file():
+    if marked() or seed_shipped():
         return None
     cmd = [sys.executable, "-m", "bonfire_sim.sim.warm"]
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}

@@ -11,7 +11,7 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules import tasks as TK
-from bonfire_sim.rules.gnomes import elder_points
+from bonfire_sim.rules.gnomes import elder_count
 from bonfire_sim.rules.great_bonfire import next_notch, notch_for
 from bonfire_sim.rules.payment import (
     has_spec,
@@ -71,7 +71,7 @@ def guard_pos_value(s, p, pb, g, dest, choice, w, cx, nd, rv):
     """Value of guardian g standing on dest (path 0..6 with its resource gained, bonfire)."""
     if dest >= L.GP_BONFIRE:
         k = dest - L.GP_BONFIRE
-        extra = 2 if has_spec(s, pb, 18) else 0
+        extra = p[T.ABIL_PTS + 18] if has_spec(s, pb, 18) else 0
         return w[W_GUARD_BONFIRE] * (p[T.GUARD_PTS + k] + extra) + nd[FE.N_ONBONFIRE]
     if dest < 0:
         return 0.0
@@ -87,7 +87,7 @@ def step_value(s, p, pb, g, dest, choice, gain, pr):
          - guard_pos_value(s, p, pb, g, cur, -1, w, cx, nd, rv))
     if gain and 0 <= dest < L.GP_BONFIRE:
         r = choice if choice >= 0 else TK.path_resource(s, p, pb, dest)
-        amount = 2 if g >= 1 and has_spec(s, pb, 9 + g) else 1
+        amount = 1 + p[T.ABIL_RES + 9 + g] if g >= 1 and has_spec(s, pb, 9 + g) else 1
         v += w[W_PROC_RES] * rv[r] * amount
     return v
 
@@ -173,12 +173,14 @@ def gnome_value(s, p, pb, gid, w, cx, nd):
     """Value of recruiting gnome gid (costs excluded)."""
     v = nd[FE.N_GNOMES]
     if gid < C.N_SPECIALISTS:
-        v += w[W_SPEC] * SPEC_VALUE[gid + 1] * cx[CX_LATE]
+        v += w[W_SPEC] * SPEC_VALUE[p[T.SPEC_ABIL + gid]] * cx[CX_LATE]
         v += w[W_SPEC_FLAT] * cx[CX_LATE]
         v += nd[FE.N_GNOMERES + p[T.SPEC_RES + gid]]
     else:
         e = gid - C.N_SPECIALISTS
-        pts = elder_points(s, pb, e) + (1 if e == 5 else 0) + (2 if has_spec(s, pb, 4) else 0)
+        per = p[T.ELDER_PER + e]
+        pts = per * (elder_count(s, pb, e) + (1 if e == 5 else 0)) + (
+            p[T.ABIL_PTS + 4] if has_spec(s, pb, 4) else 0)
         v += w[W_ELDER] * pts - w[W_ELDER_WAIT] * cx[CX_LATE]
         v += nd[FE.N_ELDERS] + nd[FE.N_GNOMERES + p[T.ELDER_RES + e]]
     return v

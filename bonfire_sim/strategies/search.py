@@ -181,9 +181,10 @@ def determinize(c, d, rng):
 
 @njit(cache=True)
 def state_hash(c, salt):
-    """32-bit FNV-1a hash of a (canonical) state and a salt; never 0."""
+    """32-bit FNV-1a hash of a (canonical) state and a salt; never 0.  The seats' ability
+    masks (``L.ABIL_MASK``, derived from the owned cards) are left out: they add nothing."""
     h = 2166136261 ^ (salt & MASK32)
-    for i in range(c.shape[0]):
+    for i in range(min(c.shape[0], L.HASHED_SIZE)):
         h = ((h ^ (c[i] & MASK32)) * 16777619) & MASK32
     return _nonzero(h)
 

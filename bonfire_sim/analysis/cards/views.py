@@ -219,7 +219,8 @@ def gnome_values(runs: RunLike | Sequence[RunLike], *,
     average gnome, Benjamini-Hochberg at ``alpha`` per count); ``imprecise`` (not
     measured); ``recruit_rate`` (share of players owning it at the end, Wilson
     ``recruit_lo`` / ``recruit_hi``), ``kind``, ``text``, ``who``, ``games``.  A gnome
-    prints no number, so nothing is proposed: a strong gnome is weakened by its ability."""
+    prints no number, so nothing is proposed here: a strong gnome is weakened by its ability
+    (``analysis.errata_gnomes`` tries its amounts or the ability as overrides)."""
     rs = as_runs(runs)
     who = populations(rs)
     forks = card_forks(rs, probes, kinds=("gnome",), margin=margin, alpha=alpha, jobs=jobs,
