@@ -518,9 +518,10 @@ def test_closed_loop_on_a_four_player_run_heavy(tmp_path):
 
 @pytest.mark.heavy
 def test_test_retest_on_two_seeds_heavy(tmp_path):
-    """The printed values the tool proposes (a re-price where a measured row is flagged,
-    else the printed value) agree within 1 point for 90% of the tasks on two seeds; no
-    card is flagged without forks.  The rows' own whole values are printed for the note."""
+    """The printed values the tool proposes (a re-price where a row is flagged, else the
+    printed value) agree within 1 point for 90% of the tasks on two seeds; no card is
+    flagged without forks (10+ deals).  The rows' own whole values are printed for the
+    note."""
     tabs, final = [], []
     for seed in (41, 42):
         r = run(RunConfig(games=HEAVY_GAMES, players=4, seed=seed, seat_rotation=True,
@@ -543,7 +544,7 @@ def test_test_retest_on_two_seeds_heavy(tmp_path):
     assert agree.mean() >= 0.9
     for t in tabs:
         f = t[t["flag"] != ""]
-        assert (f["n"] > 0).all() and (f["status"] == "measured").all()
+        assert (f["n"] > 0).all() and (f["deals"] >= 10).all()
 
 
 @pytest.mark.heavy

@@ -32,7 +32,7 @@ from bonfire_sim.analysis.errata_loop import (
     seats_missed,
     seats_within,
 )
-from bonfire_sim.analysis.targets import Targets
+from bonfire_sim.analysis.targets import Targets, resolved
 from bonfire_sim.rules import components as C
 
 TEXT = {t.id: t.text for t in C.TASKS}
@@ -165,18 +165,7 @@ def seat_lines(loop: Loop, targets: Targets, who: Mapping[int, str]) -> list[dic
 
 
 # ---- tasks ----------------------------------------------------------------------------------
-def _resolved(lo: float, hi: float, margin: float) -> bool | None:
-    """A residual against ±margin, resolved by its interval: True inside, False wholly
-    beyond, None when it crosses the margin or is not measured (no pass on a point
-    estimate)."""
-    lo, hi = _f(lo), _f(hi)
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        return None
-    if -margin - 1e-12 <= lo and hi <= margin + 1e-12:
-        return True
-    if lo > margin or hi < -margin:
-        return False
-    return None
+_resolved = resolved  # targets.resolved, under the name the sheet's code reads
 
 
 def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis.errata_measure import fresh_dir
+from bonfire_sim.analysis.targets import resolved
 from bonfire_sim.rules import tables as T
 from bonfire_sim.sim.runconfig import RunConfig
 
@@ -101,9 +102,8 @@ def candidates(gnome: str, flag: str,
 
 
 def _verdict(rows: Mapping[int, Mapping[str, float]], margin: float) -> bool | None:
-    from bonfire_sim.analysis.errata import _resolved
 
-    ok = [_resolved(r["lo"], r["hi"], margin) for r in rows.values()]
+    ok = [resolved(r["lo"], r["hi"], margin) for r in rows.values()]
     if not ok:
         return None
     return True if all(v is True for v in ok) else False if False in ok else None

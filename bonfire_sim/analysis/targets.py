@@ -12,6 +12,7 @@ Benjamini-Hochberg at ``alpha``), so the sheet prefers fewer changes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -58,3 +59,20 @@ def read_targets(table: Mapping[str, Any] | None, where: str = "") -> Targets:
     their defaults)."""
     given = check_table("targets", dict(table or {}), where)
     return Targets(**{k: float(v) for k, v in given.items() if v is not None})
+
+
+def resolved(lo: Any, hi: Any, margin: float) -> bool | None:
+    """A figure's interval against ±margin: True inside, False wholly beyond, None when
+    it crosses the margin or is not measured (no pass on a point estimate).  Here, below
+    the sheet and its gnome trials, so both read one rule."""
+    try:
+        lo, hi = float(lo), float(hi)
+    except (TypeError, ValueError):
+        return None
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return None
+    if -margin - 1e-12 <= lo and hi <= margin + 1e-12:
+        return True
+    if lo > margin or hi < -margin:
+        return False
+    return None

@@ -452,15 +452,8 @@ GOLD_SPECIALISTS = (5, 22, 23)  # [assumed: "three show gold"]
 
 
 def _specialist_resources() -> tuple[int, ...]:
-    out = []
-    k = 0
-    for ability in range(1, 28):
-        if ability in GOLD_SPECIALISTS:
-            out.append(GOLD)
-        else:
-            out.append(k % 5)
-            k += 1
-    return tuple(out)
+    plain = iter(range(27))  # the non-gold ones cycle blossom..root in ability order
+    return tuple(GOLD if a in GOLD_SPECIALISTS else next(plain) % 5 for a in range(1, 28))
 
 
 SPECIALIST_RESOURCE = _specialist_resources()  # index = ability - 1 [assumed]
