@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bonfire_sim.analysis.errata_cards import card_proposals, pooled
+from bonfire_sim.analysis.errata_cards import card_proposals, pooled, pooled_half
 from bonfire_sim.analysis.errata_gnomes import Trial, overrides_of, proposal
 from bonfire_sim.analysis.errata_loop import (
     MIN_PRICE,
@@ -31,6 +31,7 @@ from bonfire_sim.analysis.errata_loop import (
     next_smaller,
     seats_missed,
     seats_within,
+    worst_seat,
 )
 from bonfire_sim.analysis.targets import Targets, resolved
 from bonfire_sim.rules import components as C
@@ -119,8 +120,7 @@ def _least_resolved(m: Measure, n: int) -> dict[str, float]:
 
 
 def _worst(m: Measure, n: int) -> float:
-    g = m.seats[m.seats["players"] == n]
-    return float(100 * (g["value"] - g["fair"]).abs().max()) if len(g) else math.nan
+    return 100 * worst_seat(m.seats, n)
 
 
 def seat_lines(loop: Loop, targets: Targets, who: Mapping[int, str]) -> list[dict[str, Any]]:
@@ -186,8 +186,8 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
         e = est[est["card"] == card]
         before = pooled(loop.estimate.cards, card)
         ok = [_resolved(v["lo"], v["hi"], targets.task_margin) for v in residual.values()]
-        half = float(np.sqrt(1.0 / np.sum(1.0 / rows["half"].to_numpy(float) ** 2))
-                     ) if len(rows) and (rows["half"] > 0).all() else math.nan
+        half = (pooled_half(check, card) if len(rows) and (rows["half"] > 0).all()
+                else math.nan)
         # only a card still too STRONG at the lowest price is one no price fixes; one
         # shown too weak there overshot, and a higher price is the answer
         strong = any(_f(v["lo"]) > targets.task_margin for v in residual.values())

@@ -24,6 +24,7 @@ from bonfire_sim.sim.runconfig import RunConfig
 
 printed_points = cards.printed_points
 flags_across_counts = cards.flags_across_counts
+pooled_half = cards.pooled_half
 population = cards.population
 gnome_values = cards.gnome_values
 
@@ -34,7 +35,8 @@ CARD_COLUMNS = ("card", "players", "kind", "printed", "surplus", "s_lo", "s_hi",
 
 __all__ = ["CARD_COLUMNS", "PROPOSAL_COLUMNS", "card_proposals", "flags_across_counts",
            "gnome_values",
-           "next_prices", "pooled", "population", "printed_points", "task_table", "toml_value"]
+           "next_prices", "pooled", "pooled_half", "population", "printed_points",
+           "task_table", "toml_value"]
 
 
 def card_proposals(table: pd.DataFrame, printed: Mapping[str, int],

@@ -147,7 +147,8 @@ def first_proposal(start: Edition, estimate: Measure, targets: Targets) -> Editi
 SeatHistory = dict[int, list[tuple[tuple[int, ...], float]]]
 
 
-def _worst_seat(seats: pd.DataFrame, n: int) -> float:
+def worst_seat(seats: pd.DataFrame, n: int) -> float:
+    """The largest distance of a seat's win share from 1/n at count ``n`` (NaN if none)."""
     g = seats[seats["players"] == n]
     return float((g["value"] - g["fair"]).abs().max()) if len(g) else math.nan
 
@@ -175,7 +176,7 @@ def step(edition: Edition, m: Measure, targets: Targets,
         nxt = tuple(m.seat_next.get(n) or ())
         now = tuple(seats.get(n, ()))
         played = (seat_history or {}).setdefault(n, [])
-        played.append((now, _worst_seat(m.seats, n)))
+        played.append((now, worst_seat(m.seats, n)))
         changed = _whole(now, n) != _whole((today or {}).get(n, ()), n)
         if not nxt or nxt == now:
             continue
@@ -256,9 +257,7 @@ def drop_effects(loop: Loop, targets: Targets) -> pd.DataFrame:
     check = loop.check[0]
     today = loop.start
     for n in loop.edition.changes(today)["seats"]:
-        s = loop.estimate.seats
-        g = s[s["players"] == int(n)]
-        worst = float((g["value"] - g["fair"]).abs().max()) if len(g) else math.nan
+        worst = worst_seat(loop.estimate.seats, int(n))
         rows.append({"component": "seats", "item": f"{n} players", "without": 100 * worst,
                      "target": targets.seat_tolerance,
                      "misses": bool(worst > targets.seat_share)})

@@ -72,7 +72,14 @@ from typing import Any
 
 import pandas as pd
 
-from bonfire_sim.analysis.cards.price import Reprice, combine, next_prices, pooled, toml_value
+from bonfire_sim.analysis.cards.price import (
+    Reprice,
+    combine,
+    next_prices,
+    pooled,
+    pooled_half,
+    toml_value,
+)
 from bonfire_sim.analysis.cards.price import reprice as _reprice
 from bonfire_sim.analysis.cards.probes import ProbeSettings, probe_values
 from bonfire_sim.analysis.cards.survey import card_values, survey_cards
@@ -91,7 +98,7 @@ from bonfire_sim.sim.runconfig import RunConfig
 
 __all__ = ["DEFAULT_MEASURE", "MEASURES", "ProbeSettings", "Reprice", "card_table",
            "card_values", "combine", "flags_across_counts", "gnome_values", "measure",
-           "next_prices", "pooled",
+           "next_prices", "pooled", "pooled_half",
            "population", "printed_points", "probe_values", "reprice", "task_kinds", "task_values",
            "toml_value"]
 
