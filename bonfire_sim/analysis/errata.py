@@ -269,7 +269,8 @@ def gnome_lines(gv: pd.DataFrame | None, targets: Targets, who: Mapping[int, str
             if chosen is not None:
                 worst = max(chosen.rows.values(), key=lambda x: abs(_f(x["relative"])))
                 line.update(changed=True, reason="changed", proposed=chosen.candidate.label,
-                            today="printed", override=chosen.candidate.overrides,
+                            today=f"{chosen.candidate.key} = {chosen.candidate.today}",
+                            override=chosen.candidate.overrides,
                             verified=chosen.verified, unit="points",
                             before={"value": _f(r["relative"]), "lo": _f(r["rel_lo"]),
                                     "hi": _f(r["rel_hi"])},
