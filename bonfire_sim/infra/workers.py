@@ -160,8 +160,23 @@ def pool(n_jobs: int, **kwargs: Any) -> Any:
     """
     if on_cluster():
         return _SESSIONS[-1].pool(n_jobs, **kwargs)
+    _quiet_resource_tracker()
     return _GuardedParallel(n_jobs=n_jobs, backend="loky", initializer=guard,
                             initargs=(this_process(),), **kwargs)
+
+
+# loky's resource tracker (a process of its own, started with the first pool) cleans up the
+# semaphores of workers stopped mid-task -- as when a command ends on a one-line error while
+# the other chunks still run -- and says so on the caller's stderr at exit, after our
+# one-line error.  It has already unlinked them, so the lines are noise; the tracker takes
+# its warning filters from the environment it inherits, so name exactly its own.
+TRACKER_WARNINGS = "ignore:resource_tracker:UserWarning:joblib.externals.loky.backend.resource_tracker"
+
+
+def _quiet_resource_tracker() -> None:
+    current = os.environ.get("PYTHONWARNINGS", "")
+    if TRACKER_WARNINGS not in current.split(","):
+        os.environ["PYTHONWARNINGS"] = ",".join(filter(None, (current, TRACKER_WARNINGS)))
 
 
 class _GuardedParallel(Parallel):
