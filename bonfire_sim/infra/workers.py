@@ -170,7 +170,8 @@ def pool(n_jobs: int, **kwargs: Any) -> Any:
 # the other chunks still run -- and says so on the caller's stderr at exit, after our
 # one-line error.  It has already unlinked them, so the lines are noise; the tracker takes
 # its warning filters from the environment it inherits, so name exactly its own.
-TRACKER_WARNINGS = "ignore:resource_tracker:UserWarning:joblib.externals.loky.backend.resource_tracker"
+TRACKER_WARNINGS = ("ignore:resource_tracker:UserWarning:"
+                    "joblib.externals.loky.backend.resource_tracker")
 
 
 def _quiet_resource_tracker() -> None:
