@@ -135,6 +135,28 @@ def test_probes_are_identical_for_any_number_of_jobs_and_cached(tmp_path, monkey
     pd.testing.assert_frame_equal(one, again)
 
 
+def test_card_forks_over_two_runs_draw_one_rising_count_and_no_bar_of_their_own(
+        tmp_path, monkeypatch, capsys):
+    # The errata's gnome step printed "0 step" while each run's own "probing" bar
+    # interleaved with it: a caller's progress now spans the runs and owns the display.
+    from bonfire_sim.analysis.cards.survey import card_forks
+    from bonfire_sim.analysis.runs import Run
+
+    monkeypatch.setattr("bonfire_sim.analysis.cards.probes.fork_cache_dir",
+                        lambda: tmp_path / "cache")
+    monkeypatch.setattr("bonfire_sim.infra.progress.LOG_EVERY", 0.0)  # a bar would print
+    runs = []
+    for seed, games in ((4, 8), (5, 6)):
+        cfg = RunConfig(games=games, players=2, seed=seed, seat_rotation=True, chunk_size=4)
+        runs.append(Run(f"r{seed}", run(cfg, tmp_path / f"r{seed}"), load(tmp_path / f"r{seed}")))
+    seen: list[tuple[int, int]] = []
+    card_forks(runs, ProbeSettings(kinds=("gnome",), gnomes=("E1",), chunk_size=4),
+               kinds=("gnome",), quiet=False, progress=lambda d, n: seen.append((d, n)))
+    assert {n for _, n in seen} == {14}
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen) and seen[-1] == (14, 14)
+    assert "probing" not in capsys.readouterr().err
+
+
 def test_light_forks_keep_the_task_unlit_in_branch_b_and_lit_in_a():
     cfg = RunConfig(games=40, players=2, seed=4, seat_rotation=True)
     t = probe_values(cfg, ProbeSettings(kinds=("light",)))

@@ -66,13 +66,17 @@ def task_table(configs: Sequence[tuple[str, RunConfig, Any]], games: int, margin
     """The task rows (``CARD_COLUMNS``) of ``(label, config, run_dir)`` configurations:
     every task forked on the first ``games`` games, the ``focus`` cards alone on
     ``focus_games`` (their own intervals); forks clustered by label and deal."""
+    from bonfire_sim.infra.progress import part_of
+
     parts = []
     printed = {}
-    for label, cfg, path in configs:
+    sizes = [min(games, cfg.games) for _, cfg, _ in configs]
+    for i, (label, cfg, path) in enumerate(configs):
         printed[cfg.players] = cards.printed_points(cfg)
         kinds = cards.task_kinds()
         t = cards.probe_values(cfg, cards.ProbeSettings(games=games, kinds=kinds),
-                               run_dir=path, jobs=jobs, quiet=quiet, progress=progress)
+                               run_dir=path, jobs=jobs, quiet=quiet,
+                               progress=part_of(progress, sum(sizes[:i]), sum(sizes)))
         if focus and focus_games > games:
             extra = cards.probe_values(cfg, cards.ProbeSettings(games=focus_games, kinds=kinds,
                                                                 tasks=tuple(focus)),

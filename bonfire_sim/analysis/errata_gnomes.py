@@ -146,7 +146,7 @@ def flagged_gnomes(gv: pd.DataFrame | None) -> dict[str, dict[int, pd.Series]]:
 
 def try_changes(gv: pd.DataFrame | None, bases: Mapping[int, RunConfig], games: int,
                 margin: float, alpha: float, work_dir: Path, seed: int, *, jobs: int = 1,
-                quiet: bool = True, status: Callable[[str], None] | None = None,
+                status: Callable[[str], None] | None = None,
                 progress: Callable[[int, int], None] | None = None,
                 ) -> dict[str, list[Trial]]:
     """Per flagged gnome, its candidates (``candidates``) tried in order on ``games``
@@ -189,7 +189,8 @@ def try_changes(gv: pd.DataFrame | None, bases: Mapping[int, RunConfig], games: 
                 vals = gnome_values([Run(where.name, where, load(where, turns=False))],
                                     probes=ProbeSettings(games=g, kinds=("gnome",),
                                                          gnomes=(gnome,)),
-                                    margin=margin, alpha=alpha, jobs=jobs, quiet=quiet)
+                                    margin=margin, alpha=alpha, jobs=jobs,
+                                    quiet=True)  # the trials' bar counts this step
                 mine = vals[(vals["gnome"] == gnome) & (vals["players"] == n)]
                 trial.rows[n] = _variant_row(mine, row, margin)
                 done += 1

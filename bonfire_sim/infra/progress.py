@@ -196,6 +196,16 @@ class Steps:
         self.close()
 
 
+def part_of(progress: Callable[[int, int], None] | None, start: int,
+            total: int) -> Callable[[int, int], None] | None:
+    """``progress(done, total)`` for one part of a larger job: the part's ``done`` counts
+    from ``start`` of the job's ``total`` (a step made of several runs draws one bar
+    that keeps rising, not one that restarts at each run)."""
+    if progress is None:
+        return None
+    return lambda done, _part_total: progress(start + done, total)
+
+
 def track(
     items: Iterable[T],
     total: int | None = None,

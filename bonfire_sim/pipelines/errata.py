@@ -129,11 +129,11 @@ def estimate(multi: dict[int, dict[tuple[str, ...], list[Run]]], today: Edition,
              else pd.DataFrame(columns=list(CARD_COLUMNS)))
     gv = None
     if probe_games:
-        step(f"gnome forks of {len(runs)} run(s) (first {probe_games:,} games each)", None,
-             "step")
+        tick = step(f"gnome forks of {len(runs)} run(s) (first {probe_games:,} games each)",
+                    sum(min(probe_games, r.config.games) for r in runs), "games")
         gv = gnome_values(runs, probes=probe_games,
                           margin=targets.gnome_margin, alpha=targets.alpha, jobs=jobs,
-                          quiet=quiet)
+                          quiet=quiet, progress=tick)
     return Measure(seed=-1, seats=seats, seat_next=nxt, cards=cards), gv
 
 
@@ -264,8 +264,8 @@ def errata(run_dirs: Sequence[str | Path], out_dir: str | Path, *,
                   f"deals (seed {base + rounds + 1}, {games:,} games each)", None,
                   "trials")
         trials = try_changes(gv, bases, games, targets.gnome_margin, targets.alpha,
-                             fresh, base + rounds + 1, jobs=plan.jobs, quiet=quiet,
-                             status=say, progress=tick)
+                             fresh, base + rounds + 1, jobs=plan.jobs, status=say,
+                             progress=tick)
     sheet = build_sheet(loop, targets, who, gnomes=gv, tom=tom, tom_fresh=tom_fresh,
                         gnome_trials=trials)
     say("writing the sheet")

@@ -354,7 +354,9 @@ def _execute(config: RunConfig, settings: ProbeSettings | Sequence[ProbeSettings
         raise ValueError(f"{len(each)} probe settings for {len(chunks)} chunks")
     total = int(sum(len(c) for c in chunks))
     parts: list[pd.DataFrame] = []
-    with Progress(total, "probing", "games", quiet=quiet) as bar:
+    # a caller that passes ``progress`` draws the display itself (a step of a longer
+    # job); a second bar of ours would interleave with its
+    with Progress(total, "probing", "games", quiet=quiet or progress is not None) as bar:
         from bonfire_sim.infra.workers import local, on_cluster
 
         if local(jobs if len(chunks) > 1 else 1):

@@ -316,21 +316,26 @@ def card_forks(runs: Sequence[Run], probes: ProbeSettings | int | None = None, *
                kinds: Sequence[str] | None = None, margin: float = FL.MARGIN,
                alpha: float = FL.ALPHA, jobs: int = 1, quiet: bool = True,
                note: Callable[[str], None] | None = None,
-               measure: str = DEFAULT_MEASURE) -> pd.DataFrame:
+               measure: str = DEFAULT_MEASURE,
+               progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """The runs' forks of ``card_settings(probes, measure)`` limited to ``kinds`` (default
     every kind the ``measure``'s card table reads; so the tasks'
     values never pay for gnome forks, nor the reverse; cached like ``probe_values``)
     with ``run`` and a deal ``cluster`` column (run, deal).  With ``probes.survey`` the
     rows of those kinds still wider than ``margin`` are topped up per player count on
     fresh deals of the runs' game (``top_up``, seeds above the runs'); their ``run`` is
-    ``TOP_UP_RUN``."""
+    ``TOP_UP_RUN``.  ``progress(done, total)``: the runs' forked games (not the top-ups)."""
+    from bonfire_sim.infra.progress import part_of
+
     kinds = card_kinds(measure) if kinds is None else kinds
     settings = card_settings(probes, measure)
     settings = replace(settings, kinds=tuple(k for k in settings.kinds if k in kinds)
                        or tuple(kinds), survey=False)
     parts = []
-    for run in runs:
-        t = probe_values(run.config, settings, run_dir=run.path, jobs=jobs, quiet=quiet)
+    sizes = [min(settings.games or r.config.games, r.config.games) for r in runs]
+    for i, run in enumerate(runs):
+        t = probe_values(run.config, settings, run_dir=run.path, jobs=jobs, quiet=quiet,
+                         progress=part_of(progress, sum(sizes[:i]), sum(sizes)))
         parts.append(t.assign(run=run.label, cluster=run.label + "|" + t["deal"].astype(str)))
     if not parts:
         return pd.DataFrame()

@@ -4,7 +4,7 @@ say beside them: take and lit rates, recruit rates, example games, who played)."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -208,7 +208,8 @@ def task_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | in
 def gnome_values(runs: RunLike | Sequence[RunLike], *,
                  probes: ProbeSettings | int | None = None, margin: float = FL.MARGIN,
                  alpha: float = FL.ALPHA, pooled: bool = False, jobs: int = 1,
-                 quiet: bool = True) -> pd.DataFrame:
+                 quiet: bool = True,
+                 progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """Per gnome and player count, the card value (``card_values``): ``value`` (``lo``,
     ``hi``, ``n``, ``deals``) = the mover's final score after recruiting the gnome at a
     decision where it could, minus the best other move (interval clustered by deal);
@@ -220,11 +221,12 @@ def gnome_values(runs: RunLike | Sequence[RunLike], *,
     measured); ``recruit_rate`` (share of players owning it at the end, Wilson
     ``recruit_lo`` / ``recruit_hi``), ``kind``, ``text``, ``who``, ``games``.  A gnome
     prints no number, so nothing is proposed here: a strong gnome is weakened by its ability
-    (``analysis.errata_gnomes`` tries its amounts or the ability as overrides)."""
+    (``analysis.errata_gnomes`` tries its amounts or the ability as overrides).
+    ``progress(done, total)``: forked games, as ``card_forks``."""
     rs = as_runs(runs)
     who = populations(rs)
     forks = card_forks(rs, probes, kinds=("gnome",), margin=margin, alpha=alpha, jobs=jobs,
-                       quiet=quiet)
+                       quiet=quiet, progress=progress)
     counts = sorted({r.config.players for r in rs})
     tab = card_table(forks, {n: {t: 0 for t in TASK_IDS} for n in counts}, margin, alpha)
     out = tab[tab["kind"] == "gnome"].rename(columns={
