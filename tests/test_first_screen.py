@@ -25,3 +25,33 @@ def test_the_gnome_card_answers_for_the_first_setting_only():
     alone = {"gnomes": {"data": {"by_setting": [
         ("players = portal, planner", {"gnomes": _gnomes("S4", "portal, planner")})]}}}
     assert FS.gnome_card(alone)["print"].startswith("S4")
+
+
+def _tasks() -> pd.DataFrame:
+    # R3 flagged at each count; Y22 flagged at none but by the test across the counts
+    rows = []
+    for card, printed, surplus, flag, across in (("R3", 5, 4.5, "strong", "strong"),
+                                                 ("Y22", 6, -1.8, "", "weak"),
+                                                 ("B13", 4, 0.2, "", "")):
+        for n in (2, 3, 4):
+            rows.append({"task": card, "players": n, "printed": printed, "surplus": surplus,
+                         "s_lo": surplus - 0.6, "s_hi": surplus + 0.6, "half": 0.6,
+                         "flag": flag, "flag_counts": across, "status": "measured",
+                         "slope": 1.0, "price_note": "", "n": 300, "deals": 100,
+                         "forks_needed": 50.0, "kind": "task", "text": "a task",
+                         "who": "tuned"})
+    return pd.DataFrame(rows)
+
+
+def test_the_task_answer_lists_the_tasks_the_first_screen_re_prices():
+    # The example report's card printed R3 and Y22 while its answer listed R3 alone: a
+    # task flagged only across the counts was missing from the answer's list.
+    from bonfire_sim.report.answers import task_answer
+
+    tv = _tasks()
+    c = FS.task_card({"tasks": {"data": {"by_setting": [("default game", {"tasks": tv})]}}},
+                     1.0)
+    assert c["print"].startswith("R3 5→") and "Y22 6→" in c["print"]
+    text = task_answer(tv, "default game", False)[0]["text"]
+    assert "2 task(s) are flagged" in text and "Y22 prints 6" in text, text
+    assert "weak across the counts" in text and "B13 prints" not in text

@@ -95,7 +95,11 @@ def task_answer(tv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, An
         return [H.text_block(f"Task values{where}: no task could be measured (too few "
                              f"forks); see the details.", "answer")]
     ranked = rows.reindex(rows["surplus"].abs().sort_values(ascending=False).index)
-    flagged = ranked[ranked["flag"] != ""]
+    # a task is flagged at a count, or by the test across the counts (a card a little off
+    # at every count): the first screen's card re-prices both, so the list here is its list
+    across = (ranked["flag_counts"].fillna("") != "" if "flag_counts" in ranked
+              else pd.Series(False, index=ranked.index))
+    flagged = ranked[(ranked["flag"] != "") | across]
     method = ("A task's surplus is its lit value (engine forks: ignite it now against never) "
               "minus the mean lit value of the other tasks of its colour at that player "
               "count; print printed - surplus and the card is worth its tier's typical "
@@ -122,8 +126,10 @@ def task_answer(tv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, An
     tasks = list(dict.fromkeys(flagged["task"]))
     items = "; ".join(_task_item(tv, task) for task in tasks[:SHOWN])
     more = f" and {len(tasks) - SHOWN} more" if len(tasks) > SHOWN else ""
+    at_count = int((flagged["flag"] != "").sum())
     return [H.text_block(f"Task values{where}: {len(tasks)} task(s) are flagged as mispriced "
-                         f"at some player count ({len(flagged)} of {len(rows)} task rows); "
+                         f"at some player count or across the counts ({at_count} of "
+                         f"{len(rows)} task rows flagged at their count); "
                          f"a task is printed once, so each gets one value for every count: "
                          f"{items}{more}. {tail}", "answer")] + figure
 
@@ -141,7 +147,10 @@ def _task_item(tv: pd.DataFrame, task: str) -> str:
     counts = ", ".join(f"{int(r.players)}p {r.surplus:+.1f} ({_ci(r.s_lo, r.s_hi)})"
                        + (f" {r.flag}" if r.flag else "")
                        for r in rows.sort_values("players").itertuples())
-    return (f"{task} prints {printed}, print {one} at every count (surplus {counts}; "
+    across = sorted({str(f) for f in rows.get("flag_counts", pd.Series(dtype=str)).fillna("")
+                     if f})
+    pooled = (f"; {'/'.join(across)} across the counts" if across else "")
+    return (f"{task} prints {printed}, print {one} at every count (surplus {counts}{pooled}; "
             f"{int(rows['n'].sum()):,} forks)")
 
 
