@@ -134,3 +134,17 @@ def test_dense_clusters_are_np_uniques_inverse(four):
               np.array([0, 0, 2, 2, 3])):
         assert (CO._dense(c) == np.unique(c, return_inverse=True)[1]).all()
     assert CO._dense(clusters) is clusters  # no sort where they are in order
+
+
+def test_distinct_games_are_counted_as_nunique_did(mixed):
+    from bonfire_sim.report import stats as S
+
+    def old(players):
+        runs = players["run"]
+        return sum(int(players["game_id"][runs == r].nunique()) for r in runs.unique())
+
+    shuffled = mixed.sample(frac=1.0, random_state=1)  # ids out of order: the hash path
+    half = mixed[mixed["seat"] > 0]
+    for frame in (mixed, shuffled, half, mixed.iloc[:0]):
+        assert S.n_games(frame) == old(frame)
+    assert S.n_games(mixed) == 150 and S.n_games(mixed.drop(columns="run")) == 90

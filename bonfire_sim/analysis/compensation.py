@@ -23,7 +23,6 @@ from scipy import optimize
 
 from bonfire_sim.analysis.intervals import Z95
 
-
 # Games re-ranked at a time: every (games, n) temporary of the re-ranking is at most this
 # many rows, so its memory does not grow with the run (a million games' matrices and
 # their temporaries were about 0.3 GB).

@@ -185,9 +185,22 @@ def n_games(players: pd.DataFrame) -> int:
     """Distinct games (run and game id) among the rows: counted per run on the integer
     ids, without a frame of (run, game id) pairs (a million games: 4 million rows)."""
     if "run" not in players:
-        return int(players["game_id"].nunique())
+        return _distinct(players["game_id"].to_numpy())
     runs = players["run"]
-    return sum(int(players["game_id"][runs == r].nunique()) for r in runs.unique())
+    ids = players["game_id"].to_numpy()
+    total = 0
+    for r in runs.unique():
+        at = (runs == r).to_numpy(bool)
+        total += _distinct(ids if at.all() else ids[at])
+    return total
+
+
+def _distinct(ids: np.ndarray) -> int:
+    """``nunique`` of integer ids: counted where they change if they are in order (a run's
+    rows are written game by game), without a hash table of every row."""
+    if len(ids) and ids.dtype.kind in "iu" and bool(np.all(ids[1:] >= ids[:-1])):
+        return 1 + int(np.count_nonzero(ids[1:] != ids[:-1]))
+    return int(pd.Series(ids).nunique())
 
 
 def multiplayer(players: pd.DataFrame) -> pd.DataFrame:
@@ -201,7 +214,8 @@ def run_overview(games: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
     """One row per run: player count, games, rotation, strategy mix."""
     rows = []
     for run, g in games.groupby("run", sort=False):
-        p = players.loc[(players["run"] == run) & (players["strategy"] != TOM), "strategy"]
+        at = ((players["run"] == run) & (players["strategy"] != TOM)).to_numpy(bool)
+        p = players["strategy"] if at.all() else players.loc[at, "strategy"]  # no copy
         mix = p.value_counts()
         rows.append({"run": run, "n_players": int(g["n_players"].iloc[0]),
                      "solo": bool(g["solo"].iloc[0]), "games": len(g),
