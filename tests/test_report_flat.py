@@ -148,3 +148,32 @@ def test_distinct_games_are_counted_as_nunique_did(mixed):
     for frame in (mixed, shuffled, half, mixed.iloc[:0]):
         assert S.n_games(frame) == old(frame)
     assert S.n_games(mixed) == 150 and S.n_games(mixed.drop(columns="run")) == 90
+
+
+def _peak_bytes_per_game(games: int) -> float:
+    """tracemalloc's peak (numpy reports its arrays to it) of one compensation, above its
+    inputs, per game: 4-player scores and bonfires as the seat analysis holds them."""
+    import tracemalloc
+
+    rng = np.random.default_rng(5)
+    scores = rng.integers(40, 90, size=(games, 4)).astype(np.int16)
+    bonf = rng.integers(2, 7, size=(games, 4)).astype(np.int8)
+    clusters = np.repeat(np.arange(games // 4), 4)
+    tracemalloc.start()
+    try:
+        c, lo, hi = CO.compensation(scores, bonf, clusters)
+        assert np.isfinite(lo).all()
+        return tracemalloc.get_traced_memory()[1] / games
+    finally:
+        tracemalloc.stop()
+
+
+def test_the_compensations_memory_does_not_grow_with_the_games(monkeypatch):
+    """Blocks of 2,048 games: 65,536 games hold about what 16,384 do beyond the few
+    bytes a game of the clusters; re-ranking every game at once held ~150 bytes a game."""
+    monkeypatch.setattr(CO, "BLOCK", 2048)
+    small, big = _peak_bytes_per_game(16_384), _peak_bytes_per_game(65_536)
+    assert big < 20, big  # the (games, n) temporaries are gone, per game
+    assert big < small, (small, big)  # the blocks' fixed cost is spread over more games
+    monkeypatch.setattr(CO, "BLOCK", 10**9)  # one block: the whole re-ranking of before
+    assert _peak_bytes_per_game(65_536) > 5 * big
