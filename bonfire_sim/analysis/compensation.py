@@ -23,11 +23,22 @@ from scipy import optimize
 
 from bonfire_sim.analysis.intervals import Z95
 
+# Games re-ranked at a time: every (games, n) temporary of the re-ranking is at most this
+# many rows, so its memory does not grow with the run (a million games' matrices and
+# their temporaries were about 0.3 GB).
+BLOCK = 65_536
+
+
+def _blocks(g: int) -> list[slice]:
+    """Consecutive row blocks of ``BLOCK`` games covering ``g`` games (one when g is 0)."""
+    return [slice(s, min(s + BLOCK, g)) for s in range(0, max(g, 1), BLOCK)]
+
 
 def _win_shares_int(scores: np.ndarray, bonfires: np.ndarray, offs: np.ndarray) -> np.ndarray:
     """(G, n) win shares with integer offsets (score, then bonfires; ties share), in the
-    scores' own integer type (int32 from ``values``: a million games' matrices are half
-    the bytes of int64)."""
+    scores' own integer type (widened to int32 at least: see ``_integers``).  Row by row,
+    so a block of rows gives the same numbers as the whole."""
+    scores, bonfires = _integers(scores), _integers(bonfires)
     adj = scores + offs.astype(scores.dtype)[None, :]
     top = adj.max(axis=1, keepdims=True)
     lead = adj == top
@@ -36,30 +47,81 @@ def _win_shares_int(scores: np.ndarray, bonfires: np.ndarray, offs: np.ndarray) 
     return win / win.sum(axis=1, keepdims=True)
 
 
-def win_shares(scores: np.ndarray, bonfires: np.ndarray, c: np.ndarray,
-               per_game: bool = False) -> np.ndarray:
-    """Mean win share per seat (or the (G, n) matrix) with real offsets ``c``, multilinearly
-    interpolated between whole-point offsets."""
+class _RowSum:
+    """The column sums of row blocks fed in order, bit for bit ``a.sum(axis=0)`` of the
+    whole (G, k) matrix: numpy sums the rows of a C-ordered matrix one after another
+    along axis 0, so each block is summed behind the running total as its first row
+    (``tests/test_report_flat.py`` holds it to the unblocked figures)."""
+
+    def __init__(self) -> None:
+        self.total: np.ndarray | None = None
+
+    def add(self, block: np.ndarray) -> None:
+        if self.total is None:
+            self.total = block.sum(axis=0)
+            return
+        buf = np.empty((len(block) + 1, block.shape[1]), self.total.dtype)
+        buf[0] = self.total
+        buf[1:] = block
+        self.total = buf.sum(axis=0)
+
+
+def _mean_shares(scores: np.ndarray, bonfires: np.ndarray, offs: np.ndarray) -> np.ndarray:
+    """``_win_shares_int(scores, bonfires, offs).mean(axis=0)``, re-ranked block by block."""
+    total = _RowSum()
+    for b in _blocks(len(scores)):
+        total.add(_win_shares_int(scores[b], bonfires[b], offs))
+    assert total.total is not None
+    return total.total / len(scores)
+
+
+def _corners(c: np.ndarray) -> list[tuple[float, np.ndarray]]:
+    """(weight, whole offsets) of the multilinear interpolation at real offsets ``c``."""
     c = np.asarray(c, dtype=float)
     base = np.floor(c)
     frac = c - base
     free = [s for s in range(len(c)) if frac[s] > 1e-12]
-    acc = np.zeros(scores.shape if per_game else scores.shape[1])
+    out = []
     for corner in itertools.product((0, 1), repeat=len(free)):
         offs = base.copy()
         weight = 1.0
         for s, bit in zip(free, corner, strict=True):
             offs[s] += bit
             weight *= frac[s] if bit else 1.0 - frac[s]
-        w = _win_shares_int(scores, bonfires, offs.astype(np.int64))
-        acc += weight * (w if per_game else w.mean(axis=0))
+        out.append((weight, offs.astype(np.int64)))
+    return out
+
+
+def _per_game(scores: np.ndarray, bonfires: np.ndarray,
+              corners: list[tuple[float, np.ndarray]]) -> np.ndarray:
+    """(rows, n) interpolated win shares of these rows (a block of games)."""
+    acc = np.zeros(scores.shape)
+    for weight, offs in corners:
+        acc += weight * _win_shares_int(scores, bonfires, offs)
+    return acc
+
+
+def win_shares(scores: np.ndarray, bonfires: np.ndarray, c: np.ndarray,
+               per_game: bool = False) -> np.ndarray:
+    """Mean win share per seat (or the (G, n) matrix) with real offsets ``c``, multilinearly
+    interpolated between whole-point offsets.  The mean re-ranks ``BLOCK`` games at a
+    time; the (G, n) matrix is what a caller asked to hold."""
+    corners = _corners(c)
+    if per_game:
+        return _per_game(scores, bonfires, corners)
+    acc = np.zeros(scores.shape[1])
+    for weight, offs in corners:
+        acc += weight * _mean_shares(scores, bonfires, offs)
     return acc
 
 
 def _integers(a: np.ndarray) -> np.ndarray:
-    """``a`` as it is if it holds integers (int32 or wider), else as int64."""
+    """``a`` as it is if it holds integers of 32 bits or more, else as int32 (a narrow
+    type would overflow once offset; the same integers in any wider type)."""
     a = np.asarray(a)
-    return a if a.dtype.kind == "i" and a.dtype.itemsize >= 4 else a.astype(np.int64)
+    if a.dtype.kind == "i" and a.dtype.itemsize >= 4:
+        return a
+    return a.astype(np.int32 if a.dtype.kind in "iub" and a.dtype.itemsize < 4 else np.int64)
 
 
 def _jacobian(scores: np.ndarray, bonfires: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -78,8 +140,9 @@ def _jacobian(scores: np.ndarray, bonfires: np.ndarray, c: np.ndarray) -> np.nda
 def compensation(scores: np.ndarray, bonfires: np.ndarray, clusters: np.ndarray | None = None,
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(offsets, lo, hi) per seat, seat 0 fixed at 0: the starting points that equalise
-    win shares (95% sandwich interval).  ``scores``/``bonfires`` are (games, seats)."""
-    scores, bonfires = _integers(scores), _integers(bonfires)
+    win shares (95% sandwich interval).  ``scores``/``bonfires`` are (games, seats), of
+    any integer type (narrow ones are widened a block at a time, not copied whole)."""
+    scores, bonfires = np.asarray(scores), np.asarray(bonfires)
     g, n = scores.shape
     nan = np.full(n, np.nan)
     if n < 2 or g < 2:
@@ -99,13 +162,11 @@ def compensation(scores: np.ndarray, bonfires: np.ndarray, clusters: np.ndarray 
     if np.max(np.abs(f(x))) > 5e-3:
         return nan, nan, nan
     jac = _jacobian(scores, bonfires, c)
-    per_game = win_shares(scores, bonfires, c, per_game=True)[:, 1:]
     if clusters is None:
         clusters = np.arange(g)
-    _, inv = np.unique(clusters, return_inverse=True)
+    inv = _dense(np.asarray(clusters))
     k = int(inv.max()) + 1
-    sums = np.zeros((k, n - 1))
-    np.add.at(sums, inv, per_game - per_game.mean(axis=0))
+    sums = _cluster_sums(scores, bonfires, c, inv, k)
     cov_w = sums.T @ sums / g ** 2 * (k / max(k - 1, 1))
     try:
         jinv = np.linalg.inv(jac)
@@ -114,6 +175,34 @@ def compensation(scores: np.ndarray, bonfires: np.ndarray, clusters: np.ndarray 
     cov_c = jinv @ cov_w @ jinv.T
     se = np.concatenate([[0.0], np.sqrt(np.clip(np.diag(cov_c), 0, None))])
     return c, c - Z95 * se, c + Z95 * se
+
+
+def _dense(clusters: np.ndarray) -> np.ndarray:
+    """``np.unique(clusters, return_inverse=True)[1]``: the clusters as they are where they
+    are 0, 1, 2, ... in order already (the seat analysis's), else the sort's inverse."""
+    if len(clusters) and clusters.dtype.kind in "iu" and clusters[0] == 0:
+        step = np.diff(clusters)
+        if step.min(initial=0) >= 0 and step.max(initial=0) <= 1:
+            return clusters
+    return np.unique(clusters, return_inverse=True)[1].ravel()
+
+
+def _cluster_sums(scores: np.ndarray, bonfires: np.ndarray, c: np.ndarray, inv: np.ndarray,
+                  k: int) -> np.ndarray:
+    """(k, n - 1) per cluster: the sum over its games of each seat's (1..n-1) interpolated
+    win share at ``c`` minus that seat's mean.  Two passes of ``BLOCK`` games (the mean,
+    then the sums), never the (games, n) matrix: the same numbers as summing the whole."""
+    corners = _corners(c)
+    blocks = _blocks(len(scores))
+    total = _RowSum()
+    for b in blocks:
+        total.add(_per_game(scores[b], bonfires[b], corners)[:, 1:])
+    assert total.total is not None
+    mean = total.total / len(scores)
+    sums = np.zeros((k, scores.shape[1] - 1))
+    for b in blocks:  # np.add.at adds in row order, block after block as over the whole
+        np.add.at(sums, inv[b], _per_game(scores[b], bonfires[b], corners)[:, 1:] - mean)
+    return sums
 
 
 def _damped(f, x0: np.ndarray, scores: np.ndarray, bonfires: np.ndarray) -> np.ndarray:
@@ -160,8 +249,7 @@ def as_seat_points(c: np.ndarray, scores: np.ndarray | None = None,
         offs -= offs.min()
         # the recorded scores hold ``base`` already: re-rank with what changes
         extra = offs - np.round(base - base.min()).astype(np.int64)
-        dev = float(np.max(np.abs(_win_shares_int(scores, bonfires, extra).mean(axis=0)
-                                  - 1.0 / n)))
+        dev = float(np.max(np.abs(_mean_shares(scores, bonfires, extra) - 1.0 / n)))
         if dev < best_dev - 1e-12:
             best, best_dev = offs, dev
     assert best is not None  # 2**n >= 2 corners were tried
@@ -178,10 +266,13 @@ def whole_points_check(scores: np.ndarray, bonfires: np.ndarray, points: list[in
     from bonfire_sim.analysis.intervals import clustered_wilson
 
     n = scores.shape[1]
-    per_game = _win_shares_int(scores, bonfires, np.asarray(points, dtype=np.int64))
+    offs = np.asarray(points, dtype=np.int64)
     shares, lo, hi = [], [], []
+    column = np.empty(len(scores))  # one seat's shares at a time, not the (games, n) matrix
     for seat in range(n):
-        m, a, b = clustered_wilson(per_game[:, seat], clusters)
+        for rows in _blocks(len(scores)):
+            column[rows] = _win_shares_int(scores[rows], bonfires[rows], offs)[:, seat]
+        m, a, b = clustered_wilson(column, clusters)
         shares.append(round(m, 4))
         lo.append(round(a, 4))
         hi.append(round(b, 4))

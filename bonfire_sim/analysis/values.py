@@ -121,22 +121,25 @@ def _seat_arrays(runs: Sequence[Run]) -> dict[str, np.ndarray]:
     for run in sorted(runs, key=lambda r: r.label):
         p = run.data.players
         human = (p["strategy"] != TOM).to_numpy()
-        gid = p["game_id"].to_numpy(np.int64)[human]
+        every = bool(human.all())  # a multiplayer run: its columns as they are, no copies
+        gid = p["game_id"].to_numpy(np.int64)
+        gid = gid if every else gid[human]
         games, row = _game_rows(gid)
-        won = p["won"].to_numpy(bool)[human]
+        won = p["won"].to_numpy(bool)
+        won = won if every else won[human]
         winners = np.bincount(row, weights=won, minlength=len(games))
-        deal = run.data.games.set_index("game_id")["deal"].reindex(games).to_numpy(np.int64)
+        deal = _deals(run.data.games, games)
         # the deal's index among this run's deals, after the earlier runs' deals: the
         # clusters ordered by (run, deal), one per pair, without a (games, 2) sort
-        deals, cluster = np.unique(deal, return_inverse=True)
+        deals, cluster = _game_rows(deal)  # np.unique's, without its sort where in order
         parts["game"].append(row + offset if offset else row)
-        # narrow copies: the integers as stored (int8/int16), widened where used
-        parts["seat"].append(p["seat"].to_numpy()[human])
-        parts["score"].append(p["score"].to_numpy()[human])
-        parts["bonfires"].append(p["n_bonfires"].to_numpy()[human])
+        # the integers as stored (int8/int16), widened where used
+        for key, col in (("seat", "seat"), ("score", "score"), ("bonfires", "n_bonfires")):
+            values = p[col].to_numpy()
+            parts[key].append(values if every else values[human])
         parts["game_id"].append(gid)
         parts["win_share"].append(np.where(won, 1.0 / np.maximum(winners[row], 1), 0.0))
-        parts["cluster"].append(cluster.ravel() + clusters)
+        parts["cluster"].append(cluster + clusters)
         offset += len(games)
         clusters += len(deals)
     # one run's arrays as they are (np.concatenate would copy them)
@@ -144,10 +147,19 @@ def _seat_arrays(runs: Sequence[Run]) -> dict[str, np.ndarray]:
             for k, v in parts.items()}
 
 
+def _deals(games: pd.DataFrame, ids: np.ndarray) -> np.ndarray:
+    """The deal of each game id in ``ids`` (int64): the games' own column where it lists
+    exactly these games in this order (a run as written), else looked up by id."""
+    gid = games["game_id"].to_numpy()
+    if len(gid) == len(ids) and np.array_equal(gid, ids):
+        return games["deal"].to_numpy(np.int64)
+    return games.set_index("game_id")["deal"].reindex(ids).to_numpy(np.int64)
+
+
 def _game_rows(gid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(gid, return_inverse=True)``, without its sort where the ids are in order
-    already (a run's rows are written game by game): a sort of a million games' rows
-    copies them twice."""
+    """``np.unique(gid, return_inverse=True)`` (the inverse flat), without its sort where
+    the ids are in order already (a run's rows are written game by game, its deals in
+    order): a sort of a million games' rows copies them twice."""
     if len(gid) and np.all(gid[1:] >= gid[:-1]):
         first = np.empty(len(gid), bool)
         first[0] = True
@@ -161,12 +173,16 @@ def _game_rows(gid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _games_by_seat(a: dict[str, np.ndarray], n: int,
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(games, n) scores and bonfires by seat of the complete games, and their clusters."""
+    """(games, n) scores and bonfires by seat of the complete games, and their clusters.
+
+    Held in the narrowest type that holds them (int16 scores, int8 bonfires: 12 bytes a
+    4-player game); the re-ranking widens a block of games at a time
+    (``compensation.BLOCK``), so its temporaries do not grow with the games."""
     g = len(a["cluster"])
-    # int32: every score and offset fits, and the re-ranking's (games, n) temporaries
-    # are half the bytes of int64
-    scores = np.full((g, n), -1, np.int32)
-    bonf = np.zeros((g, n), np.int32)
+    score_t = np.int16 if _fits(a["score"], np.int16) else np.int64
+    bonf_t = np.int8 if _fits(a["bonfires"], np.int8) else np.int64
+    scores = np.full((g, n), -1, score_t)
+    bonf = np.zeros((g, n), bonf_t)
     filled = np.zeros((g, n), bool)
     scores[a["game"], a["seat"]] = a["score"]
     bonf[a["game"], a["seat"]] = a["bonfires"]
@@ -175,6 +191,13 @@ def _games_by_seat(a: dict[str, np.ndarray], n: int,
     if complete.all():  # no copies of the (games, n) matrices
         return scores, bonf, a["cluster"]
     return scores[complete], bonf[complete], a["cluster"][complete]
+
+
+def _fits(values: np.ndarray, typ: type[np.integer]) -> bool:
+    """Whether every value fits ``typ`` (a signed type: the -1 of a missing seat fits)."""
+    info = np.iinfo(typ)
+    return not len(values) or (int(values.min()) >= info.min
+                               and int(values.max()) <= info.max)
 
 
 # ---- seats ------------------------------------------------------------------------------

@@ -297,13 +297,15 @@ def population_block(players: pd.DataFrame, groups: Sequence[G.Group]) -> dict[s
     parts = []
     for setting, members in G.settings(groups, solo=False) or [("", [])]:
         runs = {r for g in members for r in g.runs}
-        p = multi[multi["run"].isin(runs)] if runs else multi
+        at = multi["run"].isin(runs).to_numpy(bool) if runs else None
+        p = multi if at is None or at.all() else multi[at]  # no copy of every row
         if p.empty:
             continue
         mix = p["strategy"].value_counts(normalize=True)
         who = ", ".join(f"{s} ({v:.0%})" for s, v in mix.items())
         wins, versus = [], ""
-        for n, g in p[p["won"].astype(bool)].groupby("n_players"):
+        # the winners' two columns read here, not a copy of every column
+        for n, g in p.loc[p["won"].astype(bool), ["n_players", "score"]].groupby("n_players"):
             m, lo, hi = mean_ci(g["score"])
             wins.append(f"{n} players {m:.1f} ({_ci(lo, hi, '.1f')})")
             if int(n) == 4 and np.isfinite(hi):
@@ -318,7 +320,7 @@ def population_block(players: pd.DataFrame, groups: Sequence[G.Group]) -> dict[s
     solo = players[players["solo"].astype(bool) & (players["strategy"] != S.TOM)]
     if len(solo):
         parts.append("solo players: " + ", ".join(sorted(solo["strategy"].unique())))
-    strategies = set(multi["strategy"])  # the reference is a multiplayer figure
+    strategies = set(multi["strategy"].unique())  # the reference is a multiplayer figure
     ref = (f"The multiplayer games are {REFERENCE} self-play, among the strongest fast players "
            f"(the much slower search player beats it; good human players may be stronger "
            f"still): every number below describes games among these players." if

@@ -82,7 +82,10 @@ def load_runs(run_dirs: Sequence[str | Path],
         if status is not None:
             status(f"loading run {lab} ({d})")
         solo = finished_manifest(d).get("config", {}).get("players") == 1
-        data = load(d, turns=False, categorical=False, columns=report_columns(solo, lists))
+        # narrowed in Arrow before pandas (not after: the wide columns were the load's
+        # peak); compact() then only checks them
+        data = load(d, turns=False, categorical=False, columns=report_columns(solo, lists),
+                    narrow=COMPACT)
         compact(data.players)
         compact(data.games)
         out.append((lab, data))

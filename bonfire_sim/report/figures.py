@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from bonfire_sim.infra.extras import require
+from bonfire_sim.report.stats import groups as groups_of
 
 COLOURS = {"blue": "#3a6fb0", "red": "#c0392b", "yellow": "#d4a017"}
 FLAG_COLOURS = {"under-valued": "#1b9e77", "over-valued": "#d95f02", "strong": "#1b9e77",
@@ -51,7 +52,9 @@ def score_distributions(players: pd.DataFrame, ax: Axes | None = None) -> Axes:
     """Box plots of final score by player count and strategy (columns n_players, strategy,
     score)."""
     ax = _ax(ax, (7.5, 3.8))
-    groups = list(players.groupby(["n_players", "strategy"])["score"])
+    # each group's scores as stored (int16), found without pandas' grouper (stats.groups)
+    groups = [(key, g["score"]) for key, g in groups_of(players, ["n_players", "strategy"],
+                                                       ["score"])]
     ax.boxplot([g.to_numpy() for _, g in groups], showfliers=False)
     ax.set_xticks(range(1, len(groups) + 1),
                   [f"{n}p {s}" for (n, s), _ in groups], rotation=45, ha="right", fontsize=8)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -317,7 +318,8 @@ def eager_bytes(manifest: Mapping[str, Any], turns: bool) -> int:
 
 def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
          columns: Sequence[str] | Mapping[str, Sequence[str]] | None = None,
-         lazy: bool | None = None, categorical: bool = True) -> RunData:
+         lazy: bool | None = None, categorical: bool = True,
+         narrow: Mapping[str, str] | None = None) -> RunData:
     """Read ``games``, ``players`` (and ``turns``) of a finished run, verified.
 
     ``columns``: a list of column names (each table keeps the ones it has, plus
@@ -327,6 +329,9 @@ def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
     than ``EAGER_LIMIT`` bytes (about 60,000 four-player games) is loaded lazily, with a
     warning saying so; name ``columns`` or pass ``lazy=False`` to read it eagerly.
     Strings such as ``strategy`` come as categoricals unless ``categorical=False``.
+    ``narrow``: integer columns to hold in a narrower type (``{"score": "int16"}``) where
+    every value of the table fits it, cast in Arrow before pandas sees the column (a
+    million games' int64 columns are 32 MB each, held at once while converting).
     Engine sentinels are nulls (pandas: nullable ``Int64`` columns).  In pandas, list
     columns are Arrow lists (``pd.ArrowDtype``), never Python objects.  Each file's
     checksum is verified once per version of the file and remembered (``sim.checksums``).
@@ -366,27 +371,62 @@ def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
     conv = _converter(engine, categorical)
     frames: dict[str, Any] = {}
     for t in TABLES:  # one table at a time, its Arrow copy freed as it is converted
-        parts = [_read(p, t, _select(columns, t)) for p in paths[t]]
+        parts = [_read_narrowed(p, t, _select(columns, t), narrow) if narrow else
+                 _read(p, t, _select(columns, t)) for p in paths[t]]
         table = pa.concat_tables(parts) if parts else None
         del parts  # the converter frees the table's buffers: no other reference may hold them
-        frames[t] = conv(table) if table is not None else None
+        # handed over in a list the converter empties: a reference held here for the
+        # call would keep every column's Arrow buffers alive through self_destruct
+        box = [table] if table is not None else []
         del table
+        frames[t] = conv(box) if box else None
     return RunData(frames["games"], frames["players"], frames["turns"], manifest, out)
 
 
+def _read_narrowed(path: Path, table: str, columns: Sequence[str] | None,
+                   narrow: Mapping[str, str]) -> pa.Table:
+    """``_read`` a column at a time, each narrowed (``_narrowed``) as it is read: the
+    wide copy of one column is held at a time, not of the whole table."""
+    names = [n for n in SCHEMAS[table].names if columns is None or n in columns]
+    parts = [_narrowed(_read(path, table, [n]), narrow) for n in names]
+    schema = pa.schema([p.schema.field(0) for p in parts],
+                       metadata=parts[0].schema.metadata if parts else None)
+    return pa.Table.from_arrays([p.column(0) for p in parts], schema=schema)
+
+
+def _narrowed(table: pa.Table, narrow: Mapping[str, str]) -> pa.Table:
+    """``table`` with each ``narrow`` column cast to its type where every value fits (a
+    column with nulls, or a value that does not fit, stays as it is)."""
+    for i, name in enumerate(table.schema.names):
+        typ = narrow.get(name)
+        col = table.column(i)
+        if typ is None or not pa.types.is_integer(col.type) or col.null_count:
+            continue
+        info = np.iinfo(typ)
+        bounds = pc.min_max(col)
+        lo, hi = bounds["min"].as_py(), bounds["max"].as_py()
+        if lo is None or (info.min <= lo and hi <= info.max):
+            table = table.set_column(i, name, col.cast(pa.from_numpy_dtype(np.dtype(typ))))
+    return table
+
+
 def _converter(engine: str, categorical: bool) -> Any:
+    # pandas holds strings as large_string: cast to it at once (a cast to string first
+    # held a third copy of the column while converting)
+    text = pa.large_string() if engine == "pandas" else pa.string()
+
     def plain(t: pa.Table) -> pa.Table:
         if categorical:
             return t
         for i, f in enumerate(t.schema):
             if pa.types.is_dictionary(f.type):
-                t = t.set_column(i, f.name, t.column(i).cast(pa.string()))
+                t = t.set_column(i, f.name, t.column(i).cast(text))
         return t
 
     if engine == "polars":
         import polars as pl
 
-        return lambda t: pl.from_arrow(plain(t))
+        return lambda box: pl.from_arrow(plain(box.pop()))
 
     import pandas as pd
 
@@ -396,8 +436,8 @@ def _converter(engine: str, categorical: bool) -> Any:
 
     nullable_int = {pa.int64(): pd.Int64Dtype()}.get
 
-    def to_pandas(t: pa.Table) -> Any:
-        t = plain(t)
+    def to_pandas(box: list[pa.Table]) -> Any:
+        t = plain(box.pop())
         names = t.schema.names
         nullable = {c: t.column(c).to_pandas(types_mapper=nullable_int).array
                     for c in NULL_IF_NEGATIVE if c in names}

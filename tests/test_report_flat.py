@@ -1,0 +1,179 @@
+"""The report's memory not growing with the games (issue 38), and its figures unchanged:
+the seat compensation re-ranks the games a block at a time (``compensation.BLOCK``) and
+must give, bit for bit, what re-ranking every game at once gave."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bonfire_sim.analysis import compensation as CO
+from bonfire_sim.analysis import values as V
+from bonfire_sim.analysis.runs import as_runs
+from bonfire_sim.sim.runconfig import RunConfig
+from bonfire_sim.sim.runner import run
+
+
+@pytest.fixture(scope="module")
+def four(tmp_path_factory):
+    """A small 4-player run (seat-rotated, the default mix): ties and deal clusters."""
+    return as_runs(run(RunConfig(games=400, players=4, seed=11, seat_rotation=True,
+                                 chunk_size=100), tmp_path_factory.mktemp("flat") / "p4"))
+
+
+def _whole_shares(scores, bonf, c, per_game=False):
+    """The re-ranking as it was before the blocks (every game at once): the oracle."""
+    c = np.asarray(c, float)
+    base, frac = np.floor(c), c - np.floor(c)
+    free = [s for s in range(len(c)) if frac[s] > 1e-12]
+    acc = np.zeros(scores.shape if per_game else scores.shape[1])
+    for corner in itertools.product((0, 1), repeat=len(free)):
+        offs, weight = base.copy(), 1.0
+        for s, bit in zip(free, corner, strict=True):
+            offs[s] += bit
+            weight *= frac[s] if bit else 1.0 - frac[s]
+        adj = scores.astype(np.int32) + offs.astype(np.int32)[None, :]
+        lead = adj == adj.max(axis=1, keepdims=True)
+        bf = np.where(lead, bonf.astype(np.int32), -1)
+        win = lead & (bf == bf.max(axis=1, keepdims=True))
+        w = win / win.sum(axis=1, keepdims=True)
+        acc += weight * (w if per_game else w.mean(axis=0))
+    return acc
+
+
+def _matrices(runs):
+    a = V._seat_arrays(runs)
+    return V._games_by_seat(a, 4)
+
+
+@pytest.mark.parametrize("block", [1, 37, 150])
+def test_blocked_re_ranking_gives_the_whole_re_rankings_numbers_bit_for_bit(
+        four, monkeypatch, block):
+    scores, bonf, clusters = _matrices(four)
+    assert scores.dtype == np.int16 and bonf.dtype == np.int8  # held narrow
+    assert len(scores) > 2 * block  # many blocks (a short last one at 37 and 150)
+    monkeypatch.setattr(CO, "BLOCK", block)
+    for c in ([0.0, 1.0, 2.0, 3.0], [0.0, 0.37, 1.61, 2.5], [0.0, -1.25, 0.5, 4.75]):
+        assert (CO.win_shares(scores, bonf, np.array(c)) == _whole_shares(scores, bonf, c)).all()
+    c = np.array([0.0, 0.37, 1.61, 2.5])
+    whole = _whole_shares(scores, bonf, c, per_game=True)[:, 1:]
+    _, inv = np.unique(clusters, return_inverse=True)
+    k = int(inv.max()) + 1
+    oracle = np.zeros((k, 3))
+    np.add.at(oracle, inv, whole - whole.mean(axis=0))
+    assert (CO._cluster_sums(scores, bonf, c, inv, k) == oracle).all()
+
+
+def test_the_seat_analysis_is_the_same_in_small_blocks_and_in_one(four, monkeypatch):
+    """Every number of the seat table and its whole points: one block (the whole re-ranking
+    of before) against blocks of 37 games."""
+    monkeypatch.setattr(CO, "BLOCK", 10**9)
+    one = V.seat_advantage(four)
+    monkeypatch.setattr(CO, "BLOCK", 37)
+    blocked = V.seat_advantage(four)
+    pd.testing.assert_frame_equal(one, blocked, check_exact=True)
+    assert one.attrs == blocked.attrs and one.attrs["seat_points"][4]
+    assert np.isfinite(one["c_lo"]).all() and (one["c_hi"] > one["c_lo"])[1:].all()
+
+
+def _grouper(frame, keys, cols):
+    """The groups as pandas' grouper gave them before (the oracle of ``stats.groups``)."""
+    for key, idx in frame.groupby(list(keys)).indices.items():
+        yield key, frame[list(cols)].take(idx)
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    """The report's combined rows of two runs (2 and 3 players, one of them seat-rotated,
+    a mix of strategies): categorical run, string strategy, narrow integers."""
+    from bonfire_sim.report import data as RD
+    from bonfire_sim.report import stats as S
+
+    base = tmp_path_factory.mktemp("mixed")
+    dirs = [run(RunConfig(games=60, players=2, seed=3, strategies=("greedy", "random")),
+                base / "b2"),
+            run(RunConfig(games=90, players=3, seed=4, seat_rotation=True), base / "a3")]
+    return S.combine(RD.load_runs(dirs), lists=False, lean=True)[1]
+
+
+@pytest.mark.parametrize("keys", [["n_players", "strategy"], ["n_players", "seat"],
+                                  ["n_players", "strategy", "seat"], ["run", "seat"],
+                                  ["strategy"]])
+def test_groups_by_masks_are_pandas_groups_key_for_key_and_row_for_row(mixed, keys):
+    from bonfire_sim.report import stats as S
+
+    cols = ["score", "win_share", "deal_key"]
+    old, new = list(_grouper(mixed, keys, cols)), list(S.groups(mixed, keys, cols))
+    assert [k for k, _ in new] == [k for k, _ in old] and len(old) > 2
+    for (ka, a), (kb, b) in zip(old, new, strict=True):
+        assert [type(x) for x in (ka if isinstance(ka, tuple) else (ka,))] == [
+            type(x) for x in (kb if isinstance(kb, tuple) else (kb,))]
+        pd.testing.assert_frame_equal(a, b, check_exact=True)
+
+
+def test_the_overview_and_seat_tables_are_the_same_as_with_pandas_groups(mixed, monkeypatch):
+    from bonfire_sim.report import stats as S
+
+    new = [S.score_summary(mixed), S.seat_advantage(mixed),
+           S.seat_advantage(mixed, by=("strategy",))]
+    monkeypatch.setattr(S, "groups", _grouper)
+    old = [S.score_summary(mixed), S.seat_advantage(mixed),
+           S.seat_advantage(mixed, by=("strategy",))]
+    for a, b in zip(old, new, strict=True):
+        assert len(a) > 3
+        pd.testing.assert_frame_equal(a, b, check_exact=True)
+
+
+def test_dense_clusters_are_np_uniques_inverse(four):
+    _, _, clusters = _matrices(four)
+    rng = np.random.default_rng(0)
+    for c in (clusters, clusters[::-1], clusters + 5, rng.permutation(clusters),
+              np.array([0, 0, 2, 2, 3])):
+        assert (CO._dense(c) == np.unique(c, return_inverse=True)[1]).all()
+    assert CO._dense(clusters) is clusters  # no sort where they are in order
+
+
+def test_distinct_games_are_counted_as_nunique_did(mixed):
+    from bonfire_sim.report import stats as S
+
+    def old(players):
+        runs = players["run"]
+        return sum(int(players["game_id"][runs == r].nunique()) for r in runs.unique())
+
+    shuffled = mixed.sample(frac=1.0, random_state=1)  # ids out of order: the hash path
+    half = mixed[mixed["seat"] > 0]
+    for frame in (mixed, shuffled, half, mixed.iloc[:0]):
+        assert S.n_games(frame) == old(frame)
+    assert S.n_games(mixed) == 150 and S.n_games(mixed.drop(columns="run")) == 90
+
+
+def _peak_bytes_per_game(games: int) -> float:
+    """tracemalloc's peak (numpy reports its arrays to it) of one compensation, above its
+    inputs, per game: 4-player scores and bonfires as the seat analysis holds them."""
+    import tracemalloc
+
+    rng = np.random.default_rng(5)
+    scores = rng.integers(40, 90, size=(games, 4)).astype(np.int16)
+    bonf = rng.integers(2, 7, size=(games, 4)).astype(np.int8)
+    clusters = np.repeat(np.arange(games // 4), 4)
+    tracemalloc.start()
+    try:
+        c, lo, hi = CO.compensation(scores, bonf, clusters)
+        assert np.isfinite(lo).all()
+        return tracemalloc.get_traced_memory()[1] / games
+    finally:
+        tracemalloc.stop()
+
+
+def test_the_compensations_memory_does_not_grow_with_the_games(monkeypatch):
+    """Blocks of 2,048 games: 65,536 games hold about what 16,384 do beyond the few
+    bytes a game of the clusters; re-ranking every game at once held ~150 bytes a game."""
+    monkeypatch.setattr(CO, "BLOCK", 2048)
+    small, big = _peak_bytes_per_game(16_384), _peak_bytes_per_game(65_536)
+    assert big < 20, big  # the (games, n) temporaries are gone, per game
+    assert big < small, (small, big)  # the blocks' fixed cost is spread over more games
+    monkeypatch.setattr(CO, "BLOCK", 10**9)  # one block: the whole re-ranking of before
+    assert _peak_bytes_per_game(65_536) > 5 * big
