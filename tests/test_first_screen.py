@@ -25,6 +25,11 @@ def test_the_gnome_card_answers_for_the_first_setting_only():
     alone = {"gnomes": {"data": {"by_setting": [
         ("players = portal, planner", {"gnomes": _gnomes("S4", "portal, planner")})]}}}
     assert FS.gnome_card(alone)["print"].startswith("S4")
+    # several flagged gnomes are listed in the components' order, not as strings
+    many = pd.DataFrame({"gnome": ["S15", "E2", "S4"], "players": [4, 4, 4],
+                         "flag": ["strong"] * 3, "status": ["measured"] * 3, "who": ["t"] * 3})
+    by = {"gnomes": {"data": {"by_setting": [("default game", {"gnomes": many})]}}}
+    assert FS.gnome_card(by)["print"].startswith("S4, S15, E2:")
 
 
 def _tasks() -> pd.DataFrame:

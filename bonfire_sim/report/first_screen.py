@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from bonfire_sim.analysis.cards.probes import GNOME_IDS
 from bonfire_sim.analysis.errata_cards import card_proposals
 from bonfire_sim.errors import DataError
 from bonfire_sim.report import groups as G
@@ -127,6 +128,12 @@ def task_card(by_id: Mapping[str, Any], margin: float) -> dict[str, Any]:
                 "#answer-tasks")
 
 
+def _in_print_order(gnomes: Any) -> list[str]:
+    """Gnome ids in the components' order (S1..S27, E1..E6), not as strings (S15 < S4)."""
+    seen = {str(g) for g in gnomes}
+    return [g for g in GNOME_IDS if g in seen] + sorted(seen - set(GNOME_IDS))
+
+
 def gnome_card(by_id: Mapping[str, Any]) -> dict[str, Any]:
     primary, others = _primary(by_id, "gnomes")
     frames = [d["gnomes"] for _s, d in primary if d.get("gnomes") is not None]
@@ -136,8 +143,8 @@ def gnome_card(by_id: Mapping[str, Any]) -> dict[str, Any]:
         return card("card-gnomes", "Gnomes", "No gnome could be measured.", "–", "nothing",
                     "not enough play to tell", None, "", "#answer-gnomes")
     g = pd.concat(rows, ignore_index=True)
-    off = sorted(set(g.loc[g["flag"] != "", "gnome"]))
-    unmeasured = sorted(set(g.loc[g["status"] != "measured", "gnome"]))
+    off = _in_print_order(g.loc[g["flag"] != "", "gnome"])
+    unmeasured = _in_print_order(g.loc[g["status"] != "measured", "gnome"])
     head = (f"{len(off)} gnome(s) stand out from the average gnome: `bonfire-sim errata` "
             f"tries a change of their ability on fresh deals." if off else
             f"Not enough play to tell for {len(unmeasured)} gnome(s); no measured gnome "
