@@ -539,3 +539,21 @@ def test_a_changed_count_not_shown_within_moves_to_the_asked_points_and_never_bo
     same = step(Edition({2: (0, 3)}, {"B1": 2}), Measure(3, seats(0.014), {2: [0, 2]}, cards),
                 Targets(), {}, {"B1": 2}, {}, {2: (0, 3)})
     assert same is None
+
+
+def test_an_unresolved_task_line_names_the_count_that_keeps_it_open(sheet):
+    # The example sheet showed R3 "+0.1 points (-0.4 to +0.6)" after, inside the margin,
+    # beside "not resolved": the pooled figure hid the count whose interval crossed.
+    doc = json.loads(json.dumps(sheet.to_json(), allow_nan=False))
+    line = doc["tasks"][0]
+    line["verified"] = None
+    line["effect"] = {"value": 0.1, "lo": -0.4, "hi": 0.6, "n": 900}
+    line["residual"] = {"2": {"surplus": 0.2, "lo": -1.0, "hi": 1.5, "status": "measured"},
+                        "3": {"surplus": 0.0, "lo": -0.8, "hi": 0.9, "status": "measured"}}
+    md = R.render_markdown(doc, "Errata", "model")
+    row = next(x for x in md.splitlines() if x.startswith(f"| tasks {line['item']} |"))
+    assert "over the counts; at 2 players +0.2 points (-1.0 to +1.5)" in row, row
+    line["verified"] = True
+    md = R.render_markdown(doc, "Errata", "model")
+    row = next(x for x in md.splitlines() if x.startswith(f"| tasks {line['item']} |"))
+    assert "over the counts" not in row

@@ -60,3 +60,18 @@ def test_the_task_answer_lists_the_tasks_the_first_screen_re_prices():
     text = task_answer(tv, "default game", False)[0]["text"]
     assert "2 task(s) are flagged" in text and "Y22 prints 6" in text, text
     assert "weak across the counts" in text and "B13 prints" not in text
+
+
+def test_the_sheets_gnome_card_says_brought_within_only_of_verified_changes():
+    # The example sheet said "3 change(s) tried on fresh deals bring them within the
+    # margin" above three lines marked "not resolved".
+    from bonfire_sim.report.answer_cards import gnome_card
+
+    def line(item: str, verified: bool | None) -> dict:
+        return {"item": item, "changed": True, "reason": "", "verified": verified,
+                "proposed": f"{item}: +2 -> +1 points", "who": "tuned"}
+
+    open_ = gnome_card({"gnomes": [line("S4", None), line("S16", None)]})
+    assert "none verified yet" in open_["headline"] and "within the margin" not in open_["headline"]
+    one = gnome_card({"gnomes": [line("S4", True), line("S16", None)]})
+    assert "1 verified within the margin" in one["headline"]

@@ -147,9 +147,13 @@ def gnome_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
         return card("card-gnomes", "Gnomes", "No gnome was measured.", "–", "nothing",
                     "not enough play to tell", None, "", "#sheet-gnomes")
     if changed or off:
+        # say "brings it within the margin" only of a verified change: an unresolved one
+        # is the best candidate so far, not a fix
+        fixed = sum(x.get("verified") is True for x in changed)
         head = (f"{len(changed) + len(off)} gnome(s) stand out from the average gnome"
-                + (f": {len(changed)} change(s) tried on fresh deals bring them within the "
-                   f"margin" if changed else "")
+                + (f": {len(changed)} change(s) tried on fresh deals, "
+                   + (f"{fixed} verified within the margin" if fixed else "none verified yet")
+                   if changed else "")
                 + (f"; {len(off)} with no change found: change the ability" if off else "")
                 + ".")
         verdict, ok = _verdict(changed) if changed else (

@@ -108,7 +108,8 @@ def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
                      interval(x["before"] if isinstance(x["before"], Mapping) else
                               {"value": x["before"]}, unit) if x["component"] != "tasks"
                      else f"{_pts(x['before'])} points",
-                     interval(x["effect"], unit), _yes(x["verified"]), x["who"],
+                     _after(x, sheet["targets"]["task_margin"]), _yes(x["verified"]),
+                     x["who"],
                      x["populations"] + (f"; {x['note']}" if x.get("note") else "")))
         classes.append("yes" if x["verified"] is True else "no")
     lines = _table("lines", "Each change: the target's figure before (the runs) and after "
@@ -269,3 +270,18 @@ def write_sheet(out_dir: Path, sheet: Any, title: str, subtitle: str, toml: str)
                                                        sort_keys=True))
     fileio.write_text(paths["toml"], toml)
     return paths
+
+
+def _after(line: Mapping[str, Any], margin: float) -> str:
+    """A line's figure on fresh deals.  A task's is pooled over the counts, but each count
+    must be within the margin: where one is not shown within, name it, or a pooled
+    interval inside the margin would sit beside "not resolved" unexplained."""
+    text = interval(line["effect"], line["unit"])
+    if line["component"] != "tasks" or line["verified"] is True:
+        return text
+    for n, r in sorted(line.get("residual", {}).items(), key=lambda kv: int(kv[0])):
+        lo, hi = r.get("lo"), r.get("hi")
+        if lo is None or hi is None or not (-margin <= lo and hi <= margin):
+            return (f"{text} over the counts; at {int(n)} players "
+                    f"{interval({'value': r.get('surplus'), 'lo': lo, 'hi': hi}, 'points')}")
+    return text
