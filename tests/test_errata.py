@@ -547,13 +547,25 @@ def test_an_unresolved_task_line_names_the_count_that_keeps_it_open(sheet):
     doc = json.loads(json.dumps(sheet.to_json(), allow_nan=False))
     line = doc["tasks"][0]
     line["verified"] = None
+    line["before"] = 99.0  # the card shows the line furthest off before
     line["effect"] = {"value": 0.1, "lo": -0.4, "hi": 0.6, "n": 900}
     line["residual"] = {"2": {"surplus": 0.2, "lo": -1.0, "hi": 1.5, "status": "measured"},
                         "3": {"surplus": 0.0, "lo": -0.8, "hi": 0.9, "status": "measured"}}
     md = R.render_markdown(doc, "Errata", "model")
     row = next(x for x in md.splitlines() if x.startswith(f"| tasks {line['item']} |"))
     assert "over the counts; at 2 players +0.2 points (-1.0 to +1.5)" in row, row
+    card = next(c for c in cards_from_sheet(doc) if c["id"] == "card-tasks")
+    assert card["figure"].startswith(line["item"]) and "at 2 players +0.2" in card["figure"]
     line["verified"] = True
     md = R.render_markdown(doc, "Errata", "model")
     row = next(x for x in md.splitlines() if x.startswith(f"| tasks {line['item']} |"))
     assert "over the counts" not in row
+
+
+def test_gnome_lines_come_in_the_components_order():
+    from bonfire_sim.analysis.errata import gnome_lines
+
+    gv = pd.DataFrame({"gnome": ["S15", "E2", "S4"], "players": [2, 2, 2], "flag": [""] * 3,
+                       "status": ["measured"] * 3, "forks_needed": [math.nan] * 3})
+    lines = gnome_lines(gv, Targets(), {2: "tuned"})
+    assert [x["item"] for x in lines] == ["S4", "S15", "E2"]

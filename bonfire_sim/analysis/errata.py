@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bonfire_sim.analysis.cards.probes import GNOME_IDS
 from bonfire_sim.analysis.errata_cards import card_proposals, pooled, pooled_half
 from bonfire_sim.analysis.errata_gnomes import Trial, overrides_of, proposal
 from bonfire_sim.analysis.errata_loop import (
@@ -255,7 +256,9 @@ def gnome_lines(gv: pd.DataFrame | None, targets: Targets, who: Mapping[int, str
         return []
     rows = gv[gv["players"] > 0]
     out = []
-    for gnome, g in rows.groupby("gnome", sort=True):
+    order = {g: i for i, g in enumerate(GNOME_IDS)}  # the components' order: S4 before S15
+    for gnome, g in sorted(rows.groupby("gnome"),
+                           key=lambda kv: (order.get(str(kv[0]), len(order)), str(kv[0]))):
         flagged = g[g["flag"] != ""]
         tried = list((trials or {}).get(str(gnome), []))
         chosen = proposal(tried, targets.gnome_margin) if tried else None

@@ -45,6 +45,21 @@ def interval(e: Mapping[str, Any] | None, unit: str) -> str:
     return f"{_num(e.get('value'))} {unit} ({_num(e.get('lo'))} to {_num(e.get('hi'))})"
 
 
+def task_after(line: Mapping[str, Any], margin: float) -> str:
+    """A line's figure on fresh deals.  A task's is pooled over the counts, but each count
+    must be within the margin: where one is not shown within, name it, or a pooled
+    interval inside the margin would sit beside "not resolved" unexplained."""
+    text = interval(line["effect"], line["unit"])
+    if line["component"] != "tasks" or line["verified"] is True:
+        return text
+    for n, r in sorted(line.get("residual", {}).items(), key=lambda kv: int(kv[0])):
+        lo, hi = r.get("lo"), r.get("hi")
+        if lo is None or hi is None or not (-margin <= lo and hi <= margin):
+            return (f"{text} over the counts; at {int(n)} players "
+                    f"{interval({'value': r.get('surplus'), 'lo': lo, 'hi': hi}, 'points')}")
+    return text
+
+
 def _verdict(lines: Sequence[Mapping[str, Any]]) -> tuple[str, bool | None]:
     if not lines:
         return "nothing to verify", None
@@ -111,7 +126,7 @@ def task_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
         to_print = ", ".join(f"{t['item']} {t['today']}→{t['proposed']}" for t in tasks)
         big = max(tasks, key=lambda t: abs(t["before"] or 0))
         figure = (f"{big['item']}: {_num(big['before'])} points beyond its tier today, "
-                  f"{interval(big['effect'], 'points')} after")
+                  f"{task_after(big, margin)} after")
         head = (f"Re-print {len(tasks)} task(s), one value each for every player count"
                 + (f"; {len(unmeasured)} more not measured: not enough play to tell."
                    if unmeasured else "."))

@@ -19,7 +19,7 @@ from typing import Any
 import jinja2
 
 from bonfire_sim.analysis.errata_cards import toml_value
-from bonfire_sim.report.answer_cards import cards_from_sheet, interval
+from bonfire_sim.report.answer_cards import cards_from_sheet, interval, task_after
 from bonfire_sim.report.html import TEMPLATES
 
 Table = dict[str, Any]
@@ -108,7 +108,7 @@ def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
                      interval(x["before"] if isinstance(x["before"], Mapping) else
                               {"value": x["before"]}, unit) if x["component"] != "tasks"
                      else f"{_pts(x['before'])} points",
-                     _after(x, sheet["targets"]["task_margin"]), _yes(x["verified"]),
+                     task_after(x, sheet["targets"]["task_margin"]), _yes(x["verified"]),
                      x["who"],
                      x["populations"] + (f"; {x['note']}" if x.get("note") else "")))
         classes.append("yes" if x["verified"] is True else "no")
@@ -271,17 +271,3 @@ def write_sheet(out_dir: Path, sheet: Any, title: str, subtitle: str, toml: str)
     fileio.write_text(paths["toml"], toml)
     return paths
 
-
-def _after(line: Mapping[str, Any], margin: float) -> str:
-    """A line's figure on fresh deals.  A task's is pooled over the counts, but each count
-    must be within the margin: where one is not shown within, name it, or a pooled
-    interval inside the margin would sit beside "not resolved" unexplained."""
-    text = interval(line["effect"], line["unit"])
-    if line["component"] != "tasks" or line["verified"] is True:
-        return text
-    for n, r in sorted(line.get("residual", {}).items(), key=lambda kv: int(kv[0])):
-        lo, hi = r.get("lo"), r.get("hi")
-        if lo is None or hi is None or not (-margin <= lo and hi <= margin):
-            return (f"{text} over the counts; at {int(n)} players "
-                    f"{interval({'value': r.get('surplus'), 'lo': lo, 'hi': hi}, 'points')}")
-    return text
