@@ -75,3 +75,21 @@ def test_the_sheets_gnome_card_says_brought_within_only_of_verified_changes():
     assert "none verified yet" in open_["headline"] and "within the margin" not in open_["headline"]
     one = gnome_card({"gnomes": [line("S4", True), line("S16", None)]})
     assert "1 verified within the margin" in one["headline"]
+
+
+def test_the_first_screen_says_where_the_sheets_lists_differ_from_the_sections():
+    # The example's cards (from the sheet) changed S16, S20, S4 while its gnome section
+    # flagged S16, S4, S15, S19, S27 from its own forks, with no word of why.
+    g = pd.DataFrame({"gnome": ["S4", "S19", "S20"], "players": [2, 2, 2],
+                      "flag": ["strong", "strong", ""], "status": ["measured"] * 3})
+    by_id = {"gnomes": {"data": {"by_setting": [("default game", {"gnomes": g})]}},
+             "tasks": {"data": {"by_setting": [("default game", {"tasks": _tasks()})]}}}
+    sheet = {"gnomes": [{"item": "S20", "changed": True}, {"item": "S4", "changed": True}],
+             "tasks": [{"item": "R3", "changed": True}, {"item": "Y22", "changed": True}],
+             "unchanged": []}
+    note = FS._lists_differ(by_id, sheet)
+    assert "gnomes: S4, S19 in the sections below, S4, S20 on the sheet" in note, note
+    assert "tasks" not in note  # the same two tasks on both
+    sheet["gnomes"] = [{"item": "S19", "changed": False, "reason": "no price fixes it"},
+                       {"item": "S4", "changed": True}]
+    assert FS._lists_differ(by_id, sheet) == ""

@@ -190,6 +190,53 @@ def read_sheet(path: str | Path) -> dict[str, Any]:
     return doc
 
 
+def _flagged_here(by_id: Mapping[str, Any], sid: str, key: str) -> list[str]:
+    """The cards the report's own section flags for its first setting (a task also where
+    the test across the counts flags it), in the components' order."""
+    primary, _ = _primary(by_id, sid)
+    out: set[str] = set()
+    for _s, d in primary:
+        f = d.get(sid)
+        if f is None or not len(f):
+            continue
+        f = f[f["players"] > 0]
+        hit = f["flag"].fillna("") != ""
+        if "flag_counts" in f:
+            hit |= f["flag_counts"].fillna("") != ""
+        out |= {str(x) for x in f.loc[hit, key]}
+    return _in_print_order(out) if key == "gnome" else sorted(out, key=_task_key)
+
+
+def _task_key(task: str) -> tuple[str, int]:
+    return task[0], int(task[1:]) if task[1:].isdigit() else 0
+
+
+def _lists_differ(by_id: Mapping[str, Any], sheet: Mapping[str, Any]) -> str:
+    """A note where the sheet's lists and the sections' own differ.  They are two
+    measurements of the same runs (the sheet's forks and fresh deals; the sections' forks
+    and top-ups), so a card near the margin can be flagged in one and not the other; the
+    reader must not meet two lists without being told which one is planted and checked."""
+    notes = []
+    for sid, key, what in (("tasks", "task", "tasks"), ("gnomes", "gnome", "gnomes")):
+        mine = _flagged_here(by_id, sid, key)
+        theirs = sorted({str(x["item"]) for x in sheet.get(what, []) if x.get("changed")}
+                        | {str(x["item"]) for x in sheet.get("unchanged", [])
+                           if x.get("component") == what
+                           and x.get("reason") == "no price fixes it"}
+                        | {str(x["item"]) for x in sheet.get(what, [])
+                           if x.get("reason") == "no price fixes it"})
+        if set(mine) != set(theirs):
+            theirs = (_in_print_order(theirs) if key == "gnome"
+                      else sorted(theirs, key=_task_key))
+            notes.append(f"{what}: {', '.join(mine) or 'none'} in the sections below, "
+                         f"{', '.join(theirs) or 'none'} on the sheet")
+    if not notes:
+        return ""
+    return (" The sections below measure the same runs on their own forks, and flag other "
+            "cards near the margin (" + "; ".join(notes) + "): the sheet's are the ones "
+            "planted together and checked.")
+
+
 def first_screen(by_id: Mapping[str, Any], groups: Sequence[G.Group], runs: Mapping[str, Any],
                  margin: float, sheet: Mapping[str, Any] | None = None,
                  ) -> list[dict[str, Any]]:
@@ -210,7 +257,8 @@ def first_screen(by_id: Mapping[str, Any], groups: Sequence[G.Group], runs: Mapp
     who = ("Who played: " + "; ".join(f"{g.players} player(s): {g.player}" if not g.solo
                                       else f"solo: {g.player}" for g in groups)
            + "; how strong they are against the strongest reference:")
-    return [H.text_block(f"The four answers, {where}."),
+    differ = _lists_differ(by_id, sheet) if sheet is not None else ""
+    return [H.text_block(f"The four answers, {where}.{differ}"),
             {"kind": "cards", "cards": cards},
             H.links_block([("#answer-who", "who played")], who + " "),
             H.links_block([("#answer-populations", "robustness marks")], marks + " ")]
