@@ -80,8 +80,9 @@ def test_the_sheets_gnome_card_says_brought_within_only_of_verified_changes():
 def test_the_first_screen_says_where_the_sheets_lists_differ_from_the_sections():
     # The example's cards (from the sheet) changed S16, S20, S4 while its gnome section
     # flagged S16, S4, S15, S19, S27 from its own forks, with no word of why.
-    g = pd.DataFrame({"gnome": ["S4", "S19", "S20"], "players": [2, 2, 2],
-                      "flag": ["strong", "strong", ""], "status": ["measured"] * 3})
+    g = pd.DataFrame({"gnome": ["S4", "S19", "S20", "S7"], "players": [2, 2, 2, 2],
+                      "flag": ["strong", "strong", "", ""], "status": ["measured"] * 4,
+                      "flag_counts": ["", "", "", "strong"]})  # the section ignores S7's
     by_id = {"gnomes": {"data": {"by_setting": [("default game", {"gnomes": g})]}},
              "tasks": {"data": {"by_setting": [("default game", {"tasks": _tasks()})]}}}
     sheet = {"gnomes": [{"item": "S20", "changed": True}, {"item": "S4", "changed": True}],

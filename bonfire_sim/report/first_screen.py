@@ -192,7 +192,8 @@ def read_sheet(path: str | Path) -> dict[str, Any]:
 
 def _flagged_here(by_id: Mapping[str, Any], sid: str, key: str) -> list[str]:
     """The cards the report's own section flags for its first setting (a task also where
-    the test across the counts flags it), in the components' order."""
+    the test across the counts flags it; a gnome only at its count, as its section
+    says), in the components' order."""
     primary, _ = _primary(by_id, sid)
     out: set[str] = set()
     for _s, d in primary:
@@ -201,7 +202,7 @@ def _flagged_here(by_id: Mapping[str, Any], sid: str, key: str) -> list[str]:
             continue
         f = f[f["players"] > 0]
         hit = f["flag"].fillna("") != ""
-        if "flag_counts" in f:
+        if key == "task" and "flag_counts" in f:  # as the task section lists them
             hit |= f["flag_counts"].fillna("") != ""
         out |= {str(x) for x in f.loc[hit, key]}
     return _in_print_order(out) if key == "gnome" else sorted(out, key=_task_key)
