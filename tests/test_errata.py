@@ -569,3 +569,21 @@ def test_gnome_lines_come_in_the_components_order():
                        "status": ["measured"] * 3, "forks_needed": [math.nan] * 3})
     lines = gnome_lines(gv, Targets(), {2: "tuned"})
     assert [x["item"] for x in lines] == ["S4", "S15", "E2"]
+
+
+def test_a_card_that_holds_only_in_the_runs_population_says_so_by_name():
+    # The example sheet's R3 read "only with none" though it held in the runs' population,
+    # whose name is empty.
+    from bonfire_sim.analysis.errata import _card_marks
+    from bonfire_sim.analysis.errata_loop import Loop
+
+    def measure(surplus: float, population: str) -> Measure:
+        cards = pd.DataFrame({"card": ["R3"], "kind": ["task"], "players": [4],
+                              "surplus": [surplus], "half": [0.4]})
+        return Measure(1, pd.DataFrame(), {}, cards, population=population)
+
+    loop = Loop(start=Edition({}, {}), estimate=measure(4.0, ""), edition=Edition({}, {}),
+                check=[measure(0.1, ""), measure(2.5, "old_mix")])
+    assert _card_marks(loop, "R3", Targets()) == "only with runs"
+    loop.check = [measure(2.0, ""), measure(2.5, "old_mix")]
+    assert _card_marks(loop, "R3", Targets()) == "only with none"

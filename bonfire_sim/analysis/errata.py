@@ -238,8 +238,11 @@ def _card_marks(loop: Loop, card: str, targets: Targets) -> str:
         ok.append(math.isfinite(s) and abs(s) <= targets.task_margin)
     if all(ok):
         return "holds in every population"
-    return "only with " + (", ".join(m.population for m, o in zip(loop.check, ok, strict=True)
-                                     if o) or "none")
+    # the runs' own population has no name (""): call it "runs", as the seat lines do,
+    # or a card that holds only there reads "only with none"
+    return "only with " + (", ".join(m.population or "runs"
+                                     for m, o in zip(loop.check, ok, strict=True) if o)
+                           or "none")
 
 
 # ---- gnomes ---------------------------------------------------------------------------------
