@@ -372,6 +372,36 @@ def test_a_check_row_is_within_only_when_measured_and_its_whole_interval_is_insi
     assert list(verdict(rows, 1.0)) == ["within", "unresolved", "unresolved", "off"]
 
 
+def test_a_check_row_is_priced_within_only_when_its_fair_printed_window_is_inside():
+    # Issue 36: under the receipt value a printed point moves the surplus by well under
+    # one (R15 0.33, Y20 0.14 at 3 players), so a surplus within +-1 left R15 "within"
+    # at 8-9 where the game prints 5.  The window in printed points says how far the
+    # check can place the price.
+    from bonfire_sim.analysis.cards.price import price_window, verdict
+
+    rows = pd.DataFrame({"card": ["B1", "R15", "Y20"], "printed": [3, 8, 12],
+                         "status": ["measured"] * 3, "s_lo": [-0.4, -0.4, -0.1],
+                         "s_hi": [0.5, 0.5, 0.2]})
+    assert list(verdict(rows, 1.0)) == ["within"] * 3
+    w = price_window(rows, {"B1": 1.0, "R15": 0.33, "Y20": 0.14}, 1.0)
+    assert list(w["price_verdict"]) == ["within", "unresolved", "unresolved"]
+    r15 = w.set_index("card").loc["R15"]
+    assert r15["fair_lo"] == pytest.approx(8 - 0.5 / 0.33)
+    assert r15["fair_hi"] == pytest.approx(8 + 0.4 / 0.33)
+    # a slope of one (the lit value) keeps the surplus verdict
+    assert list(price_window(rows, {}, 1.0)["price_verdict"]) == list(verdict(rows, 1.0))
+
+
+def test_the_response_is_the_loops_own_slope_held_above_the_no_price_floor():
+    from bonfire_sim.analysis.cards.price import response
+
+    # the loop's pairs (printed, pooled surplus) on a line of slope 0.3
+    assert response([(3.0, -1.5), (7.0, -0.3), (9.0, 0.3)]) == pytest.approx(0.3)
+    assert response([(5.0, -1.0)], first=0.25) == pytest.approx(0.25)  # one price: fixed play
+    assert response([(5.0, -1.0), (6.0, -1.0)]) == pytest.approx(0.1)  # flat: the floor
+    assert response([(5.0, -3.0), (6.0, 2.0)]) == pytest.approx(2.0)  # held at 2
+
+
 def test_the_win_currency_converts_at_the_counts_exchange_rate():
     printed = printed_points(RunConfig(games=2, players=2))
     tab = card_table(_synthetic({t: (float(i % 5), 300) for i, t in enumerate(BLUE)}),
