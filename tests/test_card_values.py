@@ -393,13 +393,20 @@ def test_a_check_row_is_priced_within_only_when_its_fair_printed_window_is_insid
 
 
 def test_the_response_is_the_loops_own_slope_held_above_the_no_price_floor():
-    from bonfire_sim.analysis.cards.price import response
+    from bonfire_sim.analysis.cards.price import response, responses
 
     # the loop's pairs (printed, pooled surplus) on a line of slope 0.3
     assert response([(3.0, -1.5), (7.0, -0.3), (9.0, 0.3)]) == pytest.approx(0.3)
     assert response([(5.0, -1.0)], first=0.25) == pytest.approx(0.25)  # one price: fixed play
     assert response([(5.0, -1.0), (6.0, -1.0)]) == pytest.approx(0.1)  # flat: the floor
     assert response([(5.0, -3.0), (6.0, 2.0)]) == pytest.approx(2.0)  # held at 2
+    # every card the loop steered, also one first flagged on a round's deals (R2 joined
+    # the 3-player loop in round 1 and read 1.00 a point when only the first proposal's
+    # cards were looked up)
+    hist = {"R15": [(3.0, -1.5), (7.0, -0.3)], "R2": [(4.0, 2.0), (0.0, -0.4)]}
+    got = responses(hist, {"R2": 0.66}, "receipt")
+    assert got == pytest.approx({"R15": 0.3, "R2": 0.6})
+    assert responses(hist, {}, "lit") == {"R15": 1.0, "R2": 1.0}
 
 
 def test_the_win_currency_converts_at_the_counts_exchange_rate():

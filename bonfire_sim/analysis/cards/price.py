@@ -321,10 +321,17 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     result.check, result.verified = _check(groups, current, printed, base + rounds,
                                            verify_games, focus_games, margin, alpha, tasks,
                                            jobs, quiet, note, measure)
-    resp = {c: (1.0 if measure == "lit" else response(history.get(c, []), slopes.get(c, 1.0)))
-            for c in proposal}
-    result.verified = price_window(result.verified, resp, margin)
+    result.verified = price_window(result.verified, responses(history, slopes, measure), margin)
     return result
+
+
+def responses(history: dict[str, list[tuple[float, float]]], slopes: dict[str, float],
+              measure: str = DEFAULT_MEASURE) -> dict[str, float]:
+    """``response`` of every card the loop steered: the first proposal's and those
+    flagged on a later round's deals alike (1 under the lit value, where a printed point
+    moves the value by exactly one)."""
+    return {c: 1.0 if measure == "lit" else response(h, slopes.get(c, 1.0))
+            for c, h in history.items()}
 
 
 def response(history: Sequence[tuple[float, float]], first: float = 1.0) -> float:
