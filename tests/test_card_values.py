@@ -656,7 +656,10 @@ def test_bench_forks_prints_forks_per_second_for_both_fork_sets():
     "(cards-room, 2026-11-27, 1,200 games each, seeds 9402/9203/9404, verify 600 / focus "
     "2,400, 3 rounds), brought B20 back at 2, 3 and 4 players but drove R15 3 -> 8-9 and "
     "never flagged Y20 at 12; 7-9 of 18-21 check rows within "
-    "(docs/findings/2026-11-27-task-worth.md)"))
+    "(docs/findings/2026-11-27-task-worth.md).  Price curves (2026-11-29): R15 reads -0.6 to "
+    "-1.3 at its print of 5 and crosses zero at 7-9, Y20 moves 0.07-0.16 a printed point, so "
+    "the receipt value itself does not price them at the game's print "
+    "(docs/findings/2026-11-29-receipt-price.md)"))
 def test_held_out_plants_come_back_at_every_count_heavy(tmp_path):
     """Issue 36: +3, -2 and +4 on B20, R15 and Y20 (tasks no other card-value test uses)
     at 2, 3 and 4 players are each re-priced to within 1 point of the game's print by

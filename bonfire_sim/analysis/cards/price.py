@@ -250,7 +250,9 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     iteration stops at a fixed point (no card moves).  Then one more round on new deals
     (the **check**), whose figures move nothing, gives ``verified``: per re-priced card
     and count, its surplus there and whether it lies
-    within ± margin.  Seeds of the estimating runs are refused.  ``measure``: a task's
+    within ± margin, and the same in printed points (``price_window``, at the surplus per
+    printed point the loop's own prices showed: ``responses``).  Seeds of the estimating
+    runs are refused.  ``measure``: a task's
     value (``table.MEASURES``: the lit value by default, or the receipt value)."""
     check_measure(measure)
     rs = as_runs(runs)
@@ -321,7 +323,12 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     result.check, result.verified = _check(groups, current, printed, base + rounds,
                                            verify_games, focus_games, margin, alpha, tasks,
                                            jobs, quiet, note, measure)
-    result.verified = price_window(result.verified, responses(history, slopes, measure), margin)
+    # the check's own (printed, surplus) pair joins each card's line: a card first moved
+    # in the last round has no other measured price (B6, 2 -> 8 at 3 players, read 0.57 a
+    # point from its fixed-play slope where its two prices say 1.5)
+    seen = {c: [*h, (float(current[c]), pooled(result.check.table, c))]
+            for c, h in history.items()}
+    result.verified = price_window(result.verified, responses(seen, slopes, measure), margin)
     return result
 
 
