@@ -374,7 +374,7 @@ def test_a_check_row_is_within_only_when_measured_and_its_whole_interval_is_insi
 
 def test_a_check_row_is_priced_within_only_when_its_fair_printed_window_is_inside():
     # Issue 36: under the receipt value a printed point moves the surplus by well under
-    # one (R15 0.33, Y20 0.14 at 3 players), so a surplus within +-1 left R15 "within"
+    # one (R15 0.34, Y20 0.14 at 3 players), so a surplus within +-1 left R15 "within"
     # at 8-9 where the game prints 5.  The window in printed points says how far the
     # check can place the price.
     from bonfire_sim.analysis.cards.price import price_window, verdict

@@ -346,7 +346,7 @@ def response(history: Sequence[tuple[float, float]], first: float = 1.0) -> floa
     re-optimised: the least-squares slope of the loop's (printed, pooled surplus) pairs
     (the estimate's and every steered round's), or ``first`` (the fixed-play slope) where
     the loop played one price only; held in [``MIN_SLOPE``, ``SLOPE_HI``].  Under the
-    receipt value it is well below one (measured at 3 players: R15 0.33, Y20 0.14 a
+    receipt value it is well below one (measured at 3 players: R15 0.34, Y20 0.14 a
     printed point), so a surplus within +-1 point leaves the price open by several."""
     p = np.array([h[0] for h in history], float)
     s = np.array([h[1] for h in history], float)
