@@ -177,3 +177,74 @@ def test_the_compensations_memory_does_not_grow_with_the_games(monkeypatch):
     assert big < small, (small, big)  # the blocks' fixed cost is spread over more games
     monkeypatch.setattr(CO, "BLOCK", 10**9)  # one block: the whole re-ranking of before
     assert _peak_bytes_per_game(65_536) > 5 * big
+
+
+# ---- the rows every section shares, held narrow -------------------------------------------
+@pytest.fixture(scope="module")
+def three_dirs(tmp_path_factory):
+    """Runs of 2 and 3 players (one seat-rotated, a mix of strategies, ``random`` not
+    first) and a solo run (Tom's rows): different strategy sets to unify."""
+    base = tmp_path_factory.mktemp("narrow")
+    return [run(RunConfig(games=60, players=2, seed=3, strategies=("random", "greedy")),
+                base / "b2"),
+            run(RunConfig(games=90, players=3, seed=4, seat_rotation=True), base / "a3"),
+            run(RunConfig(games=40, players=1, seed=5), base / "s1")]
+
+
+def test_the_reports_rows_hold_categories_and_int32_ids(three_dirs):
+    from bonfire_sim.report import data as RD
+    from bonfire_sim.report import stats as S
+
+    games, players = S.combine(RD.load_runs(three_dirs, categories=True), lists=False,
+                               lean=True)
+    for frame, col in ((players, "strategy"), (games, "end_reason"), (games, "run"),
+                       (players, "run")):
+        dtype = frame[col].dtype
+        assert isinstance(dtype, pd.CategoricalDtype), col
+        assert list(dtype.categories) == sorted(frame[col].astype(str).unique()), col
+        assert frame[col].cat.codes.dtype == np.int8, col  # a byte a row
+    assert players["game_id"].dtype == np.int32 and games["deal"].dtype == np.int32
+    strings = S.combine(RD.load_runs(three_dirs), lists=False, lean=True)
+    for new, old in zip((games, players), strings, strict=True):
+        for c in ("strategy", "end_reason", "run"):  # the same values, row for row
+            if c in old:
+                assert (new[c].astype(str).to_numpy() == old[c].astype(str).to_numpy()).all()
+        assert (new["game_id"].to_numpy() == old["game_id"].to_numpy()).all()
+
+
+def test_counts_are_the_strings_value_counts_ties_and_all():
+    from bonfire_sim.report import stats as S
+
+    text = pd.Series(["tempo", "greedy", "random", "greedy", "random", "tempo", "tom"])[:-1]
+    cat = text.astype(pd.CategoricalDtype(["greedy", "random", "tempo", "tom"]))
+    want = text.value_counts()  # a three-way tie, in order of appearance
+    for col in (text, cat):
+        got = S.counts(col)
+        assert list(got.index) == ["tempo", "greedy", "random"] == list(want.index)
+        assert list(got) == list(want)
+    # the categorical's own: ties in category order, the absent "tom" counted as 0
+    assert list(cat.value_counts().index) != list(want.index)
+
+
+def test_the_report_is_the_same_from_categories_as_from_strings(three_dirs, tmp_path,
+                                                                  monkeypatch):
+    """Every number, table and figure of the whole page (but its build time)."""
+    import re
+
+    from bonfire_sim.report import build as B
+
+    def page(categories: bool) -> str:
+        load = B.load_runs.__wrapped__ if hasattr(B.load_runs, "__wrapped__") else B.load_runs
+
+        def forced(*a, **k):
+            return load(*a, **{**k, "categories": categories})
+
+        monkeypatch.setattr(B, "load_runs", forced)
+        out = B.build_report(three_dirs, tmp_path / f"r{categories}.html", probes=8,
+                             views=False).read_text()
+        monkeypatch.undo()
+        return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d", "", out).replace(f"r{categories}.html", "")
+
+    new, old = page(True), page(False)
+    assert "greedy" in new and "tom" in new.lower() and len(new) > 10_000
+    assert new == old

@@ -68,8 +68,8 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
     those per run in Arrow, and at a million games they are most of the table.
     ``lean=True`` (the report) leaves out the game columns no report section reads from
     the players rows (``n_turns``, ``end_reason``, ``deal``: the games frame has them) and
-    holds the players' ``run`` as a categorical of the sorted labels (a byte a row, not a
-    string: the same groups, order and comparisons).
+    holds ``run`` as a categorical of the sorted labels (a byte a row, not a string: the
+    same groups, order and comparisons).
 
     A single run's frames share the run's own columns (copy-on-write), so combining costs
     only the columns it adds: at a million games each copy of the players table is
@@ -82,20 +82,19 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
     for label, data in runs:
         cfg = data.manifest.get("config", {})
         g = data.games.copy(deep=False)  # the run's columns, shared until written
-        g["run"] = label
+        g["run"] = _label_column(label, labels, len(g)) if lean else label
         g["rotated"] = bool(cfg.get("seat_rotation", False))
         left = data.players
         if not lists:
             left = left[[c for c in left.columns if c not in _list_columns()]]
-        p, deal, row = _with_game_columns(left, g, label, lean)
+        p, deal, row = _with_game_columns(
+            left, g, _label_column(label, labels, len(left)) if lean else label, lean)
         if row is not None and shares is not None:  # tied winners counted per game
             won = p["won"].to_numpy(bool)
             winners = np.bincount(row, weights=won, minlength=len(g))
             shares.append(np.where(won, 1.0 / np.maximum(winners[row], 1), 0.0))
         else:
             shares = None
-        if lean:
-            p["run"] = pd.Categorical.from_codes(np.full(len(p), labels.index(label)), labels)
         # One id per (run, deal), unique across the runs: the cluster of the intervals
         # over seat-rotated games (the rotations of a deal share its cards).
         key = deal + deal_offset
@@ -118,7 +117,12 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
     return games, players
 
 
-def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: str, lean: bool,
+def _label_column(label: str, labels: list[str], n: int) -> pd.Categorical:
+    """``label`` on ``n`` rows as a categorical of the sorted ``labels`` (a byte a row)."""
+    return pd.Categorical.from_codes(np.full(n, labels.index(label), np.int32), labels)
+
+
+def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: Any, lean: bool,
                        ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray | None]:
     """``left`` (one run's players rows) with ``run`` and its game's columns beside it,
     each row's deal (its game id where the games have no deal) and each row's game (its
@@ -216,12 +220,21 @@ def run_overview(games: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
     for run, g in games.groupby("run", sort=False):
         at = ((players["run"] == run) & (players["strategy"] != TOM)).to_numpy(bool)
         p = players["strategy"] if at.all() else players.loc[at, "strategy"]  # no copy
-        mix = p.value_counts()
+        mix = counts(p)
         rows.append({"run": run, "n_players": int(g["n_players"].iloc[0]),
                      "solo": bool(g["solo"].iloc[0]), "games": len(g),
                      "seat_rotation": bool(g["rotated"].iloc[0]),
                      "strategies": ", ".join(f"{k} ({v / len(p):.0%})" for k, v in mix.items())})
     return pd.DataFrame(rows)
+
+
+def counts(col: pd.Series) -> pd.Series:
+    """``col.value_counts()`` as of strings (ties in order of first appearance) whether
+    ``col`` holds strings or a categorical (whose own ties follow its categories and which
+    counts its absent categories as 0)."""
+    vc = col.value_counts()
+    return vc.reindex(pd.Index(col.unique()).dropna()).sort_values(ascending=False,
+                                                                    kind="stable")
 
 
 def end_reasons(games: pd.DataFrame) -> pd.DataFrame:
@@ -556,45 +569,3 @@ def precision_warning(est: pd.DataFrame, n: float, target: float, what: str,
                     f"resolve differences of ±{target:g}; that needs about {need:,} games "
                     f"({need / n:.1f}x the {int(n):,} played).",
             "half_width": med, "target": target, "games": int(n), "games_needed": need}
-
-
-# ---- comparing two runs -----------------------------------------------------------------
-def compare_scores(pa: pd.DataFrame, pb: pd.DataFrame) -> pd.DataFrame:
-    """Per strategy (and ``all``): mean score and win rate in A and B, B - A with intervals."""
-    rows = []
-    for s in ["all", *sorted(set(pa["strategy"]) | set(pb["strategy"]))]:
-        a = pa if s == "all" else pa[pa["strategy"] == s]
-        b = pb if s == "all" else pb[pb["strategy"] == s]
-        ma, mb, d, _, lo, hi = welch(a["score"], b["score"])
-        ra, rb, rd, rlo, rhi = rate_difference(a["win_share"].sum(), len(a),
-                                               b["win_share"].sum(), len(b))
-        rows.append({"item": s, "n_a": len(a), "n_b": len(b), "score_a": ma, "score_b": mb,
-                     "diff": d, "lo": lo, "hi": hi, "win_a": float(ra), "win_b": float(rb),
-                     "win_diff": float(rd), "win_lo": float(rlo), "win_hi": float(rhi)})
-    return pd.DataFrame(rows)
-
-
-def compare_tasks(pa: pd.DataFrame, pb: pd.DataFrame) -> pd.DataFrame:
-    """Per task: share of players who lit it in A and B, B - A (Newcombe interval)."""
-    from bonfire_sim.analysis.values import list_counts  # counted in Arrow, not a 0/1 matrix
-
-    ka = list_counts(pa["bonfire_task_ids"], TASK_IDS)
-    kb = list_counts(pb["bonfire_task_ids"], TASK_IDS)
-    ra, rb, d, lo, hi = rate_difference(ka, len(pa), kb, len(pb))
-    return pd.DataFrame({"item": list(TASK_IDS), "rate_a": ra, "rate_b": rb, "diff": d,
-                         "lo": lo, "hi": hi})
-
-
-def compare_end_reasons(ga: pd.DataFrame, gb: pd.DataFrame) -> pd.DataFrame:
-    """Per end reason: share of games in A and B, B - A (Newcombe interval)."""
-    reasons = sorted(set(ga["end_reason"]) | set(gb["end_reason"]))
-    ka = ga["end_reason"].value_counts().reindex(reasons, fill_value=0).to_numpy()
-    kb = gb["end_reason"].value_counts().reindex(reasons, fill_value=0).to_numpy()
-    ra, rb, d, lo, hi = rate_difference(ka, len(ga), kb, len(gb))
-    return pd.DataFrame({"item": reasons, "share_a": ra, "share_b": rb, "diff": d,
-                         "lo": lo, "hi": hi})
-
-
-def significant(diff: pd.DataFrame, lo: str = "lo", hi: str = "hi") -> pd.Series:
-    """True where the interval of a difference excludes zero."""
-    return (diff[lo] > 0) | (diff[hi] < 0)
