@@ -248,3 +248,36 @@ def test_the_report_is_the_same_from_categories_as_from_strings(three_dirs, tmp_
     new, old = page(True), page(False)
     assert "greedy" in new and "tom" in new.lower() and len(new) > 10_000
     assert new == old
+
+
+def test_dense_codes_are_np_uniques_inverse_and_skip_its_sort_in_order(monkeypatch):
+    from bonfire_sim.analysis import intervals as I
+
+    rng = np.random.default_rng(3)
+    ordered = np.sort(rng.integers(-5, 50, 400)).astype(np.int32)  # gaps, repeats
+    cases = [ordered, ordered[::-1], rng.permutation(ordered), np.array([7]),
+             np.arange(10, dtype=np.int64) * 3, rng.random(30)]
+    for c in cases:
+        assert (I.dense_codes(c) == np.unique(c, return_inverse=True)[1]).all()
+    x = rng.random(len(ordered))
+    want, codes = I.clustered_mean(x, ordered), np.unique(ordered, return_inverse=True)[1]
+
+    def no_sort(*_a, **_k):
+        raise AssertionError("sorted")
+
+    monkeypatch.setattr(np, "unique", no_sort)  # the in-order path never sorts
+    assert (I.dense_codes(ordered) == codes).all()
+    assert I.clustered_mean(x, ordered) == want  # bit for bit
+    with pytest.raises(AssertionError):
+        I.dense_codes(ordered[::-1])
+
+
+def test_the_seat_win_shares_worked_out_per_seat_are_the_held_ones(four):
+    """``_win_share`` of a seat's rows is what the whole column held, value for value."""
+    a = V._seat_arrays(four)
+    held = np.where(a["won"], 1.0 / np.maximum(a["winners"][a["game"]], 1), 0.0)
+    assert held.sum() == pytest.approx(a["winners"].astype(bool).sum())  # 1 a decided game
+    for seat in range(4):
+        at = a["seat"] == seat
+        assert (V._win_share(a, at) == held[at]).all()
+    assert a["game_id"].dtype == four[0].data.players["game_id"].dtype  # not widened
