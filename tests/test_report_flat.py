@@ -281,3 +281,36 @@ def test_the_seat_win_shares_worked_out_per_seat_are_the_held_ones(four):
         at = a["seat"] == seat
         assert (V._win_share(a, at) == held[at]).all()
     assert a["game_id"].dtype == four[0].data.players["game_id"].dtype  # not widened
+
+
+def test_rows_of_games_are_get_indexers():
+    from bonfire_sim.report import stats as S
+
+    ids = np.repeat(np.arange(5, 50, 3, dtype=np.int32), 4)
+    games = np.unique(ids)
+    for left, right in ((ids, games), (ids, games[:-1]), (ids[4:], games),
+                        (ids[::-1].copy(), games), (ids, games + 1), (ids[:0], games)):
+        want = pd.Index(right).get_indexer(left)
+        assert (S._rows_of(left, right) == want).all()
+    assert S._rows_of(ids, games).dtype == np.int32  # in order: numbered, no hash table
+
+
+def test_combined_win_shares_and_deal_keys_are_as_before(three_dirs):
+    """The tied winners' shares and the deal keys as the whole-row formulas gave them."""
+    from bonfire_sim.report import data as RD
+    from bonfire_sim.report import stats as S
+
+    runs = RD.load_runs(three_dirs, categories=True)
+    games, players = S.combine(runs, lists=False, lean=True)
+    won = players["won"].to_numpy(bool)
+    k = players.groupby(["run", "game_id"], observed=True)["won"].transform("sum")
+    assert (players["win_share"].to_numpy() == np.where(won, 1.0 / k.clip(lower=1),
+                                                          0.0)).all()
+    assert (players["win_share"] > 0).sum() >= len(games) - 5
+    offset, keys = 0, []
+    for _label, data in runs:  # each run's deals after the earlier runs' (in run order)
+        g = data.games.set_index("game_id")["deal"]
+        keys.append(g.reindex(data.players["game_id"]).to_numpy(np.int64) + offset)
+        offset += int(g.max()) + 1
+    assert players["deal_key"].dtype == np.int32
+    assert (players["deal_key"].to_numpy() == np.concatenate(keys)).all()

@@ -29,6 +29,7 @@ from bonfire_sim.analysis.intervals import (  # noqa: F401 (re-exported for the 
     Z95,
     clustered_mean_ci,
     clustered_wilson,
+    dense_codes,
     games_needed,
     mean_ci,
     n_for_mean,
@@ -92,15 +93,24 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
         if row is not None and shares is not None:  # tied winners counted per game
             won = p["won"].to_numpy(bool)
             winners = np.bincount(row, weights=won, minlength=len(g))
-            shares.append(np.where(won, 1.0 / np.maximum(winners[row], 1), 0.0))
+            # 1/k per game, then spread to its rows: the same values as working it out
+            # per row, with one row-long temporary instead of four
+            share = (1.0 / np.maximum(winners, 1))[row]
+            share[~won] = 0.0
+            shares.append(share)
+            del share, winners
         else:
             shares = None
         # One id per (run, deal), unique across the runs: the cluster of the intervals
         # over seat-rotated games (the rotations of a deal share its cards).
-        key = deal + deal_offset
-        # int32 where every key fits (the same values, half the bytes of a big run)
-        p["deal_key"] = key.astype(np.int32) if lean and key.max(initial=0) < 2**31 else key
-        deal_offset += int(deal.max()) + 1 if len(deal) else 0
+        top = int(deal.max()) + deal_offset if len(deal) else deal_offset
+        # int32 where every key fits (the same values, half the bytes of a big run),
+        # added in int32 then (no int64 copy of every row)
+        if lean and top < 2**31:
+            p["deal_key"] = deal.astype(np.int32) + np.int32(deal_offset)
+        else:
+            p["deal_key"] = deal.astype(np.int64) + deal_offset
+        deal_offset = top + 1 if len(deal) else deal_offset
         del left
         gs.append(g)
         ps.append(p)
@@ -135,7 +145,7 @@ def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: Any, lean: bo
     cols = ["n_players", "solo", *([] if lean else ["n_turns", "end_reason"]), "rotated",
             *(["deal"] if has_deal else [])]
     unique = g["game_id"].is_unique
-    row = pd.Index(g["game_id"]).get_indexer(left["game_id"]) if unique else None
+    row = _rows_of(left["game_id"].to_numpy(), g["game_id"].to_numpy()) if unique else None
     if row is None or (row < 0).any():
         p = left.merge(g[["game_id", *cols]], on="game_id", how="left")
         p.insert(len(left.columns), "run", label)
@@ -144,7 +154,7 @@ def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: Any, lean: bo
         p["run"] = label
         for c in cols:
             p[c] = g[c].array.take(row)
-    deal = p["deal" if has_deal else "game_id"].to_numpy(np.int64)
+    deal = p["deal" if has_deal else "game_id"].to_numpy()  # as stored: int32 in a report
     if lean and has_deal:
         p = p.drop(columns="deal")
     return p, deal, (None if row is None or (row < 0).any() else row)
@@ -183,6 +193,18 @@ def groups(frame: pd.DataFrame, keys: Sequence[str], cols: Sequence[str],
             yield from walk(at if mask is None else mask & at, depth + 1, (*key, v))
 
     yield from walk(None, 0, ())
+
+
+def _rows_of(ids: np.ndarray, game_ids: np.ndarray) -> np.ndarray:
+    """``pd.Index(game_ids).get_indexer(ids)`` (-1 where an id is missing) of unique
+    ``game_ids``: where both are in order and every game has rows (a run as written), the
+    games are numbered where the ids change (int32, no hash table of every row)."""
+    if (len(ids) and ids.dtype.kind in "iu" and game_ids.dtype.kind in "iu"
+            and bool(np.all(ids[1:] >= ids[:-1]))):
+        rows = dense_codes(ids)
+        if int(rows[-1]) + 1 == len(game_ids) and np.array_equal(game_ids[rows], ids):
+            return rows
+    return pd.Index(game_ids).get_indexer(ids)
 
 
 def n_games(players: pd.DataFrame) -> int:
