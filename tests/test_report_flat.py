@@ -314,3 +314,23 @@ def test_combined_win_shares_and_deal_keys_are_as_before(three_dirs):
         offset += int(g.max()) + 1
     assert players["deal_key"].dtype == np.int32
     assert (players["deal_key"].to_numpy() == np.concatenate(keys)).all()
+
+
+def test_games_by_seat_fill_the_cells_the_index_pairs_did(four):
+    """The flat cell index puts each row where ``m[game, seat]`` did, a game missing a
+    seat's row left out as before."""
+    a = V._seat_arrays(four)
+    drop = np.ones(len(a["game"]), bool)
+    drop[5] = False  # one game loses a seat's row
+    short = {k: (v[drop] if len(v) == len(drop) else v) for k, v in a.items()}
+    for arrays in (a, short):
+        g = len(arrays["cluster"])
+        want = np.full((g, 4), -1, np.int64)
+        filled = np.zeros((g, 4), bool)
+        want[arrays["game"], arrays["seat"]] = arrays["score"]
+        filled[arrays["game"], arrays["seat"]] = True
+        scores, bonf, clusters = V._games_by_seat(arrays, 4)
+        keep = filled.all(axis=1)
+        assert (scores == want[keep]).all() and len(scores) == keep.sum()
+        assert (clusters == arrays["cluster"][keep]).all() and bonf.shape == scores.shape
+    assert len(V._games_by_seat(short, 4)[0]) == len(V._games_by_seat(a, 4)[0]) - 1

@@ -194,9 +194,14 @@ def _games_by_seat(a: dict[str, np.ndarray], n: int,
     scores = np.full((g, n), -1, score_t)
     bonf = np.zeros((g, n), bonf_t)
     filled = np.zeros((g, n), bool)
-    scores[a["game"], a["seat"]] = a["score"]
-    bonf[a["game"], a["seat"]] = a["bonfires"]
-    filled[a["game"], a["seat"]] = True
+    # one flat index of each row's cell for the three (a pair of index arrays is widened
+    # to two intp arrays per assignment: 16 bytes a row, three times)
+    cell = a["game"].astype(np.intp) * n
+    cell += a["seat"]
+    scores.ravel()[cell] = a["score"]
+    bonf.ravel()[cell] = a["bonfires"]
+    filled.ravel()[cell] = True
+    del cell
     complete = filled.all(axis=1)  # a game missing a seat's row is left out
     if complete.all():  # no copies of the (games, n) matrices
         return scores, bonf, a["cluster"]

@@ -107,7 +107,7 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
         # int32 where every key fits (the same values, half the bytes of a big run),
         # added in int32 then (no int64 copy of every row)
         if lean and top < 2**31:
-            p["deal_key"] = deal.astype(np.int32) + np.int32(deal_offset)
+            p["deal_key"] = deal.astype(np.int32, copy=False) + np.int32(deal_offset)
         else:
             p["deal_key"] = deal.astype(np.int64) + deal_offset
         deal_offset = top + 1 if len(deal) else deal_offset
