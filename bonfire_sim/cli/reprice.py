@@ -153,16 +153,22 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
                    f"{'after a fixed point' if res.fixed_point else 'rounds spent first'}"
                    f"), figures that moved nothing:")
         click.echo(f"{'task':>5} {'players':>7} {'was':>4} {'now':>4} {'surplus':>8} "
-                   f"{'95% interval':>16} {'forks':>6}  status")
+                   f"{'95% interval':>16} {'forks':>6} {'pt/pt':>5} {'fair printed':>13}"
+                   f"  status")
         for _, r in v.iterrows():
             click.echo(f"{r['card']:>5} {int(r['players']):>7} {int(r['original']):>4} "
                        f"{int(r['printed']):>4} {_fmt(r['surplus']):>8} "
-                       f"{_fmt(r['s_lo']):>7} .. {_fmt(r['s_hi']):>6} {int(r['n']):>6}  "
-                       f"{r['verdict']}, {r['status']}")
+                       f"{_fmt(r['s_lo']):>7} .. {_fmt(r['s_hi']):>6} {int(r['n']):>6} "
+                       f"{r['response']:>5.2f} {r['fair_lo']:>5.1f} .. {r['fair_hi']:>4.1f}  "
+                       f"{r['verdict']}, {r['status']}; price {r['price_verdict']}")
         if len(v):
             open_ = int((v["verdict"] == "unresolved").sum())
             click.echo(f"{int(v['within'].sum())} of {len(v)} re-priced rows within "
                        f"±{margin:g} point(s) (measured, whole interval inside)"
                        + (f"; {open_} unresolved: the check cannot tell at these forks"
                           if open_ else ""))
+            # pt/pt: surplus per printed point over the loop's prices; the fair printed
+            # values are those the surplus interval admits at that rate
+            click.echo(f"{int((v['price_verdict'] == 'within').sum())} of {len(v)} priced "
+                       f"within ±{margin:g} printed point(s) (the fair printed window inside)")
     click.echo(f"wrote {path}")

@@ -50,8 +50,9 @@
     ``no_price``, ``note``, per count ``surplus_N``, ``half_N``, ``own_N``, ``status_N``,
     ``slope_N``, ``resid_N`` at the first proposal), ``proposal`` (task -> printed value,
     changed cards) and ``verified`` (per re-priced card and count: ``surplus``,
-    ``s_lo``, ``s_hi``, ``status``, ``verdict`` = ``within`` / ``off`` / ``unresolved``)
-    are tidy.
+    ``s_lo``, ``s_hi``, ``status``, ``verdict`` = ``within`` / ``off`` / ``unresolved``;
+    in printed points: ``response`` (surplus per printed point over the loop's prices),
+    the fair printed window ``fair_lo`` .. ``fair_hi`` and ``price_verdict``) are tidy.
 
 The closed loop's steps, for the errata sheet's own loop: ``card_table`` (card values of
 a fork table), ``task_kinds`` (the forks a measure reads), ``printed_points``,

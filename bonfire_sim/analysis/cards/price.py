@@ -64,7 +64,8 @@ class Reprice:
     """The result: ``proposal`` (task id -> whole printed value, changed cards only),
     ``estimate`` (per task: printed, each count's own fair value and proposal, the
     combined one), the ``rounds`` of verification and ``verified`` (per re-priced card and
-    count, the surplus measured on the last round's fresh deals)."""
+    count, the surplus measured on the check's fresh deals, and in printed points:
+    ``price_window``)."""
 
     printed: dict[str, int]
     proposal: dict[str, int]
@@ -249,7 +250,9 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     iteration stops at a fixed point (no card moves).  Then one more round on new deals
     (the **check**), whose figures move nothing, gives ``verified``: per re-priced card
     and count, its surplus there and whether it lies
-    within ± margin.  Seeds of the estimating runs are refused.  ``measure``: a task's
+    within ± margin, and the same in printed points (``price_window``, at the surplus per
+    printed point the loop's own prices showed: ``responses``).  Seeds of the estimating
+    runs are refused.  ``measure``: a task's
     value (``table.MEASURES``: the lit value by default, or the receipt value)."""
     check_measure(measure)
     rs = as_runs(runs)
@@ -320,7 +323,58 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     result.check, result.verified = _check(groups, current, printed, base + rounds,
                                            verify_games, focus_games, margin, alpha, tasks,
                                            jobs, quiet, note, measure)
+    # the check's own (printed, surplus) pair joins each card's line: a card first moved
+    # in the last round has no other measured price (B6, 2 -> 8 at 3 players, read 0.57 a
+    # point from its fixed-play slope where its two prices say 1.5)
+    seen = {c: [*h, (float(current[c]), pooled(result.check.table, c))]
+            for c, h in history.items()}
+    result.verified = price_window(result.verified, responses(seen, slopes, measure), margin)
     return result
+
+
+def responses(history: dict[str, list[tuple[float, float]]], slopes: dict[str, float],
+              measure: str = DEFAULT_MEASURE) -> dict[str, float]:
+    """``response`` of every card the loop steered: the first proposal's and those
+    flagged on a later round's deals alike (1 under the lit value, where a printed point
+    moves the value by exactly one)."""
+    return {c: 1.0 if measure == "lit" else response(h, slopes.get(c, 1.0))
+            for c, h in history.items()}
+
+
+def response(history: Sequence[tuple[float, float]], first: float = 1.0) -> float:
+    """What a printed point does to a re-priced card's surplus once the players have
+    re-optimised: the least-squares slope of the loop's (printed, pooled surplus) pairs
+    (the estimate's and every steered round's), or ``first`` (the fixed-play slope) where
+    the loop played one price only; held in [``MIN_SLOPE``, ``SLOPE_HI``].  Under the
+    receipt value it is well below one (measured at 3 players: R15 0.34, Y20 0.14 a
+    printed point), so a surplus within +-1 point leaves the price open by several."""
+    p = np.array([h[0] for h in history], float)
+    s = np.array([h[1] for h in history], float)
+    ok = np.isfinite(s)
+    p, s = p[ok], s[ok]
+    if len(np.unique(p)) >= 2:
+        slope = float(np.polyfit(p, s, 1)[0])
+    else:
+        slope = float(first) if math.isfinite(first) else 1.0
+    return float(np.clip(slope, MIN_SLOPE, SLOPE_HI))
+
+
+def price_window(rows: pd.DataFrame, responses: dict[str, float],
+                 margin: float) -> pd.DataFrame:
+    """The check rows in printed points: ``response`` (``response``), ``fair_lo`` /
+    ``fair_hi`` (the printed values the row's 95% surplus interval admits as fair:
+    printed - s_hi / response .. printed - s_lo / response) and ``price_verdict``:
+    ``within`` when the row is measured and the whole window lies within +-margin of the
+    printed value, ``off`` when it lies wholly beyond, ``unresolved`` otherwise.  Under the
+    lit value (response 1) it is ``verdict``; under the receipt value a surplus within
+    +-1 point can leave a window several points wide (why R15 read "within" at 8-9)."""
+    out = rows.copy()
+    out["response"] = out["card"].map(responses).astype(float).fillna(1.0)
+    out["fair_lo"] = out["printed"] - out["s_hi"] / out["response"]
+    out["fair_hi"] = out["printed"] - out["s_lo"] / out["response"]
+    scaled = out.assign(s_lo=out["s_lo"] / out["response"], s_hi=out["s_hi"] / out["response"])
+    out["price_verdict"] = verdict(scaled, margin)
+    return out
 
 
 def verdict(rows: pd.DataFrame, margin: float) -> pd.Series:
