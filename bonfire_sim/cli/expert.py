@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -38,10 +39,16 @@ from bonfire_sim.cli.options import DIR, FILE, FiniteFloat, quiet_option
               metavar="FILE.toml",
               help="The final row as a weights file with its provenance (use as "
                    "expert@FILE.toml).")
+@click.option("--network", type=FILE, default=None, metavar="FILE.json",
+              help="Instead of the row, fit the learned player's network (one round of "
+                   "labels from tuned; --start, --rounds, --width, --generations and "
+                   "--sigma do not apply) and write it here.")
+@click.option("--iters", type=click.IntRange(1), default=300, show_default=True,
+              help="With --network: L-BFGS iterations of the fit.")
 @quiet_option
 def expert(start: str, rounds: int, deals2: int, deals4: int, width: int, samples: int,
            generations: int, sigma: float, seed: int, jobs: int, out: str,
-           weights_out: str, quiet: bool) -> None:
+           weights_out: str, network: str | None, iters: int, quiet: bool) -> None:
     """Expert iteration: label positions with the search, fit the weight row to them.
 
     Each round plays seeded games in which one seat (rotated) plays the flat search with
@@ -56,7 +63,22 @@ def expert(start: str, rounds: int, deals2: int, deals4: int, width: int, sample
     \b
         bonfire-sim expert --rounds 2 --deals2 60 --deals4 20 --seed 1 --jobs 2 \
             --out runs/expert --weights-out runs/expert/expert.toml
+
+    With --network the labels train the learned player's network instead (one round from
+    tuned, a held-out fifth of the deals reported; strategies/rows/learned.json is
+    rebuilt by the command in its provenance):
+
+    \b
+        bonfire-sim expert --network runs/learned/learned.json --deals2 100 --deals4 30 \
+            --samples 8 --seed 35 --jobs 2 --out runs/learned
     """
+    def log(line: str) -> None:
+        if not quiet:
+            click.echo(line, err=True)
+
+    if network is not None:
+        _network(network, deals2, deals4, samples, seed, jobs, out, iters, log)
+        return
     from bonfire_sim.studies.expert import ExpertConfig, provenance, train, weights_text
 
     config = ExpertConfig(start=start, rounds=rounds, deals2=deals2, deals4=deals4,
@@ -69,13 +91,28 @@ def expert(start: str, rounds: int, deals2: int, deals4: int, width: int, sample
         str(samples), "--generations", str(generations), "--sigma", repr(sigma), "--seed",
         str(seed), "--jobs", str(jobs), "--out", out, "--weights-out", weights_out))
 
-    def log(line: str) -> None:
-        if not quiet:
-            click.echo(line, err=True)
-
     from bonfire_sim.infra import fileio
 
     row, history = train(config, Path(out), jobs=jobs, log=log)
     target = fileio.write_text(weights_out,  # the one writer: no link followed
                                weights_text(row, provenance(config, command, history)))
     click.echo(f"{rounds} rounds; weights in {target}")
+
+
+def _network(network: str, deals2: int, deals4: int, samples: int, seed: int, jobs: int,
+             out: str, iters: int, log: Callable[[str], None]) -> None:
+    """``expert --network``: fit and write the learned player's network."""
+    from bonfire_sim.studies.learn import LearnConfig, train, write_model
+
+    config = LearnConfig(deals2=deals2, deals4=deals4, samples=samples, seed=seed,
+                         iters=iters)
+    command = " ".join(shlex.quote(a) for a in (
+        "bonfire-sim", "expert", "--network", network, "--deals2", str(deals2), "--deals4",
+        str(deals4), "--samples", str(samples), "--seed", str(seed), "--iters", str(iters),
+        "--jobs", str(jobs), "--out", out))
+    theta, figures = train(config, Path(out), jobs=jobs, log=log)
+    target = write_model(Path(network), theta, config, command, figures)
+    click.echo(f"held-out regret {figures['start_regret_heldout']:.4f} -> "
+               f"{figures['fit_regret_heldout']:.4f}, agreement "
+               f"{figures['start_agree_heldout']:.3f} -> {figures['fit_agree_heldout']:.3f} "
+               f"({figures['positions_heldout']:.0f} held-out positions); network in {target}")

@@ -56,7 +56,9 @@ def source_hash() -> str:
     # The built-in weight rows kept as data (strategies/rows/*.toml) are compiled in too:
     # sim.loop.DEFAULT_ROWS is a global array, frozen into the cached kernels, so a changed
     # row must start a fresh cache like a changed kernel.
-    for f in sorted((_PKG / "strategies" / "rows").glob("*.toml")):
+    # The learned player's network (rows/learned.json) is a global array too.
+    rows = _PKG / "strategies" / "rows"
+    for f in sorted([*rows.glob("*.toml"), *rows.glob("*.json")]):
         h.update(f.name.encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:16]

@@ -14,10 +14,12 @@ from bonfire_sim.rules import layout as L
 from bonfire_sim.rules.invariants import check
 from bonfire_sim.rules.moves import apply_move, legal_moves
 from bonfire_sim.strategies import (
+    LEARNED_ID,
     RANDOM_ID,
     SEARCH_ID,
     default_rows,
     evaluate,
+    learned,
     random_player,
     search,
 )
@@ -42,6 +44,8 @@ def choose(s, p, moves, n, sid, w):
     row = DEFAULT_ROWS[sid] if w[evaluate.W_HORIZON] <= 0.0 else w
     if sid == SEARCH_ID:
         return search.choose(s, p, moves, n, row)
+    if sid == LEARNED_ID:
+        return learned.choose(s, p, moves, n, row)
     return evaluate.choose(s, p, moves, n, row)
 
 
@@ -55,6 +59,8 @@ def choose_in(s, p, moves, n, sid, w, floats, ints):
     row = DEFAULT_ROWS[sid] if w[evaluate.W_HORIZON] <= 0.0 else w
     if sid == SEARCH_ID:
         return search.choose(s, p, moves, n, row)
+    if sid == LEARNED_ID:
+        return learned.choose_in(s, p, moves, n, row, floats, ints)
     return evaluate.choose_in(s, p, moves, n, row, floats, ints)
 
 

@@ -27,6 +27,7 @@ from bonfire_sim.strategies import (
     gnome_engine,
     greedy,
     guardian,
+    learned,
     planner,
     portal,
     random_player,
@@ -51,6 +52,10 @@ BUILTIN = {
 }
 SEARCH_ID = len(BUILTIN)
 BUILTIN[search.NAME] = (SEARCH_ID, search.DESCRIPTION)
+# learned (issue 35): tuned's row with its top moves re-ranked by a small fitted network
+# (strategies.learned); its own id, dispatched in the game loop like the search.
+LEARNED_ID = len(BUILTIN)
+BUILTIN[learned.NAME] = (LEARNED_ID, learned.DESCRIPTION)
 # The search's rollout policy: tuned, level with the best tuned style at 4 players (ladder of
 # 2026-11-27), and one row rather than a plan.
 SEARCH_POLICY = tuned.NAME
@@ -58,6 +63,7 @@ SEARCH_POLICY = tuned.NAME
 EXPERT = tuned_styles.expert.NAME
 STRATEGY_IDS = {name: sid for name, (sid, _) in BUILTIN.items()}
 STYLE_DEFAULTS = {m.NAME: dict(m.DEFAULTS) for m in STYLES}
+STYLE_DEFAULTS[learned.NAME] = dict(tuned.DEFAULTS)  # the row it prices moves with
 # Who plays when nobody says (the default mix, the populations, the recommended solo
 # player): named in bonfire_sim.lineup, checked here against the registry.
 for _name in (*DEFAULT_MIX, *TUNED_MIX, *OLD_MIX, RECOMMENDED_SOLO,

@@ -334,8 +334,10 @@ def value_of(s, p, move, sc):
     return 0.0  # M_END, M_SWAP (keep), M_SKIP, M_PASS (decided in choose)
 
 
-# the scratch arrays of a decision (``choose_in``): floats, and ints (``scratch_ints``)
-N_FLOATS = FE.NN + NCX + PAYV + 6 + 6
+# the scratch arrays of a decision (``choose_in``): floats, and ints (``scratch_ints``).
+# The floats end with one value per legal move (``values_in``'s output, from V_OFF).
+V_OFF = FE.NN + NCX + PAYV + 6 + 6
+N_FLOATS = V_OFF + L.MAX_MOVES
 
 
 # The int scratch starts with one fate-area labelling per seat (``_label``): a seat's
@@ -435,18 +437,43 @@ def choose(s, p, moves, n, w):
     return choose_in(s, p, moves, n, w, np.empty(N_FLOATS), ints)
 
 
-# Long: a decision's set-up (needs, context, stock values) and one loop over its moves;
-# both share a dozen scratch arrays that a split would pass around again.
 @njit(**NO_RT)
 def choose_in(s, p, moves, n, w, floats, fate):
     """``choose`` with its scratch arrays given (``N_FLOATS`` floats, ``scratch_ints(p)``
-    ints), so a game loop allocates them once instead of every decision."""
+    ints), so a game loop allocates them once instead of every decision: the first of the
+    best-valued moves (``values_in``), or passing when its points beat the best move now
+    plus ``future_turn`` for each further turn."""
+    vals = floats[V_OFF:V_OFF + n]
+    tl = values_in(s, p, moves, n, w, floats, fate, vals)
+    best = NEG
+    bi = 0
+    pass_i = -1
+    for i in range(n):
+        if moves[i, 0] == L.M_PASS:
+            pass_i = i
+        elif vals[i] > best:
+            best = vals[i]
+            bi = i
+    if pass_i >= 0:
+        pts = pass_points(s, s[L.G_CUR])
+        if pts >= best + (tl - 1.0) * w[W_FUTURE]:
+            return pass_i
+    return bi
+
+
+# Long: a decision's set-up (needs, context, stock values) and one loop over its moves;
+# both share a dozen scratch arrays that a split would pass around again.
+@njit(**NO_RT)
+def values_in(s, p, moves, n, w, floats, fate, vals):
+    """Price every move of moves[:n] into ``vals[:n]`` (passing gets ``NEG``: it is
+    decided against the best move, see ``choose_in``) with the scratch arrays of
+    ``choose_in``; returns the own turns left (``turns_left``)."""
     seat = s[L.G_CUR]
     pb = TK.pbase(seat)
     nd = floats[:FE.NN]
     cx = floats[FE.NN:FE.NN + NCX]
     tv = floats[FE.NN + NCX:FE.NN + NCX + PAYV + 6]  # 7 tile types, the surplus value,
-    rv = floats[FE.NN + NCX + PAYV + 6:]  # per-type payment values; resources
+    rv = floats[FE.NN + NCX + PAYV + 6:V_OFF]  # per-type payment values; resources
     # Reset only what is read before it is written (nd: seat_needs, tv/rv: stock_values,
     # the synergy scratch CX_NEEDS: at its first use), in plain loops: clearing the whole
     # scratch with slice assignments took a twentieth of a decision.
@@ -494,23 +521,14 @@ def choose_in(s, p, moves, n, w, floats, fate):
     stock_values(s, p, pb, w, cx[CX_LATE] * (1.0 - w[W_STOCK_PRESS] * cx[CX_PRESS]), nd, tv, rv)
     sc = Scratch(Prices(w, cx, nd, tv, rv), lab, size, fl, slot[LC_AREA:LC_LINES],
                  slot[LC_LINES:LC_N])
-    best = NEG
-    bi = 0
-    pass_i = -1
     for i in range(n):
         kind = moves[i, 0]
         if kind == L.M_PASS:
-            pass_i = i
+            vals[i] = NEG
             continue
         if kind == L.M_FATE and not labelled:
             _label(s, p, pb, slot, stack, cx)
             labelled = True
-        v = value_of(s, p, (kind, moves[i, 1], moves[i, 2], moves[i, 3], moves[i, 4]), sc)
-        if v > best:
-            best = v
-            bi = i
-    if pass_i >= 0:
-        pts = pass_points(s, seat)
-        if pts >= best + (tl - 1.0) * w[W_FUTURE]:
-            return pass_i
-    return bi
+        vals[i] = value_of(s, p, (kind, moves[i, 1], moves[i, 2], moves[i, 3], moves[i, 4]),
+                           sc)
+    return tl
