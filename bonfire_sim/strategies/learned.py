@@ -84,29 +84,32 @@ M_W1, M_B1, M_V, M_U = _M["w1"], _M["b1"], _M["v"], _M["u"]
 
 
 @njit(cache=True)
-def _top(vals, moves, n, choice, pass_i, cand, width):
-    """``cand[:k]``: the row's choice, passing (when legal), then the best values; k."""
+def _top(vals, n, choice, pass_i, cand, width):
+    """``cand[:k]``: the row's choice, passing (when legal), then the best values (ties to
+    the earlier move); k.  One pass over the moves (a main decision has hundreds)."""
     cand[0] = choice
     k = 1
     if pass_i >= 0 and choice != pass_i and width > 1:
         cand[1] = pass_i
         k = 2
-    while k < width:
-        best = NEG
-        bi = -1
-        for i in range(n):
-            if vals[i] > best:
-                taken = False
-                for j in range(k):
-                    if cand[j] == i:
-                        taken = True
-                if not taken:
-                    best = vals[i]
-                    bi = i
-        if bi < 0:
-            break
-        cand[k] = bi
-        k += 1
+    first = k
+    if first >= width:
+        return k
+    for i in range(n):
+        v = vals[i]
+        if i == choice or i == pass_i or v <= NEG:
+            continue
+        if k == width and v <= vals[cand[k - 1]]:
+            continue
+        # insert after every kept move of at least this value
+        j = k if k < width else width - 1
+        while j > first and vals[cand[j - 1]] < v:
+            if j < width:
+                cand[j] = cand[j - 1]
+            j -= 1
+        cand[j] = i
+        if k < width:
+            k += 1
     return k
 
 
@@ -134,7 +137,7 @@ def cand_features(s, p, moves, n, w, floats, ints, cand, x):
         if pass_v >= best:
             choice = pass_i
         vals[pass_i] = NEG  # not among the "next best" (it is placed second)
-    k = _top(vals, moves, n, choice, pass_i, cand, cand.shape[0])
+    k = _top(vals, n, choice, pass_i, cand, cand.shape[0])
     if pass_i >= 0:
         vals[pass_i] = pass_v
     top = max(best, pass_v)
@@ -178,15 +181,21 @@ def cand_features(s, p, moves, n, w, floats, ints, cand, x):
 
 
 @njit(cache=True)
-def model_score(x, w1, b1, v, u):
-    """The network's score of one candidate's features ``x``."""
+def model_score(x, w1, b1, v, u, nz):
+    """The network's score of one candidate's features ``x``: the few non-zero features
+    only (most are one-hot; ``nz``: scratch for their indices, ``NF`` ints), so a decision
+    costs a few hundred multiplications."""
+    m = 0
     out = 0.0
     for f in range(x.shape[0]):
-        out += u[f] * x[f]
+        if x[f] != 0.0:
+            nz[m] = f
+            m += 1
+            out += u[f] * x[f]
     for h in range(b1.shape[0]):
         a = b1[h]
-        for f in range(x.shape[0]):
-            a += w1[h, f] * x[f]
+        for j in range(m):
+            a += w1[h, nz[j]] * x[nz[j]]
         out += v[h] * np.tanh(a)
     return out
 
@@ -198,12 +207,13 @@ def choose_in(s, p, moves, n, w, floats, ints):
     if (LEARN_PHASES >> s[L.G_PHASE]) & 1 == 0:
         return E.choose_in(s, p, moves, n, w, floats, ints)
     cand = np.empty(WIDTH, np.int64)
+    nz = np.empty(NF, np.int64)
     x = np.empty((WIDTH, NF))
     k = cand_features(s, p, moves, n, w, floats, ints, cand, x)
     bj = 0
     best = NEG
     for j in range(k):
-        sc = model_score(x[j], M_W1, M_B1, M_V, M_U)
+        sc = model_score(x[j], M_W1, M_B1, M_V, M_U, nz)
         if sc > best:
             best = sc
             bj = j
