@@ -5,7 +5,9 @@ dispatches on its integer id).  ``random`` is the rule-coverage player; every ot
 built-in is the shared one-ply evaluator (``strategies.evaluate``) with its own weight row:
 ``BASE`` overridden by the style module's ``DEFAULTS`` (and by the caller's overrides,
 ``weights_for``).  ``search`` (``bonfire_sim.strategies.search``) looks ahead with rollouts of the
-``tuned`` row.  Pure-Python plug-ins are loaded by dotted path (``bonfire_sim.strategies.plugin``);
+``tuned`` row; ``learned`` (``bonfire_sim.strategies.learned``) re-ranks the top moves of its row
+(``tuned``'s) with a small fitted network.  Pure-Python plug-ins are loaded by dotted path
+(``bonfire_sim.strategies.plugin``);
 ``bonfire_sim.strategies.specs.parse_player`` resolves any seat spec (name, ``name@weights.toml``,
 ``search:N``, ``module:Class``).
 """
