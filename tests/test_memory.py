@@ -97,7 +97,8 @@ def test_the_reports_pruned_arrow_load_gives_the_same_numbers_as_the_full_one(re
     assert list(g_new.columns) == [c for c in g_old.columns if c in g_new.columns]
     assert "seed" not in g_new and g_new["n_rounds"].dtype == "int16"
     pd.testing.assert_frame_equal(g_new, g_old[g_new.columns], check_dtype=False)
-    pd.testing.assert_frame_equal(g_lean, g_new)
+    assert g_lean["run"].dtype == "category"  # a byte a game, the same labels
+    pd.testing.assert_frame_equal(g_lean.assign(run=g_lean["run"].astype(str)), g_new)
     assert p_lean["run"].dtype == "category" and "end_reason" not in p_lean
     pd.testing.assert_series_equal(p_lean["win_share"], p_old["win_share"])
     pd.testing.assert_series_equal(p_lean["deal_key"], p_old["deal_key"], check_dtype=False)

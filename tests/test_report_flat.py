@@ -177,3 +177,160 @@ def test_the_compensations_memory_does_not_grow_with_the_games(monkeypatch):
     assert big < small, (small, big)  # the blocks' fixed cost is spread over more games
     monkeypatch.setattr(CO, "BLOCK", 10**9)  # one block: the whole re-ranking of before
     assert _peak_bytes_per_game(65_536) > 5 * big
+
+
+# ---- the rows every section shares, held narrow -------------------------------------------
+@pytest.fixture(scope="module")
+def three_dirs(tmp_path_factory):
+    """Runs of 2 and 3 players (one seat-rotated, a mix of strategies, ``random`` not
+    first) and a solo run (Tom's rows): different strategy sets to unify."""
+    base = tmp_path_factory.mktemp("narrow")
+    return [run(RunConfig(games=60, players=2, seed=3, strategies=("random", "greedy")),
+                base / "b2"),
+            run(RunConfig(games=90, players=3, seed=4, seat_rotation=True), base / "a3"),
+            run(RunConfig(games=40, players=1, seed=5), base / "s1")]
+
+
+def test_the_reports_rows_hold_categories_and_int32_ids(three_dirs):
+    from bonfire_sim.report import data as RD
+    from bonfire_sim.report import stats as S
+
+    games, players = S.combine(RD.load_runs(three_dirs, categories=True), lists=False,
+                               lean=True)
+    for frame, col in ((players, "strategy"), (games, "end_reason"), (games, "run"),
+                       (players, "run")):
+        dtype = frame[col].dtype
+        assert isinstance(dtype, pd.CategoricalDtype), col
+        assert list(dtype.categories) == sorted(frame[col].astype(str).unique()), col
+        assert frame[col].cat.codes.dtype == np.int8, col  # a byte a row
+    assert players["game_id"].dtype == np.int32 and games["deal"].dtype == np.int32
+    strings = S.combine(RD.load_runs(three_dirs), lists=False, lean=True)
+    for new, old in zip((games, players), strings, strict=True):
+        for c in ("strategy", "end_reason", "run"):  # the same values, row for row
+            if c in old:
+                assert (new[c].astype(str).to_numpy() == old[c].astype(str).to_numpy()).all()
+        assert (new["game_id"].to_numpy() == old["game_id"].to_numpy()).all()
+
+
+def test_counts_are_the_strings_value_counts_ties_and_all():
+    from bonfire_sim.report import stats as S
+
+    text = pd.Series(["tempo", "greedy", "random", "greedy", "random", "tempo", "tom"])[:-1]
+    cat = text.astype(pd.CategoricalDtype(["greedy", "random", "tempo", "tom"]))
+    want = text.value_counts()  # a three-way tie, in order of appearance
+    for col in (text, cat):
+        got = S.counts(col)
+        assert list(got.index) == ["tempo", "greedy", "random"] == list(want.index)
+        assert list(got) == list(want)
+    # the categorical's own: ties in category order, the absent "tom" counted as 0
+    assert list(cat.value_counts().index) != list(want.index)
+
+
+def test_the_report_is_the_same_from_categories_as_from_strings(three_dirs, tmp_path,
+                                                                  monkeypatch):
+    """Every number, table and figure of the whole page (but its build time)."""
+    import re
+
+    from bonfire_sim.report import build as B
+
+    def page(categories: bool) -> str:
+        load = B.load_runs.__wrapped__ if hasattr(B.load_runs, "__wrapped__") else B.load_runs
+
+        def forced(*a, **k):
+            return load(*a, **{**k, "categories": categories})
+
+        monkeypatch.setattr(B, "load_runs", forced)
+        out = B.build_report(three_dirs, tmp_path / f"r{categories}.html", probes=8,
+                             views=False).read_text()
+        monkeypatch.undo()
+        return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d", "", out).replace(f"r{categories}.html", "")
+
+    new, old = page(True), page(False)
+    assert "greedy" in new and "tom" in new.lower() and len(new) > 10_000
+    assert new == old
+
+
+def test_dense_codes_are_np_uniques_inverse_and_skip_its_sort_in_order(monkeypatch):
+    from bonfire_sim.analysis import intervals as I
+
+    rng = np.random.default_rng(3)
+    ordered = np.sort(rng.integers(-5, 50, 400)).astype(np.int32)  # gaps, repeats
+    cases = [ordered, ordered[::-1], rng.permutation(ordered), np.array([7]),
+             np.arange(10, dtype=np.int64) * 3, rng.random(30)]
+    for c in cases:
+        assert (I.dense_codes(c) == np.unique(c, return_inverse=True)[1]).all()
+    x = rng.random(len(ordered))
+    want, codes = I.clustered_mean(x, ordered), np.unique(ordered, return_inverse=True)[1]
+
+    def no_sort(*_a, **_k):
+        raise AssertionError("sorted")
+
+    monkeypatch.setattr(np, "unique", no_sort)  # the in-order path never sorts
+    assert (I.dense_codes(ordered) == codes).all()
+    assert I.clustered_mean(x, ordered) == want  # bit for bit
+    with pytest.raises(AssertionError):
+        I.dense_codes(ordered[::-1])
+
+
+def test_the_seat_win_shares_worked_out_per_seat_are_the_held_ones(four):
+    """``_win_share`` of a seat's rows is what the whole column held, value for value."""
+    a = V._seat_arrays(four)
+    held = np.where(a["won"], 1.0 / np.maximum(a["winners"][a["game"]], 1), 0.0)
+    assert held.sum() == pytest.approx(a["winners"].astype(bool).sum())  # 1 a decided game
+    for seat in range(4):
+        at = a["seat"] == seat
+        assert (V._win_share(a, at) == held[at]).all()
+    assert a["game_id"].dtype == four[0].data.players["game_id"].dtype  # not widened
+
+
+def test_rows_of_games_are_get_indexers():
+    from bonfire_sim.report import stats as S
+
+    ids = np.repeat(np.arange(5, 50, 3, dtype=np.int32), 4)
+    games = np.unique(ids)
+    for left, right in ((ids, games), (ids, games[:-1]), (ids[4:], games),
+                        (ids[::-1].copy(), games), (ids, games + 1), (ids[:0], games)):
+        want = pd.Index(right).get_indexer(left)
+        assert (S._rows_of(left, right) == want).all()
+    assert S._rows_of(ids, games).dtype == np.int32  # in order: numbered, no hash table
+
+
+def test_combined_win_shares_and_deal_keys_are_as_before(three_dirs):
+    """The tied winners' shares and the deal keys as the whole-row formulas gave them."""
+    from bonfire_sim.report import data as RD
+    from bonfire_sim.report import stats as S
+
+    runs = RD.load_runs(three_dirs, categories=True)
+    games, players = S.combine(runs, lists=False, lean=True)
+    won = players["won"].to_numpy(bool)
+    k = players.groupby(["run", "game_id"], observed=True)["won"].transform("sum")
+    assert (players["win_share"].to_numpy() == np.where(won, 1.0 / k.clip(lower=1),
+                                                          0.0)).all()
+    assert (players["win_share"] > 0).sum() >= len(games) - 5
+    offset, keys = 0, []
+    for _label, data in runs:  # each run's deals after the earlier runs' (in run order)
+        g = data.games.set_index("game_id")["deal"]
+        keys.append(g.reindex(data.players["game_id"]).to_numpy(np.int64) + offset)
+        offset += int(g.max()) + 1
+    assert players["deal_key"].dtype == np.int32
+    assert (players["deal_key"].to_numpy() == np.concatenate(keys)).all()
+
+
+def test_games_by_seat_fill_the_cells_the_index_pairs_did(four):
+    """The flat cell index puts each row where ``m[game, seat]`` did, a game missing a
+    seat's row left out as before."""
+    a = V._seat_arrays(four)
+    drop = np.ones(len(a["game"]), bool)
+    drop[5] = False  # one game loses a seat's row
+    short = {k: (v[drop] if len(v) == len(drop) else v) for k, v in a.items()}
+    for arrays in (a, short):
+        g = len(arrays["cluster"])
+        want = np.full((g, 4), -1, np.int64)
+        filled = np.zeros((g, 4), bool)
+        want[arrays["game"], arrays["seat"]] = arrays["score"]
+        filled[arrays["game"], arrays["seat"]] = True
+        scores, bonf, clusters = V._games_by_seat(arrays, 4)
+        keep = filled.all(axis=1)
+        assert (scores == want[keep]).all() and len(scores) == keep.sum()
+        assert (clusters == arrays["cluster"][keep]).all() and bonf.shape == scores.shape
+    assert len(V._games_by_seat(short, 4)[0]) == len(V._games_by_seat(a, 4)[0]) - 1

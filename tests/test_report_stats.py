@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bonfire_sim.report import compare as CMP
 from bonfire_sim.report import stats as S
 from bonfire_sim.rules import components as C
 
@@ -197,14 +198,14 @@ def test_compare_tasks_and_end_reasons_find_a_planted_change():
     b = synthetic_players(2000, seed=32)
     b["bonfire_task_ids"] = [ids + ["Y5"] if i % 2 else ids
                              for i, ids in enumerate(b["bonfire_task_ids"])]
-    tasks = S.compare_tasks(a, b).set_index("item")
-    assert S.significant(tasks).loc["Y5"] and tasks.loc["Y5", "diff"] == pytest.approx(
+    tasks = CMP.compare_tasks(a, b).set_index("item")
+    assert CMP.significant(tasks).loc["Y5"] and tasks.loc["Y5", "diff"] == pytest.approx(
         0.5, abs=0.03)
     ga = pd.DataFrame({"end_reason": ["countdown"] * 90 + ["stalled"] * 10})
     gb = pd.DataFrame({"end_reason": ["countdown"] * 100})
-    ends = S.compare_end_reasons(ga, gb).set_index("item")
+    ends = CMP.compare_end_reasons(ga, gb).set_index("item")
     assert ends.loc["stalled", "diff"] == pytest.approx(-0.1)
-    scores = S.compare_scores(a, b).set_index("item")
+    scores = CMP.compare_scores(a, b).set_index("item")
     assert {"all", "greedy", "tempo"} <= set(scores.index)
 
 

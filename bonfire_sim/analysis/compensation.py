@@ -21,7 +21,7 @@ import math
 import numpy as np
 from scipy import optimize
 
-from bonfire_sim.analysis.intervals import Z95
+from bonfire_sim.analysis.intervals import Z95, dense_codes
 
 # Games re-ranked at a time: every (games, n) temporary of the re-ranking is at most this
 # many rows, so its memory does not grow with the run (a million games' matrices and
@@ -184,7 +184,7 @@ def _dense(clusters: np.ndarray) -> np.ndarray:
         step = np.diff(clusters)
         if step.min(initial=0) >= 0 and step.max(initial=0) <= 1:
             return clusters
-    return np.unique(clusters, return_inverse=True)[1].ravel()
+    return dense_codes(clusters)
 
 
 def _cluster_sums(scores: np.ndarray, bonfires: np.ndarray, c: np.ndarray, inv: np.ndarray,

@@ -109,20 +109,22 @@ def pool(frame: pd.DataFrame, key: str, alpha: float = HETEROGENEITY_ALPHA) -> p
 
 
 def _seat_arrays(runs: Sequence[Run]) -> dict[str, np.ndarray]:
-    """The human rows of the runs as flat integer arrays (``game``: a game index unique
-    across the runs, ordered by run label and game id; ``seat``, ``score``, ``bonfires``,
-    ``game_id``, ``win_share``) and per game its deal cluster (``cluster``: run and deal).
+    """The human rows of the runs as flat arrays (``game``: a game index unique across the
+    runs, ordered by run label and game id; ``seat``, ``score``, ``bonfires``, ``game_id``,
+    ``won``) and per game its deal cluster (``cluster``: run and deal) and its number of
+    winners (``winners``; a row's win share is ``_win_share``).
 
     Plain arrays, not a copy of the players frame: at a million games the seat analysis
-    needs a few of them, not a pivot table."""
+    needs a few of them, not a pivot table.  The stored columns are shared, not copied or
+    widened (a million 4-player games: 32 MB an int64 column)."""
     parts: dict[str, list[np.ndarray]] = {k: [] for k in (
-        "game", "seat", "score", "bonfires", "game_id", "win_share", "cluster")}
+        "game", "seat", "score", "bonfires", "game_id", "won", "winners", "cluster")}
     offset = clusters = 0
     for run in sorted(runs, key=lambda r: r.label):
         p = run.data.players
         human = (p["strategy"] != TOM).to_numpy()
         every = bool(human.all())  # a multiplayer run: its columns as they are, no copies
-        gid = p["game_id"].to_numpy(np.int64)
+        gid = p["game_id"].to_numpy()  # as stored (int32 in the report), not widened
         gid = gid if every else gid[human]
         games, row = _game_rows(gid)
         won = p["won"].to_numpy(bool)
@@ -138,13 +140,21 @@ def _seat_arrays(runs: Sequence[Run]) -> dict[str, np.ndarray]:
             values = p[col].to_numpy()
             parts[key].append(values if every else values[human])
         parts["game_id"].append(gid)
-        parts["win_share"].append(np.where(won, 1.0 / np.maximum(winners[row], 1), 0.0))
+        parts["won"].append(won)
+        parts["winners"].append(winners)
         parts["cluster"].append(cluster + clusters)
         offset += len(games)
         clusters += len(deals)
     # one run's arrays as they are (np.concatenate would copy them)
     return {k: (v[0] if len(v) == 1 else np.concatenate(v)) if v else np.zeros(0, np.int64)
             for k, v in parts.items()}
+
+
+def _win_share(a: dict[str, np.ndarray], at: np.ndarray) -> np.ndarray:
+    """The win share (1/k for each of k tied winners, else 0) of the rows ``at``: worked
+    out a seat at a time, not held for every row (8 bytes a row)."""
+    won = a["won"][at]
+    return np.where(won, 1.0 / np.maximum(a["winners"][a["game"][at]], 1), 0.0)
 
 
 def _deals(games: pd.DataFrame, ids: np.ndarray) -> np.ndarray:
@@ -184,9 +194,14 @@ def _games_by_seat(a: dict[str, np.ndarray], n: int,
     scores = np.full((g, n), -1, score_t)
     bonf = np.zeros((g, n), bonf_t)
     filled = np.zeros((g, n), bool)
-    scores[a["game"], a["seat"]] = a["score"]
-    bonf[a["game"], a["seat"]] = a["bonfires"]
-    filled[a["game"], a["seat"]] = True
+    # one flat index of each row's cell for the three (a pair of index arrays is widened
+    # to two intp arrays per assignment: 16 bytes a row, three times)
+    cell = a["game"].astype(np.intp) * n
+    cell += a["seat"]
+    scores.ravel()[cell] = a["score"]
+    bonf.ravel()[cell] = a["bonfires"]
+    filled.ravel()[cell] = True
+    del cell
     complete = filled.all(axis=1)  # a game missing a seat's row is left out
     if complete.all():  # no copies of the (games, n) matrices
         return scores, bonf, a["cluster"]
@@ -232,7 +247,7 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
         for seat in np.unique(a["seat"]):
             seat = int(seat)
             at = a["seat"] == seat
-            share = a["win_share"][at]
+            share = _win_share(a, at)
             wins = float(share.sum())
             # The seat rotations of a deal share its cards: intervals clustered by deal.
             deal = a["cluster"][a["game"][at]]

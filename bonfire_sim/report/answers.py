@@ -301,7 +301,7 @@ def population_block(players: pd.DataFrame, groups: Sequence[G.Group]) -> dict[s
         p = multi if at is None or at.all() else multi[at]  # no copy of every row
         if p.empty:
             continue
-        mix = p["strategy"].value_counts(normalize=True)
+        mix = S.counts(p["strategy"]) / len(p)  # value_counts(normalize) of the strings
         who = ", ".join(f"{s} ({v:.0%})" for s, v in mix.items())
         wins, versus = [], ""
         # the winners' two columns read here, not a copy of every column

@@ -572,7 +572,7 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
             give_back()
             say(text)
 
-        runs = load_runs(run_dirs, status=step)
+        runs = load_runs(run_dirs, status=step, categories=True)
         give_back()  # the read's buffers, before the sections combine the runs
         tick()
         sections = report_sections(runs, paths=run_dirs, probes=probes, margin=margin,

@@ -1,4 +1,4 @@
-"""Orchestrate a two-run comparison report: load -> ``stats.compare_*`` -> figures -> html."""
+"""Orchestrate a two-run comparison report: load -> ``compare_*`` -> figures -> html."""
 
 from __future__ import annotations
 
@@ -18,7 +18,49 @@ from bonfire_sim.report import figures as F
 from bonfire_sim.report import html as H
 from bonfire_sim.report import stats as S
 from bonfire_sim.report.build import load_runs, provenance, section_method
+from bonfire_sim.report.stats import rate_difference, welch
 
+
+# ---- comparing two runs -----------------------------------------------------------------
+def compare_scores(pa: pd.DataFrame, pb: pd.DataFrame) -> pd.DataFrame:
+    """Per strategy (and ``all``): mean score and win rate in A and B, B - A with intervals."""
+    rows = []
+    for s in ["all", *sorted(set(pa["strategy"]) | set(pb["strategy"]))]:
+        a = pa if s == "all" else pa[pa["strategy"] == s]
+        b = pb if s == "all" else pb[pb["strategy"] == s]
+        ma, mb, d, _, lo, hi = welch(a["score"], b["score"])
+        ra, rb, rd, rlo, rhi = rate_difference(a["win_share"].sum(), len(a),
+                                               b["win_share"].sum(), len(b))
+        rows.append({"item": s, "n_a": len(a), "n_b": len(b), "score_a": ma, "score_b": mb,
+                     "diff": d, "lo": lo, "hi": hi, "win_a": float(ra), "win_b": float(rb),
+                     "win_diff": float(rd), "win_lo": float(rlo), "win_hi": float(rhi)})
+    return pd.DataFrame(rows)
+
+
+def compare_tasks(pa: pd.DataFrame, pb: pd.DataFrame) -> pd.DataFrame:
+    """Per task: share of players who lit it in A and B, B - A (Newcombe interval)."""
+    from bonfire_sim.analysis.values import list_counts  # counted in Arrow, not a 0/1 matrix
+
+    ka = list_counts(pa["bonfire_task_ids"], S.TASK_IDS)
+    kb = list_counts(pb["bonfire_task_ids"], S.TASK_IDS)
+    ra, rb, d, lo, hi = rate_difference(ka, len(pa), kb, len(pb))
+    return pd.DataFrame({"item": list(S.TASK_IDS), "rate_a": ra, "rate_b": rb, "diff": d,
+                         "lo": lo, "hi": hi})
+
+
+def compare_end_reasons(ga: pd.DataFrame, gb: pd.DataFrame) -> pd.DataFrame:
+    """Per end reason: share of games in A and B, B - A (Newcombe interval)."""
+    reasons = sorted(set(ga["end_reason"]) | set(gb["end_reason"]))
+    ka = ga["end_reason"].value_counts().reindex(reasons, fill_value=0).to_numpy()
+    kb = gb["end_reason"].value_counts().reindex(reasons, fill_value=0).to_numpy()
+    ra, rb, d, lo, hi = rate_difference(ka, len(ga), kb, len(gb))
+    return pd.DataFrame({"item": reasons, "share_a": ra, "share_b": rb, "diff": d,
+                         "lo": lo, "hi": hi})
+
+
+def significant(diff: pd.DataFrame, lo: str = "lo", hi: str = "hi") -> pd.Series:
+    """True where the interval of a difference excludes zero."""
+    return (diff[lo] > 0) | (diff[hi] < 0)
 
 def _config_text(label: str, manifest: dict[str, Any]) -> str:
     c = manifest.get("config", {})
@@ -28,7 +70,7 @@ def _config_text(label: str, manifest: dict[str, Any]) -> str:
 
 
 def _mark(diff: pd.DataFrame, lo: str = "lo", hi: str = "hi") -> pd.DataFrame:
-    return diff.assign(sig=np.where(S.significant(diff, lo, hi), "differs", ""))
+    return diff.assign(sig=np.where(significant(diff, lo, hi), "differs", ""))
 
 
 def _diff_table(diff: pd.DataFrame, item: str, what: str, fmt: str = "+.2f"
@@ -119,8 +161,8 @@ def compare_sections(runs: list[tuple[str, Any]], *, paths: Sequence[Any] = (),
     pa, pb = humans[humans["run"] == la], humans[humans["run"] == lb]
     scores = P.flag_differences(P.score_differences(a, b, paired), margin)
     seats = P.flag_differences(P.seat_differences(a, b, paired), 0.0)
-    tasks = _mark(S.compare_tasks(pa, pb))
-    reasons = _mark(S.compare_end_reasons(ga, gb))
+    tasks = _mark(compare_tasks(pa, pb))
+    reasons = _mark(compare_end_reasons(ga, gb))
     how = ("The runs share their deals (same seed, players, strategies and seat rotation): "
            "every difference is taken within each game and averaged (paired by game, "
            "Student t over games), which removes the deal-to-deal variation."

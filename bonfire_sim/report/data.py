@@ -32,10 +32,12 @@ def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
 PLAYER_COLUMNS = ("game_id", "strategy", "seat", "score", "won", "n_bonfires")
 LIST_COLUMNS = ("gnome_ids", "bonfire_task_ids", "unlit_task_ids")
 SOLO_PREFIXES = ("score_", "pts_")
-# Small integers held in the narrowest type that fits every game (a score is < 2**15):
-# at a million games each int64 column of the players rows is 32 MB.
+# Small integers held in the narrowest type that fits every game (a score is < 2**15; game
+# ids and deals fit int32 below 2**31 games): at a million games each int64 column of the
+# players rows is 32 MB.
 COMPACT = {"seat": "int8", "rank": "int8", "n_bonfires": "int8", "score": "int16",
-           "score_ingame": "int16", "n_rounds": "int16", "n_turns": "int16"}
+           "score_ingame": "int16", "n_rounds": "int16", "n_turns": "int16",
+           "game_id": "int32", "deal": "int32"}
 # The games columns the sections read; the rest (seed, trigger turn, decisions, winner
 # seat: 34 bytes a game) stay on disk.  The view pages replay a game from its run.
 GAME_COLUMNS = ("game_id", "deal", "rotation", "n_players", "solo", "n_rounds", "n_turns",
@@ -71,9 +73,11 @@ def compact(players: Any) -> Any:
 
 def load_runs(run_dirs: Sequence[str | Path],
               status: Callable[[str], None] | None = None,
-              lists: bool = False) -> list[tuple[str, Any]]:
+              lists: bool = False, categories: bool = False) -> list[tuple[str, Any]]:
     """Each run as ``(label, RunData)`` with the report's columns (``report_columns``),
-    small integers narrowed (``compact``)."""
+    small integers narrowed (``compact``).  ``categories``: ``strategy`` and
+    ``end_reason`` as categoricals (``sorted_categories``), a byte a row instead of an
+    Arrow string (a million 4-player games: 56 MB of strategy names)."""
     from bonfire_sim.sim.load import finished_manifest, load
 
     check_distinct_runs(run_dirs)
@@ -84,12 +88,32 @@ def load_runs(run_dirs: Sequence[str | Path],
         solo = finished_manifest(d).get("config", {}).get("players") == 1
         # narrowed in Arrow before pandas (not after: the wide columns were the load's
         # peak); compact() then only checks them
-        data = load(d, turns=False, categorical=False, columns=report_columns(solo, lists),
-                    narrow=COMPACT)
+        data = load(d, turns=False, categorical=categories,
+                    columns=report_columns(solo, lists), narrow=COMPACT)
         compact(data.players)
         compact(data.games)
         out.append((lab, data))
+    if categories:
+        sorted_categories([f for _, r in out for f in (r.games, r.players)])
     return out
+
+
+def sorted_categories(frames: Sequence[Any]) -> None:
+    """Every categorical column of ``frames`` given the sorted union of its categories over
+    the frames, in place: a group-by, ``stats.groups`` and a sort then see the strings'
+    own order, and the runs' columns concatenate as one categorical (different categories
+    would fall back to Python strings).  The values are unchanged."""
+    import pandas as pd
+
+    union: dict[str, set[Any]] = {}
+    for f in frames:
+        for c in f.columns:
+            if isinstance(f[c].dtype, pd.CategoricalDtype):
+                union.setdefault(c, set()).update(f[c].cat.categories)
+    for f in frames:
+        for c, cats in union.items():
+            if c in f and isinstance(f[c].dtype, pd.CategoricalDtype):
+                f[c] = f[c].cat.set_categories(sorted(cats))
 
 
 def check_distinct_runs(run_dirs: Sequence[str | Path]) -> None:

@@ -29,6 +29,7 @@ from bonfire_sim.analysis.intervals import (  # noqa: F401 (re-exported for the 
     Z95,
     clustered_mean_ci,
     clustered_wilson,
+    dense_codes,
     games_needed,
     mean_ci,
     n_for_mean,
@@ -68,8 +69,8 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
     those per run in Arrow, and at a million games they are most of the table.
     ``lean=True`` (the report) leaves out the game columns no report section reads from
     the players rows (``n_turns``, ``end_reason``, ``deal``: the games frame has them) and
-    holds the players' ``run`` as a categorical of the sorted labels (a byte a row, not a
-    string: the same groups, order and comparisons).
+    holds ``run`` as a categorical of the sorted labels (a byte a row, not a string: the
+    same groups, order and comparisons).
 
     A single run's frames share the run's own columns (copy-on-write), so combining costs
     only the columns it adds: at a million games each copy of the players table is
@@ -82,26 +83,34 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
     for label, data in runs:
         cfg = data.manifest.get("config", {})
         g = data.games.copy(deep=False)  # the run's columns, shared until written
-        g["run"] = label
+        g["run"] = _label_column(label, labels, len(g)) if lean else label
         g["rotated"] = bool(cfg.get("seat_rotation", False))
         left = data.players
         if not lists:
             left = left[[c for c in left.columns if c not in _list_columns()]]
-        p, deal, row = _with_game_columns(left, g, label, lean)
+        p, deal, row = _with_game_columns(
+            left, g, _label_column(label, labels, len(left)) if lean else label, lean)
         if row is not None and shares is not None:  # tied winners counted per game
             won = p["won"].to_numpy(bool)
             winners = np.bincount(row, weights=won, minlength=len(g))
-            shares.append(np.where(won, 1.0 / np.maximum(winners[row], 1), 0.0))
+            # 1/k per game, then spread to its rows: the same values as working it out
+            # per row, with one row-long temporary instead of four
+            share = (1.0 / np.maximum(winners, 1))[row]
+            share[~won] = 0.0
+            shares.append(share)
+            del share, winners
         else:
             shares = None
-        if lean:
-            p["run"] = pd.Categorical.from_codes(np.full(len(p), labels.index(label)), labels)
         # One id per (run, deal), unique across the runs: the cluster of the intervals
         # over seat-rotated games (the rotations of a deal share its cards).
-        key = deal + deal_offset
-        # int32 where every key fits (the same values, half the bytes of a big run)
-        p["deal_key"] = key.astype(np.int32) if lean and key.max(initial=0) < 2**31 else key
-        deal_offset += int(deal.max()) + 1 if len(deal) else 0
+        top = int(deal.max()) + deal_offset if len(deal) else deal_offset
+        # int32 where every key fits (the same values, half the bytes of a big run),
+        # added in int32 then (no int64 copy of every row)
+        if lean and top < 2**31:
+            p["deal_key"] = deal.astype(np.int32, copy=False) + np.int32(deal_offset)
+        else:
+            p["deal_key"] = deal.astype(np.int64) + deal_offset
+        deal_offset = top + 1 if len(deal) else deal_offset
         del left
         gs.append(g)
         ps.append(p)
@@ -118,7 +127,12 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
     return games, players
 
 
-def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: str, lean: bool,
+def _label_column(label: str, labels: list[str], n: int) -> pd.Categorical:
+    """``label`` on ``n`` rows as a categorical of the sorted ``labels`` (a byte a row)."""
+    return pd.Categorical.from_codes(np.full(n, labels.index(label), np.int32), labels)
+
+
+def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: Any, lean: bool,
                        ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray | None]:
     """``left`` (one run's players rows) with ``run`` and its game's columns beside it,
     each row's deal (its game id where the games have no deal) and each row's game (its
@@ -131,7 +145,7 @@ def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: str, lean: bo
     cols = ["n_players", "solo", *([] if lean else ["n_turns", "end_reason"]), "rotated",
             *(["deal"] if has_deal else [])]
     unique = g["game_id"].is_unique
-    row = pd.Index(g["game_id"]).get_indexer(left["game_id"]) if unique else None
+    row = _rows_of(left["game_id"].to_numpy(), g["game_id"].to_numpy()) if unique else None
     if row is None or (row < 0).any():
         p = left.merge(g[["game_id", *cols]], on="game_id", how="left")
         p.insert(len(left.columns), "run", label)
@@ -140,7 +154,7 @@ def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: str, lean: bo
         p["run"] = label
         for c in cols:
             p[c] = g[c].array.take(row)
-    deal = p["deal" if has_deal else "game_id"].to_numpy(np.int64)
+    deal = p["deal" if has_deal else "game_id"].to_numpy()  # as stored: int32 in a report
     if lean and has_deal:
         p = p.drop(columns="deal")
     return p, deal, (None if row is None or (row < 0).any() else row)
@@ -181,6 +195,18 @@ def groups(frame: pd.DataFrame, keys: Sequence[str], cols: Sequence[str],
     yield from walk(None, 0, ())
 
 
+def _rows_of(ids: np.ndarray, game_ids: np.ndarray) -> np.ndarray:
+    """``pd.Index(game_ids).get_indexer(ids)`` (-1 where an id is missing) of unique
+    ``game_ids``: where both are in order and every game has rows (a run as written), the
+    games are numbered where the ids change (int32, no hash table of every row)."""
+    if (len(ids) and ids.dtype.kind in "iu" and game_ids.dtype.kind in "iu"
+            and bool(np.all(ids[1:] >= ids[:-1]))):
+        rows = dense_codes(ids)
+        if int(rows[-1]) + 1 == len(game_ids) and np.array_equal(game_ids[rows], ids):
+            return rows
+    return pd.Index(game_ids).get_indexer(ids)
+
+
 def n_games(players: pd.DataFrame) -> int:
     """Distinct games (run and game id) among the rows: counted per run on the integer
     ids, without a frame of (run, game id) pairs (a million games: 4 million rows)."""
@@ -216,12 +242,21 @@ def run_overview(games: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
     for run, g in games.groupby("run", sort=False):
         at = ((players["run"] == run) & (players["strategy"] != TOM)).to_numpy(bool)
         p = players["strategy"] if at.all() else players.loc[at, "strategy"]  # no copy
-        mix = p.value_counts()
+        mix = counts(p)
         rows.append({"run": run, "n_players": int(g["n_players"].iloc[0]),
                      "solo": bool(g["solo"].iloc[0]), "games": len(g),
                      "seat_rotation": bool(g["rotated"].iloc[0]),
                      "strategies": ", ".join(f"{k} ({v / len(p):.0%})" for k, v in mix.items())})
     return pd.DataFrame(rows)
+
+
+def counts(col: pd.Series) -> pd.Series:
+    """``col.value_counts()`` as of strings (ties in order of first appearance) whether
+    ``col`` holds strings or a categorical (whose own ties follow its categories and which
+    counts its absent categories as 0)."""
+    vc = col.value_counts()
+    return vc.reindex(pd.Index(col.unique()).dropna()).sort_values(ascending=False,
+                                                                    kind="stable")
 
 
 def end_reasons(games: pd.DataFrame) -> pd.DataFrame:
@@ -556,45 +591,3 @@ def precision_warning(est: pd.DataFrame, n: float, target: float, what: str,
                     f"resolve differences of ±{target:g}; that needs about {need:,} games "
                     f"({need / n:.1f}x the {int(n):,} played).",
             "half_width": med, "target": target, "games": int(n), "games_needed": need}
-
-
-# ---- comparing two runs -----------------------------------------------------------------
-def compare_scores(pa: pd.DataFrame, pb: pd.DataFrame) -> pd.DataFrame:
-    """Per strategy (and ``all``): mean score and win rate in A and B, B - A with intervals."""
-    rows = []
-    for s in ["all", *sorted(set(pa["strategy"]) | set(pb["strategy"]))]:
-        a = pa if s == "all" else pa[pa["strategy"] == s]
-        b = pb if s == "all" else pb[pb["strategy"] == s]
-        ma, mb, d, _, lo, hi = welch(a["score"], b["score"])
-        ra, rb, rd, rlo, rhi = rate_difference(a["win_share"].sum(), len(a),
-                                               b["win_share"].sum(), len(b))
-        rows.append({"item": s, "n_a": len(a), "n_b": len(b), "score_a": ma, "score_b": mb,
-                     "diff": d, "lo": lo, "hi": hi, "win_a": float(ra), "win_b": float(rb),
-                     "win_diff": float(rd), "win_lo": float(rlo), "win_hi": float(rhi)})
-    return pd.DataFrame(rows)
-
-
-def compare_tasks(pa: pd.DataFrame, pb: pd.DataFrame) -> pd.DataFrame:
-    """Per task: share of players who lit it in A and B, B - A (Newcombe interval)."""
-    from bonfire_sim.analysis.values import list_counts  # counted in Arrow, not a 0/1 matrix
-
-    ka = list_counts(pa["bonfire_task_ids"], TASK_IDS)
-    kb = list_counts(pb["bonfire_task_ids"], TASK_IDS)
-    ra, rb, d, lo, hi = rate_difference(ka, len(pa), kb, len(pb))
-    return pd.DataFrame({"item": list(TASK_IDS), "rate_a": ra, "rate_b": rb, "diff": d,
-                         "lo": lo, "hi": hi})
-
-
-def compare_end_reasons(ga: pd.DataFrame, gb: pd.DataFrame) -> pd.DataFrame:
-    """Per end reason: share of games in A and B, B - A (Newcombe interval)."""
-    reasons = sorted(set(ga["end_reason"]) | set(gb["end_reason"]))
-    ka = ga["end_reason"].value_counts().reindex(reasons, fill_value=0).to_numpy()
-    kb = gb["end_reason"].value_counts().reindex(reasons, fill_value=0).to_numpy()
-    ra, rb, d, lo, hi = rate_difference(ka, len(ga), kb, len(gb))
-    return pd.DataFrame({"item": reasons, "share_a": ra, "share_b": rb, "diff": d,
-                         "lo": lo, "hi": hi})
-
-
-def significant(diff: pd.DataFrame, lo: str = "lo", hi: str = "hi") -> pd.Series:
-    """True where the interval of a difference excludes zero."""
-    return (diff[lo] > 0) | (diff[hi] < 0)
