@@ -94,3 +94,10 @@ def test_the_first_screen_says_where_the_sheets_lists_differ_from_the_sections()
     sheet["gnomes"] = [{"item": "S19", "changed": False, "reason": "no price fixes it"},
                        {"item": "S4", "changed": True}]
     assert FS._lists_differ(by_id, sheet) == ""
+
+
+def test_a_figure_that_rounds_to_zero_has_no_minus_sign():
+    from bonfire_sim.report.answer_cards import interval
+
+    assert interval({"value": -0.04, "lo": -0.7, "hi": 0.6}, "points") == (
+        "+0.0 points (-0.7 to +0.6)")

@@ -35,7 +35,11 @@ def _num(v: Any, fmt: str = "+.1f") -> str:
         x = float(v)
     except (TypeError, ValueError):
         return "–"
-    return format(x, fmt) if math.isfinite(x) else "–"
+    if not math.isfinite(x):
+        return "–"
+    text = format(x, fmt)
+    # a value that rounds to zero reads "+0.0", not "-0.0" (the demo's R3 after: "-0.0")
+    return format(0.0, fmt) if float(text) == 0 else text
 
 
 def interval(e: Mapping[str, Any] | None, unit: str) -> str:
