@@ -23,6 +23,8 @@ from scipy import optimize
 
 from bonfire_sim.analysis.intervals import Z95, dense_codes
 
+_dense = dense_codes  # the name the seat tests hold it by
+
 # Games re-ranked at a time: every (games, n) temporary of the re-ranking is at most this
 # many rows, so its memory does not grow with the run (a million games' matrices and
 # their temporaries were about 0.3 GB).
@@ -164,7 +166,7 @@ def compensation(scores: np.ndarray, bonfires: np.ndarray, clusters: np.ndarray 
     jac = _jacobian(scores, bonfires, c)
     if clusters is None:
         clusters = np.arange(g)
-    inv = _dense(np.asarray(clusters))
+    inv = dense_codes(np.asarray(clusters))
     k = int(inv.max()) + 1
     sums = _cluster_sums(scores, bonfires, c, inv, k)
     cov_w = sums.T @ sums / g ** 2 * (k / max(k - 1, 1))
@@ -175,16 +177,6 @@ def compensation(scores: np.ndarray, bonfires: np.ndarray, clusters: np.ndarray 
     cov_c = jinv @ cov_w @ jinv.T
     se = np.concatenate([[0.0], np.sqrt(np.clip(np.diag(cov_c), 0, None))])
     return c, c - Z95 * se, c + Z95 * se
-
-
-def _dense(clusters: np.ndarray) -> np.ndarray:
-    """``np.unique(clusters, return_inverse=True)[1]``: the clusters as they are where they
-    are 0, 1, 2, ... in order already (the seat analysis's), else the sort's inverse."""
-    if len(clusters) and clusters.dtype.kind in "iu" and clusters[0] == 0:
-        step = np.diff(clusters)
-        if step.min(initial=0) >= 0 and step.max(initial=0) <= 1:
-            return clusters
-    return dense_codes(clusters)
 
 
 def _cluster_sums(scores: np.ndarray, bonfires: np.ndarray, c: np.ndarray, inv: np.ndarray,

@@ -97,20 +97,30 @@ def clustered_mean(x: Any, clusters: Any) -> tuple[float, float, int, int]:
     return (m, math.sqrt(var), n, k)
 
 
-def dense_codes(clusters: np.ndarray) -> np.ndarray:
-    """``np.unique(clusters, return_inverse=True)[1]`` (flat): each value's rank among the
-    distinct values.  Integers already in order (a run's rows are written game by game,
-    its deals in order) are ranked where they change, without the sort, which copies a
-    million games' rows twice and holds 8-byte indices of each."""
-    if len(clusters) and clusters.dtype.kind in "iu" and bool(
-            np.all(clusters[1:] >= clusters[:-1])):
-        first = np.empty(len(clusters), bool)
+def unique_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` (the inverse flat): the distinct values
+    and each value's rank among them.  Integers already in order (a run's rows are written
+    game by game, its deals in order) are ranked where they change, without the sort, which
+    copies a million games' rows twice and holds 8-byte indices of each."""
+    if len(values) and values.dtype.kind in "iu" and bool(np.all(values[1:] >= values[:-1])):
+        first = np.empty(len(values), bool)
         first[0] = True
-        np.not_equal(clusters[1:], clusters[:-1], out=first[1:])
+        np.not_equal(values[1:], values[:-1], out=first[1:])
         codes: np.ndarray = np.cumsum(first, dtype=np.int32 if len(first) < 2**31
                                       else np.int64)
-        return np.subtract(codes, 1, out=codes)
-    return np.unique(clusters, return_inverse=True)[1].ravel()
+        return values[first], np.subtract(codes, 1, out=codes)
+    distinct, inverse = np.unique(values, return_inverse=True)
+    return distinct, inverse.ravel()
+
+
+def dense_codes(clusters: np.ndarray) -> np.ndarray:
+    """``unique_codes(clusters)[1]``; clusters that are 0, 1, 2, ... in order already (the
+    seat analysis's) are their own codes, returned as they are (no copy)."""
+    if len(clusters) and clusters.dtype.kind in "iu" and clusters[0] == 0:
+        step = np.diff(clusters)
+        if step.min(initial=0) >= 0 and step.max(initial=0) <= 1:
+            return clusters
+    return unique_codes(clusters)[1]
 
 
 def bootstrap_ci(x: Any, statistic: Callable[[np.ndarray], float], n_boot: int = 500,

@@ -30,6 +30,7 @@ from bonfire_sim.analysis.intervals import (
     clustered_wilson,
     pool_inverse_variance,
     se_from_interval,
+    unique_codes,
     wilson,
 )
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
@@ -126,14 +127,14 @@ def _seat_arrays(runs: Sequence[Run]) -> dict[str, np.ndarray]:
         every = bool(human.all())  # a multiplayer run: its columns as they are, no copies
         gid = p["game_id"].to_numpy()  # as stored (int32 in the report), not widened
         gid = gid if every else gid[human]
-        games, row = _game_rows(gid)
+        games, row = unique_codes(gid)
         won = p["won"].to_numpy(bool)
         won = won if every else won[human]
         winners = np.bincount(row, weights=won, minlength=len(games))
         deal = _deals(run.data.games, games)
         # the deal's index among this run's deals, after the earlier runs' deals: the
         # clusters ordered by (run, deal), one per pair, without a (games, 2) sort
-        deals, cluster = _game_rows(deal)  # np.unique's, without its sort where in order
+        deals, cluster = unique_codes(deal)  # np.unique's, without its sort where in order
         parts["game"].append(row + offset if offset else row)
         # the integers as stored (int8/int16), widened where used
         for key, col in (("seat", "seat"), ("score", "score"), ("bonfires", "n_bonfires")):
@@ -164,21 +165,6 @@ def _deals(games: pd.DataFrame, ids: np.ndarray) -> np.ndarray:
     if len(gid) == len(ids) and np.array_equal(gid, ids):
         return games["deal"].to_numpy(np.int64)
     return games.set_index("game_id")["deal"].reindex(ids).to_numpy(np.int64)
-
-
-def _game_rows(gid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(gid, return_inverse=True)`` (the inverse flat), without its sort where
-    the ids are in order already (a run's rows are written game by game, its deals in
-    order): a sort of a million games' rows copies them twice."""
-    if len(gid) and np.all(gid[1:] >= gid[:-1]):
-        first = np.empty(len(gid), bool)
-        first[0] = True
-        np.not_equal(gid[1:], gid[:-1], out=first[1:])
-        row: np.ndarray = np.cumsum(first, dtype=np.int32 if len(gid) < 2**31 else np.int64)
-        np.subtract(row, 1, out=row)
-        return gid[first], row
-    games, row = np.unique(gid, return_inverse=True)
-    return games, row.ravel()
 
 
 def _games_by_seat(a: dict[str, np.ndarray], n: int,

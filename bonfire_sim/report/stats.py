@@ -29,12 +29,12 @@ from bonfire_sim.analysis.intervals import (  # noqa: F401 (re-exported for the 
     Z95,
     clustered_mean_ci,
     clustered_wilson,
-    dense_codes,
     games_needed,
     mean_ci,
     n_for_mean,
     n_for_rate,
     rate_difference,
+    unique_codes,
     welch,
     wilson,
 )
@@ -201,7 +201,7 @@ def _rows_of(ids: np.ndarray, game_ids: np.ndarray) -> np.ndarray:
     games are numbered where the ids change (int32, no hash table of every row)."""
     if (len(ids) and ids.dtype.kind in "iu" and game_ids.dtype.kind in "iu"
             and bool(np.all(ids[1:] >= ids[:-1]))):
-        rows = dense_codes(ids)
+        rows = unique_codes(ids)[1]  # a new array: the caller may write into it
         if int(rows[-1]) + 1 == len(game_ids) and np.array_equal(game_ids[rows], ids):
             return rows
     return pd.Index(game_ids).get_indexer(ids)
