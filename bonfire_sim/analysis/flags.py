@@ -149,3 +149,14 @@ def flag_table(out: Any, testable: Any, margin: float = MARGIN, alpha: float = A
         across[["card", "pooled", "pooled_half", "flag_counts"]], on="card", how="left")
     out["flag_counts"] = out["flag_counts"].astype(object).where(out["flag_counts"].notna(), "")
     return out.drop(columns=["testable"])
+
+
+def flagged(rows: Any, across_counts: bool = True) -> Any:
+    """The rows a table flags (a boolean Series): flagged at their count, or, with
+    ``across_counts`` (a task's answer: one printed value serves every count), by the test
+    across the counts (``flag_counts``, where the table has it).  One rule for the report's
+    answer, its card and the note that compares them with a sheet."""
+    hit = rows["flag"].fillna("") != ""
+    if across_counts and "flag_counts" in rows:
+        hit = hit | (rows["flag_counts"].fillna("") != "")
+    return hit

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.intervals import mean_ci
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import groups as G
@@ -97,9 +98,7 @@ def task_answer(tv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, An
     ranked = rows.reindex(rows["surplus"].abs().sort_values(ascending=False).index)
     # a task is flagged at a count, or by the test across the counts (a card a little off
     # at every count): the first screen's card re-prices both, so the list here is its list
-    across = (ranked["flag_counts"].fillna("") != "" if "flag_counts" in ranked
-              else pd.Series(False, index=ranked.index))
-    flagged = ranked[(ranked["flag"] != "") | across]
+    flagged = ranked[FL.flagged(ranked)]
     method = ("A task's surplus is its lit value (engine forks: ignite it now against never) "
               "minus the mean lit value of the other tasks of its colour at that player "
               "count; print printed - surplus and the card is worth its tier's typical "

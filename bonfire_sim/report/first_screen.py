@@ -20,6 +20,7 @@ import pandas as pd
 
 from bonfire_sim.analysis.cards.probes import GNOME_IDS
 from bonfire_sim.analysis.errata_cards import card_proposals
+from bonfire_sim.analysis.flags import flagged
 from bonfire_sim.errors import DataError
 from bonfire_sim.report import groups as G
 from bonfire_sim.report import html as H
@@ -201,10 +202,7 @@ def _flagged_here(by_id: Mapping[str, Any], sid: str, key: str) -> list[str]:
         if f is None or not len(f):
             continue
         f = f[f["players"] > 0]
-        hit = f["flag"].fillna("") != ""
-        if key == "task" and "flag_counts" in f:  # as the task section lists them
-            hit |= f["flag_counts"].fillna("") != ""
-        out |= {str(x) for x in f.loc[hit, key]}
+        out |= {str(x) for x in f.loc[flagged(f, across_counts=key == "task"), key]}
     return _in_print_order(out) if key == "gnome" else sorted(out, key=_task_key)
 
 
