@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bonfire_sim.analysis.cards.probes import GNOME_IDS
+from bonfire_sim.analysis.cards.probes import gnomes_in_print_order
 from bonfire_sim.analysis.errata_cards import card_proposals, pooled, pooled_half
 from bonfire_sim.analysis.errata_gnomes import Trial, overrides_of, proposal
 from bonfire_sim.analysis.errata_loop import (
@@ -259,9 +259,9 @@ def gnome_lines(gv: pd.DataFrame | None, targets: Targets, who: Mapping[int, str
         return []
     rows = gv[gv["players"] > 0]
     out = []
-    order = {g: i for i, g in enumerate(GNOME_IDS)}  # the components' order: S4 before S15
-    for gnome, g in sorted(rows.groupby("gnome"),
-                           key=lambda kv: (order.get(str(kv[0]), len(order)), str(kv[0]))):
+    by_gnome = {str(k): g for k, g in rows.groupby("gnome")}
+    for gnome in gnomes_in_print_order(by_gnome):  # the components' order: S4 before S15
+        g = by_gnome[gnome]
         flagged = g[g["flag"] != ""]
         tried = list((trials or {}).get(str(gnome), []))
         chosen = proposal(tried, targets.gnome_margin) if tried else None

@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from bonfire_sim.analysis.cards.probes import GNOME_IDS
+from bonfire_sim.analysis.cards.probes import gnomes_in_print_order
 from bonfire_sim.analysis.errata_cards import card_proposals
 from bonfire_sim.analysis.flags import flagged
 from bonfire_sim.errors import DataError
@@ -129,12 +129,6 @@ def task_card(by_id: Mapping[str, Any], margin: float) -> dict[str, Any]:
                 "#answer-tasks")
 
 
-def _in_print_order(gnomes: Any) -> list[str]:
-    """Gnome ids in the components' order (S1..S27, E1..E6), not as strings (S15 < S4)."""
-    seen = {str(g) for g in gnomes}
-    return [g for g in GNOME_IDS if g in seen] + sorted(seen - set(GNOME_IDS))
-
-
 def gnome_card(by_id: Mapping[str, Any]) -> dict[str, Any]:
     primary, others = _primary(by_id, "gnomes")
     frames = [d["gnomes"] for _s, d in primary if d.get("gnomes") is not None]
@@ -144,8 +138,8 @@ def gnome_card(by_id: Mapping[str, Any]) -> dict[str, Any]:
         return card("card-gnomes", "Gnomes", "No gnome could be measured.", "–", "nothing",
                     "not enough play to tell", None, "", "#answer-gnomes")
     g = pd.concat(rows, ignore_index=True)
-    off = _in_print_order(g.loc[g["flag"] != "", "gnome"])
-    unmeasured = _in_print_order(g.loc[g["status"] != "measured", "gnome"])
+    off = gnomes_in_print_order(g.loc[g["flag"] != "", "gnome"])
+    unmeasured = gnomes_in_print_order(g.loc[g["status"] != "measured", "gnome"])
     head = (f"{len(off)} gnome(s) stand out from the average gnome: `bonfire-sim errata` "
             f"tries a change of their ability on fresh deals." if off else
             f"Not enough play to tell for {len(unmeasured)} gnome(s); no measured gnome "
@@ -203,7 +197,7 @@ def _flagged_here(by_id: Mapping[str, Any], sid: str, key: str) -> list[str]:
             continue
         f = f[f["players"] > 0]
         out |= {str(x) for x in f.loc[flagged(f, across_counts=key == "task"), key]}
-    return _in_print_order(out) if key == "gnome" else sorted(out, key=_task_key)
+    return gnomes_in_print_order(out) if key == "gnome" else sorted(out, key=_task_key)
 
 
 def _task_key(task: str) -> tuple[str, int]:
@@ -225,7 +219,7 @@ def _lists_differ(by_id: Mapping[str, Any], sheet: Mapping[str, Any]) -> str:
                         | {str(x["item"]) for x in sheet.get(what, [])
                            if x.get("reason") == "no price fixes it"})
         if set(mine) != set(theirs):
-            theirs = (_in_print_order(theirs) if key == "gnome"
+            theirs = (gnomes_in_print_order(theirs) if key == "gnome"
                       else sorted(theirs, key=_task_key))
             notes.append(f"{what}: {', '.join(mine) or 'none'} in the sections below, "
                          f"{', '.join(theirs) or 'none'} on the sheet")

@@ -56,6 +56,13 @@ COLUMNS = ("game_id", "deal", "rotation", "players", "kind", "item", "seat", "st
            "has_b", "kept_b", "out_a", "out_b", "lit_turns_a", "lit_turns_b")
 
 
+def gnomes_in_print_order(gnomes: Any) -> list[str]:
+    """Gnome ids in the components' order (S1..S27, E1..E6), not as strings (S15 < S4);
+    anything else after them, sorted."""
+    seen = {str(g) for g in gnomes}
+    return [g for g in GNOME_IDS if g in seen] + sorted(seen - set(GNOME_IDS))
+
+
 @dataclass(frozen=True)
 class ProbeSettings:
     """Which forks to play: the first ``games`` games of the run (None = all), which kinds
