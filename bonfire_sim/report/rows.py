@@ -38,7 +38,8 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
     ``lean=True`` (the report) leaves out the game columns no report section reads from
     the players rows (``n_turns``, ``end_reason``, ``deal``: the games frame has them) and
     holds ``run`` as a categorical of the sorted labels (a byte a row, not a string: the
-    same groups, order and comparisons).
+    same groups, order and comparisons) and ``win_share`` as a categorical of its values
+    (``shares_categorical``: a byte a row; ``groups`` gives it as floats).
 
     A single run's frames share the run's own columns (copy-on-write), so combining costs
     only the columns it adds: at a million games each copy of the players table is
@@ -61,12 +62,16 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
         if row is not None and shares is not None:  # tied winners counted per game
             won = p["won"].to_numpy(bool)
             winners = np.bincount(row, weights=won, minlength=len(g))
-            # 1/k per game, then spread to its rows: the same values as working it out
-            # per row, with one row-long temporary instead of four
-            share = (1.0 / np.maximum(winners, 1))[row]
-            share[~won] = 0.0
-            shares.append(share)
-            del share, winners
+            if lean:  # k for each of k tied winners, else 0: a byte a row (share_codes)
+                shares.append(share_codes(winners, row, won))
+            else:
+                # 1/k per game, then spread to its rows: the same values as working it
+                # out per row, with one row-long temporary instead of four
+                share = (1.0 / np.maximum(winners, 1))[row]
+                share[~won] = 0.0
+                shares.append(share)
+                del share
+            del winners
         else:
             shares = None
         # One id per (run, deal), unique across the runs: the cluster of the intervals
@@ -88,11 +93,40 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
     del ps
     players["won"] = players["won"].astype(bool)
     if shares is not None:  # no group-by over every row of every run
-        players["win_share"] = shares[0] if len(shares) == 1 else np.concatenate(shares)
+        share = shares[0] if len(shares) == 1 else np.concatenate(shares)
+        players["win_share"] = shares_categorical(share) if lean else share
     else:
         winners = players.groupby(["run", "game_id"])["won"].transform("sum")
         players["win_share"] = np.where(players["won"], 1.0 / winners.clip(lower=1), 0.0)
     return games, players
+
+
+def share_codes(winners: np.ndarray, row: np.ndarray, won: np.ndarray) -> np.ndarray:
+    """Each row's number of tied winners if it won, else 0 (int8): its win share is 1/k,
+    or 0 (``shares_categorical``)."""
+    k = winners.astype(np.int8)[row]
+    k[~won] = 0
+    return k
+
+
+def shares_categorical(codes: np.ndarray) -> pd.Categorical:
+    """The win shares of ``share_codes`` as a categorical of their float values (0, 1,
+    1/2, 1/3, ...: code k is 1.0 / k, code 0 is 0.0), a byte a row instead of a float64:
+    32 MB at a million 4-player games, held through the whole report.  ``groups`` gives
+    the sections the float64 column (``decoded``): the same values as before, bit for bit."""
+    top = int(codes.max()) if len(codes) else 0
+    values = [0.0, *(1.0 / np.maximum(np.float64(k), 1) for k in range(1, top + 1))]
+    return pd.Categorical.from_codes(codes, pd.Index(values, dtype=np.float64))
+
+
+def decoded(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with each categorical of numbers (the win share) as its float values: a
+    group's column, materialised while it is used."""
+    cats = [c for c in frame.columns if isinstance(frame[c].dtype, pd.CategoricalDtype)
+            and frame[c].dtype.categories.dtype.kind == "f"]
+    if not cats:
+        return frame
+    return frame.assign(**{c: np.asarray(frame[c].array, dtype=np.float64) for c in cats})
 
 
 def _label_column(label: str, labels: list[str], n: int) -> pd.Categorical:
@@ -151,9 +185,9 @@ def groups(frame: pd.DataFrame, keys: Sequence[str], cols: Sequence[str],
             out = tuple(k.item() if isinstance(k, np.generic) else k for k in key) if len(
                 keys) > 1 else key[0]
             if mask is None or mask.all():
-                yield out, frame[cols]
+                yield out, decoded(frame[cols])
             elif mask.any():
-                yield out, frame.loc[mask, cols]
+                yield out, decoded(frame.loc[mask, cols])
             return
         col = frame[keys[depth]] if mask is None or mask.all() else frame[keys[depth]][mask]
         for v in values(col):
