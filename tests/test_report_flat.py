@@ -462,3 +462,51 @@ def test_merged_tables_gather_chunks_into_row_groups(tmp_path, monkeypatch):
     old, new = load(per_chunk, turns=False), load(gathered, turns=False)
     pd.testing.assert_frame_equal(old.players, new.players)
     pd.testing.assert_frame_equal(old.games, new.games)
+
+
+def _old_counts(col):
+    """``stats.counts`` before the categorical path (the oracle)."""
+    vc = col.value_counts()
+    return vc.reindex(pd.Index(col.unique()).dropna()).sort_values(ascending=False,
+                                                                    kind="stable")
+
+
+def test_counts_of_a_categorical_are_its_value_counts_exactly():
+    from bonfire_sim.report import stats as S
+
+    rng = np.random.default_rng(4)
+    cats = pd.CategoricalDtype(["greedy", "random", "tempo", "tom", "tuned"])
+    names = np.array(["tempo", "greedy", "random", "tuned"])
+    cases = [pd.Series(names[rng.integers(0, 4, 5_000)]),
+             pd.Series(["tempo", "greedy", "random", "greedy", "random", "tempo"]),
+             pd.Series(["tuned"] * 3 + [None, "greedy"]), pd.Series([], dtype=object)]
+    for text in cases:
+        cat = text.astype(cats)
+        for col in (cat, cat[::-1], cat.iloc[7:]):
+            pd.testing.assert_series_equal(S.counts(col), _old_counts(col), check_exact=True)
+        pd.testing.assert_series_equal(S.counts(text), _old_counts(text), check_exact=True)
+
+
+def test_the_run_overview_is_the_group_bys(mixed):
+    """``run_overview`` by masks against the games' group-by it replaced."""
+    from bonfire_sim.report import stats as S
+
+    def old(games, players):
+        rows = []
+        for run, g in games.groupby("run", sort=False):
+            at = ((players["run"] == run) & (players["strategy"] != S.TOM)).to_numpy(bool)
+            p = players.loc[at, "strategy"]
+            mix = _old_counts(p)
+            rows.append({"run": run, "n_players": int(g["n_players"].iloc[0]),
+                         "solo": bool(g["solo"].iloc[0]), "games": len(g),
+                         "seat_rotation": bool(g["rotated"].iloc[0]),
+                         "strategies": ", ".join(f"{k} ({v / len(p):.0%})"
+                                                 for k, v in mix.items())})
+        return pd.DataFrame(rows)
+
+    games = (mixed.drop_duplicates(["run", "game_id"])[
+        ["run", "game_id", "n_players", "solo", "rotated"]].iloc[::-1])  # b2 first
+    for g in (games, games.iloc[::-1]):
+        want = old(g, mixed)
+        assert len(want) == 2
+        pd.testing.assert_frame_equal(S.run_overview(g, mixed), want, check_exact=True)

@@ -84,7 +84,7 @@ def seat_data(players: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
 
     keep = np.ones(len(m), bool)
     notes = []
-    for n in sorted(set(counts.tolist())):
+    for n in np.unique(counts).tolist():  # not a Python int per row (32 MB at 1M games)
         at = counts == n
         if rotated[at].any():
             keep[at & ~rotated] = False
