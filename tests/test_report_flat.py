@@ -493,11 +493,11 @@ def test_the_run_overview_is_the_group_bys(mixed):
 
     def old(games, players):
         rows = []
-        for run, g in games.groupby("run", sort=False):
-            at = ((players["run"] == run) & (players["strategy"] != S.TOM)).to_numpy(bool)
+        for label, g in games.groupby("run", sort=False):
+            at = ((players["run"] == label) & (players["strategy"] != S.TOM)).to_numpy(bool)
             p = players.loc[at, "strategy"]
             mix = _old_counts(p)
-            rows.append({"run": run, "n_players": int(g["n_players"].iloc[0]),
+            rows.append({"run": label, "n_players": int(g["n_players"].iloc[0]),
                          "solo": bool(g["solo"].iloc[0]), "games": len(g),
                          "seat_rotation": bool(g["rotated"].iloc[0]),
                          "strategies": ", ".join(f"{k} ({v / len(p):.0%})"
