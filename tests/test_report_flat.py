@@ -79,8 +79,17 @@ def test_the_seat_analysis_is_the_same_in_small_blocks_and_in_one(four, monkeypa
     assert np.isfinite(one["c_lo"]).all() and (one["c_hi"] > one["c_lo"])[1:].all()
 
 
+def _as_before(frame):
+    """The rows as the report held them before the win share became a byte a row: its
+    float64 values (what the categorical of ``rows.shares_categorical`` stands for)."""
+    if isinstance(frame["win_share"].dtype, pd.CategoricalDtype):
+        return frame.assign(win_share=np.asarray(frame["win_share"], dtype=np.float64))
+    return frame
+
+
 def _grouper(frame, keys, cols):
     """The groups as pandas' grouper gave them before (the oracle of ``stats.groups``)."""
+    frame = _as_before(frame)
     for key, idx in frame.groupby(list(keys)).indices.items():
         yield key, frame[list(cols)].take(idx)
 
@@ -306,7 +315,8 @@ def test_combined_win_shares_and_deal_keys_are_as_before(three_dirs):
     k = players.groupby(["run", "game_id"], observed=True)["won"].transform("sum")
     assert (players["win_share"].to_numpy() == np.where(won, 1.0 / k.clip(lower=1),
                                                           0.0)).all()
-    assert (players["win_share"] > 0).sum() >= len(games) - 5
+    assert (np.asarray(players["win_share"], float) > 0).sum() >= len(games) - 5
+    assert players["win_share"].cat.codes.dtype == np.int8  # held as a byte a row
     offset, keys = 0, []
     for _label, data in runs:  # each run's deals after the earlier runs' (in run order)
         g = data.games.set_index("game_id")["deal"]
@@ -334,3 +344,169 @@ def test_games_by_seat_fill_the_cells_the_index_pairs_did(four):
         assert (scores == want[keep]).all() and len(scores) == keep.sum()
         assert (clusters == arrays["cluster"][keep]).all() and bonf.shape == scores.shape
     assert len(V._games_by_seat(short, 4)[0]) == len(V._games_by_seat(a, 4)[0]) - 1
+
+
+# ---- third pass: the win share a byte a row, wins by seat a seat at a time, row groups ----
+def test_the_win_share_categorical_is_the_float_share_bit_for_bit(three_dirs):
+    """The report's rows (``lean``) against the float64 column the other callers still
+    get, value for value; and the sections' groups see those floats."""
+    from bonfire_sim.report import data as RD
+    from bonfire_sim.report import rows as RW
+
+    runs = RD.load_runs(three_dirs, categories=True)
+    lean = RW.combine(runs, lists=False, lean=True)[1]
+    wide = RW.combine(runs, lists=False)[1]
+    cat = lean["win_share"]
+    assert isinstance(cat.dtype, pd.CategoricalDtype) and cat.cat.codes.dtype == np.int8
+    assert wide["win_share"].dtype == np.float64
+    floats = np.asarray(cat, dtype=np.float64)
+    assert (floats.view(np.int64) == wide["win_share"].to_numpy().view(np.int64)).all()
+    assert len(set(floats[floats > 0])) >= 2  # tied winners: 1/2 beside 1
+    for _key, g in RW.groups(lean, ["n_players", "seat"], ["win_share", "score"]):
+        assert g["win_share"].dtype == np.float64
+    # every tie up to 6 winners: 1/k as combine worked it out per game (float winners)
+    winners = np.arange(0, 7, dtype=np.float64)
+    won = winners > 0
+    k = RW.share_codes(winners, np.arange(7), won)
+    want = (1.0 / np.maximum(winners, 1))
+    want[~won] = 0.0
+    got = np.asarray(RW.shares_categorical(k), dtype=np.float64)
+    assert (got.view(np.int64) == want.view(np.int64)).all() and k.dtype == np.int8
+
+
+def test_wins_by_seat_are_the_grouped_sums_bit_for_bit():
+    """``_wins_by_seat`` against the grouped sum over every row it replaced, on shares
+    whose sums depend on their order (random floats, seats shuffled, a seat missing)."""
+    from bonfire_sim.report import rows as RW
+    from bonfire_sim.report import stats as S
+
+    rng = np.random.default_rng(8)
+    seat = rng.integers(0, 4, 50_000).astype(np.int8)
+    for share in (rng.random(50_000) / 3, rng.random(50_000) * 1e6 + rng.random(50_000)):
+        frame = pd.DataFrame({"seat": seat, "win_share": share})
+        for f in (frame, frame[frame["seat"] != 2]):
+            old = f.groupby("seat")["win_share"].sum().reindex(range(4), fill_value=0.0)
+            new = S._wins_by_seat(f, 4)
+            assert (new.to_numpy().view(np.int64) == old.to_numpy().view(np.int64)).all()
+            assert list(new.index) == list(old.index)
+    codes = rng.integers(0, 4, 50_000).astype(np.int8)  # the categorical of the report
+    frame = pd.DataFrame({"seat": seat, "win_share": RW.shares_categorical(codes)})
+    old = frame.assign(win_share=np.asarray(frame["win_share"], float)).groupby(
+        "seat")["win_share"].sum()
+    assert (S._wins_by_seat(frame, 4).to_numpy() == old.to_numpy()).all()
+
+
+def test_the_report_is_the_same_with_the_float_win_share(three_dirs, tmp_path, monkeypatch):
+    """The whole page (but its build time) with the win share held as a byte a row and
+    with the float64 column of before, and with the rows of the seat step copied by a
+    boolean selection as before."""
+    import re
+
+    from bonfire_sim.report import build as B
+    from bonfire_sim.report import rows as RW
+
+    def page(name: str) -> str:
+        out = B.build_report(three_dirs, tmp_path / f"{name}.html", probes=8,
+                             views=False).read_text()
+        return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d", "", out).replace(f"{name}.html", "")
+
+    new = page("new")
+
+    def floats(codes):
+        return np.where(codes > 0, 1.0 / np.maximum(codes, 1).astype(np.float64), 0.0)
+
+    monkeypatch.setattr(RW, "shares_categorical", floats)
+    monkeypatch.setattr(RW, "rows_of_runs",
+                        lambda players, labels: players[players["run"].isin(labels)])
+    old = page("old")
+    assert "Start-player advantage" in new and len(new) > 10_000
+    assert new == old
+
+
+def test_rows_of_runs_copies_only_when_it_drops_rows(three_dirs):
+    from bonfire_sim.report import data as RD
+    from bonfire_sim.report import rows as RW
+
+    players = RW.combine(RD.load_runs(three_dirs, categories=True), lists=False,
+                         lean=True)[1]
+    labels = sorted(map(str, players["run"].unique()))
+    assert RW.rows_of_runs(players, labels) is players  # every row: no copy
+    some = RW.rows_of_runs(players, labels[:1])
+    pd.testing.assert_frame_equal(some, players[players["run"].isin(labels[:1])])
+    assert 0 < len(some) < len(players)
+
+
+def test_merged_tables_gather_chunks_into_row_groups(tmp_path, monkeypatch):
+    """The merge writes a row group per ``ROW_GROUP_ROWS`` rows, not per chunk: the same
+    rows, values and schema as one row group per chunk, a footer that does not grow with
+    the chunks, and the run loads as before."""
+    import pyarrow.parquet as pq
+
+    from bonfire_sim.sim import runner as R
+    from bonfire_sim.sim.load import load
+
+    cfg = RunConfig(games=300, players=3, seed=9, chunk_size=20)
+    monkeypatch.setattr(R, "ROW_GROUP_ROWS", 1)  # no gathering: a group per chunk (before)
+    per_chunk = run(cfg, tmp_path / "old")
+    monkeypatch.setattr(R, "ROW_GROUP_ROWS", 200)
+    gathered = run(cfg, tmp_path / "new")
+    for table, rows in (("games", 300), ("players", 900)):
+        a = pq.ParquetFile(per_chunk / f"{table}.parquet")
+        b = pq.ParquetFile(gathered / f"{table}.parquet")
+        assert a.read().to_pandas().equals(b.read().to_pandas())  # values, row for row
+        assert a.schema_arrow == b.schema_arrow
+        sizes = [b.metadata.row_group(i).num_rows for i in range(b.metadata.num_row_groups)]
+        assert sum(sizes) == rows and all(s >= 200 for s in sizes[:-1])
+        assert b.metadata.num_row_groups < a.metadata.num_row_groups
+    assert a.metadata.num_row_groups == 15  # one row group per 20-game chunk
+    old, new = load(per_chunk, turns=False), load(gathered, turns=False)
+    pd.testing.assert_frame_equal(old.players, new.players)
+    pd.testing.assert_frame_equal(old.games, new.games)
+
+
+def _old_counts(col):
+    """``stats.counts`` before the categorical path (the oracle)."""
+    vc = col.value_counts()
+    return vc.reindex(pd.Index(col.unique()).dropna()).sort_values(ascending=False,
+                                                                    kind="stable")
+
+
+def test_counts_of_a_categorical_are_its_value_counts_exactly():
+    from bonfire_sim.report import stats as S
+
+    rng = np.random.default_rng(4)
+    cats = pd.CategoricalDtype(["greedy", "random", "tempo", "tom", "tuned"])
+    names = np.array(["tempo", "greedy", "random", "tuned"])
+    cases = [pd.Series(names[rng.integers(0, 4, 5_000)]),
+             pd.Series(["tempo", "greedy", "random", "greedy", "random", "tempo"]),
+             pd.Series(["tuned"] * 3 + [None, "greedy"]), pd.Series([], dtype=object)]
+    for text in cases:
+        cat = text.astype(cats)
+        for col in (cat, cat[::-1], cat.iloc[7:]):
+            pd.testing.assert_series_equal(S.counts(col), _old_counts(col), check_exact=True)
+        pd.testing.assert_series_equal(S.counts(text), _old_counts(text), check_exact=True)
+
+
+def test_the_run_overview_is_the_group_bys(mixed):
+    """``run_overview`` by masks against the games' group-by it replaced."""
+    from bonfire_sim.report import stats as S
+
+    def old(games, players):
+        rows = []
+        for label, g in games.groupby("run", sort=False):
+            at = ((players["run"] == label) & (players["strategy"] != S.TOM)).to_numpy(bool)
+            p = players.loc[at, "strategy"]
+            mix = _old_counts(p)
+            rows.append({"run": label, "n_players": int(g["n_players"].iloc[0]),
+                         "solo": bool(g["solo"].iloc[0]), "games": len(g),
+                         "seat_rotation": bool(g["rotated"].iloc[0]),
+                         "strategies": ", ".join(f"{k} ({v / len(p):.0%})"
+                                                 for k, v in mix.items())})
+        return pd.DataFrame(rows)
+
+    games = (mixed.drop_duplicates(["run", "game_id"])[
+        ["run", "game_id", "n_players", "solo", "rotated"]].iloc[::-1])  # b2 first
+    for g in (games, games.iloc[::-1]):
+        want = old(g, mixed)
+        assert len(want) == 2
+        pd.testing.assert_frame_equal(S.run_overview(g, mixed), want, check_exact=True)

@@ -20,6 +20,7 @@ from bonfire_sim.analysis.intervals import mean_ci
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import groups as G
 from bonfire_sim.report import html as H
+from bonfire_sim.report import rows as RW
 from bonfire_sim.report import stats as S
 from bonfire_sim.report.marks import answer_marks
 
@@ -296,7 +297,7 @@ def population_block(players: pd.DataFrame, groups: Sequence[G.Group]) -> dict[s
     parts = []
     for setting, members in G.settings(groups, solo=False) or [("", [])]:
         runs = {r for g in members for r in g.runs}
-        at = multi["run"].isin(runs).to_numpy(bool) if runs else None
+        at = RW.run_mask(multi, list(runs)) if runs else None
         p = multi if at is None or at.all() else multi[at]  # no copy of every row
         if p.empty:
             continue

@@ -25,6 +25,7 @@ from bonfire_sim.report import decided as DC
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import groups as G
 from bonfire_sim.report import html as H
+from bonfire_sim.report import rows as RW
 from bonfire_sim.report import stats as S
 from bonfire_sim.report.data import (  # noqa: F401 (public here: compare and callers)
     PLAYER_COLUMNS,
@@ -83,7 +84,7 @@ def seat_data(players: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
 
     keep = np.ones(len(m), bool)
     notes = []
-    for n in sorted(set(counts.tolist())):
+    for n in np.unique(counts).tolist():  # not a Python int per row (32 MB at 1M games)
         at = counts == n
         if rotated[at].any():
             keep[at & ~rotated] = False
@@ -495,8 +496,8 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
             where = f" ({setting})" if len(multi) > 1 else ""
             if sid == "seats":
                 say(f"section {sid}{where}: {len(rs)} run(s)")
-                sec = section_seats(players[players["run"].isin([r.label for r in rs])],
-                                    rs, margin)
+                sec = section_seats(RW.rows_of_runs(players, [r.label for r in rs]), rs,
+                                    margin)
             else:
                 say(f"section {sid}{where}: {forks_text(probes, rs)}")
                 build = section_tasks if sid == "tasks" else section_gnomes

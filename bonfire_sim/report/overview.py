@@ -12,6 +12,7 @@ import pandas as pd
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import groups as G
 from bonfire_sim.report import html as H
+from bonfire_sim.report import rows as RW
 from bonfire_sim.report import stats as S
 from bonfire_sim.rules import components as C
 
@@ -67,8 +68,7 @@ def section_overview(games: pd.DataFrame, players: pd.DataFrame,
 
 def _rows_of(frame: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
     """The rows of these runs; the frame itself when it holds no other (no copy)."""
-    mask = frame["run"].isin(labels)
-    return frame if mask.all() else frame[mask]
+    return RW.rows_of_runs(frame, labels)
 
 
 def _groups_of_frames(games: pd.DataFrame) -> list[G.Group]:

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from pyarrow import types as arrow_types
 from scipy import stats as sps
 
 from bonfire_sim.analysis.intervals import (  # noqa: F401 (re-exported for the report)
@@ -38,12 +37,20 @@ from bonfire_sim.analysis.intervals import (  # noqa: F401 (re-exported for the 
     welch,
     wilson,
 )
+from bonfire_sim.report import rows as RW
+from bonfire_sim.report.rows import (  # noqa: F401 (re-exported: the sections' shared rows)
+    TOM,
+    _rows_of,
+    combine,
+    groups,
+    multiplayer,
+    n_games,
+)
 from bonfire_sim.rules import components as C
 
 TASK_IDS = tuple(t.id for t in C.TASKS)
 GNOME_IDS = tuple(f"S{i}" for i in range(1, C.N_SPECIALISTS + 1)) + tuple(
     f"E{i}" for i in range(1, C.N_ELDERS + 1))
-TOM = "tom"
 
 
 # ---- interval helpers -----------------------------------------------------------------
@@ -51,201 +58,26 @@ TOM = "tom"
 # statistics module, shared with the analysis and studies layers) and are re-exported here.
 
 
-# ---- combining runs -------------------------------------------------------------------
-def _list_columns() -> set[str]:
-    from bonfire_sim.sim.frames import SCHEMAS
+# ---- combining runs: ``report.rows`` (combine, groups, n_games), re-exported -----------
 
-    return {f.name for f in SCHEMAS["players"] if arrow_types.is_list(f.type)}
-
-
-def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = False,
-            ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(games, players) of several ``(label, RunData)``, tagged ``run`` and ``rotated``.
-
-    ``players`` gains the game's ``n_players``, ``solo``, ``n_turns``, ``end_reason``,
-    ``deal`` (when the games have one), ``deal_key`` (its deal, an id unique across the
-    runs) and ``win_share`` (1/k for each of k tied winners, else 0).  ``lists=False``
-    leaves the list columns (task and gnome ids) out of ``players``: the report counts
-    those per run in Arrow, and at a million games they are most of the table.
-    ``lean=True`` (the report) leaves out the game columns no report section reads from
-    the players rows (``n_turns``, ``end_reason``, ``deal``: the games frame has them) and
-    holds ``run`` as a categorical of the sorted labels (a byte a row, not a string: the
-    same groups, order and comparisons).
-
-    A single run's frames share the run's own columns (copy-on-write), so combining costs
-    only the columns it adds: at a million games each copy of the players table is
-    hundreds of MB.
-    """
-    gs, ps = [], []
-    shares: list[np.ndarray] | None = []
-    deal_offset = 0
-    labels = sorted({label for label, _ in runs})
-    for label, data in runs:
-        cfg = data.manifest.get("config", {})
-        g = data.games.copy(deep=False)  # the run's columns, shared until written
-        g["run"] = _label_column(label, labels, len(g)) if lean else label
-        g["rotated"] = bool(cfg.get("seat_rotation", False))
-        left = data.players
-        if not lists:
-            left = left[[c for c in left.columns if c not in _list_columns()]]
-        p, deal, row = _with_game_columns(
-            left, g, _label_column(label, labels, len(left)) if lean else label, lean)
-        if row is not None and shares is not None:  # tied winners counted per game
-            won = p["won"].to_numpy(bool)
-            winners = np.bincount(row, weights=won, minlength=len(g))
-            # 1/k per game, then spread to its rows: the same values as working it out
-            # per row, with one row-long temporary instead of four
-            share = (1.0 / np.maximum(winners, 1))[row]
-            share[~won] = 0.0
-            shares.append(share)
-            del share, winners
-        else:
-            shares = None
-        # One id per (run, deal), unique across the runs: the cluster of the intervals
-        # over seat-rotated games (the rotations of a deal share its cards).
-        top = int(deal.max()) + deal_offset if len(deal) else deal_offset
-        # int32 where every key fits (the same values, half the bytes of a big run),
-        # added in int32 then (no int64 copy of every row)
-        if lean and top < 2**31:
-            p["deal_key"] = deal.astype(np.int32, copy=False) + np.int32(deal_offset)
-        else:
-            p["deal_key"] = deal.astype(np.int64) + deal_offset
-        deal_offset = top + 1 if len(deal) else deal_offset
-        del left
-        gs.append(g)
-        ps.append(p)
-        del p
-    games = gs[0] if len(gs) == 1 else pd.concat(gs, ignore_index=True)
-    players = ps.pop() if len(ps) == 1 else pd.concat(ps, ignore_index=True)
-    del ps
-    players["won"] = players["won"].astype(bool)
-    if shares is not None:  # no group-by over every row of every run
-        players["win_share"] = shares[0] if len(shares) == 1 else np.concatenate(shares)
-    else:
-        winners = players.groupby(["run", "game_id"])["won"].transform("sum")
-        players["win_share"] = np.where(players["won"], 1.0 / winners.clip(lower=1), 0.0)
-    return games, players
-
-
-def _label_column(label: str, labels: list[str], n: int) -> pd.Categorical:
-    """``label`` on ``n`` rows as a categorical of the sorted ``labels`` (a byte a row)."""
-    return pd.Categorical.from_codes(np.full(n, labels.index(label), np.int32), labels)
-
-
-def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: Any, lean: bool,
-                       ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray | None]:
-    """``left`` (one run's players rows) with ``run`` and its game's columns beside it,
-    each row's deal (its game id where the games have no deal) and each row's game (its
-    row in ``g``; None where a game is missing).
-
-    Each row's game is found by its ``game_id`` and ``left``'s own columns are shared, not
-    copied; a row whose game is missing falls back to a left merge (the game columns then
-    NaN), as before."""
-    has_deal = "deal" in g
-    cols = ["n_players", "solo", *([] if lean else ["n_turns", "end_reason"]), "rotated",
-            *(["deal"] if has_deal else [])]
-    unique = g["game_id"].is_unique
-    row = _rows_of(left["game_id"].to_numpy(), g["game_id"].to_numpy()) if unique else None
-    if row is None or (row < 0).any():
-        p = left.merge(g[["game_id", *cols]], on="game_id", how="left")
-        p.insert(len(left.columns), "run", label)
-    else:
-        p = left.copy(deep=False)
-        p["run"] = label
-        for c in cols:
-            p[c] = g[c].array.take(row)
-    deal = p["deal" if has_deal else "game_id"].to_numpy()  # as stored: int32 in a report
-    if lean and has_deal:
-        p = p.drop(columns="deal")
-    return p, deal, (None if row is None or (row < 0).any() else row)
-
-
-def groups(frame: pd.DataFrame, keys: Sequence[str], cols: Sequence[str],
-           ) -> Iterator[tuple[Any, pd.DataFrame]]:
-    """``frame.groupby(keys)[cols]`` iterated: the same keys (sorted, a categorical by its
-    categories, missing keys left out), order and rows, one group's columns taken at a
-    time.  Each group is found by one boolean mask, not by pandas' grouper, whose codes,
-    sort and row indices cost about 40 bytes a row at once (a million 4-player games:
-    160 MB); a group that is every row is the frame's own columns (no copy)."""
-    cols = list(cols)
-
-    def values(col: pd.Series) -> list[Any]:
-        found = col.dropna().unique()
-        if isinstance(col.dtype, pd.CategoricalDtype):
-            order = {c: i for i, c in enumerate(col.dtype.categories)}
-            return sorted(found, key=order.__getitem__)
-        return sorted(found)
-
-    def walk(mask: np.ndarray | None, depth: int, key: tuple[Any, ...],
-             ) -> Iterator[tuple[Any, pd.DataFrame]]:
-        if depth == len(keys):
-            # pandas' keys: Python scalars in a tuple of several, the column's own alone
-            out = tuple(k.item() if isinstance(k, np.generic) else k for k in key) if len(
-                keys) > 1 else key[0]
-            if mask is None or mask.all():
-                yield out, frame[cols]
-            elif mask.any():
-                yield out, frame.loc[mask, cols]
-            return
-        col = frame[keys[depth]] if mask is None or mask.all() else frame[keys[depth]][mask]
-        for v in values(col):
-            at = (frame[keys[depth]] == v).to_numpy(bool)
-            yield from walk(at if mask is None else mask & at, depth + 1, (*key, v))
-
-    yield from walk(None, 0, ())
-
-
-def _rows_of(ids: np.ndarray, game_ids: np.ndarray) -> np.ndarray:
-    """``pd.Index(game_ids).get_indexer(ids)`` (-1 where an id is missing) of unique
-    ``game_ids``: where both are in order and every game has rows (a run as written), the
-    games are numbered where the ids change (int32, no hash table of every row)."""
-    if (len(ids) and ids.dtype.kind in "iu" and game_ids.dtype.kind in "iu"
-            and bool(np.all(ids[1:] >= ids[:-1]))):
-        rows = unique_codes(ids)[1]  # a new array: the caller may write into it
-        if int(rows[-1]) + 1 == len(game_ids) and np.array_equal(game_ids[rows], ids):
-            return rows
-    return pd.Index(game_ids).get_indexer(ids)
-
-
-def n_games(players: pd.DataFrame) -> int:
-    """Distinct games (run and game id) among the rows: counted per run on the integer
-    ids, without a frame of (run, game id) pairs (a million games: 4 million rows)."""
-    if "run" not in players:
-        return _distinct(players["game_id"].to_numpy())
-    runs = players["run"]
-    ids = players["game_id"].to_numpy()
-    total = 0
-    for r in runs.unique():
-        at = (runs == r).to_numpy(bool)
-        total += _distinct(ids if at.all() else ids[at])
-    return total
-
-
-def _distinct(ids: np.ndarray) -> int:
-    """``nunique`` of integer ids: counted where they change if they are in order (a run's
-    rows are written game by game), without a hash table of every row."""
-    if len(ids) and ids.dtype.kind in "iu" and bool(np.all(ids[1:] >= ids[:-1])):
-        return 1 + int(np.count_nonzero(ids[1:] != ids[:-1]))
-    return int(pd.Series(ids).nunique())
-
-
-def multiplayer(players: pd.DataFrame) -> pd.DataFrame:
-    """Rows of human players in games with 2+ human players (solo games left out)."""
-    keep = (~players["solo"].astype(bool)) & (players["strategy"] != TOM)
-    return players if keep.all() else players[keep]  # no copy of a big all-multiplayer run
 
 
 # ---- 1. overview ----------------------------------------------------------------------
 def run_overview(games: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
     """One row per run: player count, games, rotation, strategy mix."""
     rows = []
-    for run, g in games.groupby("run", sort=False):
+    # the runs in order of appearance (groupby's sort=False), each found by a mask: a
+    # group-by copied every games column of the run (30 MB at a million games)
+    for run in games["run"].dropna().unique():
+        of = RW.run_mask(games, [run])
+        first = int(np.argmax(of))
         at = ((players["run"] == run) & (players["strategy"] != TOM)).to_numpy(bool)
         p = players["strategy"] if at.all() else players.loc[at, "strategy"]  # no copy
         mix = counts(p)
-        rows.append({"run": run, "n_players": int(g["n_players"].iloc[0]),
-                     "solo": bool(g["solo"].iloc[0]), "games": len(g),
-                     "seat_rotation": bool(g["rotated"].iloc[0]),
+        rows.append({"run": run, "n_players": int(games["n_players"].iloc[first]),
+                     "solo": bool(games["solo"].iloc[first]),
+                     "games": int(np.count_nonzero(of)),
+                     "seat_rotation": bool(games["rotated"].iloc[first]),
                      "strategies": ", ".join(f"{k} ({v / len(p):.0%})" for k, v in mix.items())})
     return pd.DataFrame(rows)
 
@@ -253,10 +85,31 @@ def run_overview(games: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
 def counts(col: pd.Series) -> pd.Series:
     """``col.value_counts()`` as of strings (ties in order of first appearance) whether
     ``col`` holds strings or a categorical (whose own ties follow its categories and which
-    counts its absent categories as 0)."""
-    vc = col.value_counts()
-    return vc.reindex(pd.Index(col.unique()).dropna()).sort_values(ascending=False,
-                                                                    kind="stable")
+    counts its absent categories as 0).  A categorical is counted a category at a time
+    on its codes (its ``value_counts`` widened every code to int64: 36 MB at a million
+    4-player games)."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        vc, found = _category_counts(col)
+    else:
+        vc, found = col.value_counts(), col.unique()
+    return vc.reindex(pd.Index(found).dropna()).sort_values(ascending=False, kind="stable")
+
+
+def _category_counts(col: pd.Series) -> tuple[pd.Series, pd.Categorical]:
+    """(count of each category present, the categories present in order of first
+    appearance: ``col.unique()``) of a categorical column."""
+    codes = col.cat.codes.to_numpy()
+    seen = []
+    for i in range(len(col.dtype.categories) if len(codes) else 0):
+        at = codes == i
+        first = int(np.argmax(at))
+        if at[first]:
+            seen.append((first, i, int(np.count_nonzero(at))))
+    seen.sort()
+    found = pd.Categorical.from_codes([i for _, i, _ in seen], dtype=col.dtype)
+    vc = pd.Series([k for _, _, k in seen], index=pd.CategoricalIndex(found), name="count",
+                   dtype=np.int64)
+    return vc, found
 
 
 def end_reasons(games: pd.DataFrame) -> pd.DataFrame:
@@ -271,13 +124,17 @@ def end_reasons(games: pd.DataFrame) -> pd.DataFrame:
 def score_summary(players: pd.DataFrame) -> pd.DataFrame:
     """Score mean (t interval), sd and quartiles by player count and strategy."""
     rows = []
-    for (n, s), g in groups(players, ["n_players", "strategy"], ["score", "win_share"]):
+    # the win shares of a group (decoded to float64) taken after its scores' statistics,
+    # not beside them: at a million 4-player games each is a 32 MB column
+    shares = (g["win_share"].mean() for _, g in groups(players, ["n_players", "strategy"],
+                                                       ["win_share"]))
+    for (n, s), g in groups(players, ["n_players", "strategy"], ["score"]):
         m, lo, hi = mean_ci(g["score"])
         q = g["score"].quantile([0.25, 0.5, 0.75]).to_numpy()
         rows.append({"n_players": n, "strategy": s, "n": len(g), "mean": m, "lo": lo, "hi": hi,
                      "sd": float(g["score"].std(ddof=1)) if len(g) > 1 else math.nan,
                      "q25": q[0], "median": q[1], "q75": q[2],
-                     "win_rate": g["win_share"].mean()})
+                     "win_rate": next(shares)})
     return pd.DataFrame(rows)
 
 
@@ -332,7 +189,7 @@ def seat_test(players: pd.DataFrame) -> pd.DataFrame:
     for n in sorted(counts.dropna().unique()):
         at = counts == n
         g = players if at.all() else players[at]  # no copy of a one-count frame
-        wins = g.groupby("seat")["win_share"].sum().reindex(range(int(n)), fill_value=0.0)
+        wins = _wins_by_seat(g, int(n))
         total = wins.sum()
         if n < 2 or total <= 0:
             continue
@@ -342,6 +199,28 @@ def seat_test(players: pd.DataFrame) -> pd.DataFrame:
                      "p_value": float(p), "rotated": bool(g["rotated"].all())
                      if "rotated" in g else False})
     return pd.DataFrame(rows)
+
+
+def _wins_by_seat(players: pd.DataFrame, n: int) -> pd.Series:
+    """``players.groupby("seat")["win_share"].sum()`` over seats 0..n-1 (0 for a seat
+    without rows), a seat at a time: pandas' grouper over every row (int64 codes and the
+    float column) cost 39 MB at a million games.  Each seat is summed by the same grouped
+    (compensated) sum over its rows in order, so bit for bit as before; a leading 0.0 in a
+    group of its own keeps pandas off its one-group path, which sums differently."""
+    seat = players["seat"].to_numpy()
+    share = players["win_share"]
+    wins = []
+    for s in range(n):
+        at = seat == s
+        if not at.any():
+            wins.append(0.0)
+            continue
+        x = np.zeros(1 + int(at.sum()))
+        x[1:] = np.asarray((share if at.all() else share[at]).array, dtype=np.float64)
+        label = np.zeros(len(x), np.int8)
+        label[0] = 1
+        wins.append(pd.Series(x).groupby(label).sum().loc[0])
+    return pd.Series(wins, index=range(n), dtype=np.float64)
 
 
 # ---- 3./4. adjusted effects -----------------------------------------------------------

@@ -1,0 +1,256 @@
+"""The rows a report's sections share: the runs combined into one games and one players
+frame, held narrow (categoricals, int32 ids, the win share as a byte), and the groups,
+distinct games and selections the sections take of them without copying every row.
+
+At a million 4-player games each column of the players rows is 4 million values, so
+every helper here reads the columns it needs and copies rows only where it drops some.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from pyarrow import types as arrow_types
+
+from bonfire_sim.analysis.intervals import unique_codes
+
+TOM = "tom"
+
+# ---- combining runs -------------------------------------------------------------------
+def _list_columns() -> set[str]:
+    from bonfire_sim.sim.frames import SCHEMAS
+
+    return {f.name for f in SCHEMAS["players"] if arrow_types.is_list(f.type)}
+
+
+def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = False,
+            ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(games, players) of several ``(label, RunData)``, tagged ``run`` and ``rotated``.
+
+    ``players`` gains the game's ``n_players``, ``solo``, ``n_turns``, ``end_reason``,
+    ``deal`` (when the games have one), ``deal_key`` (its deal, an id unique across the
+    runs) and ``win_share`` (1/k for each of k tied winners, else 0).  ``lists=False``
+    leaves the list columns (task and gnome ids) out of ``players``: the report counts
+    those per run in Arrow, and at a million games they are most of the table.
+    ``lean=True`` (the report) leaves out the game columns no report section reads from
+    the players rows (``n_turns``, ``end_reason``, ``deal``: the games frame has them) and
+    holds ``run`` as a categorical of the sorted labels (a byte a row, not a string: the
+    same groups, order and comparisons) and ``win_share`` as a categorical of its values
+    (``shares_categorical``: a byte a row; ``groups`` gives it as floats).
+
+    A single run's frames share the run's own columns (copy-on-write), so combining costs
+    only the columns it adds: at a million games each copy of the players table is
+    hundreds of MB.
+    """
+    gs, ps = [], []
+    shares: list[np.ndarray] | None = []
+    deal_offset = 0
+    labels = sorted({label for label, _ in runs})
+    for label, data in runs:
+        cfg = data.manifest.get("config", {})
+        g = data.games.copy(deep=False)  # the run's columns, shared until written
+        g["run"] = _label_column(label, labels, len(g)) if lean else label
+        g["rotated"] = bool(cfg.get("seat_rotation", False))
+        left = data.players
+        if not lists:
+            left = left[[c for c in left.columns if c not in _list_columns()]]
+        p, deal, row = _with_game_columns(
+            left, g, _label_column(label, labels, len(left)) if lean else label, lean)
+        if row is not None and shares is not None:  # tied winners counted per game
+            won = p["won"].to_numpy(bool)
+            winners = np.bincount(row, weights=won, minlength=len(g))
+            if lean:  # k for each of k tied winners, else 0: a byte a row (share_codes)
+                shares.append(share_codes(winners, row, won))
+            else:
+                # 1/k per game, then spread to its rows: the same values as working it
+                # out per row, with one row-long temporary instead of four
+                share = (1.0 / np.maximum(winners, 1))[row]
+                share[~won] = 0.0
+                shares.append(share)
+                del share
+            del winners
+        else:
+            shares = None
+        # One id per (run, deal), unique across the runs: the cluster of the intervals
+        # over seat-rotated games (the rotations of a deal share its cards).
+        top = int(deal.max()) + deal_offset if len(deal) else deal_offset
+        # int32 where every key fits (the same values, half the bytes of a big run),
+        # added in int32 then (no int64 copy of every row)
+        if lean and top < 2**31:
+            p["deal_key"] = deal.astype(np.int32, copy=False) + np.int32(deal_offset)
+        else:
+            p["deal_key"] = deal.astype(np.int64) + deal_offset
+        deal_offset = top + 1 if len(deal) else deal_offset
+        del left
+        gs.append(g)
+        ps.append(p)
+        del p
+    games = gs[0] if len(gs) == 1 else pd.concat(gs, ignore_index=True)
+    players = ps.pop() if len(ps) == 1 else pd.concat(ps, ignore_index=True)
+    del ps
+    players["won"] = players["won"].astype(bool)
+    if shares is not None:  # no group-by over every row of every run
+        share = shares[0] if len(shares) == 1 else np.concatenate(shares)
+        players["win_share"] = shares_categorical(share) if lean else share
+    else:
+        winners = players.groupby(["run", "game_id"])["won"].transform("sum")
+        players["win_share"] = np.where(players["won"], 1.0 / winners.clip(lower=1), 0.0)
+    return games, players
+
+
+def share_codes(winners: np.ndarray, row: np.ndarray, won: np.ndarray) -> np.ndarray:
+    """Each row's number of tied winners if it won, else 0 (int8): its win share is 1/k,
+    or 0 (``shares_categorical``)."""
+    k = winners.astype(np.int8)[row]
+    k[~won] = 0
+    return k
+
+
+def shares_categorical(codes: np.ndarray) -> pd.Categorical:
+    """The win shares of ``share_codes`` as a categorical of their float values (0, 1,
+    1/2, 1/3, ...: code k is 1.0 / k, code 0 is 0.0), a byte a row instead of a float64:
+    32 MB at a million 4-player games, held through the whole report.  ``groups`` gives
+    the sections the float64 column (``decoded``): the same values as before, bit for bit."""
+    top = int(codes.max()) if len(codes) else 0
+    values = [0.0, *(1.0 / np.maximum(np.float64(k), 1) for k in range(1, top + 1))]
+    return pd.Categorical.from_codes(codes, pd.Index(values, dtype=np.float64))
+
+
+def decoded(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with each categorical of numbers (the win share) as its float values: a
+    group's column, materialised while it is used."""
+    cats = [c for c in frame.columns if isinstance(frame[c].dtype, pd.CategoricalDtype)
+            and frame[c].dtype.categories.dtype.kind == "f"]
+    if not cats:
+        return frame
+    return frame.assign(**{c: np.asarray(frame[c].array, dtype=np.float64) for c in cats})
+
+
+def _label_column(label: str, labels: list[str], n: int) -> pd.Categorical:
+    """``label`` on ``n`` rows as a categorical of the sorted ``labels`` (a byte a row)."""
+    return pd.Categorical.from_codes(np.full(n, labels.index(label), np.int32), labels)
+
+
+def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: Any, lean: bool,
+                       ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray | None]:
+    """``left`` (one run's players rows) with ``run`` and its game's columns beside it,
+    each row's deal (its game id where the games have no deal) and each row's game (its
+    row in ``g``; None where a game is missing).
+
+    Each row's game is found by its ``game_id`` and ``left``'s own columns are shared, not
+    copied; a row whose game is missing falls back to a left merge (the game columns then
+    NaN), as before."""
+    has_deal = "deal" in g
+    cols = ["n_players", "solo", *([] if lean else ["n_turns", "end_reason"]), "rotated",
+            *(["deal"] if has_deal else [])]
+    unique = g["game_id"].is_unique
+    row = _rows_of(left["game_id"].to_numpy(), g["game_id"].to_numpy()) if unique else None
+    if row is None or (row < 0).any():
+        p = left.merge(g[["game_id", *cols]], on="game_id", how="left")
+        p.insert(len(left.columns), "run", label)
+    else:
+        p = left.copy(deep=False)
+        p["run"] = label
+        for c in cols:
+            p[c] = g[c].array.take(row)
+    deal = p["deal" if has_deal else "game_id"].to_numpy()  # as stored: int32 in a report
+    if lean and has_deal:
+        p = p.drop(columns="deal")
+    return p, deal, (None if row is None or (row < 0).any() else row)
+
+
+def groups(frame: pd.DataFrame, keys: Sequence[str], cols: Sequence[str],
+           ) -> Iterator[tuple[Any, pd.DataFrame]]:
+    """``frame.groupby(keys)[cols]`` iterated: the same keys (sorted, a categorical by its
+    categories, missing keys left out), order and rows, one group's columns taken at a
+    time.  Each group is found by one boolean mask, not by pandas' grouper, whose codes,
+    sort and row indices cost about 40 bytes a row at once (a million 4-player games:
+    160 MB); a group that is every row is the frame's own columns (no copy)."""
+    cols = list(cols)
+
+    def values(col: pd.Series) -> list[Any]:
+        found = col.dropna().unique()
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            order = {c: i for i, c in enumerate(col.dtype.categories)}
+            return sorted(found, key=order.__getitem__)
+        return sorted(found)
+
+    def walk(mask: np.ndarray | None, depth: int, key: tuple[Any, ...],
+             ) -> Iterator[tuple[Any, pd.DataFrame]]:
+        if depth == len(keys):
+            # pandas' keys: Python scalars in a tuple of several, the column's own alone
+            out = tuple(k.item() if isinstance(k, np.generic) else k for k in key) if len(
+                keys) > 1 else key[0]
+            if mask is None or mask.all():
+                yield out, decoded(frame[cols])
+            elif mask.any():
+                yield out, decoded(frame.loc[mask, cols])
+            return
+        col = frame[keys[depth]] if mask is None or mask.all() else frame[keys[depth]][mask]
+        for v in values(col):
+            at = (frame[keys[depth]] == v).to_numpy(bool)
+            yield from walk(at if mask is None else mask & at, depth + 1, (*key, v))
+
+    yield from walk(None, 0, ())
+
+
+def _rows_of(ids: np.ndarray, game_ids: np.ndarray) -> np.ndarray:
+    """``pd.Index(game_ids).get_indexer(ids)`` (-1 where an id is missing) of unique
+    ``game_ids``: where both are in order and every game has rows (a run as written), the
+    games are numbered where the ids change (int32, no hash table of every row)."""
+    if (len(ids) and ids.dtype.kind in "iu" and game_ids.dtype.kind in "iu"
+            and bool(np.all(ids[1:] >= ids[:-1]))):
+        rows = unique_codes(ids)[1]  # a new array: the caller may write into it
+        if int(rows[-1]) + 1 == len(game_ids) and np.array_equal(game_ids[rows], ids):
+            return rows
+    return pd.Index(game_ids).get_indexer(ids)
+
+
+def n_games(players: pd.DataFrame) -> int:
+    """Distinct games (run and game id) among the rows: counted per run on the integer
+    ids, without a frame of (run, game id) pairs (a million games: 4 million rows)."""
+    if "run" not in players:
+        return _distinct(players["game_id"].to_numpy())
+    runs = players["run"]
+    ids = players["game_id"].to_numpy()
+    total = 0
+    for r in runs.unique():
+        at = (runs == r).to_numpy(bool)
+        total += _distinct(ids if at.all() else ids[at])
+    return total
+
+
+def _distinct(ids: np.ndarray) -> int:
+    """``nunique`` of integer ids: counted where they change if they are in order (a run's
+    rows are written game by game), without a hash table of every row."""
+    if len(ids) and ids.dtype.kind in "iu" and bool(np.all(ids[1:] >= ids[:-1])):
+        return 1 + int(np.count_nonzero(ids[1:] != ids[:-1]))
+    return int(pd.Series(ids).nunique())
+
+
+def multiplayer(players: pd.DataFrame) -> pd.DataFrame:
+    """Rows of human players in games with 2+ human players (solo games left out)."""
+    keep = (~players["solo"].astype(bool)) & (players["strategy"] != TOM)
+    return players if keep.all() else players[keep]  # no copy of a big all-multiplayer run
+
+
+def rows_of_runs(players: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
+    """The rows of the runs ``labels``: the frame itself where that is every row (a
+    boolean selection copies every column even when it keeps them all: 55 MB at a
+    million 4-player games, held through the seat step)."""
+    at = run_mask(players, labels)
+    return players if at.all() else players[at]
+
+
+def run_mask(frame: pd.DataFrame, labels: Sequence[str]) -> np.ndarray:
+    """``frame["run"].isin(labels)`` as a numpy mask, one comparison per label: on the
+    categorical ``run`` each is a comparison of its codes, where ``isin`` built a hash
+    table of every row (48 MB at a million 4-player games, held until the next step)."""
+    runs = frame["run"]
+    at = np.zeros(len(frame), bool)
+    for label in dict.fromkeys(labels):
+        at |= (runs == label).to_numpy(bool)
+    return at
