@@ -24,7 +24,7 @@ from bonfire_sim.analysis.cards.price import (
 )
 from bonfire_sim.analysis.cards.probes import TASK_IDS, ProbeSettings, _game_inputs, probe_values
 from bonfire_sim.analysis.cards.survey import card_values
-from bonfire_sim.analysis.cards.table import card_table, printed_points
+from bonfire_sim.analysis.cards.table import RESPONSE_RATIO, card_table, printed_points
 from bonfire_sim.analysis.intervals import Z95, clustered_mean
 from bonfire_sim.analysis.runs import as_runs
 from bonfire_sim.cli.main import main
@@ -334,6 +334,71 @@ def test_secant_step_zeroes_the_line_through_the_latest_prices():
     assert secant_step([(6.0, 2.0), (4.0, 0.5), (4.0, 1.0)])[1] == pytest.approx(0.5)
 
 
+def test_the_first_step_divides_by_the_re_optimised_response_not_the_fixed_play_slope():
+    """Issue 36: a receipt surplus answers a printed point about twice as steeply as the
+    fixed-play slope says once the players re-optimise (21 price curves, median 2.24), so
+    a first step divided by the fixed-play slope overshoots: R20 at 4 players (fixed
+    0.5-0.6, re-optimised 1.2 a point, fair at 3.7), planted at 2, went 2 -> 7.  On that
+    synthetic line the first step now lands within a point of the zero, from the
+    estimate's table and for a card first flagged on a round's deals alike.  (With
+    RESPONSE_RATIO 1, the old divisor, both land on 6: 2.3 points past.)"""
+    from bonfire_sim.analysis.cards.price import next_prices
+
+    fixed, response, zero, planted = 0.5, 1.2, 3.7, 2
+    surplus = response * (planted - zero)  # -2.04 on the re-optimised line
+    printed = printed_points(RunConfig(games=2, players=2)) | {"B7": planted}
+    vals = {t: (0.0, 400) for t in BLUE} | {"B7": (surplus, 2000)}
+    tab = card_table(_synthetic(vals, seed=8, lit=fixed, exact=True), {2: printed},
+                     measure="receipt")
+    b7 = tab.set_index("card").loc["B7"]
+    assert b7["slope"] == pytest.approx(fixed, abs=0.03) and b7["flag"] != ""
+    assert abs(b7["proposed"] - zero) <= 1, b7[["surplus", "slope", "fair", "proposed"]]
+    # the loop's own step for a card flagged on a round's deals: the same divisor
+    row = pd.DataFrame({"card": ["B7"], "kind": ["task"], "surplus": [surplus],
+                        "half": [0.3], "slope": [fixed], "flag": ["strong"],
+                        "flag_counts": [""]})
+    step, _ = next_prices(row, {"B7": planted}, {}, {}, 1.0, "receipt")
+    assert abs(step["B7"] - zero) <= 1, step
+    # the lit value's slope is exactly one: its step is unchanged
+    assert next_prices(row.assign(slope=1.0), {"B7": planted}, {}, {}, 1.0, "lit")[0] == {
+        "B7": 4}
+
+
+def test_the_check_verifies_a_card_the_loop_moved_and_brought_back_to_its_start(
+        tmp_path, monkeypatch):
+    """Issue 36: R20 at 4 players went 2 -> 7 -> 4 -> 2 and the check, which listed only
+    cards whose price changed, never verified it.  A scripted loop (a synthetic card table
+    per price: B7 reads -2.4 at its planted 2, +4.4 at 4, -0.2 at 2 again) moves B7
+    2 -> 4 -> 2; the check must verify it and say it is back at its start value."""
+    from bonfire_sim.analysis.cards import price as P
+
+    r = run(RunConfig(games=8, players=2, seed=5, seat_rotation=True,
+                      overrides={"task_points": {"B7": 2}}), tmp_path / "r")
+    printed = printed_points(as_runs(r)[0].config)
+    reads = iter([-2.4])  # the estimate; fresh rounds read by price below
+
+    def forks(price: int, first: bool = False) -> pd.DataFrame:
+        s = next(reads) if first else {4: 4.4}.get(price, -0.2)
+        vals = {t: (0.0, 400) for t in BLUE} | {"B7": (s, 2000)}
+        return _synthetic(vals, seed=9, lit=0.6, exact=True)
+
+    played: list[dict[str, int]] = []
+
+    def fresh(groups, prices, seed, games, focus, *a, **k):
+        played.append(dict(prices))
+        f = forks(prices["B7"])
+        return card_table(f, {2: prices}, 1.0, 0.05, measure="receipt"), f
+
+    monkeypatch.setattr(P, "_forks", lambda *a, **k: forks(printed["B7"], first=True))
+    monkeypatch.setattr(P, "fresh_table", fresh)
+    res = reprice(r, verify=True, rounds=3, measure="receipt")
+    assert [p["B7"] for p in played[:2]] == [4, 2]  # moved, then back at the plant
+    assert res.proposal == {}  # ends where it began ...
+    v = res.verified.set_index("card")
+    assert "B7" in v.index and bool(v.loc["B7", "back"])  # ... and is checked there
+    assert v.loc["B7", "verdict"] == "within" and v.loc["B7", "original"] == 2
+
+
 def test_a_card_nobody_lights_gets_no_price_but_the_advice_to_change_its_condition():
     printed = printed_points(RunConfig(games=2, players=2))
     vals = {t: (0.0, 400) for t in BLUE if t != "B1"}
@@ -345,7 +410,8 @@ def test_a_card_nobody_lights_gets_no_price_but_the_advice_to_change_its_conditi
     assert row["price_note"].startswith("no price fixes this card: change its condition")
     ok = tab.set_index("card").loc["B5"]
     assert ok["price_note"] == "" and ok["fair"] == pytest.approx(
-        ok["printed"] - ok["surplus"] / ok["slope"])
+        ok["printed"] - ok["surplus"] / np.clip(RESPONSE_RATIO["receipt"] * ok["slope"],
+                                                0.5, 2.0))
 
 
 def test_a_consistent_deviation_across_counts_is_flagged_when_no_count_shows_it():
