@@ -276,7 +276,13 @@ def test_planted_points_move_their_surplus_by_the_planted_amount_small(tmp_path,
         # slope x k (the players also re-optimise around the new price: noise of size se).
         assert abs(moved - k * b.loc[task, "slope"]) <= max(1.0, 2 * Z95 * se), (task, moved)
         assert np.sign(moved) == np.sign(k)
-        assert abs(b.loc[task, "proposed"] - a.loc[task, "proposed"]) <= 1
+        # The lit value's first step is exact (slope 1).  The receipt value's is the first
+        # step of a secant loop, divided by RESPONSE_RATIO x the fixed-play slope, which
+        # itself rises with the print (B1 0.31 at 2, 0.66 at 6 on these deals, while the
+        # pair answers 0.93 a point): from the two ends it landed on 0 and 2 about a
+        # re-optimised zero of 0.75 (both on the floor of 0 with the old divisor).
+        room = 1 if measure == "lit" else 2
+        assert abs(b.loc[task, "proposed"] - a.loc[task, "proposed"]) <= room
     untouched = [t for t in BLUE if t not in plant]
     assert (b.loc[untouched, "flag"] == a.loc[untouched, "flag"]).mean() >= 0.9
 
