@@ -24,7 +24,7 @@ from bonfire_sim.analysis.cards.price import (
 )
 from bonfire_sim.analysis.cards.probes import TASK_IDS, ProbeSettings, _game_inputs, probe_values
 from bonfire_sim.analysis.cards.survey import card_values
-from bonfire_sim.analysis.cards.table import card_table, printed_points
+from bonfire_sim.analysis.cards.table import RESPONSE_RATIO, card_table, printed_points
 from bonfire_sim.analysis.intervals import Z95, clustered_mean
 from bonfire_sim.analysis.runs import as_runs
 from bonfire_sim.cli.main import main
@@ -276,7 +276,13 @@ def test_planted_points_move_their_surplus_by_the_planted_amount_small(tmp_path,
         # slope x k (the players also re-optimise around the new price: noise of size se).
         assert abs(moved - k * b.loc[task, "slope"]) <= max(1.0, 2 * Z95 * se), (task, moved)
         assert np.sign(moved) == np.sign(k)
-        assert abs(b.loc[task, "proposed"] - a.loc[task, "proposed"]) <= 1
+        # The lit value's first step is exact (slope 1).  The receipt value's is the first
+        # step of a secant loop, divided by RESPONSE_RATIO x the fixed-play slope, which
+        # itself rises with the print (B1 0.31 at 2, 0.66 at 6 on these deals, while the
+        # pair answers 0.93 a point): from the two ends it landed on 0 and 2 about a
+        # re-optimised zero of 0.75 (both on the floor of 0 with the old divisor).
+        room = 1 if measure == "lit" else 2
+        assert abs(b.loc[task, "proposed"] - a.loc[task, "proposed"]) <= room
     untouched = [t for t in BLUE if t not in plant]
     assert (b.loc[untouched, "flag"] == a.loc[untouched, "flag"]).mean() >= 0.9
 
@@ -334,6 +340,71 @@ def test_secant_step_zeroes_the_line_through_the_latest_prices():
     assert secant_step([(6.0, 2.0), (4.0, 0.5), (4.0, 1.0)])[1] == pytest.approx(0.5)
 
 
+def test_the_first_step_divides_by_the_re_optimised_response_not_the_fixed_play_slope():
+    """Issue 36: a receipt surplus answers a printed point about twice as steeply as the
+    fixed-play slope says once the players re-optimise (21 price curves, median 2.24), so
+    a first step divided by the fixed-play slope overshoots: R20 at 4 players (fixed
+    0.5-0.6, re-optimised 1.2 a point, fair at 3.7), planted at 2, went 2 -> 7.  On that
+    synthetic line the first step now lands within a point of the zero, from the
+    estimate's table and for a card first flagged on a round's deals alike.  (With
+    RESPONSE_RATIO 1, the old divisor, both land on 6: 2.3 points past.)"""
+    from bonfire_sim.analysis.cards.price import next_prices
+
+    fixed, response, zero, planted = 0.5, 1.2, 3.7, 2
+    surplus = response * (planted - zero)  # -2.04 on the re-optimised line
+    printed = printed_points(RunConfig(games=2, players=2)) | {"B7": planted}
+    vals = {t: (0.0, 400) for t in BLUE} | {"B7": (surplus, 2000)}
+    tab = card_table(_synthetic(vals, seed=8, lit=fixed, exact=True), {2: printed},
+                     measure="receipt")
+    b7 = tab.set_index("card").loc["B7"]
+    assert b7["slope"] == pytest.approx(fixed, abs=0.03) and b7["flag"] != ""
+    assert abs(b7["proposed"] - zero) <= 1, b7[["surplus", "slope", "fair", "proposed"]]
+    # the loop's own step for a card flagged on a round's deals: the same divisor
+    row = pd.DataFrame({"card": ["B7"], "kind": ["task"], "surplus": [surplus],
+                        "half": [0.3], "slope": [fixed], "flag": ["strong"],
+                        "flag_counts": [""]})
+    step, _ = next_prices(row, {"B7": planted}, {}, {}, 1.0, "receipt")
+    assert abs(step["B7"] - zero) <= 1, step
+    # the lit value's slope is exactly one: its step is unchanged
+    assert next_prices(row.assign(slope=1.0), {"B7": planted}, {}, {}, 1.0, "lit")[0] == {
+        "B7": 4}
+
+
+def test_the_check_verifies_a_card_the_loop_moved_and_brought_back_to_its_start(
+        tmp_path, monkeypatch):
+    """Issue 36: R20 at 4 players went 2 -> 7 -> 4 -> 2 and the check, which listed only
+    cards whose price changed, never verified it.  A scripted loop (a synthetic card table
+    per price: B7 reads -2.4 at its planted 2, +4.4 at 4, -0.2 at 2 again) moves B7
+    2 -> 4 -> 2; the check must verify it and say it is back at its start value."""
+    from bonfire_sim.analysis.cards import price as P
+
+    r = run(RunConfig(games=8, players=2, seed=5, seat_rotation=True,
+                      overrides={"task_points": {"B7": 2}}), tmp_path / "r")
+    printed = printed_points(as_runs(r)[0].config)
+    reads = iter([-2.4])  # the estimate; fresh rounds read by price below
+
+    def forks(price: int, first: bool = False) -> pd.DataFrame:
+        s = next(reads) if first else {4: 4.4}.get(price, -0.2)
+        vals = {t: (0.0, 400) for t in BLUE} | {"B7": (s, 2000)}
+        return _synthetic(vals, seed=9, lit=0.6, exact=True)
+
+    played: list[dict[str, int]] = []
+
+    def fresh(groups, prices, seed, games, focus, *a, **k):
+        played.append(dict(prices))
+        f = forks(prices["B7"])
+        return card_table(f, {2: prices}, 1.0, 0.05, measure="receipt"), f
+
+    monkeypatch.setattr(P, "_forks", lambda *a, **k: forks(printed["B7"], first=True))
+    monkeypatch.setattr(P, "fresh_table", fresh)
+    res = reprice(r, verify=True, rounds=3, measure="receipt")
+    assert [p["B7"] for p in played[:2]] == [4, 2]  # moved, then back at the plant
+    assert res.proposal == {}  # ends where it began ...
+    v = res.verified.set_index("card")
+    assert "B7" in v.index and bool(v.loc["B7", "back"])  # ... and is checked there
+    assert v.loc["B7", "verdict"] == "within" and v.loc["B7", "original"] == 2
+
+
 def test_a_card_nobody_lights_gets_no_price_but_the_advice_to_change_its_condition():
     printed = printed_points(RunConfig(games=2, players=2))
     vals = {t: (0.0, 400) for t in BLUE if t != "B1"}
@@ -345,7 +416,8 @@ def test_a_card_nobody_lights_gets_no_price_but_the_advice_to_change_its_conditi
     assert row["price_note"].startswith("no price fixes this card: change its condition")
     ok = tab.set_index("card").loc["B5"]
     assert ok["price_note"] == "" and ok["fair"] == pytest.approx(
-        ok["printed"] - ok["surplus"] / ok["slope"])
+        ok["printed"] - ok["surplus"] / np.clip(RESPONSE_RATIO["receipt"] * ok["slope"],
+                                                0.5, 2.0))
 
 
 def test_a_consistent_deviation_across_counts_is_flagged_when_no_count_shows_it():
@@ -679,30 +751,39 @@ def test_held_out_plants_come_back_at_every_count_heavy(tmp_path):
     assert len(v) == 3 * len(plant) and (v["verdict"] == "within").all(), v
 
 
-@pytest.mark.study  # 11 min: outside make test-heavy, whose CI budget it would break
-def test_plants_the_receipt_value_prices_at_their_print_come_back_at_three_players_heavy(
-        tmp_path):
-    """Issue 36, the plants chosen by the measure (docs/findings/2026-11-29-receipt-price.md):
-    on price curves at 3 players B20 and R20 read within +-1 at their print and answer
-    0.9-1.3 surplus points a printed point.  Planted +3 and -2, the receipt loop brings
-    both back within 1 point, and their check rows are within in surplus and in printed
-    points.  Y13 (+4), receipt-fair at its print on the curve too, is planted beside them
-    but not asserted: the loop re-prices six yellow tasks to 0 and Y13 with them (to 1-2
-    from the game's own print as well), and R15 in R20's place is driven to 9 (the
-    2026-11-27 runs), so this fails for a plant the loop does not price at the print."""
-    plant = {"B20": 6, "R20": 2, "Y13": 11}
-    game = printed_points(RunConfig(games=4, players=3))
-    r = run(RunConfig(games=1200, players=3, seed=9203, seat_rotation=True,
-                      overrides={"task_points": plant}), tmp_path / "p3", jobs=2)
+# Bar 1's plants (docs/findings/2026-11-29-plants-return.md): cards the unplanted receipt
+# loop leaves at their print on the same seeds (the loop from the game's own print moves
+# the tiers, so a card fair at today's print need not stay there), steep enough (0.6+
+# surplus a printed point re-optimised), named by no card-value test.  No such yellow
+# task exists at 3 players: Y13's "original" is the unplanted loop's own price (0 on seed
+# 9830), planted +4 relative to it.  Per count: (plant, original); the same plants at 2
+# and 4 players do not all come back (the page's table), so only 3 players is a test.
+PLANTS = {3: ({"B20": 6, "R6": 2, "Y13": 4}, {"B20": 3, "R6": 4, "Y13": 0})}
+
+
+def _plants_come_back(tmp_path, players: int) -> None:
+    """The receipt loop at one count (1,200 seat-rotated games of the default population,
+    seed 98<n>0; verify 600 / focus 2,400, 3 rounds) brings each plant within a point of
+    its original value, checks it (every card the loop steered is checked) and its check
+    row is measured and inside +-1."""
+    plant, original = PLANTS[players]
+    r = run(RunConfig(games=1200, players=players, seed=9800 + 10 * players,
+                      seat_rotation=True, overrides={"task_points": plant}),
+            tmp_path / f"p{players}", jobs=2)
     res = reprice([r], verify=True, verify_games=600, focus_games=2400, rounds=3, jobs=2,
                   measure="receipt")
     final = res.printed | res.proposal
-    back = ["B20", "R20"]
-    assert all(abs(final[c] - game[c]) <= 1 for c in back), {c: final[c] for c in back}
+    assert all(abs(final[c] - original[c]) <= 1 for c in plant), {c: final[c] for c in plant}
     assert res.verified is not None
-    v = res.verified[res.verified["card"].isin(back)]
-    assert len(v) == 2, v
-    assert (v["verdict"] == "within").all() and (v["price_verdict"] == "within").all(), v
+    v = res.verified[res.verified["card"].isin(list(plant))]
+    assert sorted(v["card"]) == sorted(plant), v
+    assert (v["verdict"] == "within").all(), v
+
+
+@pytest.mark.study  # 14 min: outside make test-heavy, whose CI budget it would break
+def test_plants_the_receipt_value_prices_at_their_print_come_back_at_three_players_heavy(
+        tmp_path):
+    _plants_come_back(tmp_path, 3)
 
 
 RED = tuple(f"R{i}" for i in range(1, 23))

@@ -160,10 +160,14 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
                        f"{int(r['printed']):>4} {_fmt(r['surplus']):>8} "
                        f"{_fmt(r['s_lo']):>7} .. {_fmt(r['s_hi']):>6} {int(r['n']):>6} "
                        f"{r['response']:>5.2f} {r['fair_lo']:>5.1f} .. {r['fair_hi']:>4.1f}  "
-                       f"{r['verdict']}, {r['status']}; price {r['price_verdict']}")
+                       f"{r['verdict']}, {r['status']}; price {r['price_verdict']}"
+                       + ("; back at its start value" if r["back"] else ""))
         if len(v):
             open_ = int((v["verdict"] == "unresolved").sum())
-            click.echo(f"{int(v['within'].sum())} of {len(v)} re-priced rows within "
+            # every card the loop steered is checked, also one that ended where it began
+            click.echo(f"checked: every card the loop moved or flagged in some round "
+                       f"({v.loc[v['back'], 'card'].nunique()} back at their start value)")
+            click.echo(f"{int(v['within'].sum())} of {len(v)} checked rows within "
                        f"±{margin:g} point(s) (measured, whole interval inside)"
                        + (f"; {open_} unresolved: the check cannot tell at these forks"
                           if open_ else ""))

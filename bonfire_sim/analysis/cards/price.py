@@ -11,7 +11,10 @@ all cards at once, round after round, until no card moves (a fixed point, as the
 lottery does) or the rounds are spent; the re-priced cards get more forks than the rest
 (``focus_games``), since their own interval decides whether they are done.  Finally one
 **check** round on new deals, whose figures change nothing, says per re-priced card
-whether its surplus lies within ± margin: the out-of-sample test of the proposal.
+whether its surplus lies within ± margin: the out-of-sample test of the proposal.  It
+checks every card the loop steered, also one moved and brought back to its start value
+(R20 at 4 players went 2 -> 7 -> 4 -> 2 and was never checked when only changed prices
+were).
 
 Runs are grouped per player count; runs that differ in anything but their seed and size
 (variants, overrides, players) are never pooled.
@@ -34,6 +37,7 @@ from bonfire_sim.analysis.cards.table import (
     MIN_SLOPE,
     PRICE_SLOPE_HI,
     PRICE_SLOPE_LO,
+    RESPONSE_RATIO,
     card_table,
     check_measure,
     printed_points,
@@ -63,7 +67,7 @@ class Round:
 class Reprice:
     """The result: ``proposal`` (task id -> whole printed value, changed cards only),
     ``estimate`` (per task: printed, each count's own fair value and proposal, the
-    combined one), the ``rounds`` of verification and ``verified`` (per re-priced card and
+    combined one), the ``rounds`` of verification and ``verified`` (per steered card and
     count, the surplus measured on the check's fresh deals, and in printed points:
     ``price_window``)."""
 
@@ -248,11 +252,11 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     the players take and light a card differently when it prints more) to the whole
     value closest to a zero surplus, and re-prices any card newly flagged there.  The
     iteration stops at a fixed point (no card moves).  Then one more round on new deals
-    (the **check**), whose figures move nothing, gives ``verified``: per re-priced card
-    and count, its surplus there and whether it lies
-    within ± margin, and the same in printed points (``price_window``, at the surplus per
-    printed point the loop's own prices showed: ``responses``).  Seeds of the estimating
-    runs are refused.  ``measure``: a task's
+    (the **check**), whose figures move nothing, gives ``verified``: per card the loop
+    steered (re-priced, or moved and back at its print: ``back``) and count, its surplus
+    there and whether it lies within ± margin, and the same in printed points
+    (``price_window``, at the surplus per printed point the loop's own prices showed:
+    ``responses``).  Seeds of the estimating runs are refused.  ``measure``: a task's
     value (``table.MEASURES``: the lit value by default, or the receipt value)."""
     check_measure(measure)
     rs = as_runs(runs)
@@ -300,20 +304,22 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
         return result
     # Each card's (printed, surplus) history, one pooled surplus per round (the
     # inverse-variance mean over the counts, as the one printed value serves them all),
-    # and its measured surplus per printed point (the first secant step's slope).
+    # and its first response: the measured surplus per printed point at fixed play times
+    # the measure's RESPONSE_RATIO (the first secant step's slope).
     history = {c: [(float(printed[c]), pooled(table, c))] for c in proposal}
-    slopes = {c: pooled(table, c, "slope") for c in proposal}
+    slopes = {c: RESPONSE_RATIO[measure] * pooled(table, c, "slope") for c in proposal}
     current = dict(printed) | proposal
     tasks = settings.tasks
     for i in range(rounds):
-        moved = sorted(c for c in current if current[c] != printed[c])
+        # every steered card keeps its focus forks, also one stepped back to its print
+        moved = sorted(c for c in current if current[c] != printed[c] or c in history)
         if note:
             note(f"round {i + 1}: {len(moved)} re-priced card(s) on fresh deals (seed "
                  f"{base + i}, {verify_games} games per player count, {focus_games} for "
                  f"the re-priced cards)")
         tab, _ = fresh_table(groups, current, base + i, verify_games, moved, focus_games,
                              margin, alpha, tasks, jobs, quiet, measure)
-        step, unsteered = next_prices(tab, current, history, slopes, margin)
+        step, unsteered = next_prices(tab, current, history, slopes, margin, measure)
         result.rounds.append(Round(base + i, dict(current), tab, sorted(step)))
         if not step and not unsteered:
             result.fixed_point = True  # every re-priced card measured, none moved
@@ -322,7 +328,7 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     result.proposal = {c: v for c, v in current.items() if v != printed[c]}
     result.check, result.verified = _check(groups, current, printed, base + rounds,
                                            verify_games, focus_games, margin, alpha, tasks,
-                                           jobs, quiet, note, measure)
+                                           jobs, quiet, note, measure, sorted(history))
     # the check's own (printed, surplus) pair joins each card's line: a card first moved
     # in the last round has no other measured price (B6, 2 -> 8 at 3 players, read 0.57 a
     # point from its fixed-play slope where its two prices say 1.5)
@@ -391,14 +397,17 @@ def _check(groups: dict[int, list[Run]], prices: dict[str, int], printed: dict[s
            seed: int, games: int, focus_games: int, margin: float, alpha: float,
            tasks: tuple[str, ...] | None, jobs: int, quiet: bool,
            note: Callable[[str], None] | None,
-           measure: str = DEFAULT_MEASURE) -> tuple[Round, pd.DataFrame]:
-    """The check: new deals (``seed``) at the final prices, moving nothing; rows the check
-    cannot resolve get more forks (twice the focus games, on the seeds after it, at most
-    ``CHECK_TOP_UPS`` times) before the verdict."""
-    moved = sorted(c for c in prices if prices[c] != printed[c])
+           measure: str = DEFAULT_MEASURE,
+           steered: Sequence[str] = ()) -> tuple[Round, pd.DataFrame]:
+    """The check: new deals (``seed``) at the final prices, moving nothing, of every card
+    re-priced or ``steered`` (moved or flagged in some round, ``back`` where it ended on
+    its start value); rows the check cannot resolve get more forks (twice the focus
+    games, on the seeds after it, at most ``CHECK_TOP_UPS`` times) before the verdict."""
+    moved = sorted({c for c in prices if prices[c] != printed[c]} | set(steered))
     if note:
-        note(f"check: {len(moved)} re-priced card(s) on new deals (seed {seed}), "
-             f"figures that move nothing")
+        back = sum(prices[c] == printed[c] for c in moved)
+        note(f"check: {len(moved)} card(s) the loop steered ({back} back at their start "
+             f"value) on new deals (seed {seed}), figures that move nothing")
     check, forks = fresh_table(groups, prices, seed, games, moved, focus_games, margin,
                                alpha, tasks, jobs, quiet, measure)
     size = focus_games
@@ -420,6 +429,7 @@ def _check(groups: dict[int, list[Run]], prices: dict[str, int], printed: dict[s
     v = t[["card", "players", "printed", "surplus", "s_lo", "s_hi", "n", "status",
            "flag", "slope", "lit_share"]].copy()
     v["original"] = v["card"].map(printed)
+    v["back"] = v["printed"] == v["original"]
     v["verdict"] = verdict(v, margin)
     v["within"] = v["verdict"] == "within"
     return Round(seed, dict(prices), check, []), v.reset_index(drop=True)
@@ -464,13 +474,14 @@ def pooled_half(table: pd.DataFrame, card: str) -> float:
 def next_prices(tab: pd.DataFrame, current: dict[str, int],
                  history: dict[str, list[tuple[float, float]]],
                  slopes: dict[str, float], margin: float = FL.MARGIN,
-                 ) -> tuple[dict[str, int], list[str]]:
+                 measure: str = DEFAULT_MEASURE) -> tuple[dict[str, int], list[str]]:
     """The cards to move after one fresh round: each re-priced card whose surplus pooled
     over the counts is known to the margin's precision by a secant step to a whole value,
     and every untouched card flagged there (at a count or across counts) by its own fair
-    value; a card whose slope says no price fixes it is left alone.  Returns the moves
-    and the re-priced cards too wide to steer by (a round that leaves some is no fixed
-    point: the next round has more forks).
+    value (its first response ``RESPONSE_RATIO`` x its fixed-play slope); a card whose
+    slope says no price fixes it is left alone.  Returns the moves and the re-priced
+    cards too wide to steer by (a round that leaves some is no fixed point: the next
+    round has more forks).
 
     The pooled surplus, not every count's own row, steers: the card gets ONE printed
     value for all counts, so the line to zero is the pooled one (a rarely lit card at 2
@@ -495,8 +506,8 @@ def next_prices(tab: pd.DataFrame, current: dict[str, int],
             if not slope >= MIN_SLOPE:
                 continue
             history[card] = [(float(current[card]), s)]
-            slopes[card] = slope
-            target = current[card] - s / float(np.clip(slope, SLOPE_LO, SLOPE_HI))
+            slopes[card] = RESPONSE_RATIO[measure] * slope
+            target = current[card] - s / float(np.clip(slopes[card], SLOPE_LO, SLOPE_HI))
         else:
             continue
         new = max(int(math.floor(target + 0.5)), 0)

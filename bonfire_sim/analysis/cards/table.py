@@ -82,6 +82,15 @@ MIN_SLOPE = 0.1  # surplus per printed point below which no printed value fixes 
 # (at 3 players R9 answered 4 -> 24 printed points with +16.7 of surplus, 0.84 a point,
 # where its fixed-play slope said 0.14), so a smaller divisor would throw cards far.
 PRICE_SLOPE_LO, PRICE_SLOPE_HI = 0.5, 2.0
+# A first price step divides by RESPONSE_RATIO x the fixed-play slope (then held in
+# [PRICE_SLOPE_LO, 2]): under the receipt value a printed point moves the surplus more
+# once the players re-optimise.  21 price curves (docs/findings/2026-11-29-receipt-price.md:
+# B20, R15, Y20, R20, R4, Y10, Y13, Y18 at 2-4 players, three prints each, seed 9700):
+# re-optimised response / fixed-play slope median 2.24, quartiles 1.80-2.68, range
+# 0.84-3.22.  2, under the median, steps most cards a little short rather than past: at
+# x1 R20 (4 players, fixed 0.59, response 1.22, fair 3.7) went 2 -> 7 and B6 2 -> 8.
+# The lit value's slope is exactly 1 (both branches ignore the print): no ratio.
+RESPONSE_RATIO = {"lit": 1.0, "receipt": 2.0}
 TIER_FLOOR = {"blue": 2, "red": 4, "yellow": 6}  # the lowest printing of each colour
 COLUMNS = ("card", "kind", "group", "players", "printed", "value", "lo", "hi", "n",
            "deals", "win", "win_lo", "win_hi", "win_points", "win_rate", "lit_share",
@@ -280,7 +289,7 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
     out = FL.flag_table(out, testable, margin, alpha)
     out["pooled"] = out["pooled"].astype(float)
     out["pooled_half"] = out["pooled_half"].astype(float)
-    return _prices(out).loc[:, list(COLUMNS)]
+    return _prices(out, measure).loc[:, list(COLUMNS)]
 
 
 def flags_across_counts(table: pd.DataFrame, margin: float = FL.MARGIN,
@@ -300,20 +309,20 @@ def flags_across_counts(table: pd.DataFrame, margin: float = FL.MARGIN,
                  [c for c in ("pooled", "pooled_half", "flag_counts") if c not in table]]
 
 
-def _prices(out: pd.DataFrame) -> pd.DataFrame:
-    """``fair`` = printed - surplus / slope (the slope held in [``PRICE_SLOPE_LO``,
-    ``PRICE_SLOPE_HI``]), ``proposed`` (its whole number, >= 0) and ``price_note``: no
-    printed value fixes a card whose slope is below ``MIN_SLOPE`` (almost nobody who
-    receives it lights it); rows on fewer than ``MIN_DEALS`` deals get neither; a
-    proposal below the colour's lowest printing says so with
-    its evidence.  ``reprice --verify`` then checks the price on fresh deals."""
+def _prices(out: pd.DataFrame, measure: str = DEFAULT_MEASURE) -> pd.DataFrame:
+    """``fair`` = printed - surplus / (``RESPONSE_RATIO`` x slope, held in
+    [``PRICE_SLOPE_LO``, ``PRICE_SLOPE_HI``]), ``proposed`` (its whole number, >= 0)
+    and ``price_note``: no printed value fixes a card whose slope is below ``MIN_SLOPE``
+    (almost nobody who receives it lights it); rows on fewer than ``MIN_DEALS`` deals get
+    neither; a proposal below the colour's lowest printing says so with its evidence.
+    ``reprice --verify`` then checks the price on fresh deals."""
     # A price rests on forks from enough deals: a row below MIN_DEALS gets no price and
     # no note (two forks say nothing about a card's slope).
     task = (out["kind"] == "task") & (out["deals"] >= MIN_DEALS)
     flat = task & (out["slope"] < MIN_SLOPE)
     with np.errstate(invalid="ignore", divide="ignore"):
-        fair = out["printed"] - out["surplus"] / out["slope"].clip(PRICE_SLOPE_LO,
-                                                                    PRICE_SLOPE_HI)
+        fair = out["printed"] - out["surplus"] / (RESPONSE_RATIO[measure] * out["slope"]
+                                                  ).clip(PRICE_SLOPE_LO, PRICE_SLOPE_HI)
     out["fair"] = np.where(task & ~flat, fair, np.nan)
     out["proposed"] = np.where(np.isfinite(out["fair"]),
                                np.maximum(np.floor(out["fair"] + 0.5), 0), np.nan)
