@@ -288,20 +288,22 @@ def test_planted_points_move_their_surplus_by_the_planted_amount_small(tmp_path,
 
 
 # ---- 5. reprice closes the loop -------------------------------------------------------------
-RECEIPT_LOOP_OPEN = pytest.mark.xfail(strict=False, reason=(
-    "issue 36, open: with the receipt value the closed loop left B1 (planted 8, printed 2) "
-    "out of its final proposal at this size (2026-11-27, 1,800 two-player games); the "
-    "full-size check is test_held_out_plants_come_back_at_every_count_heavy"))
+# Where each measure prices B1 in two-player games of these players: the lit value at its
+# print of 2; the receipt value lower, its surplus zero at about 0.75 printed points once the
+# players re-optimise (measured on the 1,800 games of seed 21 from the two ends of
+# test_planted_points_move_their_surplus_by_the_planted_amount_small).  The loop must bring the planted 8 back to within a point of its measure's price.
+B1_PRICE_BAND = {"lit": (1, 4), "receipt": (0, 2)}
 
 
-@pytest.mark.parametrize("measure", ["lit", pytest.param("receipt", marks=RECEIPT_LOOP_OPEN)])
+@pytest.mark.parametrize("measure", ["lit", "receipt"])
 def test_reprice_brings_a_planted_misprice_back_on_fresh_deals(tmp_path, measure):
     cfg = RunConfig(games=1800, players=2, seed=7, seat_rotation=True,
                     overrides={"task_points": {"B1": 8}})
     r = run(cfg, tmp_path / "r")
     res = reprice(r, probe_games=BLUE_FORKS[measure], verify=True, verify_games=900,
                   focus_games=3600, top_up_games=900, rounds=2, measure=measure)
-    assert 1 <= res.proposal["B1"] <= 4  # printed 2 in the game; 8 was planted
+    lo, hi = B1_PRICE_BAND[measure]
+    assert lo <= res.proposal.get("B1", 8) <= hi  # printed 2 in the game; 8 was planted
     v = res.verified.set_index("card")
     assert abs(v.loc["B1", "surplus"]) <= 1.0
     assert v.loc["B1", "s_lo"] <= v.loc["B1", "surplus"] <= v.loc["B1", "s_hi"]
