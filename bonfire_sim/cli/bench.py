@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from bonfire_sim.cli.options import quiet_option
+from bonfire_sim.cli.options import measure_option, quiet_option
 
 # The flags of the one command that bench was, and the subcommand each became.
 OLD_FLAGS = {"--per-strategy": "strategies", "--versus-catanatron": "catanatron",
@@ -281,8 +281,9 @@ def forks(games: int, jobs: int, strategies_: str | None, quiet: bool) -> None:
 
 @bench.command("card-table")
 @jobs_option("Workers (-1 = every core).")
+@measure_option
 @quiet_option
-def card_table(jobs: int, quiet: bool) -> None:
+def card_table(jobs: int, measure: str, quiet: bool) -> None:
     """The whole card table (66 tasks, 65 at 2 players, and 33 gnomes at 2, 3 and 4
     players) to +-1 point with `values`' defaults, the default population: seconds and
     rows measured per player count.
@@ -294,7 +295,7 @@ def card_table(jobs: int, quiet: bool) -> None:
     """
     from bonfire_sim.sim.runner import resolve_jobs
 
-    _bench_card_table(resolve_jobs(jobs), quiet)
+    _bench_card_table(resolve_jobs(jobs), quiet, measure)
 
 
 @bench.command()
@@ -325,7 +326,7 @@ def search(games: int, quiet: bool) -> None:
                "tuned in the other seats, the same deals for both")
 
 
-def _bench_card_table(jobs: int, quiet: bool) -> None:
+def _bench_card_table(jobs: int, quiet: bool, measure: str) -> None:
     """``bench card-table``: ``values --players 2,3,4`` timed, compile excluded."""
     import os
     import time
@@ -338,13 +339,14 @@ def _bench_card_table(jobs: int, quiet: bool) -> None:
     _warm(quiet)
     for n in (2, 3, 4):  # the fork kernels, compiled or loaded before the clock starts
         probe_values(RunConfig(games=n, players=n, seed=5, seat_rotation=True),
-                     ProbeSettings(kinds=card_kinds()), jobs=1)
+                     ProbeSettings(kinds=card_kinds(measure)), jobs=1)
     configs = {n: RunConfig(games=CS.whole_games(CS.FIRST_GAMES, n), players=n, seed=11,
                             seat_rotation=True) for n in (2, 3, 4)}
     t0 = time.perf_counter()
     survey = CS.survey_cards(configs, games=CS.FIRST_GAMES, max_games=CS.MAX_GAMES, seed=12,
                              jobs=jobs, quiet=quiet, cache=False,
-                             note=None if quiet else lambda m: click.echo(m, err=True))
+                             note=None if quiet else lambda m: click.echo(m, err=True),
+                             measure=measure)
     wall = time.perf_counter() - t0
     header = (f"{'players':>7} {'tasks measured':>15} {'gnomes measured':>16} {'forks':>8} "
               f"{'games':>8} {'seconds':>8}")
