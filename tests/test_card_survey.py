@@ -186,17 +186,45 @@ def test_the_report_measures_cards_when_asked(tmp_path, monkeypatch):
     assert "stayed wider after the top-ups" in html
 
 
-def test_bench_card_table_prints_every_player_count(monkeypatch):
+@pytest.mark.parametrize("measure, kinds", [("lit", ["light/forced", "gnome"]),
+                                            ("receipt", ["take", "light/forced", "gnome"])])
+def test_bench_card_table_prints_every_player_count_and_each_fork_kind(monkeypatch, measure,
+                                                                       kinds):
     monkeypatch.setattr(CS, "FIRST_GAMES", 12)
     monkeypatch.setattr(CS, "MAX_GAMES", 24)
-    res = CliRunner().invoke(main, ["bench", "card-table", "--jobs", "1", "-q"])
+    seen = []
+    real = CS.survey_cards
+    monkeypatch.setattr(CS, "survey_cards",
+                        lambda *a, **k: seen.append(k["measure"]) or real(*a, **k))
+    res = CliRunner().invoke(main, ["bench", "card-table", "--jobs", "1", "-q",
+                                    "--measure", measure])
     assert res.exit_code == 0, res.output
-    rows = [ln.split() for ln in res.output.splitlines() if ln.strip()[:1] in "234"]
+    assert seen == [measure]
+    lines = res.output.splitlines()
+    rows = [ln.split() for ln in lines if ln.strip()[:1] in "234"]
     assert [r[0] for r in rows] == ["2", "3", "4"]
     # Y2 is not dealt at 2 players
     assert [r[1].split("/")[1] for r in rows] == ["65", "66", "66"]
     assert all(r[2].endswith("/33") for r in rows)
     assert "at most 24 four-player games per card (48 two-player)" in res.output
+    # one line per fork kind the measure uses: forks, forks/s, forks per CPU second;
+    # the kinds' forks (from the table's rows) add up to the forks the probes played
+    # (each fork counted once: under lit a task's value forks are its lit forks)
+    by_kind = {ln.split()[0]: ln.split()[1:] for ln in lines
+               if ln.split()[:1] and ln.split()[0] in ("take", "light/forced", "gnome")}
+    assert list(by_kind) == kinds
+    assert all(float(v[1].replace(",", "")) > 0 and float(v[2].replace(",", "")) > 0
+               for v in by_kind.values())
+    total = sum(int(v[0].replace(",", "")) for v in by_kind.values())
+    assert total == sum(int(r[3].replace(",", "")) for r in rows)
+    assert f"measure {measure}" in res.output and "CPU s" in res.output
+
+
+def test_bench_card_table_refuses_an_unknown_measure_in_one_line():
+    res = CliRunner().invoke(main, ["bench", "card-table", "--measure", "worth"])
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and "--measure" in lines[0]
 
 
 def test_values_of_a_run_start_from_its_forks_and_refuse_new_game_options(tmp_path):

@@ -347,6 +347,21 @@ def _write_cached(path: Path, table: pd.DataFrame, meta: dict[str, Any]) -> None
                           fileio.dumps_json(meta, path, indent=1, sort_keys=True, default=list))
 
 
+# CPU seconds the fork chunks have taken in this process and its workers (``bench
+# card-table`` reads it: on a shared machine CPU time measures the forks, not the load).
+CPU_SECONDS = [0.0]
+
+
+def _timed_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray,
+                 fork_rules: RunConfig | None) -> tuple[pd.DataFrame, float]:
+    """``probe_chunk`` and the CPU seconds it took (in whichever process runs it)."""
+    import time
+
+    t0 = time.process_time()
+    table = probe_chunk(config, settings, ids, fork_rules)
+    return table, time.process_time() - t0
+
+
 def _execute(config: RunConfig, settings: ProbeSettings | Sequence[ProbeSettings],
              chunks: Sequence[np.ndarray], jobs: int, quiet: bool,
              progress: Callable[[int, int], None] | None,
@@ -367,8 +382,9 @@ def _execute(config: RunConfig, settings: ProbeSettings | Sequence[ProbeSettings
         from bonfire_sim.infra.workers import local, on_cluster
 
         if local(jobs if len(chunks) > 1 else 1):
-            results: Iterable[pd.DataFrame] = (probe_chunk(config, w, c, fork_rules)
-                                               for w, c in zip(each, chunks, strict=True))
+            results: Iterable[tuple[pd.DataFrame, float]] = (
+                _timed_chunk(config, w, c, fork_rules) for w, c in zip(each, chunks,
+                                                                       strict=True))
         else:
             from joblib import delayed
 
@@ -378,17 +394,18 @@ def _execute(config: RunConfig, settings: ProbeSettings | Sequence[ProbeSettings
             # Compile once, here: the engine (ensure_warm) and the fork kernels (the first
             # chunk), so that the workers load the cache instead of each compiling it.  A
             # cluster's workers have their own caches: there every chunk goes to them.
-            first: list[pd.DataFrame] = []
+            first: list[tuple[pd.DataFrame, float]] = []
             if not on_cluster():
                 ensure_warm(bar.write)
-                first = [probe_chunk(config, each[0], chunks[0], fork_rules)]
+                first = [_timed_chunk(config, each[0], chunks[0], fork_rules)]
             rest = pool(jobs, return_as="generator")(
-                delayed(probe_chunk)(config, w, c, fork_rules)
+                delayed(_timed_chunk)(config, w, c, fork_rules)
                 for w, c in zip(each[len(first):], chunks[len(first):], strict=True))
             results = itertools.chain(first, rest)
         done = 0
-        for c, part in zip(chunks, results, strict=True):
+        for c, (part, cpu) in zip(chunks, results, strict=True):
             parts.append(part)
+            CPU_SECONDS[0] += cpu
             done += len(c)
             bar.update(len(c))
             if progress:
