@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -325,3 +326,31 @@ def test_a_survey_hands_each_count_over_as_it_goes_and_resumes_from_its_cache(
     b = CS.survey_cards(cfgs, games=12, max_games=40, rounds=1, seed=30, margin=3.0)
     assert calls == []
     pd.testing.assert_frame_equal(a.table, b.table)
+
+
+@pytest.mark.parametrize("players, measure, plan", [
+    (2, "receipt", {"Y15": 96, "R9": 48}), (3, "lit", {"B1": 96, "B3": 48})])
+def test_a_top_up_skips_the_games_that_deal_none_of_its_tasks_and_forks_the_same(
+        monkeypatch, players, measure, plan):
+    """A task reaches the players only from the islands it is dealt to, so a top-up of a
+    few tasks need not play the games that deal none of them: the same forks, row for
+    row, from far fewer games (about a third at 2 players)."""
+    from bonfire_sim.analysis.cards import kernel, probes
+
+    cfg = RunConfig(games=96, players=players, seed=23, seat_rotation=True)
+    played = []
+    real_kernel = kernel.probe_games
+    monkeypatch.setattr(kernel, "probe_games",
+                        lambda *a: played.append(len(a[4][0])) or real_kernel(*a))
+    new = probes.probe_staggered(cfg, plan, kinds=CS.kinds_of(measure), cache=False)
+    skipped = sum(played)
+    monkeypatch.setattr(probes, "games_dealing", lambda config, settings, ids: ids)
+    played.clear()
+    old = probes.probe_staggered(cfg, plan, kinds=CS.kinds_of(measure), cache=False)
+    assert sum(played) == 96 and skipped < 0.75 * 96
+    assert len(old) > 10 and new.equals(old)
+    # a chunk that forks a gnome plays every game (gnomes are not dealt to islands)
+    settings = probes.ProbeSettings(kinds=("take", "gnome"), tasks=("Y15",), gnomes=("S4",))
+    ids = np.arange(24, dtype=np.int64)
+    monkeypatch.undo()
+    assert (probes.games_dealing(cfg, settings, ids) == ids).all()
