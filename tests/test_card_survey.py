@@ -354,3 +354,26 @@ def test_a_top_up_skips_the_games_that_deal_none_of_its_tasks_and_forks_the_same
     ids = np.arange(24, dtype=np.int64)
     monkeypatch.undo()
     assert (probes.games_dealing(cfg, settings, ids) == ids).all()
+
+
+def test_a_fork_branch_that_goes_where_the_game_went_ends_as_the_game_did(monkeypatch):
+    """A fork branch whose first move leads to exactly the state the game itself reached
+    from the forked decision is the game's own play-out, so the kernel takes the game's
+    end instead of playing it again: the same forks, row for row, of every kind, as when
+    nothing is reused.  (The kernel reuses only when the forks play under the game's
+    rules; the reference hands it the same rules with one unread entry appended, which
+    turns the reuse off and nothing else.)"""
+    from bonfire_sim.analysis.cards import kernel, probes
+
+    kinds = ("take", "light", "gnome", "forced")
+    real = kernel.probe_games
+    for n in (2, 4):
+        cfg = RunConfig(games=8 * n, players=n, seed=930 + n, seat_rotation=True)
+        ids = np.arange(cfg.games, dtype=np.int64)
+        new = probes.probe_chunk(cfg, probes.ProbeSettings(kinds=kinds), ids)
+        monkeypatch.setattr(kernel, "probe_games", lambda t, p, pf, *a: real(
+            t, p, np.append(pf, pf[:1]), *a))
+        old = probes.probe_chunk(cfg, probes.ProbeSettings(kinds=kinds), ids)
+        monkeypatch.setattr(kernel, "probe_games", real)
+        assert set(new["kind"]) == set(kinds) and len(new) > 100
+        assert new.equals(old)
