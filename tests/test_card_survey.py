@@ -377,3 +377,24 @@ def test_a_fork_branch_that_goes_where_the_game_went_ends_as_the_game_did(monkey
         monkeypatch.setattr(kernel, "probe_games", real)
         assert set(new["kind"]) == set(kinds) and len(new) > 100
         assert new.equals(old)
+
+
+def test_a_process_that_has_forked_sends_every_chunk_of_a_parallel_probe_to_the_workers(
+        monkeypatch):
+    """The first chunk of a parallel probe is played in the calling process only until
+    that process has forked once (it compiles or loads the kernels for the workers);
+    after that it would only keep a worker idle.  The table is the same either way."""
+    from bonfire_sim.analysis.cards import probes
+
+    cfg = RunConfig(games=16, players=2, seed=41, seat_rotation=True)
+    settings = probes.ProbeSettings(kinds=("take", "gnome"), chunk_size=4)
+    here = []
+    real = probes._timed_chunk
+    monkeypatch.setattr(probes, "_timed_chunk", lambda *a: here.append(1) or real(*a))
+    tables = []
+    for forked in (False, True):
+        monkeypatch.setattr(probes, "FORKED_HERE", [forked])
+        here.clear()
+        tables.append(probes.probe_values(cfg, settings, jobs=2))
+        assert len(here) == (0 if forked else 1)
+    assert tables[0].equals(tables[1]) and len(tables[0]) > 0

@@ -382,6 +382,10 @@ def _write_cached(path: Path, table: pd.DataFrame, meta: dict[str, Any]) -> None
 # CPU seconds the fork chunks have taken in this process and its workers (``bench
 # card-table`` reads it: on a shared machine CPU time measures the forks, not the load).
 CPU_SECONDS = [0.0]
+# Whether this process has forked a chunk itself (the fork kernel is loaded or compiled
+# here, hence in the cache for the workers): then no later probe needs its first chunk
+# played here, alone, before the workers start.
+FORKED_HERE = [False]
 
 
 def _timed_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray,
@@ -391,6 +395,7 @@ def _timed_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray,
 
     t0 = time.process_time()
     table = probe_chunk(config, settings, ids, fork_rules)
+    FORKED_HERE[0] = True
     return table, time.process_time() - t0
 
 
@@ -426,8 +431,11 @@ def _execute(config: RunConfig, settings: ProbeSettings | Sequence[ProbeSettings
             # Compile once, here: the engine (ensure_warm) and the fork kernels (the first
             # chunk), so that the workers load the cache instead of each compiling it.  A
             # cluster's workers have their own caches: there every chunk goes to them.
+            # Once this process has forked a chunk the cache holds the kernels, and a
+            # first chunk played alone here would only keep a worker idle (a survey calls
+            # this once per stage and round).
             first: list[tuple[pd.DataFrame, float]] = []
-            if not on_cluster():
+            if not on_cluster() and not FORKED_HERE[0]:
                 ensure_warm(bar.write)
                 first = [_timed_chunk(config, each[0], chunks[0], fork_rules)]
             rest = pool(jobs, return_as="generator")(
