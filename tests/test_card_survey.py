@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -186,17 +187,45 @@ def test_the_report_measures_cards_when_asked(tmp_path, monkeypatch):
     assert "stayed wider after the top-ups" in html
 
 
-def test_bench_card_table_prints_every_player_count(monkeypatch):
+@pytest.mark.parametrize("measure, kinds", [("lit", ["light/forced", "gnome"]),
+                                            ("receipt", ["take", "light/forced", "gnome"])])
+def test_bench_card_table_prints_every_player_count_and_each_fork_kind(monkeypatch, measure,
+                                                                       kinds):
     monkeypatch.setattr(CS, "FIRST_GAMES", 12)
     monkeypatch.setattr(CS, "MAX_GAMES", 24)
-    res = CliRunner().invoke(main, ["bench", "card-table", "--jobs", "1", "-q"])
+    seen = []
+    real = CS.survey_cards
+    monkeypatch.setattr(CS, "survey_cards",
+                        lambda *a, **k: seen.append(k["measure"]) or real(*a, **k))
+    res = CliRunner().invoke(main, ["bench", "card-table", "--jobs", "1", "-q",
+                                    "--measure", measure])
     assert res.exit_code == 0, res.output
-    rows = [ln.split() for ln in res.output.splitlines() if ln.strip()[:1] in "234"]
+    assert seen == [measure]
+    lines = res.output.splitlines()
+    rows = [ln.split() for ln in lines if ln.strip()[:1] in "234"]
     assert [r[0] for r in rows] == ["2", "3", "4"]
     # Y2 is not dealt at 2 players
     assert [r[1].split("/")[1] for r in rows] == ["65", "66", "66"]
     assert all(r[2].endswith("/33") for r in rows)
     assert "at most 24 four-player games per card (48 two-player)" in res.output
+    # one line per fork kind the measure uses: forks, forks/s, forks per CPU second;
+    # the kinds' forks (from the table's rows) add up to the forks the probes played
+    # (each fork counted once: under lit a task's value forks are its lit forks)
+    by_kind = {ln.split()[0]: ln.split()[1:] for ln in lines
+               if ln.split()[:1] and ln.split()[0] in ("take", "light/forced", "gnome")}
+    assert list(by_kind) == kinds
+    assert all(float(v[1].replace(",", "")) > 0 and float(v[2].replace(",", "")) > 0
+               for v in by_kind.values())
+    total = sum(int(v[0].replace(",", "")) for v in by_kind.values())
+    assert total == sum(int(r[3].replace(",", "")) for r in rows)
+    assert f"measure {measure}" in res.output and "CPU s" in res.output
+
+
+def test_bench_card_table_refuses_an_unknown_measure_in_one_line():
+    res = CliRunner().invoke(main, ["bench", "card-table", "--measure", "worth"])
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and "--measure" in lines[0]
 
 
 def test_values_of_a_run_start_from_its_forks_and_refuse_new_game_options(tmp_path):
@@ -297,3 +326,75 @@ def test_a_survey_hands_each_count_over_as_it_goes_and_resumes_from_its_cache(
     b = CS.survey_cards(cfgs, games=12, max_games=40, rounds=1, seed=30, margin=3.0)
     assert calls == []
     pd.testing.assert_frame_equal(a.table, b.table)
+
+
+@pytest.mark.parametrize("players, measure, plan", [
+    (2, "receipt", {"Y15": 96, "R9": 48}), (3, "lit", {"B1": 96, "B3": 48})])
+def test_a_top_up_skips_the_games_that_deal_none_of_its_tasks_and_forks_the_same(
+        monkeypatch, players, measure, plan):
+    """A task reaches the players only from the islands it is dealt to, so a top-up of a
+    few tasks need not play the games that deal none of them: the same forks, row for
+    row, from far fewer games (about a third at 2 players)."""
+    from bonfire_sim.analysis.cards import kernel, probes
+
+    cfg = RunConfig(games=96, players=players, seed=23, seat_rotation=True)
+    played = []
+    real_kernel = kernel.probe_games
+    monkeypatch.setattr(kernel, "probe_games",
+                        lambda *a: played.append(len(a[4][0])) or real_kernel(*a))
+    new = probes.probe_staggered(cfg, plan, kinds=CS.kinds_of(measure), cache=False)
+    skipped = sum(played)
+    monkeypatch.setattr(probes, "games_dealing", lambda config, settings, ids: ids)
+    played.clear()
+    old = probes.probe_staggered(cfg, plan, kinds=CS.kinds_of(measure), cache=False)
+    assert sum(played) == 96 and skipped < 0.75 * 96
+    assert len(old) > 10 and new.equals(old)
+    # a chunk that forks a gnome plays every game (gnomes are not dealt to islands)
+    settings = probes.ProbeSettings(kinds=("take", "gnome"), tasks=("Y15",), gnomes=("S4",))
+    ids = np.arange(24, dtype=np.int64)
+    monkeypatch.undo()
+    assert (probes.games_dealing(cfg, settings, ids) == ids).all()
+
+
+def test_a_fork_branch_that_goes_where_the_game_went_ends_as_the_game_did(monkeypatch):
+    """A fork branch whose first move leads to exactly the state the game itself reached
+    from the forked decision is the game's own play-out, so the kernel takes the game's
+    end instead of playing it again: the same forks, row for row, of every kind, as when
+    nothing is reused.  (The kernel reuses only when the forks play under the game's
+    rules; the reference hands it the same rules with one unread entry appended, which
+    turns the reuse off and nothing else.)"""
+    from bonfire_sim.analysis.cards import kernel, probes
+
+    kinds = ("take", "light", "gnome", "forced")
+    real = kernel.probe_games
+    for n in (2, 4):
+        cfg = RunConfig(games=8 * n, players=n, seed=930 + n, seat_rotation=True)
+        ids = np.arange(cfg.games, dtype=np.int64)
+        new = probes.probe_chunk(cfg, probes.ProbeSettings(kinds=kinds), ids)
+        monkeypatch.setattr(kernel, "probe_games", lambda t, p, pf, *a: real(
+            t, p, np.append(pf, pf[:1]), *a))
+        old = probes.probe_chunk(cfg, probes.ProbeSettings(kinds=kinds), ids)
+        monkeypatch.setattr(kernel, "probe_games", real)
+        assert set(new["kind"]) == set(kinds) and len(new) > 100
+        assert new.equals(old)
+
+
+def test_a_process_that_has_forked_sends_every_chunk_of_a_parallel_probe_to_the_workers(
+        monkeypatch):
+    """The first chunk of a parallel probe is played in the calling process only until
+    that process has forked once (it compiles or loads the kernels for the workers);
+    after that it would only keep a worker idle.  The table is the same either way."""
+    from bonfire_sim.analysis.cards import probes
+
+    cfg = RunConfig(games=16, players=2, seed=41, seat_rotation=True)
+    settings = probes.ProbeSettings(kinds=("take", "gnome"), chunk_size=4)
+    here = []
+    real = probes._timed_chunk
+    monkeypatch.setattr(probes, "_timed_chunk", lambda *a: here.append(1) or real(*a))
+    tables = []
+    for forked in (False, True):
+        monkeypatch.setattr(probes, "FORKED_HERE", [forked])
+        here.clear()
+        tables.append(probes.probe_values(cfg, settings, jobs=2))
+        assert len(here) == (0 if forked else 1)
+    assert tables[0].equals(tables[1]) and len(tables[0]) > 0

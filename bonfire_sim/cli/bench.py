@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from bonfire_sim.cli.options import quiet_option
+from bonfire_sim.cli.options import measure_option, quiet_option
 
 # The flags of the one command that bench was, and the subcommand each became.
 OLD_FLAGS = {"--per-strategy": "strategies", "--versus-catanatron": "catanatron",
@@ -281,20 +281,24 @@ def forks(games: int, jobs: int, strategies_: str | None, quiet: bool) -> None:
 
 @bench.command("card-table")
 @jobs_option("Workers (-1 = every core).")
+@measure_option
 @quiet_option
-def card_table(jobs: int, quiet: bool) -> None:
+def card_table(jobs: int, measure: str, quiet: bool) -> None:
     """The whole card table (66 tasks, 65 at 2 players, and 33 gnomes at 2, 3 and 4
     players) to +-1 point with `values`' defaults, the default population: seconds and
-    rows measured per player count.
+    rows measured per player count, then the forks of each kind the --measure uses
+    (receipt: take forks, with the lit value's light and forced ones beside; lit: light
+    and forced; gnomes: recruit forks) per second of wall time and per CPU second.
 
     Example:
 
     \b
         bonfire-sim bench card-table --jobs 2
+        bonfire-sim bench card-table --measure receipt --jobs 2
     """
     from bonfire_sim.sim.runner import resolve_jobs
 
-    _bench_card_table(resolve_jobs(jobs), quiet)
+    _bench_card_table(resolve_jobs(jobs), quiet, measure)
 
 
 @bench.command()
@@ -325,27 +329,34 @@ def search(games: int, quiet: bool) -> None:
                "tuned in the other seats, the same deals for both")
 
 
-def _bench_card_table(jobs: int, quiet: bool) -> None:
-    """``bench card-table``: ``values --players 2,3,4`` timed, compile excluded."""
+def _bench_card_table(jobs: int, quiet: bool, measure: str) -> None:
+    """``bench card-table``: ``values --players 2,3,4 --measure MEASURE`` timed, compile
+    excluded: rows measured per count, then the forks of each kind the table rests on
+    per second of its wall time and per CPU second of the fork chunks (every worker's),
+    the latter barely moved by other work on the machine."""
     import os
     import time
 
+    from bonfire_sim.analysis.cards import probes as CP
     from bonfire_sim.analysis.cards import survey as CS
-    from bonfire_sim.analysis.cards.probes import ProbeSettings, probe_values
     from bonfire_sim.analysis.cards.table import card_kinds
     from bonfire_sim.sim.runconfig import RunConfig
 
     _warm(quiet)
     for n in (2, 3, 4):  # the fork kernels, compiled or loaded before the clock starts
-        probe_values(RunConfig(games=n, players=n, seed=5, seat_rotation=True),
-                     ProbeSettings(kinds=card_kinds()), jobs=1)
+        CP.probe_values(RunConfig(games=n, players=n, seed=5, seat_rotation=True),
+                        CP.ProbeSettings(kinds=card_kinds(measure)), jobs=1)
     configs = {n: RunConfig(games=CS.whole_games(CS.FIRST_GAMES, n), players=n, seed=11,
                             seat_rotation=True) for n in (2, 3, 4)}
+    load0 = os.getloadavg()[0]
+    cpu0 = CP.CPU_SECONDS[0]
     t0 = time.perf_counter()
     survey = CS.survey_cards(configs, games=CS.FIRST_GAMES, max_games=CS.MAX_GAMES, seed=12,
                              jobs=jobs, quiet=quiet, cache=False,
-                             note=None if quiet else lambda m: click.echo(m, err=True))
+                             note=None if quiet else lambda m: click.echo(m, err=True),
+                             measure=measure)
     wall = time.perf_counter() - t0
+    cpu = CP.CPU_SECONDS[0] - cpu0
     header = (f"{'players':>7} {'tasks measured':>15} {'gnomes measured':>16} {'forks':>8} "
               f"{'games':>8} {'seconds':>8}")
     click.echo(header)
@@ -356,12 +367,18 @@ def _bench_card_table(jobs: int, quiet: bool) -> None:
         gnomes = g[g["kind"] == "gnome"]
         click.echo(f"{n:7} {int((tasks['status'] == 'measured').sum()):>12}/{len(tasks)} "
                    f"{int((gnomes['status'] == 'measured').sum()):>13}/{len(gnomes)} "
-                   f"{int(g['n'].sum()):8,} {sum(b.games for b in batches):8,} "
+                   f"{sum(b.forks for b in batches):8,} {sum(b.games for b in batches):8,} "
                    f"{sum(b.seconds for b in batches):8.1f}")
-    forks = int(survey.table["n"].sum() + survey.table["lit_n"].sum())
-    click.echo(f"total {wall:.1f} s with {jobs} worker(s), {forks / wall:,.0f} forks/s "
-               f"(load {os.getloadavg()[0]:.1f} at the end); the default population, "
-               f"seat-rotated, margin 1 point (top-ups to ±{CS.TARGET_SHARE:g} of it), at "
-               f"most {CS.MAX_GAMES:,} four-player games per card "
-               f"({CS.games_cap(CS.MAX_GAMES, 2):,} two-player)")
-
+    kinds = CS.forks_by_kind(survey.table, measure)
+    groups = {"take": ("take",), "light/forced": ("light", "forced"), "gnome": ("gnome",)}
+    _table(f"{'fork kind':>12} {'forks':>9} {'forks/s':>8} {'per CPU s':>10}",
+           [f"{name:>12} {f:9,} {f / wall:8,.0f} {f / max(cpu, 1e-9):10,.0f}"
+            for name, ks in groups.items() if (f := sum(kinds[k] for k in ks))])
+    forks = sum(kinds.values())
+    click.echo(f"total {wall:.1f} s with {jobs} worker(s), {forks / wall:,.0f} forks/s; "
+               f"{cpu:.1f} CPU s in the fork chunks ({forks / max(cpu, 1e-9):,.0f} forks "
+               f"per CPU s); load {load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the "
+               f"end; measure {measure}, the default population, seat-rotated, seeds 11 "
+               f"(first stage) and 12+ (top-ups), margin 1 point (top-ups to "
+               f"±{CS.TARGET_SHARE:g} of it), at most {CS.MAX_GAMES:,} four-player games "
+               f"per card ({CS.games_cap(CS.MAX_GAMES, 2):,} two-player)")

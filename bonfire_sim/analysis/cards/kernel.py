@@ -24,6 +24,15 @@ every kept decision out twice:
   branch plays on, one decision where the mover could ignite t (with another main option)
   is drawn by reservoir sampling, and a ``light`` fork is played there.
 
+A branch whose first move leads to exactly the state the game itself reached from the
+forked decision (the game's own move was on that side, and the strategy picks it among the
+branch's moves too) is the game's own play-out: the players and the rules are functions of
+the state, random streams included, so it ends where the game ended.  Its figures are read
+from the game's final state instead of playing it again (``_same_as_base``), which spares
+about one play-out of two for take and gnome forks.  Never under other rules
+(``fork_rules``), for light's B branch (the task is dead there) or while a forced fork's
+watch samples branch A.
+
 The figures each fork records are named in ``layout`` (the fork row ``R_*``, a branch's
 result ``B_*``).  Arguments travel in bundles (tuples numba passes as one value):
 
@@ -262,6 +271,35 @@ def _no_watch():
 def _branch_a(s0, p, who, ws, kind, item, row, watch):
     """Branch A: the best move that concerns the item, then play on (``watch`` samples
     a decision on the way); False if no move concerns it."""
+    return _branch_a_from(s0, p, who, ws, kind, item, row, watch, _no_base(s0))
+
+
+@njit(cache=True)
+def _no_base(s0):
+    """A ``base`` bundle that offers no play-out to reuse (``_same_as_base``)."""
+    return -1, s0, s0
+
+
+@njit(cache=True)
+def _same_as_base(s, side, base):
+    """True where the branch ``side`` has just made its first move into exactly the state
+    the game itself reached from the forked decision (``base`` = (side of the game's own
+    move, the state after it, the game's final state)): the play-out from there is the
+    game's own (the players and the rules are functions of the state), so its end is
+    ``base``'s final state and need not be played again."""
+    bside, after, _final = base
+    if bside != side:
+        return False
+    for j in range(s.shape[0]):
+        if s[j] != after[j]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _branch_a_from(s0, p, who, ws, kind, item, row, watch, base):
+    """``_branch_a``, ending where the game itself went when its first move leads to the
+    game's own next state (``_same_as_base``; never while ``watch`` samples)."""
     sids, wts = who
     moves, alt = ws[0], ws[1]
     seat = s0[L.G_CUR]
@@ -273,7 +311,10 @@ def _branch_a(s0, p, who, ws, kind, item, row, watch):
         return False
     i = choose(s, p, alt, m, sids[seat], wts[seat])
     apply_move(s, p, alt[i])
-    _play(s, p, who, ws, -1, -1, watch)
+    if watch[1][W_SEAT] < 0 and _same_as_base(s, F.SIDE_A, base):
+        s = base[2]
+    else:
+        _play(s, p, who, ws, -1, -1, watch)
     _result(s, p, seat, kind, item, ws)
     _store(ws[6], row, F.SIDE_A)
     return True
@@ -281,6 +322,12 @@ def _branch_a(s0, p, who, ws, kind, item, row, watch):
 
 @njit(cache=True)
 def _branch_b(s0, p, who, ws, kind, item, row):
+    """Branch B: the best other move, then play on (``_branch_b_from``)."""
+    return _branch_b_from(s0, p, who, ws, kind, item, row, _no_base(s0))
+
+
+@njit(cache=True)
+def _branch_b_from(s0, p, who, ws, kind, item, row, base):
     """Branch B: the best other move, then play on; for ``light`` the task is dead from
     the fork on (the forked move included): the strategies see it printed at 0 points and
     it scores 0, so the mover spends no move working towards it.  Were the first move
@@ -308,6 +355,8 @@ def _branch_b(s0, p, who, ws, kind, item, row):
     leaked = 1 if gave_way else 0
     if kind == KIND_LIGHT:
         leaked |= _play(s, pb_choice, who, ws, seat, item, _no_watch())
+    elif _same_as_base(s, F.SIDE_B, base):  # the game's own play-out (``_branch_a_from``)
+        s = base[2]
     else:
         _play(s, p, who, ws, -1, -1, _no_watch())
     _result(s, pb_choice, seat, kind, item, ws)
@@ -321,11 +370,18 @@ def _fork(s0, p, who, ws, kind, item, row, watch, a_only):
     """Play both branches of the decision in ``s0`` into the fork row (``a_only``:
     branch A only, the forced forks need no take value); False if one side of the fork
     has no legal move (nothing to compare)."""
-    if not _branch_a(s0, p, who, ws, kind, item, row, watch):
+    return _fork_from(s0, p, who, ws, kind, item, row, watch, a_only, _no_base(s0))
+
+
+@njit(cache=True)
+def _fork_from(s0, p, who, ws, kind, item, row, watch, a_only, base):
+    """``_fork``, reusing the game's own play-out (``base``) for the branch whose first
+    move leads where the game itself went."""
+    if not _branch_a_from(s0, p, who, ws, kind, item, row, watch, base):
         return False
     if a_only:
         return True
-    return _branch_b(s0, p, who, ws, kind, item, row)
+    return _branch_b_from(s0, p, who, ws, kind, item, row, base)
 
 
 @njit(cache=True)
@@ -340,9 +396,10 @@ def _describe(row, kind, item, s0, candidates):
 
 
 @njit(cache=True)
-def _offer(s, moves, n, want, sampler):
+def _offer(s, moves, n, want, sampler, fresh):
     """Offer decision ``s`` to every wanted slot it is eligible for (reservoir sampling:
-    each slot keeps one of its eligible decisions, uniformly)."""
+    each slot keeps one of its eligible decisions, uniformly); the slots that keep it
+    are listed in ``fresh`` (count in ``fresh[-1]``)."""
     kept, count, seen, rng = sampler
     seat = s[L.G_CUR]
     pb = L.PLAYER0 + seat * L.PSIZE
@@ -361,26 +418,46 @@ def _offer(s, moves, n, want, sampler):
         count[k] += 1
         if _keep(count[k], rng):
             kept[k, :] = s
+            fresh[fresh[-1]] = k
+            fresh[-1] += 1
 
 
 @njit(cache=True)
-def _sample_game(s, p, who, ws, want, sampler):
-    """Play game ``s`` to the end with its seats' strategies, sampling the decisions."""
+def _sample_game(s, p, who, ws, want, sampler, own):
+    """Play game ``s`` to the end with its seats' strategies, sampling the decisions.
+
+    ``own`` = (side, after, fresh): for each slot, which side of its fork the game's own
+    move at the kept decision took (``SIDE_A``: it concerned the item) and the state
+    right after that move, so a fork branch that makes the same first move can end where
+    the game did (``_same_as_base``)."""
     sids, wts = who
     moves = ws[0]
+    side, after, fresh = own
     while s[L.G_OVER] == 0:
         n = legal_moves(s, p, moves)
         seat = s[L.G_CUR]
+        fresh[-1] = 0
         if n > 1 and not (s[L.G_SOLO] == 1 and seat == 1):
-            _offer(s, moves, n, want, sampler)
+            _offer(s, moves, n, want, sampler, fresh)
         i = choose(s, p, moves, n, sids[seat], wts[seat])
+        if fresh[-1] > 0:
+            pb = L.PLAYER0 + seat * L.PSIZE
+            kind, item = _move_item(s, moves[i], pb)
+            for j in range(fresh[-1]):
+                k = fresh[j]
+                sk, si = _slot_item(k)
+                side[k] = F.SIDE_A if kind == sk and item == si else F.SIDE_B
         apply_move(s, p, moves[i])
+        for j in range(fresh[-1]):
+            after[fresh[j], :] = s
 
 
 @njit(cache=True)
-def _fork_slot(k, pf, who, ws, want, sampler, watch, rows):
+def _fork_slot(k, pf, who, ws, want, sampler, watch, rows, base):
     """Fork slot ``k``'s kept decision into ``rows[k]`` (and, for a task with forced forks
-    wanted, its forced light fork into ``rows[FORCED0 + item]``); returns the forks."""
+    wanted, its forced light fork into ``rows[FORCED0 + item]``); returns the forks.
+    ``base`` = (the game's own side at slot ``k``'s decision or -1: nothing to reuse,
+    the state after the game's move there, the game's final state)."""
     kept, count = sampler[0], sampler[1]
     watched, counts, _rng = watch
     kind, item = _slot_item(k)
@@ -391,7 +468,8 @@ def _fork_slot(k, pf, who, ws, want, sampler, watch, rows):
     counts[W_TASK] = item
     counts[W_SEAT] = s0[L.G_CUR] if forced else -1
     forks = 0
-    if _fork(s0, pf, who, ws, kind, item, row, watch, want[k] == 0) and want[k] == 1:
+    if (_fork_from(s0, pf, who, ws, kind, item, row, watch, want[k] == 0, base)
+            and want[k] == 1):
         _describe(row, kind, item, s0, count[k])
         forks += 1
     else:
@@ -435,6 +513,10 @@ def probe_games(template, p, pf, humans, seeds, seats, want, out):
     sampler = (np.zeros((NSLOT, template.shape[0]), np.int64), np.zeros(NSLOT, np.int64),
                np.zeros(NSLOT, np.int64), rng)
     watch = (np.zeros(template.shape[0], np.int64), np.zeros(3, np.int64), rng)
+    # The game's own play-out stands in for a fork branch only under the game's rules.
+    reuse = p.shape[0] == pf.shape[0] and np.all(p == pf)
+    own = (np.full(NSLOT, -1, np.int64), np.zeros((NSLOT, template.shape[0]), np.int64),
+           np.zeros(NSLOT + 1, np.int64))
     forks = 0
     for gi in range(rng_game.shape[0]):
         s = template.copy()
@@ -445,8 +527,9 @@ def probe_games(template, p, pf, humans, seeds, seats, want, out):
         sampler[1][:] = 0
         out[gi, :, :] = np.nan
         who = (seat_strategy[gi], seat_weights[gi])
-        _sample_game(s, p, who, ws, want, sampler)
+        _sample_game(s, p, who, ws, want, sampler, own)
         for k in range(FORCED0):
             if sampler[1][k] > 0:
-                forks += _fork_slot(k, pf, who, ws, want, sampler, watch, out[gi])
+                base = (own[0][k] if reuse else -1, own[1][k], s)
+                forks += _fork_slot(k, pf, who, ws, want, sampler, watch, out[gi], base)
     return forks

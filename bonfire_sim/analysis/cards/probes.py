@@ -36,6 +36,7 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.rng import game_seed, seed_words
+from bonfire_sim.rules.setup import setup_game
 from bonfire_sim.rules.state import blank_state
 from bonfire_sim.sim.chunk import resolve_players, seat_names
 from bonfire_sim.sim.loop import W
@@ -146,10 +147,12 @@ def _game_inputs(config: RunConfig, ids: np.ndarray) -> dict[str, Any]:
 def probe_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray,
                 fork_rules: RunConfig | None = None) -> pd.DataFrame:
     """Play and fork games ``ids`` of the run (pure: depends only on its arguments);
-    the forks under ``fork_rules``' overrides and variants when given."""
+    the forks under ``fork_rules``' overrides and variants when given.  Games that deal
+    none of the tasks wanted are not played (``games_dealing``: they have no fork)."""
     from bonfire_sim.analysis.cards import layout as F
     from bonfire_sim.analysis.cards.kernel import probe_games
 
+    ids = games_dealing(config, settings, ids)
     g = _game_inputs(config, ids)
     out = np.full((len(ids), F.NSLOT, F.NOUT), np.nan)
     p = T.build_params(config.overrides, config.variants)
@@ -186,6 +189,35 @@ def probe_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray,
         "kept_b": rows[:, F.R_KEPT_B].astype(bool), "out_a": out_a.astype(bool),
         "out_b": out_b.astype(bool), "lit_turns_a": lit_a, "lit_turns_b": lit_b})
     return frame.loc[:, list(COLUMNS)]
+
+
+def games_dealing(config: RunConfig, settings: ProbeSettings, ids: np.ndarray) -> np.ndarray:
+    """The games of ``ids`` that can give a fork of ``settings``: where it forks only
+    some tasks (no gnome), the games whose deal puts one of them on an island.
+
+    A task reaches a player only from the islands it is dealt to at setup (nothing
+    refills them), so a game that deals none of the wanted tasks has no decision to
+    sample for them: it would be played to the end for no fork.  Each game samples
+    from its own streams, so leaving it out changes no other game's forks: the table
+    is the same, row for row.  At 2 players 20 of the 65 tasks are dealt, so a top-up
+    of a few rare tasks plays about a third of its games (a half at 4 players)."""
+    if settings.tasks is None or "gnome" in settings.kinds or not len(ids):
+        return ids
+    deals = ids // config.rotations
+    uniq, inverse = np.unique(deals, return_inverse=True)
+    p = T.build_params(config.overrides, config.variants)
+    wanted = np.array([TASK_IDS.index(t) for t in settings.tasks], np.int64)
+    template = blank_state(L.NP)
+    slots = slice(L.ISLAND_TASKS, L.ISLAND_TASKS + C.N_ISLANDS * 3)
+    hit = np.zeros(len(uniq), bool)
+    for k, d in enumerate(uniq):
+        seed = game_seed(config.seed, int(d)) & SEED_MASK
+        s = template.copy()
+        s[L.G_RNG] = seed_words(seed, 0)
+        s[L.G_RNG_STRAT] = seed_words(seed, 1)
+        setup_game(s, p, config.players)
+        hit[k] = np.isin(wanted, s[slots]).any()
+    return ids[hit[inverse]]
 
 
 def _engine_hash() -> str:
@@ -347,6 +379,26 @@ def _write_cached(path: Path, table: pd.DataFrame, meta: dict[str, Any]) -> None
                           fileio.dumps_json(meta, path, indent=1, sort_keys=True, default=list))
 
 
+# CPU seconds the fork chunks have taken in this process and its workers (``bench
+# card-table`` reads it: on a shared machine CPU time measures the forks, not the load).
+CPU_SECONDS = [0.0]
+# Whether this process has forked a chunk itself (the fork kernel is loaded or compiled
+# here, hence in the cache for the workers): then no later probe needs its first chunk
+# played here, alone, before the workers start.
+FORKED_HERE = [False]
+
+
+def _timed_chunk(config: RunConfig, settings: ProbeSettings, ids: np.ndarray,
+                 fork_rules: RunConfig | None) -> tuple[pd.DataFrame, float]:
+    """``probe_chunk`` and the CPU seconds it took (in whichever process runs it)."""
+    import time
+
+    t0 = time.process_time()
+    table = probe_chunk(config, settings, ids, fork_rules)
+    FORKED_HERE[0] = True
+    return table, time.process_time() - t0
+
+
 def _execute(config: RunConfig, settings: ProbeSettings | Sequence[ProbeSettings],
              chunks: Sequence[np.ndarray], jobs: int, quiet: bool,
              progress: Callable[[int, int], None] | None,
@@ -367,8 +419,9 @@ def _execute(config: RunConfig, settings: ProbeSettings | Sequence[ProbeSettings
         from bonfire_sim.infra.workers import local, on_cluster
 
         if local(jobs if len(chunks) > 1 else 1):
-            results: Iterable[pd.DataFrame] = (probe_chunk(config, w, c, fork_rules)
-                                               for w, c in zip(each, chunks, strict=True))
+            results: Iterable[tuple[pd.DataFrame, float]] = (
+                _timed_chunk(config, w, c, fork_rules) for w, c in zip(each, chunks,
+                                                                       strict=True))
         else:
             from joblib import delayed
 
@@ -378,17 +431,21 @@ def _execute(config: RunConfig, settings: ProbeSettings | Sequence[ProbeSettings
             # Compile once, here: the engine (ensure_warm) and the fork kernels (the first
             # chunk), so that the workers load the cache instead of each compiling it.  A
             # cluster's workers have their own caches: there every chunk goes to them.
-            first: list[pd.DataFrame] = []
-            if not on_cluster():
+            # Once this process has forked a chunk the cache holds the kernels, and a
+            # first chunk played alone here would only keep a worker idle (a survey calls
+            # this once per stage and round).
+            first: list[tuple[pd.DataFrame, float]] = []
+            if not on_cluster() and not FORKED_HERE[0]:
                 ensure_warm(bar.write)
-                first = [probe_chunk(config, each[0], chunks[0], fork_rules)]
+                first = [_timed_chunk(config, each[0], chunks[0], fork_rules)]
             rest = pool(jobs, return_as="generator")(
-                delayed(probe_chunk)(config, w, c, fork_rules)
+                delayed(_timed_chunk)(config, w, c, fork_rules)
                 for w, c in zip(each[len(first):], chunks[len(first):], strict=True))
             results = itertools.chain(first, rest)
         done = 0
-        for c, part in zip(chunks, results, strict=True):
+        for c, (part, cpu) in zip(chunks, results, strict=True):
             parts.append(part)
+            CPU_SECONDS[0] += cpu
             done += len(c)
             bar.update(len(c))
             if progress:

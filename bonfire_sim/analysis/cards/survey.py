@@ -381,6 +381,18 @@ def card_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | in
     return out
 
 
+def forks_by_kind(table: pd.DataFrame, measure: str = DEFAULT_MEASURE) -> dict[str, int]:
+    """The forks a ``survey_cards`` table rests on, per fork kind (``take``, ``light``,
+    ``forced``, ``gnome``), each counted once: a task's ``n`` is its ``measure``'s forks
+    and ``lit_n`` its light and forced ones (the same forks under the lit measure)."""
+    tasks = table[table["kind"] == "task"]
+    gnome = int(table.loc[table["kind"] == "gnome", "n"].sum())
+    forced = int(tasks["n_forced"].sum())
+    light = int(tasks["lit_n"].sum()) - forced
+    take = int(tasks["n"].sum()) if "take" in task_kinds(measure) else 0
+    return {"take": take, "light": light, "forced": forced, "gnome": gnome}
+
+
 def _tagged(forks: pd.DataFrame, seed: int) -> pd.DataFrame:
     """A fork table with its deal ``cluster`` (seed and deal: forks of one deal share its
     cards and are not independent)."""
