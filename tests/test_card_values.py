@@ -291,7 +291,8 @@ def test_planted_points_move_their_surplus_by_the_planted_amount_small(tmp_path,
 # Where each measure prices B1 in two-player games of these players: the lit value at its
 # print of 2; the receipt value lower, its surplus zero at about 0.75 printed points once the
 # players re-optimise (measured on the 1,800 games of seed 21 from the two ends of
-# test_planted_points_move_their_surplus_by_the_planted_amount_small).  The loop must bring the planted 8 back to within a point of its measure's price.
+# test_planted_points_move_their_surplus_by_the_planted_amount_small).
+# The loop must bring the planted 8 back to within a point of its measure's price.
 B1_PRICE_BAND = {"lit": (1, 4), "receipt": (0, 2)}
 
 
@@ -420,6 +421,24 @@ def test_a_card_nobody_lights_gets_no_price_but_the_advice_to_change_its_conditi
     assert ok["price_note"] == "" and ok["fair"] == pytest.approx(
         ok["printed"] - ok["surplus"] / np.clip(RESPONSE_RATIO["receipt"] * ok["slope"],
                                                 0.5, 2.0))
+
+
+def test_a_price_note_names_the_lit_share_only_where_the_measure_has_one():
+    from bonfire_sim.analysis.cards.table import MIN_DEALS, _prices
+
+    def notes(lit_share: float, measure: str) -> list[str]:
+        rows = pd.DataFrame({"card": ["R3", "Y16"], "kind": "task", "deals": MIN_DEALS,
+                             "group": ["red", "yellow"], "printed": [5, 6],
+                             "slope": [1.0, 0.02], "surplus": [5.4, -3.0], "s_lo": [4.6, -4.0],
+                             "s_hi": [6.2, -2.0], "lit_share": lit_share})
+        return list(_prices(rows, measure)["price_note"])
+
+    low, flat = notes(0.41, "receipt")
+    assert low.startswith("below its colour's lowest printing (4)") and "lit in 41% of" in low
+    assert flat.startswith("no price fixes this card") and "lit in 41% of receipts; a" in flat
+    # the lit value measures no lit share: its notes leave it out rather than print "nan%"
+    for note in notes(float("nan"), "lit"):
+        assert note and "nan" not in note and "lit in" not in note, note
 
 
 def test_a_consistent_deviation_across_counts_is_flagged_when_no_count_shows_it():

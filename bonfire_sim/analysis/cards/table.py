@@ -58,6 +58,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -332,16 +333,22 @@ def _prices(out: pd.DataFrame, measure: str = DEFAULT_MEASURE) -> pd.DataFrame:
         if not priced:
             pass
         elif r.slope < MIN_SLOPE:
-            note = (f"no price fixes this card: change its condition (lit in "
-                    f"{r.lit_share:.0%} of receipts; a printed point moves its value by "
-                    f"{r.slope:.2f})")
+            note = (f"no price fixes this card: change its condition ({_lit_in(r)}"
+                    f"a printed point moves its value by {r.slope:.2f})")
         elif np.isfinite(r.proposed) and r.proposed < TIER_FLOOR.get(str(r.group), 0):
             note = (f"below its colour's lowest printing ({TIER_FLOOR[str(r.group)]}): "
-                    f"surplus {r.surplus:+.1f} ({r.s_lo:+.1f} to {r.s_hi:+.1f}), lit in "
-                    f"{r.lit_share:.0%} of receipts")
+                    f"surplus {r.surplus:+.1f} ({r.s_lo:+.1f} to {r.s_hi:+.1f})"
+                    f"{_lit_in(r, lead=', ', tail='')}")
         notes.append(note)
     out["price_note"] = notes
     return out
+
+
+def _lit_in(r: Any, lead: str = "", tail: str = "; ") -> str:
+    """"lit in 41% of receipts" where the row has a lit share (the receipt value measures
+    it; the lit value does not, and its rows read "lit in nan%" before this)."""
+    share = float(r.lit_share)
+    return f"{lead}lit in {share:.0%} of receipts{tail}" if np.isfinite(share) else ""
 
 
 def population(strategies: Sequence[str]) -> str:
