@@ -278,7 +278,10 @@ def test_the_whole_four_player_table_is_measured_and_retests_within_a_point_heav
 
 
 @pytest.mark.heavy
-@pytest.mark.xfail(strict=False, reason=(
+# Not run by `make test-heavy` (run=False): an expected failure that runs asserts nothing
+# to CI (neither its failure nor a pass fails the build) and cost minutes of its budget;
+# run it by hand with `pytest -m heavy --runxfail -k NAME` when its reason may be gone.
+@pytest.mark.xfail(strict=False, run=False, reason=(
     "open, measured 2026-11-27 21:29 UTC: since the players stopped paying a yellow joker "
     "while holding the tile asked (issue 39, d9e1a31) they light Y16 and Y17 at 2 players "
     "too rarely for the 64,000-game cap: 294 of 296 rows measured, the two say 'not "

@@ -613,7 +613,10 @@ TUNED = ("tuned",)
 
 
 @pytest.mark.heavy
-@pytest.mark.xfail(strict=False, reason=(
+# Not run by `make test-heavy` (run=False): an expected failure that runs asserts nothing
+# to CI (neither its failure nor a pass fails the build) and cost minutes of its budget;
+# run it by hand with `pytest -m heavy --runxfail -k NAME` when its reason may be gone.
+@pytest.mark.xfail(strict=False, run=False, reason=(
     "open, measured 2026-11-27 21:29 UTC on the players after issue 39's joker fix "
     "(d9e1a31): on the check's new deals B1 -0.96, R3 -0.12, Y22 +0.88 but Y14 (re-priced "
     "7 -> 6) +1.03 (+0.26..+1.79), 3 of 4 within +-1 by the point estimate, under the 90% "
