@@ -36,7 +36,7 @@ from bonfire_sim.rules import components as C
 from bonfire_sim.rules import layout as L
 from bonfire_sim.rules import tables as T
 from bonfire_sim.rules.rng import game_seed, seed_words
-from bonfire_sim.rules.setup import setup_game
+from bonfire_sim.rules.setup import new_game
 from bonfire_sim.rules.state import blank_state
 from bonfire_sim.sim.chunk import resolve_players, seat_names
 from bonfire_sim.sim.loop import W
@@ -207,15 +207,10 @@ def games_dealing(config: RunConfig, settings: ProbeSettings, ids: np.ndarray) -
     uniq, inverse = np.unique(deals, return_inverse=True)
     p = T.build_params(config.overrides, config.variants)
     wanted = np.array([TASK_IDS.index(t) for t in settings.tasks], np.int64)
-    template = blank_state(L.NP)
     slots = slice(L.ISLAND_TASKS, L.ISLAND_TASKS + C.N_ISLANDS * 3)
     hit = np.zeros(len(uniq), bool)
     for k, d in enumerate(uniq):
-        seed = game_seed(config.seed, int(d)) & SEED_MASK
-        s = template.copy()
-        s[L.G_RNG] = seed_words(seed, 0)
-        s[L.G_RNG_STRAT] = seed_words(seed, 1)
-        setup_game(s, p, config.players)
+        s = new_game(game_seed(config.seed, int(d)) & SEED_MASK, config.players, p)
         hit[k] = np.isin(wanted, s[slots]).any()
     return ids[hit[inverse]]
 
