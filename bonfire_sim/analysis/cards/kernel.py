@@ -268,13 +268,6 @@ def _no_watch():
 
 
 @njit(cache=True)
-def _branch_a(s0, p, who, ws, kind, item, row, watch):
-    """Branch A: the best move that concerns the item, then play on (``watch`` samples
-    a decision on the way); False if no move concerns it."""
-    return _branch_a_from(s0, p, who, ws, kind, item, row, watch, _no_base(s0))
-
-
-@njit(cache=True)
 def _no_base(s0):
     """A ``base`` bundle that offers no play-out to reuse (``_same_as_base``)."""
     return -1, s0, s0
@@ -298,8 +291,10 @@ def _same_as_base(s, side, base):
 
 @njit(cache=True)
 def _branch_a_from(s0, p, who, ws, kind, item, row, watch, base):
-    """``_branch_a``, ending where the game itself went when its first move leads to the
-    game's own next state (``_same_as_base``; never while ``watch`` samples)."""
+    """Branch A: the best move that concerns the item, then play on (``watch`` samples
+    a decision on the way), ending where the game itself went when its first move leads
+    to the game's own next state (``_same_as_base``; never while ``watch`` samples);
+    False if no move concerns it."""
     sids, wts = who
     moves, alt = ws[0], ws[1]
     seat = s0[L.G_CUR]
@@ -318,12 +313,6 @@ def _branch_a_from(s0, p, who, ws, kind, item, row, watch, base):
     _result(s, p, seat, kind, item, ws)
     _store(ws[6], row, F.SIDE_A)
     return True
-
-
-@njit(cache=True)
-def _branch_b(s0, p, who, ws, kind, item, row):
-    """Branch B: the best other move, then play on (``_branch_b_from``)."""
-    return _branch_b_from(s0, p, who, ws, kind, item, row, _no_base(s0))
 
 
 @njit(cache=True)
@@ -355,7 +344,7 @@ def _branch_b_from(s0, p, who, ws, kind, item, row, base):
     leaked = 1 if gave_way else 0
     if kind == KIND_LIGHT:
         leaked |= _play(s, pb_choice, who, ws, seat, item, _no_watch())
-    elif _same_as_base(s, F.SIDE_B, base):  # the game's own play-out (``_branch_a_from``)
+    elif _same_as_base(s, F.SIDE_B, base):  # the game's own play-out (``_same_as_base``)
         s = base[2]
     else:
         _play(s, p, who, ws, -1, -1, _no_watch())
