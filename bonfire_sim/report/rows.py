@@ -16,6 +16,7 @@ import pandas as pd
 from pyarrow import types as arrow_types
 
 from bonfire_sim.analysis.intervals import unique_codes
+from bonfire_sim.report.data import constant_value, held_once
 
 TOM = "tom"
 
@@ -52,13 +53,16 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
     for label, data in runs:
         cfg = data.manifest.get("config", {})
         g = data.games.copy(deep=False)  # the run's columns, shared until written
-        g["run"] = _label_column(label, labels, len(g)) if lean else label
-        g["rotated"] = bool(cfg.get("seat_rotation", False))
+        rotated = bool(cfg.get("seat_rotation", False))
+        # the run's label and rotation on every row, held once (``held_once``) in a report
+        g["run"] = _label_column(label, labels, len(g), g.index) if lean else label
+        g["rotated"] = held_once(np.bool_(rotated), g.index) if lean else rotated
         left = data.players
         if not lists:
             left = left[[c for c in left.columns if c not in _list_columns()]]
-        p, deal, row = _with_game_columns(
-            left, g, _label_column(label, labels, len(left)) if lean else label, lean)
+        p, deal, row, own = _with_game_columns(
+            left, g, _label_column(label, labels, len(left), left.index) if lean else label,
+            lean)
         if row is not None and shares is not None:  # tied winners counted per game
             won = p["won"].to_numpy(bool)
             winners = np.bincount(row, weights=won, minlength=len(g))
@@ -79,7 +83,11 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
         top = int(deal.max()) + deal_offset if len(deal) else deal_offset
         # int32 where every key fits (the same values, half the bytes of a big run),
         # added in int32 then (no int64 copy of every row)
-        if lean and top < 2**31:
+        if own and deal_offset == 0 and deal.dtype == np.int32:
+            # each game its own deal (not rotated), the first run: the key is the rows'
+            # game id, shared (16 bytes a 4-player game less, held through the report)
+            p["deal_key"] = p["game_id"]
+        elif lean and top < 2**31:
             p["deal_key"] = deal.astype(np.int32, copy=False) + np.int32(deal_offset)
         else:
             p["deal_key"] = deal.astype(np.int64) + deal_offset
@@ -129,23 +137,32 @@ def decoded(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(**{c: np.asarray(frame[c].array, dtype=np.float64) for c in cats})
 
 
-def _label_column(label: str, labels: list[str], n: int) -> pd.Categorical:
-    """``label`` on ``n`` rows as a categorical of the sorted ``labels`` (a byte a row)."""
-    return pd.Categorical.from_codes(np.full(n, labels.index(label), np.int32), labels)
+def _label_column(label: str, labels: list[str], n: int, index: pd.Index) -> pd.Series:
+    """``label`` on ``n`` rows as a categorical of the sorted ``labels``, held once
+    (``held_once``: the codes a zero-stride column, not a byte a row)."""
+    codes = np.broadcast_to(np.int8(labels.index(label)) if len(labels) < 128
+                            else np.int32(labels.index(label)), n)
+    return pd.Series(pd.Categorical.from_codes(codes, labels), index=index, copy=False)
 
 
 def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: Any, lean: bool,
-                       ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray | None]:
+                       ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray | None, bool]:
     """``left`` (one run's players rows) with ``run`` and its game's columns beside it,
-    each row's deal (its game id where the games have no deal) and each row's game (its
-    row in ``g``; None where a game is missing).
+    each row's deal (its game id where the games have no deal), each row's game (its row
+    in ``g``; None where a game is missing) and whether the deal is the rows' own
+    ``game_id`` column (``lean``, every game its own deal).
+
+    ``lean``: a game column with one value in the run is held once (``held_once``).
 
     Each row's game is found by its ``game_id`` and ``left``'s own columns are shared, not
     copied; a row whose game is missing falls back to a left merge (the game columns then
     NaN), as before."""
     has_deal = "deal" in g
+    # each game its own deal (a run not seat-rotated): the rows' game id is their deal,
+    # so the deal is not taken per row (4 bytes a row)
+    own = lean and has_deal and _deal_is_game(g)
     cols = ["n_players", "solo", *([] if lean else ["n_turns", "end_reason"]), "rotated",
-            *(["deal"] if has_deal else [])]
+            *(["deal"] if has_deal and not own else [])]
     unique = g["game_id"].is_unique
     row = _rows_of(left["game_id"].to_numpy(), g["game_id"].to_numpy()) if unique else None
     if row is None or (row < 0).any():
@@ -155,11 +172,12 @@ def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: Any, lean: bo
         p = left.copy(deep=False)
         p["run"] = label
         for c in cols:
-            p[c] = g[c].array.take(row)
-    deal = p["deal" if has_deal else "game_id"].to_numpy()  # as stored: int32 in a report
-    if lean and has_deal:
+            same = constant_value(g[c]) if lean else None  # the run's: held once, not per row
+            p[c] = g[c].array.take(row) if same is None else held_once(same, p.index)
+    deal = p["deal" if has_deal and not own else "game_id"].to_numpy()  # int32 in a report
+    if lean and has_deal and not own:
         p = p.drop(columns="deal")
-    return p, deal, (None if row is None or (row < 0).any() else row)
+    return p, deal, (None if row is None or (row < 0).any() else row), own
 
 
 def groups(frame: pd.DataFrame, keys: Sequence[str], cols: Sequence[str],
@@ -195,6 +213,13 @@ def groups(frame: pd.DataFrame, keys: Sequence[str], cols: Sequence[str],
             yield from walk(at if mask is None else mask & at, depth + 1, (*key, v))
 
     yield from walk(None, 0, ())
+
+
+def _deal_is_game(games: pd.DataFrame) -> bool:
+    """Whether every game of a run is its own deal (a run not seat-rotated): its deal is
+    its game id, game for game."""
+    return bool(games["deal"].dtype == games["game_id"].dtype
+                and np.array_equal(games["deal"].to_numpy(), games["game_id"].to_numpy()))
 
 
 def _rows_of(ids: np.ndarray, game_ids: np.ndarray) -> np.ndarray:
