@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.infra import memory
 
 
 def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
@@ -156,7 +157,6 @@ def held_once(value: Any, index: Any) -> Any:
 def constant_value(col: Any) -> Any:
     """The one value of a numeric or boolean column whose every value is the same (a
     numpy scalar of its dtype), else None."""
-    import numpy as np
 
     values = col.to_numpy()
     if not len(values) or values.dtype.kind not in "biu":
@@ -181,57 +181,24 @@ def returning_memory() -> Iterator[Callable[[], None]]:
     """A block whose memory, once freed, goes back to the system: Arrow allocates from the
     system allocator inside it (its default pool, mimalloc, keeps freed pages for reuse;
     the previous pool is restored after it), and the block gets ``give_back()``, which
-    returns the allocator's free pages (``malloc_trim``, glibc; elsewhere nothing).
+    returns the allocator's free pages (``infra.memory.give_back``).
 
     pandas string columns are Arrow arrays, and reading Parquet frees large buffers that
     glibc would otherwise keep for the next allocation of that size: a report calls
     ``give_back()`` between its steps, so each step starts from what is still held.
     Measured on a 256,000-game run: 130 MB held after loading without it, 66 MB with it.
 
-    Blocks of ``MMAP_BYTES`` and more are mapped from then on (glibc, for the rest of the
-    process), so a column-sized temporary goes back to the system as it is freed rather
-    than at the next ``give_back()``: glibc raises its threshold as such blocks are freed
+    Blocks of ``infra.memory.MMAP_BYTES`` and more are mapped from then on (glibc, for the
+    rest of the process), so a column-sized temporary goes back to the system as it is
+    freed rather than at the next ``give_back()``: glibc raises its threshold as such blocks are freed
     (up to 32 MB), after which they stayed in the heap through the step (a million
     4-player games: 523 MB peak before, 505 MB after)."""
     import pyarrow as pa
 
-    _map_large_blocks()
+    memory.map_large_blocks()
     before = pa.default_memory_pool()
     pa.set_memory_pool(pa.system_memory_pool())
     try:
-        yield _malloc_trim()
+        yield memory.give_back
     finally:
         pa.set_memory_pool(before)
-
-
-MMAP_BYTES = 4 << 20  # a column of a million int32 values; smaller blocks stay in the heap
-
-
-def _map_large_blocks() -> None:
-    """``mallopt(M_MMAP_THRESHOLD, MMAP_BYTES)`` where the C library has it (glibc)."""
-    import ctypes
-    import ctypes.util
-
-    try:
-        mallopt = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt
-    except (OSError, AttributeError):  # not glibc
-        return
-    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-    mallopt(-3, MMAP_BYTES)  # M_MMAP_THRESHOLD (malloc.h); fixed: no dynamic raise
-
-
-def _malloc_trim() -> Callable[[], None]:
-    """``malloc_trim(0)`` of the C library where it has one (glibc), else a no-op."""
-    import ctypes
-    import ctypes.util
-
-    try:
-        trim = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-    except (OSError, AttributeError):  # not glibc (macOS, musl, Windows)
-        return lambda: None
-    trim.argtypes = [ctypes.c_size_t]
-
-    def give_back() -> None:
-        trim(0)
-
-    return give_back

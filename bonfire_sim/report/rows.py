@@ -16,6 +16,7 @@ import pandas as pd
 from pyarrow import types as arrow_types
 
 from bonfire_sim.analysis.intervals import unique_codes
+from bonfire_sim.infra.memory import row_slices
 from bonfire_sim.report.data import constant_value, held_once
 
 TOM = "tom"
@@ -65,7 +66,9 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
             lean)
         if row is not None and shares is not None:  # tied winners counted per game
             won = p["won"].to_numpy(bool)
-            winners = np.bincount(row, weights=won, minlength=len(g))
+            # counted on the winners' rows (integer counts, the same values): weights
+            # would be a float64 copy of every row (32 MB at a million 4-player games)
+            winners = np.bincount(row[won], minlength=len(g))
             if lean:  # k for each of k tied winners, else 0: a byte a row (share_codes)
                 shares.append(share_codes(winners, row, won))
             else:
@@ -229,7 +232,8 @@ def _rows_of(ids: np.ndarray, game_ids: np.ndarray) -> np.ndarray:
     if (len(ids) and ids.dtype.kind in "iu" and game_ids.dtype.kind in "iu"
             and bool(np.all(ids[1:] >= ids[:-1]))):
         rows = unique_codes(ids)[1]  # a new array: the caller may write into it
-        if int(rows[-1]) + 1 == len(game_ids) and np.array_equal(game_ids[rows], ids):
+        if int(rows[-1]) + 1 == len(game_ids) and all(
+                np.array_equal(game_ids[rows[b]], ids[b]) for b in row_slices(len(ids))):
             return rows
     return pd.Index(game_ids).get_indexer(ids)
 
