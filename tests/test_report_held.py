@@ -60,6 +60,12 @@ def test_a_runs_own_values_are_held_once_and_equal_the_per_row_columns(dirs, mon
             g_old, p_old = RW.combine(RD.load_runs(some, categories=True), lists=False,
                                       lean=True)
         assert not _zero_stride(p_old["n_players"])
+        # and as the report's frames without ``lean`` (no value held once there)
+        _, full = RW.combine(RD.load_runs(some, categories=True), lists=False)
+        for c in ("n_players", "solo", "rotated", "deal_key", "game_id"):
+            assert (players[c].to_numpy() == full[c].to_numpy()).all(), c
+        assert (players["run"].astype(str).to_numpy() == full["run"].to_numpy()).all()
+        assert full["rotated"].any() == (len(some) > 1)  # the 3-player run is rotated
         pd.testing.assert_frame_equal(players, p_old, check_exact=True)
         pd.testing.assert_frame_equal(games, g_old, check_exact=True)
 
@@ -140,6 +146,7 @@ def test_combined_rows_found_in_blocks_are_found_whole(monkeypatch):
     whole = RW._rows_of(ids, games)
     monkeypatch.setattr(RW, "row_slices", lambda n: memory.row_slices(n, 6))
     assert (RW._rows_of(ids, games) == whole).all()
-    bad = games.copy()
-    bad[-1] = 99  # a game id the rows do not have: found by the index, as before
-    assert (RW._rows_of(ids, bad) == pd.Index(bad).get_indexer(ids)).all()
+    for at in (0, -1):  # a game id the rows do not have, in the first or the last block
+        bad = games.copy()
+        bad[at] = -5 if at == 0 else 99
+        assert (RW._rows_of(ids, bad) == pd.Index(bad).get_indexer(ids)).all()
