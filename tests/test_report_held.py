@@ -4,6 +4,7 @@ the same page as the per-row computation of before."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -150,3 +151,116 @@ def test_combined_rows_found_in_blocks_are_found_whole(monkeypatch):
         bad = games.copy()
         bad[at] = -5 if at == 0 else 99
         assert (RW._rows_of(ids, bad) == pd.Index(bad).get_indexer(ids)).all()
+
+
+# ---- the steps' working memory: sums and counts instead of float64 copies of every row ----
+SIZES = (0, 1, 2, 5, 8, 129, 1000, 65_536, 65_537, 300_001, (1 << 20) + 77)
+
+
+def test_blocked_pairwise_sums_are_numpys_sum_bit_for_bit():
+    rng = np.random.default_rng(5)
+    for n in SIZES:
+        x = rng.random(n) * rng.choice([1.0, 1e-3, 1e5], n)
+        assert RW._pairwise_sum(n, lambda a, b, x=x: x[a:b]) == x.sum(), n
+        assert RW._pairwise_sum(n, lambda a, b, x=x: x[a:b], leaf=200) == x.sum(), n
+
+
+def test_the_mean_of_held_win_shares_is_pandas_mean_of_the_floats_bit_for_bit():
+    rng = np.random.default_rng(6)
+    cats = pd.Index([0.0, 1.0, 0.5, 1 / 3, 0.25])
+    for n in SIZES[1:]:
+        col = pd.Series(pd.Categorical.from_codes(rng.integers(0, 5, n).astype(np.int8),
+                                                  cats))
+        floats = np.asarray(col.array, dtype=np.float64)
+        assert RW.float_mean(col) == pd.Series(floats).mean(), n
+        assert RW.float_mean(pd.Series(floats)) == pd.Series(floats).mean(), n
+        assert (RW._floats(col) == floats).all()
+    missing = pd.Series(pd.Categorical.from_codes(np.array([0, -1, 1], np.int8), cats))
+    assert RW.float_mean(missing) == 0.5 and np.isnan(RW._floats(missing)[1])
+
+
+def test_an_integer_summary_is_the_float_statistics_of_its_values():
+    """Mean and quartiles exactly; the sd (summed per value, not per row) to 1e-12."""
+    from bonfire_sim.analysis.intervals import IntegerSummary, mean_ci
+
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 3, 4, 5, 7, 100, 1001, 12_345):
+        for dtype in (np.int8, np.int16, np.int64):
+            x = rng.integers(-20, 120, n).astype(dtype)
+            h, s = IntegerSummary(x, block=7), pd.Series(x)
+            assert [h.quantile(q) for q in (0.25, 0.5, 0.75)] == list(
+                s.quantile([0.25, 0.5, 0.75]))
+            (m, lo, hi), (m2, lo2, hi2) = mean_ci(x), h.mean_ci()
+            assert m == m2 == s.mean()
+            if n > 1:
+                assert h.sd == pytest.approx(s.std(ddof=1), rel=1e-12, abs=0)
+                assert (lo2, hi2) == pytest.approx((lo, hi), rel=1e-12, abs=1e-12)
+            else:
+                assert np.isnan(h.sd) and np.isnan(lo2) and np.isnan(lo)
+    assert np.isnan(IntegerSummary(np.zeros(0, np.int16)).mean_ci()[0])
+
+
+def test_the_score_table_is_the_float_computation_of_before(dirs, monkeypatch):
+    """Every column of the score table exactly as pandas computed it on float copies,
+    but the sd and the t interval, to 1e-12 (summed per value)."""
+    from bonfire_sim.report import stats as S
+
+    _, players = RW.combine(RD.load_runs(dirs, categories=True), lists=False, lean=True)
+    new = S.score_summary(players)
+
+    def old_rows():
+        rows = []
+        for (n, s), g in RW.groups(players, ["n_players", "strategy"],
+                                   ["score", "win_share"]):
+            m, lo, hi = S.mean_ci(g["score"])
+            q = g["score"].quantile([0.25, 0.5, 0.75]).to_numpy()
+            rows.append({"n_players": n, "strategy": s, "n": len(g), "mean": m, "lo": lo,
+                         "hi": hi, "sd": float(g["score"].std(ddof=1)), "q25": q[0],
+                         "median": q[1], "q75": q[2], "win_rate": g["win_share"].mean()})
+        return pd.DataFrame(rows)
+
+    old = old_rows()
+    assert len(new) >= 4
+    exact = ["n_players", "strategy", "n", "mean", "q25", "median", "q75", "win_rate"]
+    pd.testing.assert_frame_equal(new[exact], old[exact], check_exact=True)
+    pd.testing.assert_frame_equal(new[["lo", "hi", "sd"]], old[["lo", "hi", "sd"]],
+                                  check_exact=False, rtol=1e-12)
+
+
+@pytest.mark.parametrize("keys", [["n_players", "strategy"], ["run", "seat"], ["strategy"],
+                                  ["n_players", "strategy", "seat"]])
+def test_group_keys_found_by_counting_are_the_sorted_uniques(dirs, keys):
+    _, players = RW.combine(RD.load_runs(dirs, categories=True), lists=False, lean=True)
+    for k in keys:
+        col = players[k]
+        want = col.dropna().unique()
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            order = {c: i for i, c in enumerate(col.dtype.categories)}
+            want = sorted(want, key=order.__getitem__)
+        else:
+            want = sorted(want)
+        got = RW._present(col)
+        assert got == want and [type(x) for x in got] == [type(x) for x in want], k
+    assert RW._present(pd.Series([0.5, 1.0])) is None
+
+
+def test_clustered_means_of_one_observation_a_cluster_are_the_bincount_sums(monkeypatch):
+    """The in-order, one-a-cluster shortcut gives the figures of the cluster sums, bit
+    for bit; clusters out of order or shared go through the sums."""
+    from bonfire_sim.analysis import intervals as I
+
+    rng = np.random.default_rng(8)
+    x = rng.random(5000)
+    order = np.arange(5000, dtype=np.int32)
+    shared = np.repeat(np.arange(2500, dtype=np.int32), 2)
+
+    def via_sums(x, clusters):
+        inv = I.unique_codes(np.asarray(clusters))[1]
+        k = int(inv.max()) + 1
+        m = float(x.mean())
+        sums = np.bincount(inv, weights=x - m, minlength=k)
+        return (m, math.sqrt(k / (k - 1) * float(np.sum(sums ** 2)) / len(x) ** 2),
+                len(x), k)
+
+    for clusters in (order, shared, order[::-1].copy(), order + 3):
+        assert I.clustered_mean(x, clusters) == via_sums(x, clusters)

@@ -190,8 +190,8 @@ def returning_memory() -> Iterator[Callable[[], None]]:
 
     Blocks of ``infra.memory.MMAP_BYTES`` and more are mapped from then on (glibc, for the
     rest of the process), so a column-sized temporary goes back to the system as it is
-    freed rather than at the next ``give_back()``: glibc raises its threshold as such blocks are freed
-    (up to 32 MB), after which they stayed in the heap through the step (a million
+    freed rather than at the next ``give_back()``: glibc raises its threshold as such
+    blocks are freed (up to 32 MB), after which they stayed in the heap through the step (a million
     4-player games: 523 MB peak before, 505 MB after)."""
     import pyarrow as pa
 

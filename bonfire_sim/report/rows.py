@@ -137,7 +137,58 @@ def decoded(frame: pd.DataFrame) -> pd.DataFrame:
             and frame[c].dtype.categories.dtype.kind == "f"]
     if not cats:
         return frame
-    return frame.assign(**{c: np.asarray(frame[c].array, dtype=np.float64) for c in cats})
+    return frame.assign(**{c: _floats(frame[c]) for c in cats})
+
+
+def float_mean(col: pd.Series) -> float:
+    """``col.mean()`` of a float64 column, or of a categorical of numbers as its float
+    values (``decoded``), bit for bit: pandas sums the column with numpy (a pairwise sum)
+    and divides by the count.  A categorical is decoded and summed a block of rows at a
+    time along numpy's own pairwise split (``_pairwise_sum``), so neither its float64
+    column (32 MB for a million 4-player games' win shares) nor pandas' copy of it is
+    made.  Missing values, or another type: pandas' own mean."""
+    if isinstance(col.dtype, pd.CategoricalDtype) and col.dtype.categories.dtype.kind == "f":
+        codes = col.cat.codes.to_numpy()
+        if len(codes) and codes.min() >= 0:
+            cats = col.dtype.categories.to_numpy(np.float64)
+            return float(_pairwise_sum(len(codes), lambda a, b: cats[codes[a:b]])
+                         / len(codes))
+        return float(np.float64(col.astype(np.float64).mean()))
+    values = col.to_numpy()
+    if values.dtype == np.float64 and len(values) and not np.isnan(values).any():
+        return float(values.sum() / len(values))
+    return float(col.mean())
+
+
+def _pairwise_sum(n: int, segment: Any, leaf: int = 1 << 16) -> np.float64:
+    """``np.sum`` of ``n`` float64 values bit for bit, a segment at a time:
+    ``segment(a, b)`` gives values a..b-1.  numpy sums a contiguous float64 array
+    pairwise, splitting ``m`` values into ``m // 2`` rounded down to a multiple of 8 and
+    the rest; the same split above ``leaf`` values and numpy's own sum of each leaf
+    give the same additions in the same order, for a ``leaf`` of 128 values or more (numpy
+    sums up to 128 in one loop; ``tests/test_report_held.py`` holds it to ``np.sum``)."""
+    if n <= leaf:
+        return np.float64(segment(0, n).sum()) if n else np.float64(0.0)
+
+    def part(lo: int, m: int) -> np.float64:
+        if m <= leaf:
+            return np.float64(segment(lo, lo + m).sum())
+        half = m // 2
+        half -= half % 8
+        return part(lo, half) + part(lo + half, m - half)
+
+    return part(0, n)
+
+
+def _floats(col: pd.Series) -> np.ndarray:
+    """A categorical of numbers as its float64 values: its categories taken at its codes
+    (``np.asarray`` of the categorical widened every code to intp first: 61 MB for a
+    32 MB column of 4 million rows; this costs the column), NaN where a code is missing
+    as before."""
+    codes = col.cat.codes.to_numpy()
+    if not len(codes) or codes.min() < 0:
+        return np.asarray(col.array, dtype=np.float64)
+    return col.cat.categories.to_numpy(np.float64)[codes]
 
 
 def _label_column(label: str, labels: list[str], n: int, index: pd.Index) -> pd.Series:
@@ -184,15 +235,21 @@ def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: Any, lean: bo
 
 
 def groups(frame: pd.DataFrame, keys: Sequence[str], cols: Sequence[str],
-           ) -> Iterator[tuple[Any, pd.DataFrame]]:
+           decode: bool = True) -> Iterator[tuple[Any, pd.DataFrame]]:
     """``frame.groupby(keys)[cols]`` iterated: the same keys (sorted, a categorical by its
     categories, missing keys left out), order and rows, one group's columns taken at a
     time.  Each group is found by one boolean mask, not by pandas' grouper, whose codes,
     sort and row indices cost about 40 bytes a row at once (a million 4-player games:
-    160 MB); a group that is every row is the frame's own columns (no copy)."""
+    160 MB); a group that is every row is the frame's own columns (no copy).
+    ``decode=False`` leaves a categorical of numbers (the win share) as it is held, for a
+    caller that sums it a block at a time (``float_mean``)."""
     cols = list(cols)
+    as_used = decoded if decode else (lambda f: f)
 
     def values(col: pd.Series) -> list[Any]:
+        present = _present(col)
+        if present is not None:
+            return present
         found = col.dropna().unique()
         if isinstance(col.dtype, pd.CategoricalDtype):
             order = {c: i for i, c in enumerate(col.dtype.categories)}
@@ -206,9 +263,9 @@ def groups(frame: pd.DataFrame, keys: Sequence[str], cols: Sequence[str],
             out = tuple(k.item() if isinstance(k, np.generic) else k for k in key) if len(
                 keys) > 1 else key[0]
             if mask is None or mask.all():
-                yield out, decoded(frame[cols])
+                yield out, as_used(frame[cols])
             elif mask.any():
-                yield out, decoded(frame.loc[mask, cols])
+                yield out, as_used(frame.loc[mask, cols])
             return
         col = frame[keys[depth]] if mask is None or mask.all() else frame[keys[depth]][mask]
         for v in values(col):
@@ -223,6 +280,35 @@ def _deal_is_game(games: pd.DataFrame) -> bool:
     its game id, game for game."""
     return bool(games["deal"].dtype == games["game_id"].dtype
                 and np.array_equal(games["deal"].to_numpy(), games["game_id"].to_numpy()))
+
+
+def _present(col: pd.Series) -> list[Any] | None:
+    """The distinct values of a categorical (in category order) or of small integers
+    (sorted), as ``col.dropna().unique()`` sorted gives them, counted a block of rows at
+    a time: ``unique`` hashed every row as int64 (32 MB for 4 million rows, per key of
+    every group).  None for other columns."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        codes = col.cat.codes.to_numpy()
+        seen = _seen(codes, -1, len(col.dtype.categories) + 1)  # -1: missing
+        return list(col.dtype.categories[np.flatnonzero(seen[1:])])
+    values = col.to_numpy()
+    if values.dtype.kind not in "iu" or not len(values):
+        return None
+    lo, hi = int(values.min()), int(values.max())
+    if hi - lo > 1 << 16:
+        return None
+    return list((np.flatnonzero(_seen(values, lo, hi - lo + 1)) + lo).astype(values.dtype))
+
+
+def _seen(values: np.ndarray, lo: int, size: int) -> np.ndarray:
+    """Whether each of ``lo .. lo + size - 1`` occurs in ``values`` (block by block)."""
+    seen = np.zeros(size, bool)
+    if values.strides == (0,):  # a value held once (``held_once``)
+        seen[int(values[0]) - lo] = True
+        return seen
+    for b in row_slices(len(values)):
+        seen |= np.bincount(values[b].astype(np.intp) - lo, minlength=len(seen)) > 0
+    return seen
 
 
 def _rows_of(ids: np.ndarray, game_ids: np.ndarray) -> np.ndarray:
