@@ -250,17 +250,20 @@ def test_clustered_means_of_one_observation_a_cluster_are_the_bincount_sums(monk
     from bonfire_sim.analysis import intervals as I
 
     rng = np.random.default_rng(8)
-    x = rng.random(5000)
+    x = rng.random(5000) * rng.choice([1.0, 1e-3, 1e5], 5000)  # sums that round by order
     order = np.arange(5000, dtype=np.int32)
     shared = np.repeat(np.arange(2500, dtype=np.int32), 2)
+    shuffled = [rng.permutation(5000).astype(np.int32) for _ in range(6)]
 
-    def via_sums(x, clusters):
+    def via_sums(x, m, clusters):
         inv = I.unique_codes(np.asarray(clusters))[1]
         k = int(inv.max()) + 1
-        m = float(x.mean())
         sums = np.bincount(inv, weights=x - m, minlength=k)
-        return (m, math.sqrt(k / (k - 1) * float(np.sum(sums ** 2)) / len(x) ** 2),
-                len(x), k)
+        return float(np.sum(sums ** 2)), k
 
-    for clusters in (order, shared, order[::-1].copy(), order + 3):
-        assert I.clustered_mean(x, clusters) == via_sums(x, clusters)
+    m = float(x.mean())
+    for clusters in (order, shared, order[::-1].copy(), order + 3, *shuffled):
+        assert I.cluster_squares(x, m, clusters) == via_sums(x, m, clusters)
+        squares, k = via_sums(x, m, clusters)
+        assert I.clustered_mean(x, clusters) == (
+            m, math.sqrt(k / (k - 1) * squares / len(x) ** 2), len(x), k)
