@@ -134,6 +134,8 @@ def _seat_arrays(runs: Sequence[Run]) -> dict[str, np.ndarray]:
         # counted on the winners' rows (integer counts, the same values): weights would
         # be a float64 copy of every row (32 MB at a million 4-player games)
         winners = np.bincount(row[won], minlength=len(games))
+        if len(winners) and winners.max() <= np.iinfo(np.int8).max:
+            winners = winners.astype(np.int8)  # at most the seats: a byte a game, not 8
         deal = _deals(run.data.games, games)
         # the deal's index among this run's deals, after the earlier runs' deals: the
         # clusters ordered by (run, deal), one per pair, without a (games, 2) sort
@@ -154,14 +156,18 @@ def _seat_arrays(runs: Sequence[Run]) -> dict[str, np.ndarray]:
             for k, v in parts.items()}
 
 
-def _win_share(a: dict[str, np.ndarray], at: np.ndarray) -> np.ndarray:
+def _win_share(a: dict[str, np.ndarray], at: np.ndarray,
+               game: np.ndarray | None = None) -> np.ndarray:
     """The win share (1/k for each of k tied winners, else 0) of the rows ``at``: worked
-    out a seat at a time, not held for every row (8 bytes a row)."""
-    won = a["won"][at]
-    # 1/k per game, then taken for the rows (the same values as per row, with two
-    # row-long temporaries instead of four: 16 MB less a seat at a million games)
-    per_game = 1.0 / np.maximum(a["winners"], 1)
-    return np.where(won, per_game[a["game"][at]], 0.0)
+    out a seat at a time, not held for every row (8 bytes a row).  ``game``: the rows'
+    ``a["game"][at]`` where the caller has it."""
+    game = a["game"][at] if game is None else game
+    # 1/k per game, taken for the rows and zeroed where the row lost, in place (the same
+    # values as per row, with one row-long float64 array instead of four: 24 MB less a
+    # seat at a million games)
+    share = (1.0 / np.maximum(a["winners"], 1))[game]
+    share[~a["won"][at]] = 0.0
+    return share
 
 
 def _deals(games: pd.DataFrame, ids: np.ndarray) -> np.ndarray:
@@ -241,10 +247,12 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
         for seat in np.unique(a["seat"]):
             seat = int(seat)
             at = a["seat"] == seat
-            share = _win_share(a, at)
+            game = a["game"][at]
+            share = _win_share(a, at, game)
             wins = float(share.sum())
             # The seat rotations of a deal share its cards: intervals clustered by deal.
-            deal = a["cluster"][a["game"][at]]
+            deal = a["cluster"][game]
+            del game
             _, lo, hi = clustered_wilson(share, deal)
             m, slo, shi = clustered_mean_ci(a["score"][at], deal)
             won = a["game_id"][at][share > 0]
