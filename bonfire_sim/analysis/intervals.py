@@ -172,12 +172,11 @@ def cluster_squares(x: np.ndarray, m: float, clusters: Any) -> tuple[float, int]
     inv = dense_codes(clusters)
     k = int(inv.max()) + 1
     if k == len(x) and inv is clusters:
-        sums = x - m
-        np.multiply(sums, sums, out=sums)
+        squares: np.ndarray = x - m
+        np.multiply(squares, squares, out=squares)
     else:
-        sums = np.bincount(inv, weights=x - m, minlength=k)
-        sums = sums ** 2
-    return float(np.sum(sums)), k
+        squares = np.bincount(inv, weights=x - m, minlength=k) ** 2
+    return float(np.sum(squares)), k
 
 
 def unique_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
