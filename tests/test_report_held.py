@@ -267,3 +267,26 @@ def test_clustered_means_of_one_observation_a_cluster_are_the_bincount_sums(monk
         squares, k = via_sums(x, m, clusters)
         assert I.clustered_mean(x, clusters) == (
             m, math.sqrt(k / (k - 1) * squares / len(x) ** 2), len(x), k)
+
+
+def test_who_played_gives_the_winners_scores_of_the_group_by_of_before(dirs):
+    """The mean winning score per player count (and its interval) as pandas' group-by of
+    the winners' rows gave it, and the strategies as ``unique`` found them."""
+    from bonfire_sim.report import answers as AN
+    from bonfire_sim.report import groups as G
+    from bonfire_sim.report import stats as S
+
+    _, players = RW.combine(RD.load_runs(dirs, categories=True), lists=False, lean=True)
+    groups = G.group_dirs(dirs, RD.run_labels(dirs))
+    text = AN.population_block(players, groups)["text"]
+    multi = S.multiplayer(players)
+    found = 0
+    for _setting, members in G.settings(groups, solo=False):
+        p = multi[multi["run"].isin([r for g in members for r in g.runs])]
+        for n, g in p.loc[p["won"].astype(bool), ["n_players", "score"]].groupby("n_players"):
+            m, lo, hi = S.mean_ci(g["score"])
+            assert f"{n} players {m:.1f} ({AN._ci(lo, hi, '.1f')})" in text
+            found += 1
+    assert found == 2  # the 4-player and the 3-player setting
+    assert set(RW.present(multi["strategy"])) == set(multi["strategy"].unique())
+    assert RW.present(pd.Series([3.0, np.nan, 1.0])) == [1.0, 3.0]

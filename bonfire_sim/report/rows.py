@@ -142,22 +142,35 @@ def decoded(frame: pd.DataFrame) -> pd.DataFrame:
 
 def float_mean(col: pd.Series) -> float:
     """``col.mean()`` of a float64 column, or of a categorical of numbers as its float
-    values (``decoded``), bit for bit: pandas sums the column with numpy (a pairwise sum)
-    and divides by the count.  A categorical is decoded and summed a block of rows at a
-    time along numpy's own pairwise split (``_pairwise_sum``), so neither its float64
-    column (32 MB for a million 4-player games' win shares) nor pandas' copy of it is
-    made.  Missing values, or another type: pandas' own mean."""
+    values (``decoded``), bit for bit: pandas sums the column with numpy (a pairwise sum,
+    ``float_sum``) and divides by the count.  Missing values, or another type: pandas'
+    own mean."""
+    total = float_sum(col)
+    if total is not None:
+        return float(total / len(col))
+    if isinstance(col.dtype, pd.CategoricalDtype):  # pandas' own mean of the floats
+        return float(pd.Series(_floats(col)).mean())
+    return float(col.mean())
+
+
+def float_sum(col: pd.Series) -> np.float64 | None:
+    """``col.sum()`` as pandas works it out (numpy's pairwise sum) for a float64 column
+    or a categorical of numbers, without pandas' copy of the column; a categorical is
+    decoded and summed a block of rows at a time along numpy's own pairwise split
+    (``_pairwise_sum``), so its float64 column (32 MB for a million 4-player games' win
+    shares) is not made either.  None where a value is missing, the column is empty or
+    of another type."""
     if isinstance(col.dtype, pd.CategoricalDtype) and col.dtype.categories.dtype.kind == "f":
         codes = col.cat.codes.to_numpy()
-        if len(codes) and codes.min() >= 0:
-            cats = col.dtype.categories.to_numpy(np.float64)
-            return float(_pairwise_sum(len(codes), lambda a, b: cats[codes[a:b]])
-                         / len(codes))
-        return float(np.float64(col.astype(np.float64).mean()))
+        if not len(codes) or codes.min() < 0:
+            return None
+        cats = col.dtype.categories.to_numpy(np.float64)
+        return _pairwise_sum(len(codes), lambda a, b: cats[codes[a:b]])
     values = col.to_numpy()
-    if values.dtype == np.float64 and len(values) and not np.isnan(values).any():
-        return float(values.sum() / len(values))
-    return float(col.mean())
+    if values.dtype != np.float64 or not len(values):
+        return None
+    total = values.sum()
+    return None if np.isnan(total) else total
 
 
 def _pairwise_sum(n: int, segment: Any, leaf: int = 1 << 16) -> np.float64:
@@ -246,16 +259,6 @@ def groups(frame: pd.DataFrame, keys: Sequence[str], cols: Sequence[str],
     cols = list(cols)
     as_used = decoded if decode else (lambda f: f)
 
-    def values(col: pd.Series) -> list[Any]:
-        present = _present(col)
-        if present is not None:
-            return present
-        found = col.dropna().unique()
-        if isinstance(col.dtype, pd.CategoricalDtype):
-            order = {c: i for i, c in enumerate(col.dtype.categories)}
-            return sorted(found, key=order.__getitem__)
-        return sorted(found)
-
     def walk(mask: np.ndarray | None, depth: int, key: tuple[Any, ...],
              ) -> Iterator[tuple[Any, pd.DataFrame]]:
         if depth == len(keys):
@@ -268,7 +271,7 @@ def groups(frame: pd.DataFrame, keys: Sequence[str], cols: Sequence[str],
                 yield out, as_used(frame.loc[mask, cols])
             return
         col = frame[keys[depth]] if mask is None or mask.all() else frame[keys[depth]][mask]
-        for v in values(col):
+        for v in present(col):
             at = (frame[keys[depth]] == v).to_numpy(bool)
             yield from walk(at if mask is None else mask & at, depth + 1, (*key, v))
 
@@ -280,6 +283,20 @@ def _deal_is_game(games: pd.DataFrame) -> bool:
     its game id, game for game."""
     return bool(games["deal"].dtype == games["game_id"].dtype
                 and np.array_equal(games["deal"].to_numpy(), games["game_id"].to_numpy()))
+
+
+def present(col: pd.Series) -> list[Any]:
+    """The distinct values of ``col`` (missing left out), sorted (a categorical in its
+    categories' order), as ``groups`` takes its keys: counted where it can
+    (``_present``), else ``col.dropna().unique()`` sorted."""
+    found = _present(col)
+    if found is not None:
+        return found
+    values = col.dropna().unique()
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        order = {c: i for i, c in enumerate(col.dtype.categories)}
+        return sorted(values, key=order.__getitem__)
+    return sorted(values)
 
 
 def _present(col: pd.Series) -> list[Any] | None:
