@@ -290,3 +290,9 @@ def test_who_played_gives_the_winners_scores_of_the_group_by_of_before(dirs):
     assert found == 2  # the 4-player and the 3-player setting
     assert set(RW.present(multi["strategy"])) == set(multi["strategy"].unique())
     assert RW.present(pd.Series([3.0, np.nan, 1.0])) == [1.0, 3.0]
+    for n in (0, 3):  # a value held once, on no rows or some (a categorical's codes too)
+        index = pd.RangeIndex(n)
+        held = RD.held_once(np.int16(4), index)
+        assert RW.present(held) == sorted(pd.Series(np.full(n, 4, np.int16)).unique())
+        label = RW._label_column("b", ["a", "b"], n, index)
+        assert RW.present(label) == (["b"] if n else [])

@@ -320,7 +320,7 @@ def _present(col: pd.Series) -> list[Any] | None:
 def _seen(values: np.ndarray, lo: int, size: int) -> np.ndarray:
     """Whether each of ``lo .. lo + size - 1`` occurs in ``values`` (block by block)."""
     seen = np.zeros(size, bool)
-    if values.strides == (0,):  # a value held once (``held_once``)
+    if len(values) and values.strides == (0,):  # a value held once (``held_once``)
         seen[int(values[0]) - lo] = True
         return seen
     for b in row_slices(len(values)):
