@@ -244,6 +244,7 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
             whole[n] = whole_points_check(scores, bonf, suggest[n], clusters)
         exact[n] = ([round(float(v), 2) for v in c - np.min(c)]
                     if np.all(np.isfinite(c)) else [])
+        del scores, bonf  # the re-ranking's matrices, not read by the seat rows below
         for seat in np.unique(a["seat"]):
             seat = int(seat)
             at = a["seat"] == seat
@@ -254,10 +255,11 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
             deal = a["cluster"][game]
             del game
             _, lo, hi = clustered_wilson(share, deal)
-            m, slo, shi = clustered_mean_ci(a["score"][at], deal)
             won = a["game_id"][at][share > 0]
-            rows.append({"seat": seat, "players": n, "value": wins / len(share),
-                         "lo": float(lo), "hi": float(hi), "n": len(share), "fair": 1.0 / n,
+            del share  # before the scores' interval: one float64 array of the seat at a time
+            m, slo, shi = clustered_mean_ci(a["score"][at], deal)
+            rows.append({"seat": seat, "players": n, "value": wins / len(deal),
+                         "lo": float(lo), "hi": float(hi), "n": len(deal), "fair": 1.0 / n,
                          "score": m, "score_lo": slo, "score_hi": shi,
                          "compensation": c[seat] if seat < len(c) else np.nan,
                          "c_lo": clo[seat] if seat < len(clo) else np.nan,
