@@ -87,7 +87,7 @@ def _as_before(frame):
     return frame
 
 
-def _grouper(frame, keys, cols):
+def _grouper(frame, keys, cols, decode=True):
     """The groups as pandas' grouper gave them before (the oracle of ``stats.groups``)."""
     frame = _as_before(frame)
     for key, idx in frame.groupby(list(keys)).indices.items():

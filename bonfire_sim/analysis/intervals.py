@@ -52,11 +52,78 @@ def mean_ci(x: Any) -> tuple[float, float, float]:
     n = len(x)
     if n == 0:
         return (math.nan, math.nan, math.nan)
-    m = float(x.mean())
+    return t_interval(float(x.mean()), float(x.std(ddof=1)) if n > 1 else math.nan, n)
+
+
+def t_interval(m: float, sd: float, n: int) -> tuple[float, float, float]:
+    """(mean, lo, hi): the Student t 95% interval of a mean ``m`` of ``n`` observations
+    with sample standard deviation ``sd`` (NaN ends below 2 observations)."""
     if n < 2:
         return (m, math.nan, math.nan)
-    half = float(t95(n - 1) * x.std(ddof=1) / math.sqrt(n))
+    half = float(t95(n - 1) * sd / math.sqrt(n))
     return (m, m - half, m + half)
+
+
+class IntegerSummary:
+    """Count, mean, sample sd (ddof 1) and quartiles of integers (a score, a length),
+    from how often each value occurs: a few hundred counts instead of a float64 copy of
+    every value (and numpy's second one for the deviations; a million 4-player games:
+    64 MB a group).  The mean is the float64 mean of every value bit for bit (integer
+    sums are exact); the quartiles are ``np.quantile``'s linear ones exactly (integer
+    ends, fractions of a quarter); the sd sums the squared deviations per value, not
+    value by value, so its last bits may differ (``tests/test_report_held.py``)."""
+
+    def __init__(self, values: np.ndarray, block: int = 1 << 20) -> None:
+        values = np.asarray(values)
+        self.n = len(values)
+        if self.n == 0:
+            self.lo, self.counts = 0, np.zeros(0, np.int64)
+            return
+        self.lo = int(values.min())
+        size = int(values.max()) - self.lo + 1
+        counts = np.zeros(size, np.int64)
+        for s in range(0, self.n, block):  # a block's intp copy at a time
+            counts += np.bincount(values[s:s + block].astype(np.int64) - self.lo,
+                                  minlength=size)
+        self.counts = counts
+
+    @property
+    def values(self) -> np.ndarray:
+        return np.arange(self.lo, self.lo + len(self.counts), dtype=np.float64)
+
+    @property
+    def mean(self) -> float:
+        if self.n == 0:
+            return math.nan
+        total = int(np.dot(self.counts, np.arange(len(self.counts), dtype=np.int64)))
+        return float(np.float64(total + self.lo * self.n) / np.float64(self.n))
+
+    @property
+    def sd(self) -> float:
+        """Sample standard deviation (ddof 1; NaN below 2 values)."""
+        if self.n < 2:
+            return math.nan
+        dev = self.values - self.mean
+        return math.sqrt(float(np.sum(self.counts * (dev * dev))) / (self.n - 1))
+
+    def quantile(self, q: float) -> float:
+        """``np.quantile(values, q)`` (linear): the values at the two sorted positions
+        around (n - 1) q, interpolated as numpy does."""
+        if self.n == 0:
+            return math.nan
+        h = (self.n - 1) * q
+        j = int(math.floor(h))
+        t = h - j
+        ends = np.cumsum(self.counts)
+        a, b = (float(self.lo + int(np.searchsorted(ends, i, side="right")))
+                for i in (j, min(j + 1, self.n - 1)))
+        return b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t
+
+    def mean_ci(self) -> tuple[float, float, float]:
+        """(mean, lo, hi): ``mean_ci`` of the values."""
+        if self.n == 0:
+            return (math.nan, math.nan, math.nan)
+        return t_interval(self.mean, self.sd, self.n)
 
 
 def mean_se(x: Any) -> tuple[float, float, int]:
@@ -88,13 +155,28 @@ def clustered_mean(x: Any, clusters: Any) -> tuple[float, float, int, int]:
     if n == 0:
         return (math.nan, math.nan, 0, 0)
     m = float(x.mean())
-    inv = dense_codes(np.asarray(clusters))
-    k = int(inv.max()) + 1
+    squares, k = cluster_squares(x, m, clusters)
     if k < 2:
         return (m, math.nan, n, k)
-    sums = np.bincount(inv, weights=x - m, minlength=k)
-    var = k / (k - 1) * float(np.sum(sums ** 2)) / n ** 2
+    var = k / (k - 1) * squares / n ** 2
     return (m, math.sqrt(var), n, k)
+
+
+def cluster_squares(x: np.ndarray, m: float, clusters: Any) -> tuple[float, int]:
+    """(sum over clusters of (sum of x - m)^2, number of clusters): the core of
+    ``clustered_mean``.  Each observation its own cluster, in order (0, 1, 2, ...: every
+    game its own deal), the cluster sums are the deviations themselves, squared in place:
+    the same values and sum as through ``np.bincount``, without its intp codes and sums
+    (24 MB a seat at a million games)."""
+    clusters = np.asarray(clusters)
+    inv = dense_codes(clusters)
+    k = int(inv.max()) + 1
+    if k == len(x) and inv is clusters:
+        squares: np.ndarray = x - m
+        np.multiply(squares, squares, out=squares)
+    else:
+        squares = np.bincount(inv, weights=x - m, minlength=k) ** 2
+    return float(np.sum(squares)), k
 
 
 def unique_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -34,6 +34,7 @@ from bonfire_sim.analysis.intervals import (
     wilson,
 )
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
+from bonfire_sim.infra.memory import row_slices
 
 TOM = "tom"
 EXAMPLES = 3  # game ids listed per row
@@ -130,7 +131,11 @@ def _seat_arrays(runs: Sequence[Run]) -> dict[str, np.ndarray]:
         games, row = unique_codes(gid)
         won = p["won"].to_numpy(bool)
         won = won if every else won[human]
-        winners = np.bincount(row, weights=won, minlength=len(games))
+        # counted on the winners' rows (integer counts, the same values): weights would
+        # be a float64 copy of every row (32 MB at a million 4-player games)
+        winners = np.bincount(row[won], minlength=len(games))
+        if len(winners) and winners.max() <= np.iinfo(np.int8).max:
+            winners = winners.astype(np.int8)  # at most the seats: a byte a game, not 8
         deal = _deals(run.data.games, games)
         # the deal's index among this run's deals, after the earlier runs' deals: the
         # clusters ordered by (run, deal), one per pair, without a (games, 2) sort
@@ -151,11 +156,18 @@ def _seat_arrays(runs: Sequence[Run]) -> dict[str, np.ndarray]:
             for k, v in parts.items()}
 
 
-def _win_share(a: dict[str, np.ndarray], at: np.ndarray) -> np.ndarray:
+def _win_share(a: dict[str, np.ndarray], at: np.ndarray,
+               game: np.ndarray | None = None) -> np.ndarray:
     """The win share (1/k for each of k tied winners, else 0) of the rows ``at``: worked
-    out a seat at a time, not held for every row (8 bytes a row)."""
-    won = a["won"][at]
-    return np.where(won, 1.0 / np.maximum(a["winners"][a["game"][at]], 1), 0.0)
+    out a seat at a time, not held for every row (8 bytes a row).  ``game``: the rows'
+    ``a["game"][at]`` where the caller has it."""
+    game = a["game"][at] if game is None else game
+    # 1/k per game, taken for the rows and zeroed where the row lost, in place (the same
+    # values as per row, with one row-long float64 array instead of four: 24 MB less a
+    # seat at a million games)
+    share = (1.0 / np.maximum(a["winners"], 1))[game]
+    share[~a["won"][at]] = 0.0
+    return share
 
 
 def _deals(games: pd.DataFrame, ids: np.ndarray) -> np.ndarray:
@@ -181,13 +193,15 @@ def _games_by_seat(a: dict[str, np.ndarray], n: int,
     bonf = np.zeros((g, n), bonf_t)
     filled = np.zeros((g, n), bool)
     # one flat index of each row's cell for the three (a pair of index arrays is widened
-    # to two intp arrays per assignment: 16 bytes a row, three times)
-    cell = a["game"].astype(np.intp) * n
-    cell += a["seat"]
-    scores.ravel()[cell] = a["score"]
-    bonf.ravel()[cell] = a["bonfires"]
-    filled.ravel()[cell] = True
-    del cell
+    # to two intp arrays per assignment: 16 bytes a row, three times), a block of rows at
+    # a time (the intp index of every row was 32 MB at a million 4-player games)
+    for b in row_slices(len(a["game"])):
+        cell = a["game"][b].astype(np.intp) * n
+        cell += a["seat"][b]
+        scores.ravel()[cell] = a["score"][b]
+        bonf.ravel()[cell] = a["bonfires"][b]
+        filled.ravel()[cell] = True
+        del cell
     complete = filled.all(axis=1)  # a game missing a seat's row is left out
     if complete.all():  # no copies of the (games, n) matrices
         return scores, bonf, a["cluster"]
@@ -230,18 +244,22 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
             whole[n] = whole_points_check(scores, bonf, suggest[n], clusters)
         exact[n] = ([round(float(v), 2) for v in c - np.min(c)]
                     if np.all(np.isfinite(c)) else [])
+        del scores, bonf  # the re-ranking's matrices, not read by the seat rows below
         for seat in np.unique(a["seat"]):
             seat = int(seat)
             at = a["seat"] == seat
-            share = _win_share(a, at)
+            game = a["game"][at]
+            share = _win_share(a, at, game)
             wins = float(share.sum())
             # The seat rotations of a deal share its cards: intervals clustered by deal.
-            deal = a["cluster"][a["game"][at]]
+            deal = a["cluster"][game]
+            del game
             _, lo, hi = clustered_wilson(share, deal)
-            m, slo, shi = clustered_mean_ci(a["score"][at], deal)
             won = a["game_id"][at][share > 0]
-            rows.append({"seat": seat, "players": n, "value": wins / len(share),
-                         "lo": float(lo), "hi": float(hi), "n": len(share), "fair": 1.0 / n,
+            del share  # before the scores' interval: one float64 array of the seat at a time
+            m, slo, shi = clustered_mean_ci(a["score"][at], deal)
+            rows.append({"seat": seat, "players": n, "value": wins / len(deal),
+                         "lo": float(lo), "hi": float(hi), "n": len(deal), "fair": 1.0 / n,
                          "score": m, "score_lo": slo, "score_hi": shi,
                          "compensation": c[seat] if seat < len(c) else np.nan,
                          "c_lo": clo[seat] if seat < len(clo) else np.nan,

@@ -585,6 +585,10 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
                     f"{', '.join(lab for lab, _ in runs)} — bonfire_sim {__version__}, built "
                     f"{time.strftime('%Y-%m-%d %H:%M')}")
         write_views = DC.link_example_games(sections, runs, run_dirs, out) if views else None
+        # the runs' rows, read by no later step, leave before the page and its views are
+        # written (the view pages' replays then start from the sections alone: at a
+        # million 4-player games the rows were about 60 MB of that step's peak)
+        del runs
         step(f"writing {out}")
         path = H.write(out, H.render(title, subtitle, sections))
         if write_views is not None:  # after the page: a page that fails leaves no views/

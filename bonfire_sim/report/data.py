@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.infra import memory
 
 
 def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
@@ -92,10 +93,34 @@ def load_runs(run_dirs: Sequence[str | Path],
                     columns=report_columns(solo, lists), narrow=COMPACT)
         compact(data.players)
         compact(data.games)
+        hold_run_columns(data.games)
         out.append((lab, data))
     if categories:
         sorted_categories([f for _, r in out for f in (r.games, r.players)])
     return out
+
+
+# The games columns that are the run's own (one value in a run) or repeat another.
+RUN_COLUMNS = ("n_players", "solo", "rotation")
+
+
+def hold_run_columns(games: Any) -> Any:
+    """The games rows with each of ``RUN_COLUMNS`` that has one value in the run held once
+    (``held_once``) and a deal that is the game id (every game its own deal, a run not
+    seat-rotated) sharing the ``game_id`` column, in place: 9 bytes a game, held by the
+    report's runs through the whole build, for the same values."""
+    import numpy as np
+
+    for c in RUN_COLUMNS:
+        if c in games:
+            same = constant_value(games[c])
+            if same is not None:
+                games[c] = held_once(same, games.index)
+    if "deal" in games and "game_id" in games and (
+            games["deal"].dtype == games["game_id"].dtype
+            and np.array_equal(games["deal"].to_numpy(), games["game_id"].to_numpy())):
+        games["deal"] = games["game_id"]  # copy-on-write: shared until written
+    return games
 
 
 def sorted_categories(frames: Sequence[Any]) -> None:
@@ -116,6 +141,30 @@ def sorted_categories(frames: Sequence[Any]) -> None:
                 f[c] = f[c].cat.set_categories(sorted(cats))
 
 
+def held_once(value: Any, index: Any) -> Any:
+    """``value`` (a numpy scalar: its dtype is the column's) on every row of ``index``,
+    held once: a zero-stride, read-only column.  A run's label, player count and solo and
+    rotation flags are the same on every row of it; held per row they were 5 bytes a
+    players row and 4 a game (24 MB at a million 4-player games, through the whole
+    report).  pandas copies such a column where it selects or concatenates rows (as
+    before) and where it writes into it (copy-on-write)."""
+    import numpy as np
+    import pandas as pd
+
+    return pd.Series(np.broadcast_to(value, len(index)), index=index, copy=False)
+
+
+def constant_value(col: Any) -> Any:
+    """The one value of a numeric or boolean column whose every value is the same (a
+    numpy scalar of its dtype), else None."""
+
+    values = col.to_numpy()
+    if not len(values) or values.dtype.kind not in "biu":
+        return None
+    first = values[0]
+    return first if values.min() == first == values.max() else None
+
+
 def check_distinct_runs(run_dirs: Sequence[str | Path]) -> None:
     """Refuse a run given twice (it would be counted twice)."""
     seen: dict[Path, str] = {}
@@ -132,57 +181,24 @@ def returning_memory() -> Iterator[Callable[[], None]]:
     """A block whose memory, once freed, goes back to the system: Arrow allocates from the
     system allocator inside it (its default pool, mimalloc, keeps freed pages for reuse;
     the previous pool is restored after it), and the block gets ``give_back()``, which
-    returns the allocator's free pages (``malloc_trim``, glibc; elsewhere nothing).
+    returns the allocator's free pages (``infra.memory.give_back``).
 
     pandas string columns are Arrow arrays, and reading Parquet frees large buffers that
     glibc would otherwise keep for the next allocation of that size: a report calls
     ``give_back()`` between its steps, so each step starts from what is still held.
     Measured on a 256,000-game run: 130 MB held after loading without it, 66 MB with it.
 
-    Blocks of ``MMAP_BYTES`` and more are mapped from then on (glibc, for the rest of the
-    process), so a column-sized temporary goes back to the system as it is freed rather
-    than at the next ``give_back()``: glibc raises its threshold as such blocks are freed
-    (up to 32 MB), after which they stayed in the heap through the step (a million
+    Blocks of ``infra.memory.MMAP_BYTES`` and more are mapped from then on (glibc, for the
+    rest of the process), so a column-sized temporary goes back to the system as it is
+    freed rather than at the next ``give_back()``: glibc raises its threshold as such
+    blocks are freed (up to 32 MB), after which they stayed in the heap through the step (a million
     4-player games: 523 MB peak before, 505 MB after)."""
     import pyarrow as pa
 
-    _map_large_blocks()
+    memory.map_large_blocks()
     before = pa.default_memory_pool()
     pa.set_memory_pool(pa.system_memory_pool())
     try:
-        yield _malloc_trim()
+        yield memory.give_back
     finally:
         pa.set_memory_pool(before)
-
-
-MMAP_BYTES = 4 << 20  # a column of a million int32 values; smaller blocks stay in the heap
-
-
-def _map_large_blocks() -> None:
-    """``mallopt(M_MMAP_THRESHOLD, MMAP_BYTES)`` where the C library has it (glibc)."""
-    import ctypes
-    import ctypes.util
-
-    try:
-        mallopt = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt
-    except (OSError, AttributeError):  # not glibc
-        return
-    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-    mallopt(-3, MMAP_BYTES)  # M_MMAP_THRESHOLD (malloc.h); fixed: no dynamic raise
-
-
-def _malloc_trim() -> Callable[[], None]:
-    """``malloc_trim(0)`` of the C library where it has one (glibc), else a no-op."""
-    import ctypes
-    import ctypes.util
-
-    try:
-        trim = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-    except (OSError, AttributeError):  # not glibc (macOS, musl, Windows)
-        return lambda: None
-    trim.argtypes = [ctypes.c_size_t]
-
-    def give_back() -> None:
-        trim(0)
-
-    return give_back

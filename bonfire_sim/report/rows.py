@@ -16,6 +16,8 @@ import pandas as pd
 from pyarrow import types as arrow_types
 
 from bonfire_sim.analysis.intervals import unique_codes
+from bonfire_sim.infra.memory import row_slices
+from bonfire_sim.report.data import constant_value, held_once
 
 TOM = "tom"
 
@@ -52,16 +54,21 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
     for label, data in runs:
         cfg = data.manifest.get("config", {})
         g = data.games.copy(deep=False)  # the run's columns, shared until written
-        g["run"] = _label_column(label, labels, len(g)) if lean else label
-        g["rotated"] = bool(cfg.get("seat_rotation", False))
+        rotated = bool(cfg.get("seat_rotation", False))
+        # the run's label and rotation on every row, held once (``held_once``) in a report
+        g["run"] = _label_column(label, labels, len(g), g.index) if lean else label
+        g["rotated"] = held_once(np.bool_(rotated), g.index) if lean else rotated
         left = data.players
         if not lists:
             left = left[[c for c in left.columns if c not in _list_columns()]]
-        p, deal, row = _with_game_columns(
-            left, g, _label_column(label, labels, len(left)) if lean else label, lean)
+        p, deal, row, own = _with_game_columns(
+            left, g, _label_column(label, labels, len(left), left.index) if lean else label,
+            lean)
         if row is not None and shares is not None:  # tied winners counted per game
             won = p["won"].to_numpy(bool)
-            winners = np.bincount(row, weights=won, minlength=len(g))
+            # counted on the winners' rows (integer counts, the same values): weights
+            # would be a float64 copy of every row (32 MB at a million 4-player games)
+            winners = np.bincount(row[won], minlength=len(g))
             if lean:  # k for each of k tied winners, else 0: a byte a row (share_codes)
                 shares.append(share_codes(winners, row, won))
             else:
@@ -79,7 +86,11 @@ def combine(runs: Sequence[tuple[str, Any]], lists: bool = True, lean: bool = Fa
         top = int(deal.max()) + deal_offset if len(deal) else deal_offset
         # int32 where every key fits (the same values, half the bytes of a big run),
         # added in int32 then (no int64 copy of every row)
-        if lean and top < 2**31:
+        if own and deal_offset == 0 and deal.dtype == np.int32:
+            # each game its own deal (not rotated), the first run: the key is the rows'
+            # game id, shared (16 bytes a 4-player game less, held through the report)
+            p["deal_key"] = p["game_id"]
+        elif lean and top < 2**31:
             p["deal_key"] = deal.astype(np.int32, copy=False) + np.int32(deal_offset)
         else:
             p["deal_key"] = deal.astype(np.int64) + deal_offset
@@ -126,26 +137,99 @@ def decoded(frame: pd.DataFrame) -> pd.DataFrame:
             and frame[c].dtype.categories.dtype.kind == "f"]
     if not cats:
         return frame
-    return frame.assign(**{c: np.asarray(frame[c].array, dtype=np.float64) for c in cats})
+    return frame.assign(**{c: _floats(frame[c]) for c in cats})
 
 
-def _label_column(label: str, labels: list[str], n: int) -> pd.Categorical:
-    """``label`` on ``n`` rows as a categorical of the sorted ``labels`` (a byte a row)."""
-    return pd.Categorical.from_codes(np.full(n, labels.index(label), np.int32), labels)
+def float_mean(col: pd.Series) -> float:
+    """``col.mean()`` of a float64 column, or of a categorical of numbers as its float
+    values (``decoded``), bit for bit: pandas sums the column with numpy (a pairwise sum,
+    ``float_sum``) and divides by the count.  Missing values, or another type: pandas'
+    own mean."""
+    total = float_sum(col)
+    if total is not None:
+        return float(total / len(col))
+    if isinstance(col.dtype, pd.CategoricalDtype):  # pandas' own mean of the floats
+        return float(pd.Series(_floats(col)).mean())
+    return float(col.mean())
+
+
+def float_sum(col: pd.Series) -> np.float64 | None:
+    """``col.sum()`` as pandas works it out (numpy's pairwise sum) for a float64 column
+    or a categorical of numbers, without pandas' copy of the column; a categorical is
+    decoded and summed a block of rows at a time along numpy's own pairwise split
+    (``_pairwise_sum``), so its float64 column (32 MB for a million 4-player games' win
+    shares) is not made either.  None where a value is missing, the column is empty or
+    of another type."""
+    if isinstance(col.dtype, pd.CategoricalDtype) and col.dtype.categories.dtype.kind == "f":
+        codes = col.cat.codes.to_numpy()
+        if not len(codes) or codes.min() < 0:
+            return None
+        cats = col.dtype.categories.to_numpy(np.float64)
+        return _pairwise_sum(len(codes), lambda a, b: cats[codes[a:b]])
+    values = col.to_numpy()
+    if values.dtype != np.float64 or not len(values):
+        return None
+    total = values.sum()
+    return None if np.isnan(total) else total
+
+
+def _pairwise_sum(n: int, segment: Any, leaf: int = 1 << 16) -> np.float64:
+    """``np.sum`` of ``n`` float64 values bit for bit, a segment at a time:
+    ``segment(a, b)`` gives values a..b-1.  numpy sums a contiguous float64 array
+    pairwise, splitting ``m`` values into ``m // 2`` rounded down to a multiple of 8 and
+    the rest; the same split above ``leaf`` values and numpy's own sum of each leaf
+    give the same additions in the same order, for a ``leaf`` of 128 values or more (numpy
+    sums up to 128 in one loop; ``tests/test_report_held.py`` holds it to ``np.sum``)."""
+    if n <= leaf:
+        return np.float64(segment(0, n).sum()) if n else np.float64(0.0)
+
+    def part(lo: int, m: int) -> np.float64:
+        if m <= leaf:
+            return np.float64(segment(lo, lo + m).sum())
+        half = m // 2
+        half -= half % 8
+        return part(lo, half) + part(lo + half, m - half)
+
+    return part(0, n)
+
+
+def _floats(col: pd.Series) -> np.ndarray:
+    """A categorical of numbers as its float64 values: its categories taken at its codes
+    (``np.asarray`` of the categorical widened every code to intp first: 61 MB for a
+    32 MB column of 4 million rows; this costs the column), NaN where a code is missing
+    as before."""
+    codes = col.cat.codes.to_numpy()
+    if not len(codes) or codes.min() < 0:
+        return np.asarray(col.array, dtype=np.float64)
+    return col.cat.categories.to_numpy(np.float64)[codes]
+
+
+def _label_column(label: str, labels: list[str], n: int, index: pd.Index) -> pd.Series:
+    """``label`` on ``n`` rows as a categorical of the sorted ``labels``, held once
+    (``held_once``: the codes a zero-stride column, not a byte a row)."""
+    codes = np.broadcast_to(np.int8(labels.index(label)) if len(labels) < 128
+                            else np.int32(labels.index(label)), n)
+    return pd.Series(pd.Categorical.from_codes(codes, labels), index=index, copy=False)
 
 
 def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: Any, lean: bool,
-                       ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray | None]:
+                       ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray | None, bool]:
     """``left`` (one run's players rows) with ``run`` and its game's columns beside it,
-    each row's deal (its game id where the games have no deal) and each row's game (its
-    row in ``g``; None where a game is missing).
+    each row's deal (its game id where the games have no deal), each row's game (its row
+    in ``g``; None where a game is missing) and whether the deal is the rows' own
+    ``game_id`` column (``lean``, every game its own deal).
+
+    ``lean``: a game column with one value in the run is held once (``held_once``).
 
     Each row's game is found by its ``game_id`` and ``left``'s own columns are shared, not
     copied; a row whose game is missing falls back to a left merge (the game columns then
     NaN), as before."""
     has_deal = "deal" in g
+    # each game its own deal (a run not seat-rotated): the rows' game id is their deal,
+    # so the deal is not taken per row (4 bytes a row)
+    own = lean and has_deal and _deal_is_game(g)
     cols = ["n_players", "solo", *([] if lean else ["n_turns", "end_reason"]), "rotated",
-            *(["deal"] if has_deal else [])]
+            *(["deal"] if has_deal and not own else [])]
     unique = g["game_id"].is_unique
     row = _rows_of(left["game_id"].to_numpy(), g["game_id"].to_numpy()) if unique else None
     if row is None or (row < 0).any():
@@ -155,28 +239,25 @@ def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: Any, lean: bo
         p = left.copy(deep=False)
         p["run"] = label
         for c in cols:
-            p[c] = g[c].array.take(row)
-    deal = p["deal" if has_deal else "game_id"].to_numpy()  # as stored: int32 in a report
-    if lean and has_deal:
+            same = constant_value(g[c]) if lean else None  # the run's: held once, not per row
+            p[c] = g[c].array.take(row) if same is None else held_once(same, p.index)
+    deal = p["deal" if has_deal and not own else "game_id"].to_numpy()  # int32 in a report
+    if lean and has_deal and not own:
         p = p.drop(columns="deal")
-    return p, deal, (None if row is None or (row < 0).any() else row)
+    return p, deal, (None if row is None or (row < 0).any() else row), own
 
 
 def groups(frame: pd.DataFrame, keys: Sequence[str], cols: Sequence[str],
-           ) -> Iterator[tuple[Any, pd.DataFrame]]:
+           decode: bool = True) -> Iterator[tuple[Any, pd.DataFrame]]:
     """``frame.groupby(keys)[cols]`` iterated: the same keys (sorted, a categorical by its
     categories, missing keys left out), order and rows, one group's columns taken at a
     time.  Each group is found by one boolean mask, not by pandas' grouper, whose codes,
     sort and row indices cost about 40 bytes a row at once (a million 4-player games:
-    160 MB); a group that is every row is the frame's own columns (no copy)."""
+    160 MB); a group that is every row is the frame's own columns (no copy).
+    ``decode=False`` leaves a categorical of numbers (the win share) as it is held, for a
+    caller that sums it a block at a time (``float_mean``)."""
     cols = list(cols)
-
-    def values(col: pd.Series) -> list[Any]:
-        found = col.dropna().unique()
-        if isinstance(col.dtype, pd.CategoricalDtype):
-            order = {c: i for i, c in enumerate(col.dtype.categories)}
-            return sorted(found, key=order.__getitem__)
-        return sorted(found)
+    as_used = decoded if decode else (lambda f: f)
 
     def walk(mask: np.ndarray | None, depth: int, key: tuple[Any, ...],
              ) -> Iterator[tuple[Any, pd.DataFrame]]:
@@ -185,16 +266,66 @@ def groups(frame: pd.DataFrame, keys: Sequence[str], cols: Sequence[str],
             out = tuple(k.item() if isinstance(k, np.generic) else k for k in key) if len(
                 keys) > 1 else key[0]
             if mask is None or mask.all():
-                yield out, decoded(frame[cols])
+                yield out, as_used(frame[cols])
             elif mask.any():
-                yield out, decoded(frame.loc[mask, cols])
+                yield out, as_used(frame.loc[mask, cols])
             return
         col = frame[keys[depth]] if mask is None or mask.all() else frame[keys[depth]][mask]
-        for v in values(col):
+        for v in present(col):
             at = (frame[keys[depth]] == v).to_numpy(bool)
             yield from walk(at if mask is None else mask & at, depth + 1, (*key, v))
 
     yield from walk(None, 0, ())
+
+
+def _deal_is_game(games: pd.DataFrame) -> bool:
+    """Whether every game of a run is its own deal (a run not seat-rotated): its deal is
+    its game id, game for game."""
+    return bool(games["deal"].dtype == games["game_id"].dtype
+                and np.array_equal(games["deal"].to_numpy(), games["game_id"].to_numpy()))
+
+
+def present(col: pd.Series) -> list[Any]:
+    """The distinct values of ``col`` (missing left out), sorted (a categorical in its
+    categories' order), as ``groups`` takes its keys: counted where it can
+    (``_present``), else ``col.dropna().unique()`` sorted."""
+    found = _present(col)
+    if found is not None:
+        return found
+    values = col.dropna().unique()
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        order = {c: i for i, c in enumerate(col.dtype.categories)}
+        return sorted(values, key=order.__getitem__)
+    return sorted(values)
+
+
+def _present(col: pd.Series) -> list[Any] | None:
+    """The distinct values of a categorical (in category order) or of small integers
+    (sorted), as ``col.dropna().unique()`` sorted gives them, counted a block of rows at
+    a time: ``unique`` hashed every row as int64 (32 MB for 4 million rows, per key of
+    every group).  None for other columns."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        codes = col.cat.codes.to_numpy()
+        seen = _seen(codes, -1, len(col.dtype.categories) + 1)  # -1: missing
+        return list(col.dtype.categories[np.flatnonzero(seen[1:])])
+    values = col.to_numpy()
+    if values.dtype.kind not in "iu" or not len(values):
+        return None
+    lo, hi = int(values.min()), int(values.max())
+    if hi - lo > 1 << 16:
+        return None
+    return list((np.flatnonzero(_seen(values, lo, hi - lo + 1)) + lo).astype(values.dtype))
+
+
+def _seen(values: np.ndarray, lo: int, size: int) -> np.ndarray:
+    """Whether each of ``lo .. lo + size - 1`` occurs in ``values`` (block by block)."""
+    seen = np.zeros(size, bool)
+    if len(values) and values.strides == (0,):  # a value held once (``held_once``)
+        seen[int(values[0]) - lo] = True
+        return seen
+    for b in row_slices(len(values)):
+        seen |= np.bincount(values[b].astype(np.intp) - lo, minlength=len(seen)) > 0
+    return seen
 
 
 def _rows_of(ids: np.ndarray, game_ids: np.ndarray) -> np.ndarray:
@@ -204,7 +335,8 @@ def _rows_of(ids: np.ndarray, game_ids: np.ndarray) -> np.ndarray:
     if (len(ids) and ids.dtype.kind in "iu" and game_ids.dtype.kind in "iu"
             and bool(np.all(ids[1:] >= ids[:-1]))):
         rows = unique_codes(ids)[1]  # a new array: the caller may write into it
-        if int(rows[-1]) + 1 == len(game_ids) and np.array_equal(game_ids[rows], ids):
+        if int(rows[-1]) + 1 == len(game_ids) and all(
+                np.array_equal(game_ids[rows[b]], ids[b]) for b in row_slices(len(ids))):
             return rows
     return pd.Index(game_ids).get_indexer(ids)
 
