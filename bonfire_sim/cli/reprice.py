@@ -35,6 +35,8 @@ def _print_estimate(res, margin: float) -> None:  # noqa: ANN001
     |surplus| a lone task needs to be flagged, so "not flagged" reads "not off by more"."""
     from bonfire_sim.analysis.cards.survey import TARGET_SHARE, detection_floors
 
+    if res.table is None:
+        return
     for n, (med, lo, hi) in detection_floors(res.table).items():
         done = [b for b in res.batches if b.players == n]
         extra = (f"{len(done)} top-up round(s) (seeds {done[0].seed}-{done[-1].seed}, "

@@ -1,6 +1,8 @@
 """Whole-point printed task values that survive a closed loop (``bonfire-sim reprice``).
 
-``reprice(runs)`` measures the card values (``card_table``) of finished runs and proposes,
+``reprice(runs)`` measures the card values (``card_table``) of finished runs, topped up
+as ``bonfire-sim values`` surveys them (``survey.top_up_runs``: every row to 0.6 x the
+margin, so that a 2-point change at one count is flagged), and proposes,
 for every task flagged at some player count (its surplus shown to lie beyond ± margin),
 one whole printed value for all counts: the inverse-variance mean over the counts of
 printed - surplus, rounded; each count's own value stays in the table.  With
