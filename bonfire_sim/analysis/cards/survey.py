@@ -350,6 +350,7 @@ def card_forks(runs: Sequence[Run], probes: ProbeSettings | int | None = None, *
     forked = {n: sum(min(settings.games or r.config.games, r.config.games) for r in g)
               for n, g in groups.items()}
     extra, _ = top_up_runs(forks, groups, forked, cards=cards, target=margin, alpha=alpha,
+                           max_games=MAX_GAMES, rounds=ROUNDS,  # read now: tests lower them
                            seed=max(r.config.seed for r in runs) + 1, jobs=jobs,
                            quiet=quiet, note=note, measure=measure)
     return pd.concat([forks, extra.assign(run=TOP_UP_RUN)], ignore_index=True)
