@@ -838,6 +838,12 @@ def _plants_come_back(tmp_path, players: int) -> None:
 
 
 @pytest.mark.study  # 14 min: outside make test-heavy, whose CI budget it would break
+@pytest.mark.xfail(strict=True, reason=(
+    "since reprice estimates from the survey (rows to 0.6 x margin) the 3-player loop alone "
+    "ends on B20 4, R6 3 but leaves Y13 at 4 (the old estimate's loop flagged it on round "
+    "1's deals; on seed 9850 it never did): the one loop over 2, 3 and 4 players flags Y13 "
+    "by its 2-player row and brings it to 0 "
+    "(docs/findings/2026-11-29-plants-one-loop.md)"))
 def test_plants_the_receipt_value_prices_at_their_print_come_back_at_three_players_heavy(
         tmp_path):
     _plants_come_back(tmp_path, 3)
