@@ -30,6 +30,22 @@ def _after(res, rnd) -> list[int]:
     return [nxt[c] for c in rnd.flagged]
 
 
+def _print_estimate(res, margin: float) -> None:  # noqa: ANN001
+    """The estimate's top-ups per count and the detection floor they reached: the
+    |surplus| a lone task needs to be flagged, so "not flagged" reads "not off by more"."""
+    from bonfire_sim.analysis.cards.survey import TARGET_SHARE, detection_floors
+
+    if res.table is None:
+        return
+    for n, (med, lo, hi) in detection_floors(res.table).items():
+        done = [b for b in res.batches if b.players == n]
+        extra = (f"{len(done)} top-up round(s) (seeds {done[0].seed}-{done[-1].seed}, "
+                 f"{sum(b.games for b in done):,} games) to ±{TARGET_SHARE * margin:g}"
+                 if done else "no top-up")
+        click.echo(f"  {n} players: {extra}; a task is flagged alone from |surplus| >= "
+                   f"{med:.1f} point(s) (median detection floor; {lo:.1f}-{hi:.1f})")
+
+
 @click.command()
 @click.argument("run_dirs", type=DIR, nargs=-1, required=True, metavar="RUN_DIR...")
 @click.option("--out", "out", type=FILE, required=True, metavar="FILE.toml",
@@ -46,11 +62,13 @@ def _after(res, rnd) -> list[int]:
 @click.option("--focus-games", type=Budget(1, MAX_GAMES), default=None,
               help="Fresh games per player count and round on which the re-priced cards "
                    "alone are forked (their own intervals) [default: 4x --verify-games].")
-@click.option("--top-up-games", type=Budget(0, MAX_GAMES), default=None,
-              help="Fresh games per player count on which the cards not measured but "
-                   "possibly off are forked again before proposing [default: the games "
-                   "their intervals need for the margin, at most 4x the games forked; "
-                   "0: none].")
+@click.option("--max-games", type=Budget(1, MAX_GAMES), default=32_000, show_default=True,
+              help="The estimate's top-ups, as in 'values': four-player games per task at "
+                   "most, the runs' games included (as many seat-games at the other counts: "
+                   "twice the games at 2 players).")
+@click.option("--top-ups", type=click.IntRange(min=0, max=20), default=4, show_default=True,
+              help="Top-up rounds of the estimate at most (each on fresh deals; 0: the "
+                   "runs' forks alone).")
 @click.option("--rounds", type=click.IntRange(min=1, max=20), default=3, show_default=True,
               help="Iteration rounds at most (each on new deals), then one check round.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
@@ -62,7 +80,7 @@ def _after(res, rnd) -> list[int]:
 @quiet_option
 def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
             probe_games: int | None, verify_games: int, focus_games: int | None,
-            top_up_games: int | None, rounds: int, jobs: int, seed: int | None,
+            max_games: int, top_ups: int, rounds: int, jobs: int, seed: int | None,
             measure: str, quiet: bool) -> None:
     """Propose whole-point printed task values for the cards whose price is off.
 
@@ -73,8 +91,10 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
     a closed loop).  The proposal is printed - surplus / slope (the surplus a printed
     point buys), rounded, one value for all player counts (each count's residual there
     is shown); where the slope is below 0.1 no price fixes the card and it says so
-    (change its condition).  Only rows measured to
-    within the margin can be re-priced.  --verify moves
+    (change its condition).  The estimate is the survey 'values' makes of the runs:
+    every task row still wider than 0.6 x the margin is forked alone on fresh deals of
+    its game until it is that narrow (at most --max-games), so that a 2-point change at
+    one count is flagged; the detection floor per count is printed.  --verify moves
     the re-priced cards by secant steps on fresh deals until none moves, then checks the
     result on new deals that moved nothing: a row is within the margin only when it is
     measured and its whole interval lies inside; rows the check cannot resolve get more
@@ -111,7 +131,7 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
 
     res = run_reprice(runs, margin=margin, probe_games=probe_games, verify=verify,
                       verify_games=verify_games, focus_games=focus_games,
-                      top_up_games=top_up_games, rounds=rounds,
+                      max_games=max_games, top_ups=top_ups, rounds=rounds,
                       seed=seed, jobs=jobs, measure=measure,
                       quiet=quiet, note=note)
     write_text(path, overrides_toml(res, runs, margin))
@@ -141,6 +161,7 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
                          .sum()) for n in counts}
     click.echo("not measured (interval wider than the margin): "
                + ", ".join(f"{k} tasks at {n} players" for n, k in unmeasured.items()))
+    _print_estimate(res, margin)
     if res.verified is not None:
         v = res.verified
         for r in res.rounds:

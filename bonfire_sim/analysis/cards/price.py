@@ -1,6 +1,8 @@
 """Whole-point printed task values that survive a closed loop (``bonfire-sim reprice``).
 
-``reprice(runs)`` measures the card values (``card_table``) of finished runs and proposes,
+``reprice(runs)`` measures the card values (``card_table``) of finished runs, topped up
+as ``bonfire-sim values`` surveys them (``survey.top_up_runs``: every row to 0.6 x the
+margin, so that a 2-point change at one count is flagged), and proposes,
 for every task flagged at some player count (its surplus shown to lie beyond ± margin),
 one whole printed value for all counts: the inverse-variance mean over the counts of
 printed - surplus, rounded; each count's own value stays in the table.  With
@@ -31,7 +33,9 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.cards.probes import ProbeSettings, probe_values
+from bonfire_sim.analysis.cards import survey as SV
+from bonfire_sim.analysis.cards.groups import group_runs
+from bonfire_sim.analysis.cards.probes import TASK_IDS, ProbeSettings, probe_values
 from bonfire_sim.analysis.cards.table import (
     DEFAULT_MEASURE,
     MIN_SLOPE,
@@ -44,7 +48,7 @@ from bonfire_sim.analysis.cards.table import (
     task_kinds,
 )
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
-from bonfire_sim.errors import DataError
+from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.sim.runconfig import RunConfig
 
 ROUNDS = 3  # iteration rounds (fresh deals each) by default, then one check round
@@ -80,40 +84,7 @@ class Reprice:
     check: Round | None = None
     table: pd.DataFrame | None = None  # the card table the proposal came from
     verify: bool = False  # --verify was asked for (it plays nothing when nothing moved)
-
-
-def group_runs(runs: Sequence[Run]) -> dict[int, list[Run]]:
-    """Runs per player count; refuse runs of one count that play different games, and
-    counts that print different cards (one printed value must serve them all)."""
-    groups: dict[int, list[Run]] = {}
-    for r in runs:
-        groups.setdefault(r.config.players, []).append(r)
-    first = runs[0].config
-    for n, rs in groups.items():
-        check_one_game(rs, "re-price them in separate calls")
-        base = rs[0].config
-        for what, a, b in (("variants", dict(base.variants), dict(first.variants)),
-                           ("overrides", dict(base.overrides), dict(first.overrides))):
-            if a != b:
-                raise DataError(f"the {n}-player runs differ from {runs[0].label} in their "
-                                f"{what}: one printed value cannot serve both; re-price "
-                                f"them in separate calls")
-    return dict(sorted(groups.items()))
-
-
-def check_one_game(runs: Sequence[Run], advice: str) -> None:
-    """Refuse runs of one player count that play different games (players, variants,
-    overrides, seat rotation): their forks would describe two games at once."""
-    base = runs[0]
-    for r in runs[1:]:
-        c, b = r.config, base.config
-        for what, x, y in (("players", c.strategies, b.strategies),
-                           ("variants", dict(c.variants), dict(b.variants)),
-                           ("overrides", dict(c.overrides), dict(b.overrides)),
-                           ("seat rotation", c.seat_rotation, b.seat_rotation)):
-            if x != y:
-                raise DataError(f"runs {base.label} and {r.label} ({c.players} players) "
-                                f"differ in their {what}; {advice}")
+    batches: list[Any] = field(default_factory=list)  # the estimate's top-ups (survey.Batch)
 
 
 def task_settings(probes: ProbeSettings | int | None = None,
@@ -232,20 +203,23 @@ def secant_step(history: Sequence[tuple[float, float]], lo: float = SLOPE_LO,
 def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
             alpha: float = FL.ALPHA, probe_games: ProbeSettings | int | None = None,
             verify: bool = False, verify_games: int = VERIFY_GAMES,
-            focus_games: int | None = None, top_up_games: int | None = None,
-            rounds: int = ROUNDS, seed: int | None = None,
+            focus_games: int | None = None, max_games: int = SV.MAX_GAMES,
+            top_ups: int = SV.ROUNDS, rounds: int = ROUNDS, seed: int | None = None,
             jobs: int = 1, quiet: bool = True,
             note: Callable[[str], None] | None = None,
             measure: str = DEFAULT_MEASURE) -> Reprice:
     """Propose whole printed task values from ``runs`` and, with ``verify``, iterate them
     on fresh deals and check the result on deals no proposal was estimated from.
 
-    Round 0 is the runs' own estimate, topped up where a card is not measured and its
-    surplus lies beyond the margin (its forks alone on ``top_up_games`` fresh games per
-    count, seed ``seed``; default what their ``forks_needed`` ask for, at most four times
-    the games forked, 0 = none): every card flagged at
-    some count is re-priced to its whole fair value (``combine``).  Each of up to
-    ``rounds`` iteration rounds plays fresh deals (seed ``seed + 1 + i``) at the current
+    Round 0 is the runs' own estimate topped up as ``bonfire-sim values`` surveys the
+    table (``survey.top_up_runs``): up to ``top_ups`` rounds on fresh deals (seeds
+    ``seed`` .. ``seed + top_ups - 1``; 0 = none), every task row wider than
+    ``survey.TARGET_SHARE`` x margin forked alone on the games it needs, at most
+    ``max_games`` four-player games per card (``survey.games_cap`` at the others), so
+    that a 2-point change at one count is flagged (``detect``: each row's detection
+    floor).  Every card flagged at some count, or across counts, is re-priced to its
+    whole fair value (``combine``).  Each of up to ``rounds`` iteration rounds plays
+    fresh deals (seed ``seed + top_ups + i``) at the current
     prices (``fresh_table``: all tasks on ``verify_games`` games, the re-priced cards on
     ``focus_games``, default 4x) and moves every re-priced card by a secant step
     (``secant_step``: the surplus is not exactly linear in the printed value, because
@@ -265,40 +239,37 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     groups = group_runs(rs)
     used = {r.config.seed for r in rs}
     base = (max(used) + 1) if seed is None else int(seed)
-    if any(base + i in used for i in range(rounds + 3 + CHECK_TOP_UPS)):
-        raise DataError(f"the fresh seeds {base}..{base + rounds + 2 + CHECK_TOP_UPS} (top-up, "
-                        f"rounds, check) include a seed of the estimating runs ({sorted(used)}): "
-                        f"pick a disjoint --seed")
+    if not isinstance(top_ups, int) or top_ups < 0:
+        raise ConfigError(f"top_ups must be an integer >= 0, got {top_ups!r}")
+    last = base + top_ups + rounds + CHECK_TOP_UPS
+    if any(s in used for s in range(base, last + 1)):
+        raise DataError(f"the fresh seeds {base}..{last} (top-ups, rounds, check) include a "
+                        f"seed of the estimating runs ({sorted(used)}): pick a disjoint --seed")
     focus_games = 4 * verify_games if focus_games is None else int(focus_games)
     printed = printed_points(rs[0].config)
     settings = task_settings(probe_games, measure)
     forks = _forks([(r.label, r.config, r.path) for r in rs], settings, jobs, quiet)
+    # The estimate is the survey ``values`` makes of these runs: rows wider than 0.6 x
+    # the margin get fresh deals of their own game until their detection floor lets a
+    # 2-point change at one count be flagged (or the cap is reached).
+    forked = {n: sum(min(settings.games or r.config.games, r.config.games) for r in g)
+              for n, g in groups.items()}
+    batches: list[SV.Batch] = []
+    extra, played = SV.top_up_runs(
+        forks, groups, forked, cards=settings.tasks or TASK_IDS,
+        target=SV.TARGET_SHARE * margin, alpha=alpha, max_games=max_games, rounds=top_ups,
+        seed=base, jobs=jobs, quiet=quiet, note=note, measure=measure, batches=batches)
+    forks = pd.concat([forks, extra], ignore_index=True)
     table = card_table(forks, {n: printed for n in groups}, margin, alpha, measure=measure)
-    wide = _wide(table, margin)
-    forked = max(sum(min(settings.games or r.config.games, r.config.games) for r in g)
-                 for g in groups.values())
-    top_up = (_top_up_size(table, wide, forked, 4 * forked) if top_up_games is None
-              else top_up_games)
-    if wide and top_up > 0:
-        # More forks where the interval is too wide to decide and the card may be off:
-        # fresh deals of the same game (seed ``base``, never a verification seed), only
-        # those cards forked, so they cost a fraction of a full probe.
-        if note:
-            note(f"top-up: {len(wide)} card(s) not measured with a surplus beyond the "
-                 f"margin, forked on {top_up} fresh games per player count (seed {base})")
-        extra = [(f"topup{n}", _fresh(g[0].config, base, top_up, printed), None)
-                 for n, g in groups.items()]
-        forks = pd.concat([forks, _forks(extra, ProbeSettings(kinds=task_kinds(measure),
-                                                              tasks=tuple(wide)),
-                                         jobs, quiet)], ignore_index=True)
-        table = card_table(forks, {n: printed for n in groups}, margin, alpha, measure=measure)
-    base += 1  # the verification rounds and the check play the seeds after the top-up
+    table["games"] = [played[int(n)].get(str(c), forked[int(n)])
+                      for n, c in zip(table["players"], table["card"], strict=True)]
+    base += top_ups  # the verification rounds and the check play the seeds after them
     est = combine(table, printed, margin)
     proposal = {str(r["card"]): int(r["proposed"]) for _, r in est.iterrows()
                 if r["flagged"] and not r["no_price"] and math.isfinite(r["proposed"])
                 and r["proposed"] != r["printed"]}
     result = Reprice(printed=printed, proposal=proposal, estimate=est, table=table,
-                     verify=verify)
+                     verify=verify, batches=batches)
     if not verify or not proposal:
         result.fixed_point = not proposal
         return result
@@ -433,25 +404,6 @@ def _check(groups: dict[int, list[Run]], prices: dict[str, int], printed: dict[s
     v["verdict"] = verdict(v, margin)
     v["within"] = v["verdict"] == "within"
     return Round(seed, dict(prices), check, []), v.reset_index(drop=True)
-
-
-def _wide(table: pd.DataFrame, margin: float) -> list[str]:
-    """Tasks some count leaves not measured while its surplus lies beyond the margin: the
-    cards that may be off and need more forks to say so."""
-    t = table[(table["kind"] == "task") & (table["status"] != "measured")
-              & (table["surplus"].abs() > margin)]
-    return sorted(set(t["card"]))
-
-
-def _top_up_size(table: pd.DataFrame, wide: Sequence[str], forked: int, cap: int) -> int:
-    """Fresh games that give the ``wide`` cards the forks their rows need for the margin
-    (``forks_needed`` at each card's own fork rate over the ``forked`` games, 10% spare),
-    at most ``cap``: a card the players almost never meet would need far more."""
-    t = table[table["card"].isin(list(wide)) & (table["n"] > 0)]
-    if t.empty:
-        return 0
-    games = (t["forks_needed"] - t["n"]).clip(lower=0) / (t["n"] / max(forked, 1))
-    return int(min(cap, math.ceil(1.1 * float(games.max()))))
 
 
 def pooled(table: pd.DataFrame, card: str, column: str = "surplus") -> float:

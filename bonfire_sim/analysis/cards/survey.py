@@ -28,7 +28,9 @@ the interval is clustered by (seed, deal).  Each card is forked at most once per
 (one batch per card per round, a fresh seed per round), and everything is a function of
 the configuration and the seed: the same call gives the same table with any number of
 workers or on a cluster.  Different player counts, players, variants or overrides are
-different games and are never pooled (``reprice.group_runs``).
+different games and are never pooled (``groups.group_runs``).  ``bonfire-sim reprice``
+estimates from the same survey (``top_up_runs`` on its runs' own forks), so the price
+loop and ``values`` see the same rows.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
+from bonfire_sim.analysis.cards.groups import check_one_game, group_runs
 from bonfire_sim.analysis.cards.probes import (
     GNOME_IDS,
     TASK_IDS,
@@ -228,8 +231,6 @@ def _groups(runs: Sequence[RunLike] | Mapping[int, RunConfig]
     rs: list[Run] = as_runs(list(runs))
     if not rs:
         raise DataError("no runs to survey")
-    from bonfire_sim.analysis.cards.price import group_runs
-
     out = {}
     for n, g in group_runs(rs).items():
         if len(g) > 1:
@@ -344,22 +345,53 @@ def card_forks(runs: Sequence[Run], probes: ProbeSettings | int | None = None, *
         return forks
     cards = ((TASK_IDS if set(task_kinds(measure)) & set(settings.kinds) else ())
              + (GNOME_IDS if "gnome" in settings.kinds else ()))
-    from bonfire_sim.analysis.cards.price import check_one_game
+    groups = {n: [r for r in runs if r.config.players == n]
+              for n in sorted({r.config.players for r in runs})}
+    forked = {n: sum(min(settings.games or r.config.games, r.config.games) for r in g)
+              for n, g in groups.items()}
+    extra, _ = top_up_runs(forks, groups, forked, cards=cards, target=margin, alpha=alpha,
+                           max_games=MAX_GAMES, rounds=ROUNDS,  # read now: tests lower them
+                           seed=max(r.config.seed for r in runs) + 1, jobs=jobs,
+                           quiet=quiet, note=note, measure=measure)
+    return pd.concat([forks, extra.assign(run=TOP_UP_RUN)], ignore_index=True)
 
-    seed = max(r.config.seed for r in runs) + 1
-    for n in sorted({r.config.players for r in runs}):
-        group = [r for r in runs if r.config.players == n]
-        # the top-ups play fresh deals of the first run's game: one game per count only
+
+def top_up_runs(forks: pd.DataFrame, groups: Mapping[int, Sequence[Run]],
+                forked: Mapping[int, int], *, cards: Sequence[str], target: float,
+                alpha: float = FL.ALPHA, max_games: int = MAX_GAMES, rounds: int = ROUNDS,
+                seed: int, jobs: int = 1, quiet: bool = True,
+                note: Callable[[str], None] | None = None,
+                measure: str = DEFAULT_MEASURE, batches: list[Batch] | None = None,
+                ) -> tuple[pd.DataFrame, dict[int, dict[str, int]]]:
+    """The survey's top-ups of finished runs' own forks (with a ``cluster`` column), per
+    player count of ``groups`` (runs of one count must play one game: the top-ups play
+    fresh deals of the first run's): every row of ``cards`` wider than ``target`` forked
+    alone on the games it needs (``top_up``; seeds ``seed`` .. ``seed + rounds - 1`` at
+    every count), at most ``games_cap(max_games, n)`` games per card (or the ``forked``
+    games the runs gave it, if more).  Returns the extra forks and, per count, the games
+    each card was forked on in all."""
+    parts = [forks.iloc[:0]]
+    played: dict[int, dict[str, int]] = {}
+    for n, group in sorted(groups.items()):
         check_one_game(group, "measure them in separate calls")
-        games = sum(min(settings.games or r.config.games, r.config.games) for r in group)
-        played = dict.fromkeys(cards, games)
-        extra = top_up(forks[forks["players"] == n], group[0].config, played, cards=cards,
-                       margin=margin, alpha=alpha,
-                       max_games=max(games_cap(MAX_GAMES, n), games),
-                       rounds=ROUNDS, seed=seed, jobs=jobs, quiet=quiet, note=note,
-                       measure=measure)
-        parts.append(extra.assign(run=TOP_UP_RUN))
-    return pd.concat(parts, ignore_index=True)
+        played[n] = dict.fromkeys(cards, forked[n])
+        parts.append(top_up(forks[forks["players"] == n], group[0].config, played[n],
+                            cards=cards, margin=target, alpha=alpha,
+                            max_games=max(games_cap(max_games, n), forked[n]),
+                            rounds=rounds, seed=seed, jobs=jobs, quiet=quiet, note=note,
+                            batches=batches, measure=measure))
+    return pd.concat(parts, ignore_index=True), played
+
+
+def detection_floors(table: pd.DataFrame) -> dict[int, tuple[float, float, float]]:
+    """Per player count, the tasks' detection floors (``detect``: the |surplus| a lone
+    row needs to be flagged) as (median, least, largest): what "not flagged" rules out."""
+    out = {}
+    for n, g in table.groupby("players", sort=True):
+        d = g.loc[g["kind"] == "task", "detect"].dropna()
+        if len(d):
+            out[int(n)] = (float(d.median()), float(d.min()), float(d.max()))
+    return out
 
 
 def card_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | int | None = None,
