@@ -179,8 +179,10 @@ def test_reprice_and_coverage_give_the_same_output_on_the_cluster(address, tmp_p
         (tmp_path / backend).mkdir()
         monkeypatch.chdir(tmp_path / backend)
         extra = ["--backend", "dask", "--scheduler", address] if backend == "dask" else []
+        # one small top-up round: the survey's fresh forks go through the backend too
         rep = CliRunner().invoke(main, ["reprice", str(src), "--out", "r.toml", "--jobs",
-                                        "2", "-q", *extra])
+                                        "2", "--max-games", "40", "--top-ups", "1", "-q",
+                                        *extra])
         cov = CliRunner().invoke(main, ["coverage", "--games", "8", "--players", "2",
                                         "--seed", "4", "--jobs", "2", "-q", *extra])
         assert rep.exit_code == cov.exit_code == 0, rep.output + cov.output
@@ -188,6 +190,7 @@ def test_reprice_and_coverage_give_the_same_output_on_the_cluster(address, tmp_p
         outs.append((rep.output, Path("r.toml").read_text(), cov.output.split("\n", 1)[1]))
     assert outs[0] == outs[1] and "tasks the players ignited" in outs[0][2]
     assert (tmp_path / "c-dask").is_dir() and "65 tasks at 2 players" in outs[0][0]
+    assert "1 top-up round(s)" in outs[0][0]
 
 
 @pytest.mark.parametrize("command", ["run", "report", "compare", "ladder", "tune",

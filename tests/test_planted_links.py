@@ -78,7 +78,7 @@ WRITES: list[tuple[str, list[str], list[str], list[str]]] = [
     ("tune", [*TUNE, "--out", "study", "--resume", "--generations", "2"],
      ["study/study.json"], ["study"]),
     ("reprice", ["reprice", "rot", "--out", "out/p.toml", "--probe-games", "4", "--rounds",
-                 "1", "--quiet"], ["out/p.toml"], []),
+                 "1", "--top-ups", "0", "--quiet"], ["out/p.toml"], []),
     # the sheet (links beside its four files only, so that it is written) and, apart,
     # the fresh runs it plays (links in a run directory are refused like every run's)
     ("errata", ERRATA, [f"out/errata/{f}" for f in ERRATA_FILES], []),
