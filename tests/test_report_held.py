@@ -36,7 +36,7 @@ def _per_row(monkeypatch):
     """The computation of before: every run value and deal held per row."""
     monkeypatch.setattr(RD, "hold_run_columns", lambda games: games)
     monkeypatch.setattr(RW, "constant_value", lambda col: None)
-    monkeypatch.setattr(RW, "_deal_is_game", lambda games: False)
+    monkeypatch.setattr(RW, "deal_is_game", lambda games: False)
 
 
 def _zero_stride(col: pd.Series) -> bool:
@@ -76,7 +76,7 @@ def test_a_rotated_runs_deals_are_not_its_game_ids(dirs):
     runs = RD.load_runs(dirs[1:2], categories=True)
     games = runs[0][1].games
     assert not np.shares_memory(games["deal"].to_numpy(), games["game_id"].to_numpy())
-    assert not RW._deal_is_game(games) and games["deal"].nunique() < len(games)
+    assert not RW.deal_is_game(games) and games["deal"].nunique() < len(games)
     _, players = RW.combine(runs, lists=False, lean=True)
     assert not np.shares_memory(players["deal_key"].to_numpy(),
                                 players["game_id"].to_numpy())

@@ -220,12 +220,11 @@ def _print_table(table, survey, margin: float, wall: float) -> None:  # noqa: AN
 def _print_findings(table, margin: float) -> None:  # noqa: ANN001
     """The detection floor per count, the cards flagged across counts, the cards no price
     fixes and the cards whose two currencies disagree."""
-    for n, g in table.groupby("players", sort=True):
-        d = g.loc[g["kind"] == "task", "detect"].dropna()
-        if len(d):
-            click.echo(f"  {n} players: a task is flagged alone from |surplus| >= "
-                       f"{d.median():.1f} point(s) (median detection floor; "
-                       f"{d.min():.1f}-{d.max():.1f})")
+    from bonfire_sim.analysis.cards.survey import detection_floors
+
+    for n, (med, lo, hi) in detection_floors(table).items():
+        click.echo(f"  {n} players: a task is flagged alone from |surplus| >= "
+                   f"{med:.1f} point(s) (median detection floor; {lo:.1f}-{hi:.1f})")
     across = table[table["flag_counts"] != ""].drop_duplicates("card")
     if len(across):
         click.echo("flagged across player counts (where the counts agree, pooled):")

@@ -109,18 +109,24 @@ def hold_run_columns(games: Any) -> Any:
     (``held_once``) and a deal that is the game id (every game its own deal, a run not
     seat-rotated) sharing the ``game_id`` column, in place: 9 bytes a game, held by the
     report's runs through the whole build, for the same values."""
-    import numpy as np
 
     for c in RUN_COLUMNS:
         if c in games:
             same = constant_value(games[c])
             if same is not None:
                 games[c] = held_once(same, games.index)
-    if "deal" in games and "game_id" in games and (
-            games["deal"].dtype == games["game_id"].dtype
-            and np.array_equal(games["deal"].to_numpy(), games["game_id"].to_numpy())):
+    if "deal" in games and "game_id" in games and deal_is_game(games):
         games["deal"] = games["game_id"]  # copy-on-write: shared until written
     return games
+
+
+def deal_is_game(games: Any) -> bool:
+    """Whether every game of a run is its own deal (a run not seat-rotated): its deal is
+    its game id, game for game (the same dtype too, so the columns can be shared)."""
+    import numpy as np
+
+    return bool(games["deal"].dtype == games["game_id"].dtype
+                and np.array_equal(games["deal"].to_numpy(), games["game_id"].to_numpy()))
 
 
 def sorted_categories(frames: Sequence[Any]) -> None:

@@ -17,7 +17,7 @@ from pyarrow import types as arrow_types
 
 from bonfire_sim.analysis.intervals import unique_codes
 from bonfire_sim.infra.memory import row_slices
-from bonfire_sim.report.data import constant_value, held_once
+from bonfire_sim.report.data import constant_value, deal_is_game, held_once
 
 TOM = "tom"
 
@@ -227,7 +227,7 @@ def _with_game_columns(left: pd.DataFrame, g: pd.DataFrame, label: Any, lean: bo
     has_deal = "deal" in g
     # each game its own deal (a run not seat-rotated): the rows' game id is their deal,
     # so the deal is not taken per row (4 bytes a row)
-    own = lean and has_deal and _deal_is_game(g)
+    own = lean and has_deal and deal_is_game(g)
     cols = ["n_players", "solo", *([] if lean else ["n_turns", "end_reason"]), "rotated",
             *(["deal"] if has_deal and not own else [])]
     unique = g["game_id"].is_unique
@@ -276,13 +276,6 @@ def groups(frame: pd.DataFrame, keys: Sequence[str], cols: Sequence[str],
             yield from walk(at if mask is None else mask & at, depth + 1, (*key, v))
 
     yield from walk(None, 0, ())
-
-
-def _deal_is_game(games: pd.DataFrame) -> bool:
-    """Whether every game of a run is its own deal (a run not seat-rotated): its deal is
-    its game id, game for game."""
-    return bool(games["deal"].dtype == games["game_id"].dtype
-                and np.array_equal(games["deal"].to_numpy(), games["game_id"].to_numpy()))
 
 
 def present(col: pd.Series) -> list[Any]:

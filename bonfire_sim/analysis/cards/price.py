@@ -252,8 +252,7 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     # The estimate is the survey ``values`` makes of these runs: rows wider than 0.6 x
     # the margin get fresh deals of their own game until their detection floor lets a
     # 2-point change at one count be flagged (or the cap is reached).
-    forked = {n: sum(min(settings.games or r.config.games, r.config.games) for r in g)
-              for n, g in groups.items()}
+    forked = SV.forked_games(groups, settings.games)
     batches: list[SV.Batch] = []
     extra, played = SV.top_up_runs(
         forks, groups, forked, cards=settings.tasks or TASK_IDS,

@@ -347,13 +347,19 @@ def card_forks(runs: Sequence[Run], probes: ProbeSettings | int | None = None, *
              + (GNOME_IDS if "gnome" in settings.kinds else ()))
     groups = {n: [r for r in runs if r.config.players == n]
               for n in sorted({r.config.players for r in runs})}
-    forked = {n: sum(min(settings.games or r.config.games, r.config.games) for r in g)
-              for n, g in groups.items()}
+    forked = forked_games(groups, settings.games)
     extra, _ = top_up_runs(forks, groups, forked, cards=cards, target=margin, alpha=alpha,
                            max_games=MAX_GAMES, rounds=ROUNDS,  # read now: tests lower them
                            seed=max(r.config.seed for r in runs) + 1, jobs=jobs,
                            quiet=quiet, note=note, measure=measure)
     return pd.concat([forks, extra.assign(run=TOP_UP_RUN)], ignore_index=True)
+
+
+def forked_games(groups: Mapping[int, Sequence[Run]], games: int | None) -> dict[int, int]:
+    """Per player count, the runs' games forked (each run's first ``games``, or all of
+    them): the games every card of the count was already forked on before its top-ups."""
+    return {n: sum(min(games or r.config.games, r.config.games) for r in g)
+            for n, g in groups.items()}
 
 
 def top_up_runs(forks: pd.DataFrame, groups: Mapping[int, Sequence[Run]],
