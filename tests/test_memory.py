@@ -235,12 +235,15 @@ def test_peak_memory_of_the_lazy_path_is_flat_and_the_reports_load_is_small(tmp_
     assert b - a < 24 * 1024, (a, b)
     # The report's load, its seat section (the compensation re-ranks every game) and its
     # task counts do grow with the games, but by the narrow columns held once: under
-    # 2.5 KB per extra game here (measured 1.5 KB at these small sizes, where small arrays
-    # cost more than their bytes; 0.6 KB from 64k to 256k games, docs/howto/big-runs.md).
+    # 3 KB per extra game here.  Measured at these small sizes, where small arrays cost
+    # more than their bytes: 1.5 KB once, 1.6-1.75 KB before the report's fourth memory
+    # pass (2026-11-29) and 2.0-2.1 KB after it (its blocks and held-once columns pay off
+    # only on big runs: 0.058 KB a game from 256k to 1M, docs/howto/big-runs.md); 2.7 KB
+    # once under `make test`'s two workers, which failed the former bound of 2.5.
     # Combining copies of the players rows (string run labels, a group-by over every row,
     # the allocators keeping what they freed) measured 4.3 KB here.
     a, b = _probe(small, REPORT_PROBE), _probe(big, REPORT_PROBE)
-    assert b - a < 3500 * 2.5, (a, b)
+    assert b - a < 3500 * 3.0, (a, b)
 
 
 def test_list_counts_from_the_file_refuse_a_wrong_column_and_a_tampered_file(ref, tmp_path):
