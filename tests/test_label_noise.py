@@ -45,6 +45,7 @@ def test_noise_figures_recover_a_planted_noise_and_signal():
     flat = np.zeros((n, k))
     f = noise_figures(_noisy(flat, 0.1, rng), _noisy(flat, 0.1, rng))
     assert f["label_se"] == pytest.approx(0.1, rel=0.03)
+    assert f["diff_se"] == pytest.approx(0.1 * 2 ** 0.5, rel=0.03)  # two labels' noise
     assert abs(f["split_half_r"]) < 0.03
     assert f["argmax_agree"] == pytest.approx(1 / k, abs=0.02)
     assert f["regret_a"] > 0.1 and abs(f["real_gain"]) < 0.005

@@ -79,16 +79,19 @@ def _corr(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def noise_figures(qa: np.ndarray, qb: np.ndarray) -> dict[str, float]:
-    """Two independent labellings (same positions, same candidates; NaN where none) of
-    the same number of samples compared; see the module doc.
+    """Two independent labellings (same positions, same candidates; NaN where none)
+    compared; see the module doc.  ``label_se`` and ``diff_se`` read the repeat spread as
+    two equal noises: meant for labellings of the same number of samples.
 
     ``regret_*`` are the mean regret of candidate 0 (the policy's own choice) by each
     labelling; ``real_gain`` is the mean of ``qb[argmax qa] - qb[0]`` and ``qa[argmax qb]
     - qa[0]`` (what switching to the other labelling's best move gains, measured without
     its selection bias); ``label_se`` is the standard error of one label (from the spread
-    of the repeat differences); ``split_half_r`` the correlation over (position,
-    candidate) of the differences to candidate 0, ``spearman_brown`` the reliability of
-    the two pooled (``2r / (1 + r)``: their correlation with another pooled pair).
+    of the repeat differences), ``diff_se`` that of a difference to candidate 0 and
+    ``diff_sd`` the spread of those differences; ``split_half_r`` the correlation over
+    (position, candidate) of the differences to candidate 0, ``spearman_brown`` the
+    reliability of the two pooled (``2r / (1 + r)``: their correlation with another
+    pooled pair).
     ``floor_a`` is the regret labelling ``a`` charges the move labelling ``b`` finds best:
     what a player as good as ``b``'s best would still show on ``a``'s labels (with ``b``
     of many samples, the noise floor of ``a``'s regret).
@@ -114,6 +117,7 @@ def noise_figures(qa: np.ndarray, qb: np.ndarray) -> dict[str, float]:
         "positions": float(npos),
         "argmax_agree": float((ba == bb).mean()),
         "label_se": float(np.sqrt(0.5 * np.mean((qa - qb)[ok] ** 2))),
+        "diff_se": float(np.sqrt(0.5 * np.mean((da - db) ** 2))),
         "diff_sd": float(np.sqrt(0.5 * (da.var() + db.var()))),
         "split_half_r": r,
         "spearman_brown": 2 * r / (1 + r) if math.isfinite(r) and r > -1 else math.nan,
