@@ -145,8 +145,9 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
                f"some player count; {len(res.proposal)} re-priced"
                + (f"; {holds} flagged, window holds the print" if holds else ""))
     if len(flagged):
-        head = f"{'task':>5} {'printed':>7} {'proposed':>8} {'slope':>5} " + " ".join(
-            f"{'surplus ' + str(n) + 'p':>10} {'resid':>6}" for n in counts)
+        head = (f"{'task':>5} {'printed':>7} {'proposed':>8} {'fair window':>11} "
+                f"{'slope':>5} " + " ".join(f"{'surplus ' + str(n) + 'p':>10} {'resid':>6}"
+                                            for n in counts))
         click.echo(head)
         for _, r in flagged.iterrows():
             prop = res.proposal.get(r["card"], r["printed"])
@@ -157,7 +158,12 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
                 f"{_fmt(r[f'surplus_{n}'] + r[f'slope_{n}'] * (prop - r['printed'])):>6}"
                 if math.isfinite(r[f"surplus_{n}"]) else f"{'-':>10} {'-':>6}"
                 for n in counts)
-            click.echo(f"{r['card']:>5} {r['printed']:>7} {prop:>8} {r['slope']:>5.2f} {own}")
+            # the printed values the estimate's interval admits as fair (window.py): a
+            # flagged card moves to the whole value in it nearest its print
+            window = (f"{r['fair_lo']:.1f}..{r['fair_hi']:.1f}"
+                      if math.isfinite(r["fair_lo"]) else "-")
+            click.echo(f"{r['card']:>5} {r['printed']:>7} {prop:>8} {window:>11} "
+                       f"{r['slope']:>5.2f} {own}")
         # why a flagged card stays (no price fixes it, its window holds the print) and
         # the evidence for a value below its colour's lowest printing
         for _, r in flagged[flagged["note"] != ""].iterrows():

@@ -7,8 +7,8 @@ for every task flagged at some player count (its surplus shown to lie beyond ± 
 one whole printed value for all counts: around the inverse-variance mean over the counts
 of printed - surplus / slope, the card's fair printed window (``window``), and the
 window's whole value nearest the print, or the print where the window holds it (a card
-near the detection floor, flagged on one seed only, moved the whole surplus / slope
-there: 89% test-retest, 91% bounded by the window); never below its colour's lowest
+near the detection floor, flagged on one seed only, moved its whole surplus / slope
+there: 2-4 printed points for a flat card); never below its colour's lowest
 printing on rows not measured; each count's own value stays in the table.  With
 ``verify=True`` it then plays FRESH deals (seeds disjoint from the estimating runs') at
 the proposal and moves each re-priced card by a secant step (the surplus is not exactly
