@@ -150,8 +150,10 @@ def combine(table: pd.DataFrame, printed: dict[str, int], margin: float,
         # value for all counts is not below it
         note = next((n for n in g["price_note"] if n and not (
             n.startswith("below") and not proposed < floor)), "")
-        below = bool(proposed < min(floor, p)) and not (g.loc[ok, "status"] == "measured").all()
-        if below:  # a move below the tier's floor needs every count's row measured
+        # a move below the tier's floor needs every count's row measured
+        below = (flagged and bool(proposed < min(floor, p))
+                 and not (g.loc[ok, "status"] == "measured").all())
+        if below:
             proposed = min(floor, p)
             note = (f"not proposed below its colour's lowest printing ({floor}) on rows "
                     f"not measured: fair {fair:.1f} ({fair - half:.1f} to {fair + half:.1f})")
