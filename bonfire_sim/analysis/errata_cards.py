@@ -44,8 +44,9 @@ def card_proposals(table: pd.DataFrame, printed: Mapping[str, int],
     """One row per task and player count (``PROPOSAL_COLUMNS``) from task rows of a card
     table: the card's ``surplus`` at that count with its interval, ``status`` / ``flag``,
     the ``proposed`` printed value of the card (one for every count: the inverse-variance
-    mean of printed - surplus over the counts, whole; today's value where no count flags
-    the card) and ``changed`` (proposed differs from printed)."""
+    mean of printed - surplus over the counts, its fair window's whole value nearest
+    today's, ``cards.combine``; today's value where no count flags the card or the
+    window holds it) and ``changed`` (proposed differs from printed)."""
     t = table[table["kind"] == "task"] if "kind" in table else table
     fair = (pd.to_numeric(t["printed"], errors="coerce").astype(float)
             - pd.to_numeric(t["surplus"], errors="coerce").astype(float))  # as card_table

@@ -88,10 +88,12 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
     player count: by default its lit value (engine forks: ignite it at a moment its
     owner could, against never; a printed point moves it by one), with --measure receipt
     its receipt value (receive it now against the best other move; not yet verified in
-    a closed loop).  The proposal is printed - surplus / slope (the surplus a printed
-    point buys), rounded, one value for all player counts (each count's residual there
-    is shown); where the slope is below 0.1 no price fixes the card and it says so
-    (change its condition).  The estimate is the survey 'values' makes of the runs:
+    a closed loop).  The fair value is printed - surplus / slope (the surplus a printed
+    point buys), one for all player counts, and its window the surplus interval read
+    the same way; a flagged card moves to the window's whole value nearest its print,
+    or stays where the window holds the print (each count's residual is shown); where
+    the slope is below 0.1 no price fixes the card and it says so (change its
+    condition).  The estimate is the survey 'values' makes of the runs:
     every task row still wider than 0.6 x the margin is forked alone on fresh deals of
     its game until it is that narrow (at most --max-games), so that a 2-point change at
     one count is flagged; the detection floor per count is printed.  --verify moves
@@ -138,11 +140,14 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
     est = res.estimate
     counts = sorted(int(c.split("_")[1]) for c in est.columns if c.startswith("surplus_"))
     flagged = est[est["flagged"]]
+    holds = int((flagged["holds"] & ~flagged["no_price"]).sum()) if len(flagged) else 0
     click.echo(f"{len(flagged)} of {len(est)} tasks off by more than {margin:g} point(s) at "
-               f"some player count; {len(res.proposal)} re-priced")
+               f"some player count; {len(res.proposal)} re-priced"
+               + (f"; {holds} flagged, window holds the print" if holds else ""))
     if len(flagged):
-        head = f"{'task':>5} {'printed':>7} {'proposed':>8} {'slope':>5} " + " ".join(
-            f"{'surplus ' + str(n) + 'p':>10} {'resid':>6}" for n in counts)
+        head = (f"{'task':>5} {'printed':>7} {'proposed':>8} {'fair window':>11} "
+                f"{'slope':>5} " + " ".join(f"{'surplus ' + str(n) + 'p':>10} {'resid':>6}"
+                                            for n in counts))
         click.echo(head)
         for _, r in flagged.iterrows():
             prop = res.proposal.get(r["card"], r["printed"])
@@ -153,8 +158,15 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
                 f"{_fmt(r[f'surplus_{n}'] + r[f'slope_{n}'] * (prop - r['printed'])):>6}"
                 if math.isfinite(r[f"surplus_{n}"]) else f"{'-':>10} {'-':>6}"
                 for n in counts)
-            click.echo(f"{r['card']:>5} {r['printed']:>7} {prop:>8} {r['slope']:>5.2f} {own}")
-        for _, r in flagged[flagged["no_price"]].iterrows():
+            # the printed values the estimate's interval admits as fair (window.py): a
+            # flagged card moves to the whole value in it nearest its print
+            window = (f"{r['fair_lo']:.1f}..{r['fair_hi']:.1f}"
+                      if math.isfinite(r["fair_lo"]) else "-")
+            click.echo(f"{r['card']:>5} {r['printed']:>7} {prop:>8} {window:>11} "
+                       f"{r['slope']:>5.2f} {own}")
+        # why a flagged card stays (no price fixes it, its window holds the print) and
+        # the evidence for a value below its colour's lowest printing
+        for _, r in flagged[flagged["note"] != ""].iterrows():
             click.echo(f"{r['card']}: {r['note']}")
     # a task the rules leave out at a count (Y2 at 2 players) has no status there
     unmeasured = {n: int((est[f"status_{n}"].notna() & (est[f"status_{n}"] != "measured"))

@@ -46,9 +46,12 @@
 ``cards.reprice(runs, ...) -> price.Reprice``
     The closed loop: one printed value per task for all counts, re-measured on fresh deals
     after the players re-optimise (secant steps), then checked on new deals.  Its
-    ``estimate`` (per task: ``printed``, ``fair``, ``proposed``, ``slope``, ``flagged``,
-    ``no_price``, ``note``, per count ``surplus_N``, ``half_N``, ``own_N``, ``status_N``,
-    ``slope_N``, ``resid_N`` at the first proposal), ``proposal`` (task -> printed value,
+    ``estimate`` (per task: ``printed``, ``fair`` with its fair printed window
+    ``fair_lo`` .. ``fair_hi``, ``holds`` (the window holds the print), ``proposed``
+    (the window's whole value nearest the print), ``slope``, ``flagged``, ``no_price``,
+    ``below_floor`` (held at its colour's lowest printing), ``note``, per count
+    ``surplus_N``, ``half_N``, ``own_N``, ``status_N``, ``slope_N``, ``resid_N`` at the
+    first proposal), ``proposal`` (task -> printed value,
     changed cards) and ``verified`` (per re-priced card and count: ``surplus``,
     ``s_lo``, ``s_hi``, ``status``, ``verdict`` = ``within`` / ``off`` / ``unresolved``;
     in printed points: ``response`` (surplus per printed point over the loop's prices),

@@ -4,8 +4,12 @@
 as ``bonfire-sim values`` surveys them (``survey.top_up_runs``: every row to 0.6 x the
 margin, so that a 2-point change at one count is flagged), and proposes,
 for every task flagged at some player count (its surplus shown to lie beyond ± margin),
-one whole printed value for all counts: the inverse-variance mean over the counts of
-printed - surplus, rounded; each count's own value stays in the table.  With
+one whole printed value for all counts: around the inverse-variance mean over the counts
+of printed - surplus / slope, the card's fair printed window (``window``), and the
+window's whole value nearest the print, or the print where the window holds it (a card
+near the detection floor, flagged on one seed only, moved its whole surplus / slope
+there: 2-4 printed points for a flat card); never below its colour's lowest
+printing on rows not measured; each count's own value stays in the table.  With
 ``verify=True`` it then plays FRESH deals (seeds disjoint from the estimating runs') at
 the proposal and moves each re-priced card by a secant step (the surplus is not exactly
 linear in the printed value: a card printed higher is taken and lit at other moments),
@@ -44,9 +48,12 @@ from bonfire_sim.analysis.cards.table import (
     RESPONSE_RATIO,
     card_table,
     check_measure,
+    price_divisor,
     printed_points,
     task_kinds,
+    tier_floor,
 )
+from bonfire_sim.analysis.cards.window import into_window, price_window, verdict
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.sim.runconfig import RunConfig
@@ -107,31 +114,60 @@ def _forks(configs: Sequence[tuple[str, RunConfig, Any]], settings: ProbeSetting
     return pd.concat(parts, ignore_index=True)
 
 
-def combine(table: pd.DataFrame, printed: dict[str, int], margin: float) -> pd.DataFrame:
-    """Per task: each count's fair value, surplus and slope, the one printed value for all
+def combine(table: pd.DataFrame, printed: dict[str, int], margin: float,
+            measure: str = DEFAULT_MEASURE) -> pd.DataFrame:
+    """Per task: each count's fair value, surplus and slope, the one fair value for all
     counts (the inverse-variance mean of the counts' fair values, weights (slope /
-    half)^2, rounded) and each count's **residual** there (its surplus moved by slope x
-    the change: what the one value leaves at that count); ``flagged`` where any count, or
-    the test across counts, flags it; ``no_price`` where the pooled slope is below
-    ``MIN_SLOPE`` (no printed value fixes it: change its condition), ``note`` the
-    evidence."""
+    half)^2) with its **fair printed window** ``fair_lo`` .. ``fair_hi`` (each count's
+    surplus interval over ``price_divisor``, pooled with the same weights: ``window``),
+    and the ``proposed`` printed value: the print where the window ``holds`` it, else the
+    window's whole value nearest the print (``window.into_window``), never below the
+    colour's lowest printing without the evidence (every count's row measured; else held
+    there, ``below_floor``).  Each count's **residual** there is its surplus moved by
+    slope x the change; ``flagged`` where any count, or the test across counts, flags
+    it; ``no_price`` where the pooled slope is below ``MIN_SLOPE`` (no printed value
+    fixes it: change its condition), ``note`` the evidence or why a flagged card stays."""
     t = table[table["kind"] == "task"].copy()
     t["w"] = (t["slope"].clip(PRICE_SLOPE_LO, PRICE_SLOPE_HI) / t["half"]) ** 2
+    t["fair_half"] = t["half"] / price_divisor(t["slope"], measure)
     rows = []
     for card, g in t.groupby("card", sort=False):
-        ok = g["fair"].notna() & np.isfinite(g["w"])
-        fair = (float((g.loc[ok, "fair"] * g.loc[ok, "w"]).sum() / g.loc[ok, "w"].sum())
-                if ok.any() else math.nan)
+        ok = g["fair"].notna() & np.isfinite(g["w"]) & g["fair_half"].notna()
+        w = g.loc[ok, "w"] / g.loc[ok, "w"].sum() if ok.any() else g.loc[ok, "w"]
+        fair = float((g.loc[ok, "fair"] * w).sum()) if ok.any() else math.nan
+        half = float(np.sqrt((w ** 2 * g.loc[ok, "fair_half"] ** 2).sum())) \
+            if ok.any() else math.nan
         has = g["slope"].notna() & np.isfinite(g["w"])
         slope = (float((g.loc[has, "slope"] * g.loc[has, "w"]).sum() / g.loc[has, "w"].sum())
                  if has.any() else math.nan)
-        proposed = max(int(math.floor(fair + 0.5)), 0) if math.isfinite(fair) else math.nan
         flagged = bool((g["flag"] != "").any() or (g["flag_counts"] != "").any())
         no_price = flagged and math.isfinite(slope) and slope < MIN_SLOPE
-        row: dict[str, Any] = {"card": card, "printed": printed[card], "fair": fair,
+        p = printed[card]
+        step = into_window(p, fair - half, fair + half)
+        proposed = (math.nan if not math.isfinite(fair) else p if step is None else step)
+        floor = tier_floor(str(card))
+        # a count's own "below its colour's lowest printing" says nothing where the one
+        # value for all counts is not below it
+        note = next((n for n in g["price_note"] if n and not (
+            n.startswith("below") and not proposed < floor)), "")
+        # a move below the tier's floor needs every count's row measured
+        below = (flagged and bool(proposed < min(floor, p))
+                 and not (g.loc[ok, "status"] == "measured").all())
+        if below:
+            proposed = min(floor, p)
+            note = (f"not proposed below its colour's lowest printing ({floor}) on rows "
+                    f"not measured: fair {fair:.1f} ({fair - half:.1f} to {fair + half:.1f})")
+        elif proposed < min(floor, p) and not note.startswith("below"):  # the evidence
+            note = (f"below its colour's lowest printing ({floor}) on measured rows: fair "
+                    f"{fair:.1f} ({fair - half:.1f} to {fair + half:.1f})")
+        if flagged and not no_price and step is None and math.isfinite(fair):
+            note = (f"flagged, window holds the print: fair printed {fair - half:.1f} to "
+                    f"{fair + half:.1f}")
+        row: dict[str, Any] = {"card": card, "printed": p, "fair": fair,
+                               "fair_lo": fair - half, "fair_hi": fair + half,
+                               "holds": step is None and math.isfinite(fair),
                                "proposed": proposed, "slope": slope, "flagged": flagged,
-                               "no_price": no_price,
-                               "note": next((n for n in g["price_note"] if n), "")}
+                               "no_price": no_price, "below_floor": below, "note": note}
         for _, r in g.iterrows():
             n = int(r["players"])
             row[f"surplus_{n}"] = r["surplus"]
@@ -140,7 +176,7 @@ def combine(table: pd.DataFrame, printed: dict[str, int], margin: float) -> pd.D
             row[f"status_{n}"] = r["status"]
             row[f"slope_{n}"] = r["slope"]
             # printed higher, the card gives more: its surplus rises by slope x the change
-            row[f"resid_{n}"] = (r["surplus"] + r["slope"] * (proposed - printed[card])
+            row[f"resid_{n}"] = (r["surplus"] + r["slope"] * (proposed - p)
                                  if math.isfinite(proposed) else math.nan)
         rows.append(row)
     out = pd.DataFrame(rows)
@@ -217,8 +253,9 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     ``survey.TARGET_SHARE`` x margin forked alone on the games it needs, at most
     ``max_games`` four-player games per card (``survey.games_cap`` at the others), so
     that a 2-point change at one count is flagged (``detect``: each row's detection
-    floor).  Every card flagged at some count, or across counts, is re-priced to its
-    whole fair value (``combine``).  Each of up to ``rounds`` iteration rounds plays
+    floor).  Every card flagged at some count, or across counts, whose fair printed
+    window excludes its print is re-priced to the window's nearest whole value
+    (``combine``).  Each of up to ``rounds`` iteration rounds plays
     fresh deals (seed ``seed + top_ups + i``) at the current
     prices (``fresh_table``: all tasks on ``verify_games`` games, the re-priced cards on
     ``focus_games``, default 4x) and moves every re-priced card by a secant step
@@ -263,7 +300,7 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     table["games"] = [played[int(n)].get(str(c), forked[int(n)])
                       for n, c in zip(table["players"], table["card"], strict=True)]
     base += top_ups  # the verification rounds and the check play the seeds after them
-    est = combine(table, printed, margin)
+    est = combine(table, printed, margin, measure)
     proposal = {str(r["card"]): int(r["proposed"]) for _, r in est.iterrows()
                 if r["flagged"] and not r["no_price"] and math.isfinite(r["proposed"])
                 and r["proposed"] != r["printed"]}
@@ -335,34 +372,6 @@ def response(history: Sequence[tuple[float, float]], first: float = 1.0) -> floa
     return float(np.clip(slope, MIN_SLOPE, SLOPE_HI))
 
 
-def price_window(rows: pd.DataFrame, responses: dict[str, float],
-                 margin: float) -> pd.DataFrame:
-    """The check rows in printed points: ``response`` (``response``), ``fair_lo`` /
-    ``fair_hi`` (the printed values the row's 95% surplus interval admits as fair:
-    printed - s_hi / response .. printed - s_lo / response) and ``price_verdict``:
-    ``within`` when the row is measured and the whole window lies within +-margin of the
-    printed value, ``off`` when it lies wholly beyond, ``unresolved`` otherwise.  Under the
-    lit value (response 1) it is ``verdict``; under the receipt value a surplus within
-    +-1 point can leave a window several points wide (why R15 read "within" at 8-9)."""
-    out = rows.copy()
-    out["response"] = out["card"].map(responses).astype(float).fillna(1.0)
-    out["fair_lo"] = out["printed"] - out["s_hi"] / out["response"]
-    out["fair_hi"] = out["printed"] - out["s_lo"] / out["response"]
-    scaled = out.assign(s_lo=out["s_lo"] / out["response"], s_hi=out["s_hi"] / out["response"])
-    out["price_verdict"] = verdict(scaled, margin)
-    return out
-
-
-def verdict(rows: pd.DataFrame, margin: float) -> pd.Series:
-    """Per verified row: ``within`` only when it is measured and its whole 95% interval
-    lies inside ± margin; ``off`` when the interval lies wholly beyond it; otherwise
-    ``unresolved`` (the check cannot tell, whatever the point estimate says)."""
-    inside = (rows["status"] == "measured") & (rows["s_lo"] >= -margin) & (rows["s_hi"] <= margin)
-    off = (rows["s_lo"] > margin) | (rows["s_hi"] < -margin)
-    return pd.Series(np.where(inside, "within", np.where(off, "off", "unresolved")),
-                     index=rows.index)
-
-
 def _check(groups: dict[int, list[Run]], prices: dict[str, int], printed: dict[str, int],
            seed: int, games: int, focus_games: int, margin: float, alpha: float,
            tasks: tuple[str, ...] | None, jobs: int, quiet: bool,
@@ -423,14 +432,19 @@ def pooled_half(table: pd.DataFrame, card: str) -> float:
 
 
 def next_prices(tab: pd.DataFrame, current: dict[str, int],
-                 history: dict[str, list[tuple[float, float]]],
-                 slopes: dict[str, float], margin: float = FL.MARGIN,
-                 measure: str = DEFAULT_MEASURE) -> tuple[dict[str, int], list[str]]:
+                history: dict[str, list[tuple[float, float]]],
+                slopes: dict[str, float], margin: float = FL.MARGIN,
+                measure: str = DEFAULT_MEASURE) -> tuple[dict[str, int], list[str]]:
     """The cards to move after one fresh round: each re-priced card whose surplus pooled
-    over the counts is known to the margin's precision by a secant step to a whole value,
-    and every untouched card flagged there (at a count or across counts) by its own fair
-    value (its first response ``RESPONSE_RATIO`` x its fixed-play slope); a card whose
-    slope says no price fixes it is left alone.  Returns the moves and the re-priced
+    over the counts is known to the margin's precision by a secant step to a whole value
+    (``secant_step``), and every untouched card flagged there (at a count or across
+    counts) as the estimate moves one (``combine``): only when its fair printed window
+    (the pooled surplus interval over its first response, ``RESPONSE_RATIO`` x its
+    fixed-play slope) excludes its price, and only to the window's whole value nearest
+    the price (``window.into_window``), so that one round's deals do not throw a card
+    near the detection floor several points (B18 at 2 players went 2 -> 9 on a round's
+    flag and was checked +4.5 off); a card whose slope says no price fixes it is left
+    alone.  The secant steps then find the zero.  Returns the moves and the re-priced
     cards too wide to steer by (a round that leaves some is no fixed point: the next
     round has more forks).
 
@@ -443,26 +457,30 @@ def next_prices(tab: pd.DataFrame, current: dict[str, int],
     unsteered: list[str] = []
     for card, g in t.groupby("card"):
         card = str(card)
-        s = pooled(tab, card)
+        s, half = pooled(tab, card), pooled_half(tab, card)
         if not math.isfinite(s):
             continue
         if card in history:
-            if not pooled_half(tab, card) <= margin:
+            if not half <= margin:
                 unsteered.append(card)  # too wide to steer by: keep the price for now
                 continue
             history[card].append((float(current[card]), s))
             target, _slope = secant_step(history[card], first=slopes.get(card, 1.0))
+            new: int | None = max(int(math.floor(target + 0.5)), 0)
         elif (g["flag"] != "").any() or (g["flag_counts"] != "").any():
-            slope = pooled(tab, card, "slope")
-            if not slope >= MIN_SLOPE:
+            first = RESPONSE_RATIO[measure] * pooled(tab, card, "slope")
+            if not first >= RESPONSE_RATIO[measure] * MIN_SLOPE:
                 continue
+            slope = float(np.clip(first, SLOPE_LO, SLOPE_HI))
+            new = into_window(current[card], current[card] - (s + half) / slope,
+                              current[card] - (s - half) / slope)
+            if new is None:
+                continue  # flagged at a count, but its pooled window holds the price
             history[card] = [(float(current[card]), s)]
-            slopes[card] = RESPONSE_RATIO[measure] * slope
-            target = current[card] - s / float(np.clip(slopes[card], SLOPE_LO, SLOPE_HI))
+            slopes[card] = first
         else:
             continue
-        new = max(int(math.floor(target + 0.5)), 0)
-        if new != current[card]:
+        if new is not None and new != current[card]:
             step[card] = new
     return step, unsteered
 

@@ -322,8 +322,7 @@ def _prices(out: pd.DataFrame, measure: str = DEFAULT_MEASURE) -> pd.DataFrame:
     task = (out["kind"] == "task") & (out["deals"] >= MIN_DEALS)
     flat = task & (out["slope"] < MIN_SLOPE)
     with np.errstate(invalid="ignore", divide="ignore"):
-        fair = out["printed"] - out["surplus"] / (RESPONSE_RATIO[measure] * out["slope"]
-                                                  ).clip(PRICE_SLOPE_LO, PRICE_SLOPE_HI)
+        fair = out["printed"] - out["surplus"] / price_divisor(out["slope"], measure)
     out["fair"] = np.where(task & ~flat, fair, np.nan)
     out["proposed"] = np.where(np.isfinite(out["fair"]),
                                np.maximum(np.floor(out["fair"] + 0.5), 0), np.nan)
@@ -342,6 +341,20 @@ def _prices(out: pd.DataFrame, measure: str = DEFAULT_MEASURE) -> pd.DataFrame:
         notes.append(note)
     out["price_note"] = notes
     return out
+
+
+def price_divisor(slope: Any, measure: str = DEFAULT_MEASURE) -> Any:
+    """What a printed point is taken to move a task's surplus by when it is priced:
+    ``RESPONSE_RATIO`` x the fixed-play ``slope``, held in [``PRICE_SLOPE_LO``,
+    ``PRICE_SLOPE_HI``] (a number or a Series).  ``fair`` = printed - surplus / it, and
+    the fair printed window is the surplus interval divided by it."""
+    return np.clip(RESPONSE_RATIO[check_measure(measure)] * slope, PRICE_SLOPE_LO,
+                   PRICE_SLOPE_HI)
+
+
+def tier_floor(card: str) -> int:
+    """The lowest printing of the task's colour (``TIER_FLOOR``; 0 for a gnome)."""
+    return TIER_FLOOR.get(_COLOUR.get(card, ""), 0)
 
 
 def _lit_in(r: Any, lead: str = "", tail: str = "; ") -> str:
