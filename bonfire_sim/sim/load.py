@@ -371,6 +371,9 @@ def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
     conv = _converter(engine, categorical)
     frames: dict[str, Any] = {}
     for t in TABLES:  # one table at a time, its Arrow copy freed as it is converted
+        if narrow and engine == "pandas" and len(paths[t]) == 1:  # a merged run
+            frames[t] = _by_column(paths[t][0], t, _select(columns, t), narrow, conv)
+            continue
         parts = [_read_narrowed(p, t, _select(columns, t), narrow) if narrow else
                  _read(p, t, _select(columns, t)) for p in paths[t]]
         table = pa.concat_tables(parts) if parts else None
@@ -382,6 +385,54 @@ def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
         frames[t] = conv(box) if box else None
         memory.give_back()  # the table's Arrow buffers, converted, before the next is read
     return RunData(frames["games"], frames["players"], frames["turns"], manifest, out)
+
+
+def _by_column(path: Path, table: str, columns: Sequence[str] | None,
+               narrow: Mapping[str, str], conv: Any) -> Any:
+    """The pandas frame of ``table``, a column at a time: each read (``_read_column``),
+    converted and its Arrow copy freed before the next is read, so the Arrow copy of one
+    column is held beside the frame, not of the table (a million 4-player games: the
+    players columns in Arrow beside their pandas copy were the loading's peak)."""
+    import pandas as pd
+
+    names = [n for n in SCHEMAS[table].names if columns is None or n in columns]
+    parts = []
+    for n in names:
+        box = [_read_column(path, table, n, narrow)]
+        parts.append(conv(box))  # the converter frees the column's Arrow buffers
+        memory.give_back()
+    if not parts:
+        return conv([_read(path, table, [])])
+    return parts[0] if len(parts) == 1 else pd.concat(parts, axis=1)
+
+
+def _read_column(path: Path, table: str, name: str, narrow: Mapping[str, str]) -> pa.Table:
+    """One column of ``table`` as ``_read_narrowed`` gives it.  An integer column to
+    narrow is read a row group at a time, each narrowed as it is read (its wide copy, 32
+    MB for 4 million rows, is one row group's); where a row group does not fit, the
+    column is read whole and narrowed as before."""
+    typ = narrow.get(name)
+    try:
+        pf = pq.ParquetFile(path)
+        field = pf.schema_arrow.field(name)
+    except (pa.ArrowInvalid, OSError, KeyError):
+        field, pf = None, None
+    if pf is None or field is None or typ is None or not pa.types.is_integer(field.type):
+        return _narrowed(_read(path, table, [name]), narrow)
+    want = pa.from_numpy_dtype(np.dtype(typ))
+    groups: list[pa.Table] = []
+    for i in range(pf.num_row_groups):
+        try:
+            part = _narrowed(pf.read_row_group(i, columns=[name], use_threads=False), narrow)
+        except (pa.ArrowInvalid, OSError) as e:
+            raise DataError(f"{path} is not a readable Parquet file ({e})") from None
+        if part.schema.field(0).type != want:  # a value that does not fit, or nulls
+            del groups
+            return _narrowed(_read(path, table, [name]), narrow)
+        groups.append(part)
+    if not groups:
+        return _narrowed(_read(path, table, [name]), narrow)
+    return pa.concat_tables(groups)
 
 
 def _read_narrowed(path: Path, table: str, columns: Sequence[str] | None,
