@@ -42,7 +42,7 @@ from bonfire_sim.analysis.intervals import (
 )
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
 from bonfire_sim.infra.memory import codes as category_codes
-from bonfire_sim.infra.memory import row_slices
+from bonfire_sim.infra.memory import give_back, row_slices
 
 TOM = "tom"
 EXAMPLES = 3  # game ids listed per row
@@ -307,6 +307,7 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
     rows, suggest, exact, whole = [], {}, {}, {}
     for n in sorted({r.config.players for r in rs if r.config.players >= 2}):
         games = seat_games([r for r in rs if r.config.players == n], n)
+        give_back()  # the fill's freed blocks leave before the re-ranking's
         scores, bonf, clusters = games.scores, games.bonfires, games.cluster
         c, clo, chi = compensation(scores, bonf, clusters)
         suggest[n] = as_seat_points(c, scores, bonf)

@@ -21,6 +21,7 @@ from bonfire_sim import analysis as A
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.config import MAX_POINTS, check_float
 from bonfire_sim.infra import extras, fileio
+from bonfire_sim.infra.memory import give_back
 from bonfire_sim.report import decided as DC
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import groups as G
@@ -138,6 +139,7 @@ def section_seats(players: pd.DataFrame, runs: Sequence[Any] = (),
         "df": ("df", "d"), "p_value": ("p value", ".4f"), "rotated": ("rotated", "")},
         caption="Test of no seat advantage: chi-square goodness of fit of wins by seat to "
                 "equal shares (fractional wins)"))
+    give_back()  # the tables' freed blocks, before the compensation's matrices
     comp, sa = _compensation_blocks(runs, margin)
     blocks += comp
     by = S.seat_advantage(data, by=("strategy",))

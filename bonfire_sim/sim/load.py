@@ -389,50 +389,55 @@ def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
 
 def _by_column(path: Path, table: str, columns: Sequence[str] | None,
                narrow: Mapping[str, str], conv: Any) -> Any:
-    """The pandas frame of ``table``, a column at a time: each read (``_read_column``),
-    converted and its Arrow copy freed before the next is read, so the Arrow copy of one
-    column is held beside the frame, not of the table (a million 4-player games: the
-    players columns in Arrow beside their pandas copy were the loading's peak)."""
+    """The pandas frame of ``table``, a column at a time: each read (an integer column a
+    row group at a time, ``_int_column``), converted and its Arrow copy freed before the
+    next is read, so the Arrow copy of one column is held beside the frame, not of the
+    table (a million 4-player games: the players columns in Arrow beside their pandas
+    copy, and each int64 column read whole, 32 MB, were the loading's peak)."""
     import pandas as pd
 
     names = [n for n in SCHEMAS[table].names if columns is None or n in columns]
     parts = []
     for n in names:
-        box = [_read_column(path, table, n, narrow)]
-        parts.append(conv(box))  # the converter frees the column's Arrow buffers
+        filled = _int_column(path, n, narrow) if n not in NULL_IF_NEGATIVE else None
+        if filled is not None:  # a plain integer column: numpy, as the converter gives it
+            parts.append(pd.DataFrame({n: filled}, copy=False))
+        else:
+            box = [_narrowed(_read(path, table, [n]), narrow)]
+            parts.append(conv(box))  # the converter frees the column's Arrow buffers
         memory.give_back()
     if not parts:
         return conv([_read(path, table, [])])
     return parts[0] if len(parts) == 1 else pd.concat(parts, axis=1)
 
 
-def _read_column(path: Path, table: str, name: str, narrow: Mapping[str, str]) -> pa.Table:
-    """One column of ``table`` as ``_read_narrowed`` gives it.  An integer column to
-    narrow is read a row group at a time, each narrowed as it is read (its wide copy, 32
-    MB for 4 million rows, is one row group's); where a row group does not fit, the
-    column is read whole and narrowed as before."""
+def _int_column(path: Path, name: str, narrow: Mapping[str, str]) -> np.ndarray | None:
+    """An integer column to narrow, read a row group at a time into one numpy array of
+    its narrow type (no Arrow copy of the column beside it: 16 MB for 4 million int32
+    ids); None where it is not one, has nulls or a value that does not fit (then read
+    whole and narrowed as before)."""
     typ = narrow.get(name)
     try:
-        pf = pq.ParquetFile(path)
+        pf = pq.ParquetFile(path, pre_buffer=False)
         field = pf.schema_arrow.field(name)
     except (pa.ArrowInvalid, OSError, KeyError):
-        field, pf = None, None
-    if pf is None or field is None or typ is None or not pa.types.is_integer(field.type):
-        return _narrowed(_read(path, table, [name]), narrow)
+        return None
+    if typ is None or not pa.types.is_integer(field.type) or not pf.num_row_groups:
+        return None
     want = pa.from_numpy_dtype(np.dtype(typ))
-    groups: list[pa.Table] = []
+    out = np.empty(pf.metadata.num_rows, np.dtype(typ))
+    at = 0
     for i in range(pf.num_row_groups):
         try:
             part = _narrowed(pf.read_row_group(i, columns=[name], use_threads=False), narrow)
         except (pa.ArrowInvalid, OSError) as e:
             raise DataError(f"{path} is not a readable Parquet file ({e})") from None
-        if part.schema.field(0).type != want:  # a value that does not fit, or nulls
-            del groups
-            return _narrowed(_read(path, table, [name]), narrow)
-        groups.append(part)
-    if not groups:
-        return _narrowed(_read(path, table, [name]), narrow)
-    return pa.concat_tables(groups)
+        col = part.column(0)
+        if col.type != want or col.null_count:  # a value that does not fit, or nulls
+            return None
+        out[at:at + len(col)] = col.to_numpy()
+        at += len(col)
+    return out if at == len(out) else None
 
 
 def _read_narrowed(path: Path, table: str, columns: Sequence[str] | None,
@@ -552,8 +557,10 @@ def list_item_counts(run_dir: str | Path, column: str, *,
     counts: dict[str, int] = {}
     rows = 0
     try:
-        batches = pq.ParquetFile(path).iter_batches(batch_size=65_536,
-                                                     columns=[column, "strategy"])
+        # one thread, no pre-buffering (as ``_read``): the reader's buffers stay near one
+        # batch, and in the calling thread's heap, which ``memory.give_back`` trims
+        batches = pq.ParquetFile(path, pre_buffer=False).iter_batches(
+            batch_size=65_536, columns=[column, "strategy"], use_threads=False)
         for batch in batches:
             strategy = batch.column("strategy")
             if pa.types.is_dictionary(strategy.type):
