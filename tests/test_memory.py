@@ -238,7 +238,8 @@ def test_peak_memory_of_the_lazy_path_is_flat_and_the_reports_load_is_small(tmp_
     # 3 KB per extra game here.  Measured at these small sizes, where small arrays cost
     # more than their bytes: 1.5 KB once, 1.6-1.75 KB before the report's fourth memory
     # pass (2026-11-29) and 2.0-2.1 KB after it (its blocks and held-once columns pay off
-    # only on big runs: 0.058 KB a game from 256k to 1M, docs/howto/big-runs.md); 2.7 KB
+    # only on big runs: 0.021 KB a game from 256k to 1M since the fifth pass,
+    # docs/howto/big-runs.md); 2.7 KB
     # once under `make test`'s two workers, which failed the former bound of 2.5.
     # Combining copies of the players rows (string run labels, a group-by over every row,
     # the allocators keeping what they freed) measured 4.3 KB here.

@@ -17,18 +17,27 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
 
 import numpy as np
 from scipy import optimize
 
-from bonfire_sim.analysis.intervals import Z95, dense_codes
+from bonfire_sim.analysis.intervals import (
+    TOTALS_ROWS,
+    Z95,
+    Block,
+    cluster_cuts,
+    clustered_totals,
+    dense_codes,
+    unique_codes,
+)
 
 _dense = dense_codes  # the name the seat tests hold it by
 
 # Games re-ranked at a time: every (games, n) temporary of the re-ranking is at most this
 # many rows, so its memory does not grow with the run (a million games' matrices and
 # their temporaries were about 0.3 GB).
-BLOCK = 65_536
+BLOCK = 16_384  # about 2.5 MB of temporaries a block at 4 players
 
 
 def _blocks(g: int) -> list[slice]:
@@ -166,10 +175,8 @@ def compensation(scores: np.ndarray, bonfires: np.ndarray, clusters: np.ndarray 
     jac = _jacobian(scores, bonfires, c)
     if clusters is None:
         clusters = np.arange(g)
-    inv = dense_codes(np.asarray(clusters))
-    k = int(inv.max()) + 1
-    sums = _cluster_sums(scores, bonfires, c, inv, k)
-    cov_w = sums.T @ sums / g ** 2 * (k / max(k - 1, 1))
+    cross, k = _cluster_cross(scores, bonfires, c, np.asarray(clusters))
+    cov_w = cross / g ** 2 * (k / max(k - 1, 1))
     try:
         jinv = np.linalg.inv(jac)
     except np.linalg.LinAlgError:
@@ -179,22 +186,30 @@ def compensation(scores: np.ndarray, bonfires: np.ndarray, clusters: np.ndarray 
     return c, c - Z95 * se, c + Z95 * se
 
 
-def _cluster_sums(scores: np.ndarray, bonfires: np.ndarray, c: np.ndarray, inv: np.ndarray,
-                  k: int) -> np.ndarray:
-    """(k, n - 1) per cluster: the sum over its games of each seat's (1..n-1) interpolated
-    win share at ``c`` minus that seat's mean.  Two passes of ``BLOCK`` games (the mean,
-    then the sums), never the (games, n) matrix: the same numbers as summing the whole."""
+def _cluster_cross(scores: np.ndarray, bonfires: np.ndarray, c: np.ndarray,
+                   clusters: np.ndarray) -> tuple[np.ndarray, int]:
+    """(S'S, k): S the (k, n - 1) sums per cluster over its games of each seat's (1..n-1)
+    interpolated win share at ``c`` minus that seat's mean, and k the clusters.  Two
+    passes of blocks of about ``BLOCK`` games cut between clusters (``cluster_cuts``: a
+    cluster's games in one block), never the (games, n) matrix nor S: each block's
+    cluster sums (added in row order, as over the whole) and their S'S are added to a
+    running total, so only the last bits differ from S'S of the whole S."""
     corners = _corners(c)
-    blocks = _blocks(len(scores))
+    cuts = cluster_cuts(clusters, BLOCK)
     total = _RowSum()
-    for b in blocks:
+    for b in cuts:  # the mean: bit for bit the whole sum (``_RowSum``) in any blocks
         total.add(_per_game(scores[b], bonfires[b], corners)[:, 1:])
     assert total.total is not None
     mean = total.total / len(scores)
-    sums = np.zeros((k, scores.shape[1] - 1))
-    for b in blocks:  # np.add.at adds in row order, block after block as over the whole
-        np.add.at(sums, inv[b], _per_game(scores[b], bonfires[b], corners)[:, 1:] - mean)
-    return sums
+    cross = np.zeros((scores.shape[1] - 1, scores.shape[1] - 1))
+    k = 0
+    for b in cuts:
+        inv = unique_codes(clusters[b])[1]  # the block's clusters numbered 0, 1, ...
+        sums = np.zeros((int(inv.max(initial=-1)) + 1, scores.shape[1] - 1))
+        np.add.at(sums, inv, _per_game(scores[b], bonfires[b], corners)[:, 1:] - mean)
+        cross += sums.T @ sums
+        k += len(sums)
+    return cross, k
 
 
 def _damped(f, x0: np.ndarray, scores: np.ndarray, bonfires: np.ndarray) -> np.ndarray:
@@ -254,17 +269,21 @@ def whole_points_check(scores: np.ndarray, bonfires: np.ndarray, points: list[in
     measured by re-ranking the recorded games under them: per seat the win share with its
     Wilson interval clustered by deal, ``fair`` = True when every seat's interval holds
     1/n, ``max_dev`` the largest |share - 1/n|.  Whole points are coarser than the exact
-    compensation (a per-deal lottery), so they may leave a seat off its share."""
-    from bonfire_sim.analysis.intervals import clustered_wilson
+    compensation (a per-deal lottery), so they may leave a seat off its share.  Summed a
+    block of games at a time (``clustered_totals``), not a column of every game."""
 
     n = scores.shape[1]
     offs = np.asarray(points, dtype=np.int64)
+    clusters = np.asarray(clusters)
+
+    def blocks() -> Iterator[Block]:  # every seat's shares, a block of games at a time
+        for rows in cluster_cuts(clusters, TOTALS_ROWS // n):
+            w = _win_shares_int(scores[rows], bonfires[rows], offs)
+            yield np.tile(np.arange(n), len(w)), np.repeat(clusters[rows], n), (w.ravel(),)
+
     shares, lo, hi = [], [], []
-    column = np.empty(len(scores))  # one seat's shares at a time, not the (games, n) matrix
-    for seat in range(n):
-        for rows in _blocks(len(scores)):
-            column[rows] = _win_shares_int(scores[rows], bonfires[rows], offs)[:, seat]
-        m, a, b = clustered_wilson(column, clusters)
+    for (seat,) in clustered_totals(blocks, n, 1):
+        m, a, b = seat.wilson()
         shares.append(round(m, 4))
         lo.append(round(a, 4))
         hi.append(round(b, 4))

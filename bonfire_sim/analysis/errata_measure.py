@@ -31,7 +31,7 @@ from bonfire_sim.analysis.errata_cards import (
 from bonfire_sim.analysis.errata_loop import Edition, Measure, seats_within
 from bonfire_sim.analysis.runs import Run
 from bonfire_sim.analysis.targets import Targets
-from bonfire_sim.analysis.values import _games_by_seat, _seat_arrays, seat_advantage
+from bonfire_sim.analysis.values import seat_advantage, seat_games
 from bonfire_sim.sim.runconfig import RunConfig
 
 
@@ -43,8 +43,8 @@ def seat_figures(runs: Sequence[Run], targets: Targets,
     sa = seat_advantage(runs, margin=targets.task_margin)
     nxt: dict[int, list[int]] = {}
     for n in sorted({r.config.players for r in runs if r.config.players >= 2}):
-        a = _seat_arrays([r for r in runs if r.config.players == n])
-        scores, bonf, clusters = _games_by_seat(a, n)
+        games = seat_games([r for r in runs if r.config.players == n], n)
+        scores, bonf, clusters = games.scores, games.bonfires, games.cluster
         c, _lo, _hi = compensation(scores, bonf, clusters)
         base = np.zeros(n)
         given = list(printed.get(n, ()))[:n]

@@ -9,11 +9,14 @@ rather than beside its caller."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from scipy import stats as sps
+
+from bonfire_sim.infra.memory import row_slices
 
 Z95 = 1.959963984540054  # the normal 0.975 quantile: half-width of a normal 95% interval
 
@@ -150,16 +153,150 @@ def clustered_mean(x: Any, clusters: Any) -> tuple[float, float, int, int]:
     forks are not independent): the cluster-robust (CR1) variance of the mean,
     k/(k-1) * sum over clusters of (sum of x - mean)^2 / n^2.  The interval is then
     ``mean ± t(k-1) * se``; with one observation per cluster it is the plain one."""
+    t = _clustered_total(x, clusters)
+    return (t.mean, t.se, t.n, t.k)
+
+
+def _clustered_total(x: Any, clusters: Any) -> ClusteredTotal:
     x = np.asarray(x, dtype=float)
     n = len(x)
     if n == 0:
-        return (math.nan, math.nan, 0, 0)
+        return ClusteredTotal(0, 0, math.nan, math.nan)
     m = float(x.mean())
     squares, k = cluster_squares(x, m, clusters)
-    if k < 2:
-        return (m, math.nan, n, k)
-    var = k / (k - 1) * squares / n ** 2
-    return (m, math.sqrt(var), n, k)
+    return ClusteredTotal(n, k, m, squares)
+
+
+@dataclass(frozen=True)
+class ClusteredTotal:
+    """What a clustered mean's interval needs of a sample: ``n`` observations in ``k``
+    clusters, their ``mean`` and ``squares``, the sum over clusters of (sum of x - mean)^2
+    (``cluster_squares``): from the sample (``clustered_mean``) or summed a block of rows
+    at a time (``clustered_totals``)."""
+
+    n: int
+    k: int
+    mean: float
+    squares: float
+    total: float = math.nan  # the values' sum (``clustered_totals``)
+
+    @property
+    def se(self) -> float:
+        """The cluster-robust (CR1) standard error of the mean (NaN below 2 clusters)."""
+        if self.n == 0 or self.k < 2:
+            return math.nan
+        var = self.k / (self.k - 1) * self.squares / self.n ** 2
+        return math.sqrt(var)
+
+    def wilson(self, z: float = Z95) -> tuple[float, float, float]:
+        """``clustered_wilson`` of the sample: (rate, lo, hi)."""
+        m, n, se = self.mean, self.n, self.se
+        if n == 0:
+            return (math.nan, math.nan, math.nan)
+        n_eff = float(n)
+        if self.k < n and 0 < m < 1 and se > 0:
+            n_eff = m * (1 - m) / se ** 2
+        lo, hi = wilson(m * n_eff, n_eff, z)
+        return (m, float(lo), float(hi))
+
+    def mean_ci(self) -> tuple[float, float, float]:
+        """``clustered_mean_ci`` of the sample: (mean, lo, hi)."""
+        m, se, k = self.mean, self.se, self.k
+        if not (k >= 2 and math.isfinite(se)):
+            return (m, math.nan, math.nan)
+        half = float(sps.t.ppf(0.975, k - 1) * se)
+        return (m, m - half, m + half)
+
+
+# A block of rows for ``clustered_totals``: each row's group (-1: in none), its cluster
+# and its values (one array per value).
+Block = tuple[np.ndarray, np.ndarray, Sequence[np.ndarray]]
+
+
+def clustered_totals(blocks: Callable[[], Iterable[Block]], groups: int, values: int,
+                     ) -> list[list[ClusteredTotal]]:
+    """``[group][value]``: the ``ClusteredTotal`` of each group's values, from rows fed a
+    block at a time (``blocks()`` gives them, and is called twice: the means, then the
+    cluster sums), so no group's rows are copied and no array of every cluster is held.
+    A cluster's rows must lie in one block (``cluster_cuts``).
+
+    The same numbers as ``clustered_mean`` of each group's values: the counts and means
+    (sums added in row order: exact for integers; for fractions the last bits of the
+    mean may differ from numpy's pairwise sum), each cluster's deviations summed in row
+    order as there; the clusters' squares are added a block at a time, so the last bits
+    of their sum may differ (``tests/test_seat_blocks.py``)."""
+    n = np.zeros(groups, np.int64)
+    sums = np.zeros((values, groups))
+    for group, _, vals in blocks():
+        at = group >= 0
+        g = group[at]
+        n += np.bincount(g, minlength=groups)
+        for j, v in enumerate(vals):
+            sums[j] += np.bincount(g, weights=v[at], minlength=groups)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = sums / n
+    k = np.zeros(groups, np.int64)
+    squares = np.zeros((values, groups))
+    for group, cluster, vals in blocks():
+        at = group >= 0
+        if not at.any():
+            continue
+        g, c = group[at].astype(np.int64), cluster[at]
+        lo = int(c.min())
+        span = int(c.max()) - lo + 1
+        key = (c - lo).astype(np.int64) * groups + g  # one per (cluster, group)
+        seen: np.ndarray | None = None
+        if span * groups <= 4 * len(c):  # the block's clusters about dense: count them
+            seen = np.bincount(key, minlength=span * groups) > 0
+            of = np.flatnonzero(seen) % groups
+        else:
+            uniq, key = np.unique(key, return_inverse=True)
+            key, of = key.ravel(), uniq % groups
+        k += np.bincount(of, minlength=groups)
+        for j, v in enumerate(vals):
+            # each (cluster, group)'s deviations added in row order, as clustered_mean's
+            dev = np.bincount(key, weights=v[at] - mean[j][g])
+            if seen is not None:
+                dev = dev[seen[:len(dev)]]
+            squares[j] += np.bincount(of, weights=dev * dev, minlength=groups)
+    return [[ClusteredTotal(int(n[i]), int(k[i]), float(mean[j, i]) if n[i] else math.nan,
+                            float(squares[j, i]), float(sums[j, i])) for j in range(values)]
+            for i in range(groups)]
+
+
+# Rows a block of ``clustered_totals`` holds about: its temporaries are some 100 bytes a
+# row (6 MB), whatever the rows in all.
+TOTALS_ROWS = 1 << 16
+
+
+def cluster_cuts(clusters: np.ndarray, size: int | None = None) -> list[slice]:
+    """Consecutive row blocks of about ``size`` rows covering ``clusters``, each cut where
+    the cluster changes, so every cluster lies in one block: where the clusters are in
+    order (a run's deals are written in order, each deal's games one after another).
+    Clusters out of order: one block of every row.  ``size``: ``TOTALS_ROWS``."""
+    n = len(clusters)
+    size = size or TOTALS_ROWS
+    if not ordered(clusters):
+        return [slice(0, n)]
+    cuts, at = [0], size
+    while at < n:
+        at = int(np.searchsorted(clusters, clusters[at - 1], side="right"))
+        if at >= n:
+            break
+        cuts.append(at)
+        at += size
+    cuts.append(n)
+    return [slice(a, b) for a, b in zip(cuts, cuts[1:], strict=False)]
+
+
+def ordered(values: np.ndarray) -> bool:
+    """Whether ``values`` never decrease, checked a block at a time (``row_slices``: one
+    block's bools, not a mask of every value)."""
+    for b in row_slices(len(values)):
+        part = values[max(b.start - 1, 0):b.stop]
+        if len(part) > 1 and not bool(np.all(part[1:] >= part[:-1])):
+            return False
+    return True
 
 
 def cluster_squares(x: np.ndarray, m: float, clusters: Any) -> tuple[float, int]:
@@ -227,25 +364,13 @@ def clustered_wilson(x: Any, clusters: Any, z: float = Z95) -> tuple[float, floa
     se the cluster-robust standard error (``clustered_mean``): the design effect widens
     (or narrows) the plain interval by what the deal shares; plain Wilson when the rate
     is 0 or 1 or every cluster holds one game."""
-    x = np.asarray(x, dtype=float)
-    m, se, n, k = clustered_mean(x, clusters)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    n_eff = float(n)
-    if k < n and 0 < m < 1 and se > 0:
-        n_eff = m * (1 - m) / se ** 2
-    lo, hi = wilson(m * n_eff, n_eff, z)
-    return (m, float(lo), float(hi))
+    return _clustered_total(x, clusters).wilson(z)
 
 
 def clustered_mean_ci(x: Any, clusters: Any) -> tuple[float, float, float]:
     """(mean, lo, hi): the 95% t interval of a mean whose observations are correlated
     within ``clusters`` (``clustered_mean``: mean ± t(k-1) se over k clusters)."""
-    m, se, _n, k = clustered_mean(x, clusters)
-    if not (k >= 2 and math.isfinite(se)):
-        return (m, math.nan, math.nan)
-    half = float(sps.t.ppf(0.975, k - 1) * se)
-    return (m, m - half, m + half)
+    return _clustered_total(x, clusters).mean_ci()
 
 
 # ---- differences between two samples ---------------------------------------------------

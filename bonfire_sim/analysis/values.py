@@ -11,7 +11,9 @@ player count; ``imprecise`` marks rows whose interval is wider than ± the margi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import gc
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -25,16 +27,22 @@ from bonfire_sim.analysis.compensation import (
     whole_points_check,
 )
 from bonfire_sim.analysis.intervals import (
+    TOTALS_ROWS,
     Z95,
-    clustered_mean_ci,
-    clustered_wilson,
+    Block,
+    ClusteredTotal,
+    cluster_cuts,
+    clustered_totals,
+    dense_codes,
+    ordered,
     pool_inverse_variance,
     se_from_interval,
     unique_codes,
     wilson,
 )
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
-from bonfire_sim.infra.memory import row_slices
+from bonfire_sim.infra.memory import codes as category_codes
+from bonfire_sim.infra.memory import give_back, row_slices
 
 TOM = "tom"
 EXAMPLES = 3  # game ids listed per row
@@ -110,109 +118,171 @@ def pool(frame: pd.DataFrame, key: str, alpha: float = HETEROGENEITY_ALPHA) -> p
     return pd.DataFrame(rows)
 
 
-def _seat_arrays(runs: Sequence[Run]) -> dict[str, np.ndarray]:
-    """The human rows of the runs as flat arrays (``game``: a game index unique across the
-    runs, ordered by run label and game id; ``seat``, ``score``, ``bonfires``, ``game_id``,
-    ``won``) and per game its deal cluster (``cluster``: run and deal) and its number of
-    winners (``winners``; a row's win share is ``_win_share``).
+ROWS = 1 << 18  # players rows filled into ``SeatGames`` at a time (about 18 bytes a row)
 
-    Plain arrays, not a copy of the players frame: at a million games the seat analysis
-    needs a few of them, not a pivot table.  The stored columns are shared, not copied or
-    widened (a million 4-player games: 32 MB an int64 column)."""
-    parts: dict[str, list[np.ndarray]] = {k: [] for k in (
-        "game", "seat", "score", "bonfires", "game_id", "won", "winners", "cluster")}
-    offset = clusters = 0
+
+@dataclass(frozen=True)
+class SeatGames:
+    """The complete games of runs of one player count, one row a game: (games, n)
+    ``scores`` and ``bonfires`` by seat in the narrowest type that holds them (int16 and
+    int8: 12 bytes a 4-player game), who ``won`` (a byte a seat), the game's deal
+    ``cluster`` (run and deal, numbered in order) and its ``game_id`` in its run.
+
+    Filled from the runs' rows a block at a time: no array of every row (a game index
+    of each row was 16 bytes a 4-player game), nor a copy of the rows."""
+
+    scores: np.ndarray
+    bonfires: np.ndarray
+    won: np.ndarray
+    cluster: np.ndarray
+    game_id: np.ndarray
+
+
+def seat_games(runs: Sequence[Run], n: int) -> SeatGames:
+    """``SeatGames`` of the human rows of ``runs`` (all of ``n`` players), ordered by run
+    label and game id.  A game missing a seat's row is left out."""
+    parts, clusters = [], 0
     for run in sorted(runs, key=lambda r: r.label):
-        p = run.data.players
-        human = (p["strategy"] != TOM).to_numpy()
-        every = bool(human.all())  # a multiplayer run: its columns as they are, no copies
-        gid = p["game_id"].to_numpy()  # as stored (int32 in the report), not widened
-        gid = gid if every else gid[human]
-        games, row = unique_codes(gid)
-        won = p["won"].to_numpy(bool)
-        won = won if every else won[human]
-        # counted on the winners' rows (integer counts, the same values): weights would
-        # be a float64 copy of every row (32 MB at a million 4-player games)
-        winners = np.bincount(row[won], minlength=len(games))
-        if len(winners) and winners.max() <= np.iinfo(np.int8).max:
-            winners = winners.astype(np.int8)  # at most the seats: a byte a game, not 8
-        deal = _deals(run.data.games, games)
-        # the deal's index among this run's deals, after the earlier runs' deals: the
-        # clusters ordered by (run, deal), one per pair, without a (games, 2) sort
-        deals, cluster = unique_codes(deal)  # np.unique's, without its sort where in order
-        parts["game"].append(row + offset if offset else row)
-        # the integers as stored (int8/int16), widened where used
-        for key, col in (("seat", "seat"), ("score", "score"), ("bonfires", "n_bonfires")):
-            values = p[col].to_numpy()
-            parts[key].append(values if every else values[human])
-        parts["game_id"].append(gid)
-        parts["won"].append(won)
-        parts["winners"].append(winners)
-        parts["cluster"].append(cluster + clusters)
-        offset += len(games)
-        clusters += len(deals)
-    # one run's arrays as they are (np.concatenate would copy them)
-    return {k: (v[0] if len(v) == 1 else np.concatenate(v)) if v else np.zeros(0, np.int64)
-            for k, v in parts.items()}
+        part = _run_games(run, n)
+        deal = _deals(run.data.games, part.game_id)
+        # each deal's index among this run's deals (the deals themselves where they are
+        # 0, 1, 2, ... in order: a run not seat-rotated, no copy), after the earlier runs'
+        cluster = dense_codes(deal)
+        k = int(cluster.max(initial=-1)) + 1
+        parts.append(SeatGames(part.scores, part.bonfires, part.won,
+                               cluster + clusters if clusters else cluster, part.game_id))
+        clusters += k
+    if len(parts) == 1:
+        return parts[0]
+    return SeatGames(*(np.concatenate([getattr(p, f) for p in parts]) if parts else
+                       np.zeros((0, n)) for f in ("scores", "bonfires", "won", "cluster",
+                                                  "game_id")))
 
 
-def _win_share(a: dict[str, np.ndarray], at: np.ndarray,
-               game: np.ndarray | None = None) -> np.ndarray:
-    """The win share (1/k for each of k tied winners, else 0) of the rows ``at``: worked
-    out a seat at a time, not held for every row (8 bytes a row).  ``game``: the rows'
-    ``a["game"][at]`` where the caller has it."""
-    game = a["game"][at] if game is None else game
-    # 1/k per game, taken for the rows and zeroed where the row lost, in place (the same
-    # values as per row, with one row-long float64 array instead of four: 24 MB less a
-    # seat at a million games)
-    share = (1.0 / np.maximum(a["winners"], 1))[game]
-    share[~a["won"][at]] = 0.0
-    return share
+def _run_games(run: Run, n: int) -> SeatGames:
+    """One run's ``SeatGames`` (its own deals as ``cluster``), filled a block of rows at a
+    time where its rows are in game order (a run as written), else through its games'
+    ranks (``unique_codes``)."""
+    p = run.data.players
+    human = _human(p)
+    cols = {c: p[c].to_numpy() for c in ("game_id", "seat", "score", "n_bonfires", "won")}
+    if human is not None:  # Tom's rows (a solo run) left out: a copy of the human rows
+        cols = {c: v[human] for c, v in cols.items()}
+    gid = cols["game_id"]
+    ordered_ids = len(gid) > 0 and gid.dtype.kind in "iu" and ordered(gid)
+    rank = None if ordered_ids else unique_codes(gid)[1]
+    g = (1 + sum(int(np.count_nonzero(gid[b.start + 1:b.stop + 1] != gid[b.start:b.stop]))
+                 for b in row_slices(len(gid) - 1)) if ordered_ids
+         else int(rank.max(initial=-1)) + 1 if rank is not None else 0)
+    # an empty cell holds the type's least value (no score is): no mask of filled cells
+    score_t = np.int16 if _fits(cols["score"], np.int16, spare=True) else np.int64
+    empty = np.iinfo(score_t).min
+    bonf_t = np.int8 if _fits(cols["n_bonfires"], np.int8) else np.int64
+    scores = np.full((g, n), empty, score_t)
+    bonf = np.zeros((g, n), bonf_t)
+    won = np.zeros((g, n), bool)
+    # each game's id: the games' own column (shared, no copy) where the rows' games are
+    # its games in its order, checked block by block, else gathered in a second pass
+    own = run.data.games["game_id"].to_numpy()
+    same = len(own) == g
+    last = -1  # the game of the previous block's last row
+    for b in row_slices(len(gid), ROWS):
+        game = _games_of(gid, b, last) if rank is None else rank[b].astype(np.int64)
+        same = same and bool(np.array_equal(own[game], gid[b]))
+        # one flat index of each row's cell (a pair of index arrays is widened to two
+        # intp arrays per assignment)
+        cell = game * n
+        cell += cols["seat"][b]
+        scores.ravel()[cell] = cols["score"][b]
+        bonf.ravel()[cell] = cols["n_bonfires"][b]
+        won.ravel()[cell] = cols["won"][b]
+        last = int(game[-1])
+        del game, cell
+    ids = own if same else _ids(gid, rank, g)
+    # a game missing a seat's row is left out, found a block of games at a time
+    if all(bool((scores[b] != empty).all()) for b in row_slices(g)):
+        return SeatGames(scores, bonf, won, ids, ids)  # no copies of the matrices
+    complete = (scores != empty).all(axis=1)
+    return SeatGames(scores[complete], bonf[complete], won[complete], ids[complete],
+                     ids[complete])
+
+
+def _games_of(gid: np.ndarray, b: slice, last: int) -> np.ndarray:
+    """Each row's game (0, 1, ...) of the rows ``b`` of game ids in order: numbered where
+    the id changes, after ``last``, the game of the row before the block."""
+    first = np.empty(b.stop - b.start, bool)
+    first[0] = b.start == 0 or gid[b.start] != gid[b.start - 1]
+    np.not_equal(gid[b.start + 1:b.stop], gid[b.start:b.stop - 1], out=first[1:])
+    game = np.cumsum(first, dtype=np.int64)
+    game += last
+    return game
+
+
+def _ids(gid: np.ndarray, rank: np.ndarray | None, g: int) -> np.ndarray:
+    """Each game's id from the rows (``_games_of`` or ``rank`` numbers them)."""
+    ids = np.zeros(g, gid.dtype)
+    last = -1
+    for b in row_slices(len(gid), ROWS):
+        game = _games_of(gid, b, last) if rank is None else rank[b].astype(np.int64)
+        ids[game] = gid[b]
+        last = int(game[-1])
+    return ids
+
+
+def _human(players: pd.DataFrame) -> np.ndarray | None:
+    """The rows that are not Tom's as a mask, or None where every row is (a multiplayer
+    run: checked a block at a time, no mask of every row)."""
+    strategy = players["strategy"]
+    if isinstance(strategy.dtype, pd.CategoricalDtype):
+        codes = category_codes(strategy)
+        tom = strategy.dtype.categories.get_indexer([TOM])[0]
+        if tom < 0 or not any(bool((codes[b] == tom).any()) for b in row_slices(len(codes))):
+            return None
+    human = (strategy != TOM).to_numpy()
+    return None if human.all() else human
 
 
 def _deals(games: pd.DataFrame, ids: np.ndarray) -> np.ndarray:
-    """The deal of each game id in ``ids`` (int64): the games' own column where it lists
-    exactly these games in this order (a run as written), else looked up by id."""
+    """The deal of each game id in ``ids``: the games' own column as stored (int32 in a
+    report; no widened copy) where it lists exactly these games in this order (a run as
+    written), else looked up by id (int64)."""
     gid = games["game_id"].to_numpy()
     if len(gid) == len(ids) and np.array_equal(gid, ids):
-        return games["deal"].to_numpy(np.int64)
+        return games["deal"].to_numpy()
     return games.set_index("game_id")["deal"].reindex(ids).to_numpy(np.int64)
 
 
-def _games_by_seat(a: dict[str, np.ndarray], n: int,
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(games, n) scores and bonfires by seat of the complete games, and their clusters.
-
-    Held in the narrowest type that holds them (int16 scores, int8 bonfires: 12 bytes a
-    4-player game); the re-ranking widens a block of games at a time
-    (``compensation.BLOCK``), so its temporaries do not grow with the games."""
-    g = len(a["cluster"])
-    score_t = np.int16 if _fits(a["score"], np.int16) else np.int64
-    bonf_t = np.int8 if _fits(a["bonfires"], np.int8) else np.int64
-    scores = np.full((g, n), -1, score_t)
-    bonf = np.zeros((g, n), bonf_t)
-    filled = np.zeros((g, n), bool)
-    # one flat index of each row's cell for the three (a pair of index arrays is widened
-    # to two intp arrays per assignment: 16 bytes a row, three times), a block of rows at
-    # a time (the intp index of every row was 32 MB at a million 4-player games)
-    for b in row_slices(len(a["game"])):
-        cell = a["game"][b].astype(np.intp) * n
-        cell += a["seat"][b]
-        scores.ravel()[cell] = a["score"][b]
-        bonf.ravel()[cell] = a["bonfires"][b]
-        filled.ravel()[cell] = True
-        del cell
-    complete = filled.all(axis=1)  # a game missing a seat's row is left out
-    if complete.all():  # no copies of the (games, n) matrices
-        return scores, bonf, a["cluster"]
-    return scores[complete], bonf[complete], a["cluster"][complete]
-
-
-def _fits(values: np.ndarray, typ: type[np.integer]) -> bool:
-    """Whether every value fits ``typ`` (a signed type: the -1 of a missing seat fits)."""
+def _fits(values: np.ndarray, typ: type[np.integer], spare: bool = False) -> bool:
+    """Whether every value fits ``typ`` (``spare``: above its least value, which then
+    marks an empty cell)."""
     info = np.iinfo(typ)
-    return not len(values) or (int(values.min()) >= info.min
+    return not len(values) or (int(values.min()) >= info.min + spare
                                and int(values.max()) <= info.max)
+
+
+def _seat_rows(games: SeatGames, n: int) -> list[list[ClusteredTotal]]:
+    """``[seat][share, score]``: each seat's win shares (1/k for each of k tied winners,
+    else 0) and scores summed a block of games at a time (``clustered_totals``, blocks
+    cut between deals)."""
+    cluster = games.cluster
+
+    def blocks() -> Iterator[Block]:
+        for b in cluster_cuts(cluster, TOTALS_ROWS // n):
+            won = games.won[b]
+            share = won / np.maximum(won.sum(axis=1, keepdims=True), 1)
+            yield (np.tile(np.arange(n), len(won)), np.repeat(cluster[b], n),
+                   (share.ravel(), games.scores[b].ravel()))
+
+    return clustered_totals(blocks, n, 2)
+
+
+def _examples(games: SeatGames, seat: int) -> str:
+    """``example_ids`` of the games ``seat`` won, a block at a time."""
+    best: set[int] = set()
+    for b in row_slices(len(games.game_id)):
+        ids = np.unique(games.game_id[b][games.won[b, seat]])[:EXAMPLES]
+        best = set(sorted(best | set(ids.tolist()))[:EXAMPLES])
+    return example_ids(pd.Series(sorted(best), dtype=np.int64))
 
 
 # ---- seats ------------------------------------------------------------------------------
@@ -236,35 +306,32 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
     rs = as_runs(runs)
     rows, suggest, exact, whole = [], {}, {}, {}
     for n in sorted({r.config.players for r in rs if r.config.players >= 2}):
-        a = _seat_arrays([r for r in rs if r.config.players == n])
-        scores, bonf, clusters = _games_by_seat(a, n)
+        games = seat_games([r for r in rs if r.config.players == n], n)
+        give_back()  # the fill's freed blocks leave before the re-ranking's
+        scores, bonf, clusters = games.scores, games.bonfires, games.cluster
         c, clo, chi = compensation(scores, bonf, clusters)
         suggest[n] = as_seat_points(c, scores, bonf)
         if suggest[n]:  # are whole points fair at this count? (re-ranked, measured)
             whole[n] = whole_points_check(scores, bonf, suggest[n], clusters)
         exact[n] = ([round(float(v), 2) for v in c - np.min(c)]
                     if np.all(np.isfinite(c)) else [])
-        del scores, bonf  # the re-ranking's matrices, not read by the seat rows below
-        for seat in np.unique(a["seat"]):
-            seat = int(seat)
-            at = a["seat"] == seat
-            game = a["game"][at]
-            share = _win_share(a, at, game)
-            wins = float(share.sum())
-            # The seat rotations of a deal share its cards: intervals clustered by deal.
-            deal = a["cluster"][game]
-            del game
-            _, lo, hi = clustered_wilson(share, deal)
-            won = a["game_id"][at][share > 0]
-            del share  # before the scores' interval: one float64 array of the seat at a time
-            m, slo, shi = clustered_mean_ci(a["score"][at], deal)
-            rows.append({"seat": seat, "players": n, "value": wins / len(deal),
-                         "lo": float(lo), "hi": float(hi), "n": len(deal), "fair": 1.0 / n,
+        # The seat rotations of a deal share its cards: intervals clustered by deal.
+        for seat, (share, score) in enumerate(_seat_rows(games, n)):
+            if share.n == 0:
+                continue
+            _, lo, hi = share.wilson()
+            m, slo, shi = score.mean_ci()
+            rows.append({"seat": seat, "players": n, "value": share.total / share.n,
+                         "lo": float(lo), "hi": float(hi), "n": share.n, "fair": 1.0 / n,
                          "score": m, "score_lo": slo, "score_hi": shi,
                          "compensation": c[seat] if seat < len(c) else np.nan,
                          "c_lo": clo[seat] if seat < len(clo) else np.nan,
                          "c_hi": chi[seat] if seat < len(chi) else np.nan,
-                         "games": example_ids(won)})
+                         "games": _examples(games, seat)})
+        del games, scores, bonf, clusters
+        # the root solver leaves reference cycles that hold the (games, n) matrices until
+        # a collection (measured: 12 MB at a million games, into the steps after this one)
+        gc.collect()
     out = pd.DataFrame(rows, columns=["seat", "players", "value", "lo", "hi", "n", "fair",
                                       "score", "score_lo", "score_hi", "compensation", "c_lo",
                                       "c_hi", "games"])

@@ -16,13 +16,13 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.intervals import mean_ci
+from bonfire_sim.analysis.intervals import IntegerSummary, mean_ci
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import groups as G
 from bonfire_sim.report import html as H
 from bonfire_sim.report import rows as RW
 from bonfire_sim.report import stats as S
-from bonfire_sim.report.marks import answer_marks
+from bonfire_sim.report.marks import answer_marks, win_scores
 
 # The strongest reference player and its measured strength: not measured in the runs of a
 # report, so quoted with its source (README, "Where every player stands").
@@ -297,8 +297,7 @@ def population_block(players: pd.DataFrame, groups: Sequence[G.Group]) -> dict[s
     parts = []
     for setting, members in G.settings(groups, solo=False) or [("", [])]:
         runs = {r for g in members for r in g.runs}
-        at = RW.run_mask(multi, list(runs)) if runs else None
-        p = multi if at is None or at.all() else multi[at]  # no copy of every row
+        p = RW.rows_of_runs(multi, sorted(runs)) if runs else multi  # no copy of every row
         if p.empty:
             continue
         mix = S.counts(p["strategy"]) / len(p)  # value_counts(normalize) of the strings
@@ -309,8 +308,14 @@ def population_block(players: pd.DataFrame, groups: Sequence[G.Group]) -> dict[s
         won = p["won"].to_numpy(bool)
         counts, scores = p["n_players"], p["score"].to_numpy()
         for n in RW.present(counts[won] if not won.all() else counts):
-            at = won & (counts == n).to_numpy(bool)
-            m, lo, hi = mean_ci(scores[at])
+            same = RW.where_equal(counts, n)  # None: every row has n players (no mask)
+            at = won if same is None else won & same
+            winners = scores[at]
+            # from the counts of each winning score where they are integers (no float64
+            # copy of every winner's score, nor numpy's second one for the deviations)
+            m, lo, hi = (IntegerSummary(winners).mean_ci() if winners.dtype.kind in "iu"
+                         else mean_ci(winners))
+            del winners
             wins.append(f"{n} players {m:.1f} ({_ci(lo, hi, '.1f')})")
             if int(n) == 4 and np.isfinite(hi):
                 gap = REFERENCE_WIN_SCORE[0] - m
@@ -321,7 +326,9 @@ def population_block(players: pd.DataFrame, groups: Sequence[G.Group]) -> dict[s
                              if hi < REFERENCE_WIN_SCORE[1] else ""))
         parts.append((f"{setting}: " if setting else "") + f"{who}; mean winning score "
                      + ", ".join(wins) + versus)
-    solo = players[players["solo"].astype(bool) & (players["strategy"] != S.TOM)]
+    flags = players["solo"].to_numpy()
+    solo = players[players["solo"].astype(bool) & (players["strategy"] != S.TOM)] if RW.any_row(
+        len(flags), lambda b: flags[b].astype(bool)) else players.iloc[:0]
     if len(solo):
         parts.append("solo players: " + ", ".join(sorted(solo["strategy"].unique())))
     # the reference is a multiplayer figure; the strategies found by counting (``unique``
@@ -344,16 +351,29 @@ def population_block(players: pd.DataFrame, groups: Sequence[G.Group]) -> dict[s
 
 
 # ---- the section ----------------------------------------------------------------------------
-def section_answers(sections: Sequence[dict[str, Any]], players: pd.DataFrame,
+def player_answers(players: pd.DataFrame, groups: Sequence[G.Group],
+                   runs: Mapping[str, Any]) -> dict[str, Any]:
+    """What the answers section reads of the players rows (``stats.combine``): the "Who
+    played" block and the winning scores per population (``marks.win_scores``), worked
+    out while the report holds the rows; it releases them before its fork steps."""
+    return {"population": population_block(players, groups),
+            "scores": win_scores(players, groups, runs)}
+
+
+def section_answers(sections: Sequence[dict[str, Any]],
+                    players: pd.DataFrame | Mapping[str, Any],
                     groups: Sequence[G.Group], runs: Mapping[str, Any],
                     margin: float = 1.0,
                     sheet: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The answers section from the built detail sections (``data`` of each), the players
-    frame (``stats.combine``), the groups and the loaded runs by label: the first screen
-    (``first_screen``: four answer cards, from the errata ``sheet`` when given), then each
-    answer's details numbered 1.1-1.6 under the section's own number."""
+    frame (``stats.combine``) or what ``player_answers`` read of it, the groups and the
+    loaded runs by label: the first screen (``first_screen``: four answer cards, from the
+    errata ``sheet`` when given), then each answer's details numbered 1.1-1.6 under the
+    section's own number."""
     from bonfire_sim.report.first_screen import first_screen
 
+    held = player_answers(players, groups, runs) if isinstance(players, pd.DataFrame) \
+        else players
     by_id = {s["id"]: s for s in sections}
     multi = G.settings(groups, solo=False)
     many = len(multi) > 1
@@ -364,7 +384,7 @@ def section_answers(sections: Sequence[dict[str, Any]], players: pd.DataFrame,
                                f"configuration group(s) ({', '.join(g.label for g in groups)}"
                                f"); each answer is given per group and never pools two of "
                                f"them."))
-    marked = answer_marks(by_id, players, groups, runs)
+    marked = answer_marks(by_id, None, groups, runs, held["scores"])
     none = [H.text_block("No multiplayer games in these runs.", "answer")]
     blocks.append(H.heading_block("1.1 Task values", "answer-tasks"))
     blocks += [b for setting, data in _by_setting(by_id, "tasks") if data.get("tasks") is not None
@@ -388,7 +408,7 @@ def section_answers(sections: Sequence[dict[str, Any]], players: pd.DataFrame,
     blocks += marked["tom"]
     blocks.append(H.links_block([("#tom", "Tom details")], "Details: "))
     blocks.append(H.heading_block("1.5 Who played", "answer-who"))
-    blocks.append(population_block(players, groups))
+    blocks.append(held["population"])
     # Each headline figure checked across the populations of its configuration (issue 27).
     blocks.append(H.heading_block("1.6 Do the answers hold for other players?",
                                   "answer-populations"))

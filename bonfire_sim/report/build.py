@@ -21,6 +21,7 @@ from bonfire_sim import analysis as A
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.config import MAX_POINTS, check_float
 from bonfire_sim.infra import extras, fileio
+from bonfire_sim.infra.memory import give_back
 from bonfire_sim.report import decided as DC
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import groups as G
@@ -33,6 +34,7 @@ from bonfire_sim.report.data import (  # noqa: F401 (public here: compare and ca
     load_runs,
     report_columns,
     returning_memory,
+    rowless,
     run_labels,
 )
 from bonfire_sim.report.first_screen import read_sheet
@@ -45,6 +47,7 @@ from bonfire_sim.report.method import (  # noqa: F401 (public here: compare and 
     variants_in_force,
 )
 from bonfire_sim.report.overview import players_block, section_overview  # noqa: F401
+from bonfire_sim.report.rows import seat_data  # noqa: F401 (public here: tests, callers)
 from bonfire_sim.report.skill import section_skill
 from bonfire_sim.studies.skill import read_matrix
 
@@ -68,37 +71,6 @@ def _fig(ax: Any, caption: str, warning: dict[str, Any] | None = None) -> dict[s
 
 
 # ---- sections -------------------------------------------------------------------------------
-def seat_data(players: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
-    """Multiplayer rows for the seat analysis: rotated runs where a player count has them.
-
-    One boolean mask and at most one copy (none when every row is kept): at a million
-    games each copy of the players rows is hundreds of MB."""
-    m = S.multiplayer(players)
-    counts = m["n_players"].to_numpy()
-    rotated = m["rotated"].to_numpy(bool)
-    runs = m["run"]
-
-    def labels(mask: np.ndarray) -> list[str]:
-        # the distinct runs only: a run label per row as Python strings is ~60 B a row
-        return sorted(map(str, runs[mask].unique()))
-
-    keep = np.ones(len(m), bool)
-    notes = []
-    for n in np.unique(counts).tolist():  # not a Python int per row (32 MB at 1M games)
-        at = counts == n
-        if rotated[at].any():
-            keep[at & ~rotated] = False
-            dropped = labels(at & ~rotated)
-            if dropped:
-                notes.append(f"{n} players: using the seat-rotated run(s) only; not rotated "
-                             f"and left out: {', '.join(dropped)}.")
-        else:
-            names = ", ".join(labels(at))
-            notes.append(f"{n} players: no run was seat-rotated ({names}); seat effects are "
-                         f"confounded with the strategy sitting there.")
-    return (m if keep.all() else m[keep]), notes
-
-
 def _seat_runs(runs: Sequence[Any]) -> list[Any]:
     """Per player count the seat-rotated runs if there are any, else all (as seat_data)."""
     out = []
@@ -167,6 +139,7 @@ def section_seats(players: pd.DataFrame, runs: Sequence[Any] = (),
         "df": ("df", "d"), "p_value": ("p value", ".4f"), "rotated": ("rotated", "")},
         caption="Test of no seat advantage: chi-square goodness of fit of wins by seat to "
                 "equal shares (fractional wins)"))
+    give_back()  # the tables' freed blocks, before the compensation's matrices
     comp, sa = _compensation_blocks(runs, margin)
     blocks += comp
     by = S.seat_advantage(data, by=("strategy",))
@@ -350,7 +323,8 @@ def section_tom(players: pd.DataFrame,
     """Tom's difficulty, one row per solo group (a solo player under one setting): runs
     under different Tom decks or overrides are never pooled."""
     title = "Tom difficulty"
-    if not players["solo"].astype(bool).any():
+    solo_flags = players["solo"].to_numpy()
+    if not RW.any_row(len(solo_flags), lambda b: solo_flags[b].astype(bool)):
         return _section("tom", title, [], "No solo run (players = 1) in these runs: run e.g. "
                         "`bonfire-sim run --players 1 --strategies greedy --games 2000` and "
                         "add it to the report.")
@@ -448,7 +422,8 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
                     quiet: bool = True, groups: Sequence[G.Group] | None = None,
                     status: Callable[[str], None] | None = None,
                     skill_depth: str | Path | None = None,
-                    errata: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+                    errata: Mapping[str, Any] | None = None,
+                    release: bool = False) -> list[dict[str, Any]]:
     """Compute and draw every section of the report for loaded runs (``paths``: their
     directories, where fork tables are cached; ``sensitivity``: the JSON document of
     ``bonfire-sim sensitivity``, shown in the method section; ``groups``: the runs'
@@ -459,9 +434,15 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
     The answers section comes first; the seat, task and gnome sections are built once per
     multiplayer setting.  ``progress()`` is called after each unit of ``report_steps``
     but load and write; ``status(text)`` names each step before it starts.
+
+    The sections that read the runs' rows (overview, seats, Tom, the answers' population
+    and winning scores) are worked out before the fork steps, which read none.
+    ``release``: the rows leave then: each entry of the list ``runs`` is replaced by the
+    run without its rows (``rowless``), so a caller that holds only the list holds no
+    row through the fork steps (at a million 4-player games about 50 bytes a game).
     """
     from bonfire_sim.analysis.runs import Run
-    from bonfire_sim.report.answers import section_answers
+    from bonfire_sim.report.answers import player_answers, section_answers
 
     tick = progress or (lambda: None)
     say = status or (lambda _text: None)
@@ -486,29 +467,42 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
     roster = players_block(runs)  # who played each seat, weights included
     if roster is not None:
         overview["blocks"].insert(2, roster)
-    sections = [overview]
     tick()
-    for sid, title in (("seats", "Start-player advantage"), ("tasks", "Task values"),
-                       ("gnomes", "Gnome strength")):
+    seats = []
+    for setting, members in multi:
+        rs = runs_of(members)
+        where = f" ({setting})" if len(multi) > 1 else ""
+        say(f"section seats{where}: {len(rs)} run(s)")
+        seats.append((setting, section_seats(RW.rows_of_runs(players, [r.label for r in rs]),
+                                             rs, margin)))
+        tick()
+    # Tom and what the answers read of the rows are worked out here, while the rows are
+    # held: the fork steps below read none of them (their games come from the runs' files
+    # and fork tables), so the rows leave first and the forks do not stand on them
+    say("section tom")
+    tom = section_tom(players, groups)
+    tick()
+    held = player_answers(players, groups, dict(runs))
+    if release:
+        assert isinstance(runs, list)  # replaced in place: the caller's list holds them
+        del games, players
+        runs[:] = [(lab, rowless(data)) for lab, data in runs]
+        aruns = [Run(r.label, r.path, data) for r, (_, data) in zip(aruns, runs, strict=True)]
+        games = runs[0][1].games if runs else pd.DataFrame()
+    sections = [overview, _per_setting("seats", "Start-player advantage", seats)]
+    for sid, title in (("tasks", "Task values"), ("gnomes", "Gnome strength")):
         parts = []
         for setting, members in multi:
             rs = runs_of(members)
             where = f" ({setting})" if len(multi) > 1 else ""
-            if sid == "seats":
-                say(f"section {sid}{where}: {len(rs)} run(s)")
-                sec = section_seats(RW.rows_of_runs(players, [r.label for r in rs]), rs,
-                                    margin)
-            else:
-                say(f"section {sid}{where}: {forks_text(probes, rs)}")
-                build = section_tasks if sid == "tasks" else section_gnomes
-                sec = build(rs, probes, margin, jobs, quiet)
-                say(f"section {sid}{where}: {_fork_count(sec['data']):,} forks used")
+            say(f"section {sid}{where}: {forks_text(probes, rs)}")
+            build = section_tasks if sid == "tasks" else section_gnomes
+            sec = build(rs, probes, margin, jobs, quiet)
+            say(f"section {sid}{where}: {_fork_count(sec['data']):,} forks used")
             parts.append((setting, sec))
             tick()
         sections.append(_per_setting(sid, title, parts))
-    say("section tom")
-    sections.append(section_tom(players, groups))
-    tick()
+    sections.append(tom)
     say("section decided")
     sections.append(DC.section_decided(aruns))
     if skill_depth is not None:  # the matrix is its own games: shown beside, never pooled
@@ -520,7 +514,7 @@ def report_sections(runs: Sequence[tuple[str, Any]], *, paths: Sequence[Any] = (
                                    variants_in_force(runs), sensitivity))
     tick()
     say("section answers")
-    answers = section_answers(sections, players, groups, dict(runs), margin, errata)
+    answers = section_answers(sections, held, groups, dict(runs), margin, errata)
     tick()
     return [answers, *sections]
 
@@ -576,11 +570,13 @@ def build_report(run_dirs: Sequence[str | Path], out: str | Path,
         runs = load_runs(run_dirs, status=step, categories=True)
         give_back()  # the read's buffers, before the sections combine the runs
         tick()
+        n_games = sum(len(r.games) for _, r in runs)
+        # ``release``: the list is all that holds the runs' rows here; the sections replace
+        # its entries by the runs without their rows before the fork steps
         sections = report_sections(runs, paths=run_dirs, probes=probes, margin=margin,
                                    command=command, jobs=jobs, sensitivity=sens,
                                    progress=tick, quiet=quiet, groups=groups, status=step,
-                                   skill_depth=skill_depth, errata=sheet)
-        n_games = sum(len(r.games) for _, r in runs)
+                                   skill_depth=skill_depth, errata=sheet, release=True)
         subtitle = (f"{n_games:,} games from {len(runs)} run(s) in {len(groups)} group(s): "
                     f"{', '.join(lab for lab, _ in runs)} — bonfire_sim {__version__}, built "
                     f"{time.strftime('%Y-%m-%d %H:%M')}")

@@ -100,6 +100,17 @@ def load_runs(run_dirs: Sequence[str | Path],
     return out
 
 
+def rowless(data: Any) -> Any:
+    """The run ``data`` without its rows: its games and players as frames of no rows with
+    the same columns and types (new arrays, holding no reference to the rows), its
+    manifest and path kept.  What the report's fork steps read of a run (its
+    configuration, directory and column names) after its rows have left."""
+    import dataclasses
+
+    return dataclasses.replace(data, games=data.games.iloc[:0].copy(),
+                               players=data.players.iloc[:0].copy(), turns=None, _cache={})
+
+
 # The games columns that are the run's own (one value in a run) or repeat another.
 RUN_COLUMNS = ("n_players", "solo", "rotation")
 

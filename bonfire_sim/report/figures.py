@@ -16,7 +16,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from bonfire_sim.analysis.intervals import IntegerSummary
 from bonfire_sim.infra.extras import require
+from bonfire_sim.report.rows import present, value_counts, where_equal
 from bonfire_sim.report.stats import groups as groups_of
 
 COLOURS = {"blue": "#3a6fb0", "red": "#c0392b", "yellow": "#d4a017"}
@@ -55,7 +57,14 @@ def score_distributions(players: pd.DataFrame, ax: Axes | None = None) -> Axes:
     # each group's scores as stored (int16), found without pandas' grouper (stats.groups)
     groups = [(key, g["score"]) for key, g in groups_of(players, ["n_players", "strategy"],
                                                        ["score"])]
-    ax.boxplot([g.to_numpy() for _, g in groups], showfliers=False)
+    values = [g.to_numpy() for _, g in groups]
+    if all(v.dtype.kind in "iu" and len(v) for v in values):
+        # the boxes from the counts of each score (``box_stats``): matplotlib's own
+        # statistics copy every score as float64 (32 MB for a million 4-player games)
+        ax.bxp([box_stats(IntegerSummary(v)) for v in values], **_box_args())
+    else:
+        ax.boxplot(values, showfliers=False)
+    del values
     ax.set_xticks(range(1, len(groups) + 1),
                   [f"{n}p {s}" for (n, s), _ in groups], rotation=45, ha="right", fontsize=8)
     ax.set_ylabel("final score")
@@ -63,14 +72,54 @@ def score_distributions(players: pd.DataFrame, ax: Axes | None = None) -> Axes:
     return ax
 
 
+def box_stats(h: IntegerSummary, whis: float | None = None) -> dict[str, Any]:
+    """``matplotlib.cbook.boxplot_stats`` of the integers ``h`` counts (no bootstrap, no
+    fliers: the report draws none): the mean, quartiles (``np.percentile``'s, exactly),
+    the whiskers at the furthest values within ``whis`` IQR of the box, the notch."""
+    import matplotlib as mpl
+
+    whis = mpl.rcParams["boxplot.whiskers"] if whis is None else whis
+    q1, med, q3 = (h.quantile(q) for q in (0.25, 0.5, 0.75))
+    iqr = q3 - q1
+    present = h.values[h.counts > 0]
+    hi = present[present <= q3 + whis * iqr]
+    lo = present[present >= q1 - whis * iqr]
+    notch = 1.57 * iqr / np.sqrt(h.n)
+    return {"mean": h.mean, "iqr": iqr, "cilo": med - notch, "cihi": med + notch,
+            "whishi": q3 if not len(hi) or hi.max() < q3 else hi.max(),
+            "whislo": q1 if not len(lo) or lo.min() > q1 else lo.min(),
+            "fliers": np.array([]), "q1": q1, "med": med, "q3": q3}
+
+
+def _box_args() -> dict[str, Any]:
+    """What ``Axes.boxplot(..., showfliers=False)`` hands ``Axes.bxp`` by default."""
+    import matplotlib as mpl
+
+    rc = mpl.rcParams
+    return {"patch_artist": rc["boxplot.patchartist"], "shownotches": rc["boxplot.notch"],
+            "showmeans": rc["boxplot.showmeans"], "showcaps": rc["boxplot.showcaps"],
+            "showbox": rc["boxplot.showbox"], "boxprops": {}, "flierprops": {},
+            "medianprops": {}, "meanprops": {}, "meanline": rc["boxplot.meanline"],
+            "showfliers": False, "capprops": {}, "whiskerprops": {}}
+
+
 def game_lengths(games: pd.DataFrame, ax: Axes | None = None) -> Axes:
     """Histogram of rounds per game, one outline per player count (columns n_players,
-    n_rounds): one bin per round, centred on whole rounds, so no bin straddles two."""
+    n_rounds): one bin per round, centred on whole rounds, so no bin straddles two.
+    Drawn from the count of each length (the same bars; no copy of a count's games)."""
     ax = _ax(ax)
-    lo, hi = int(games["n_rounds"].min()), int(games["n_rounds"].max())
+    rounds = games["n_rounds"].to_numpy()
+    lo, hi = int(rounds.min()), int(rounds.max())
     bins = np.arange(lo - 0.5, hi + 1.5, 1.0)
-    for n, g in games.groupby("n_players"):
-        ax.hist(g["n_rounds"], bins=list(bins), histtype="step", lw=1.5, label=f"{n} players")
+    for n in present(games["n_players"]):
+        at = where_equal(games["n_players"], n)
+        if rounds.dtype.kind in "iu":
+            counts = value_counts(rounds if at is None else rounds[at], lo, hi - lo + 1)
+            ax.hist(np.arange(lo, hi + 1), bins=list(bins), weights=counts, histtype="step",
+                    lw=1.5, label=f"{n} players")
+        else:
+            ax.hist(rounds if at is None else rounds[at], bins=list(bins), histtype="step",
+                    lw=1.5, label=f"{n} players")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("rounds per game (a round = one turn of every player)")
     ax.set_ylabel("games")

@@ -99,12 +99,30 @@ def _flagged_only(rows: list[dict]) -> list[dict]:
     return [r for r in rows if r["figure"] in hit]
 
 
-def figures_of(by_id: Mapping[str, Any], players: pd.DataFrame,
-               pops: Mapping[str, list[G.Group]]) -> dict[str, list[dict]]:
-    """Tidy figure rows per question for one configuration's populations."""
+def win_scores(players: pd.DataFrame, groups: Sequence[G.Group], runs: Mapping[str, Any],
+               ) -> dict[tuple[tuple[str, ...], str], list[dict]]:
+    """The winning-score rows ``figures_of`` shows for each group's runs and population
+    of ``configurations``: worked out from the players rows while the report holds them
+    (it releases them before its fork steps)."""
+    multi = S.multiplayer(players)
+    out = {}
+    for _label, pops in configurations(groups, runs):
+        for pop, members in pops.items():
+            for g in members:
+                out[(tuple(g.runs), pop)] = P.win_score_rows(
+                    multi[multi["run"].isin(g.runs)], pop)
+    return out
+
+
+def figures_of(by_id: Mapping[str, Any], players: pd.DataFrame | None,
+               pops: Mapping[str, list[G.Group]],
+               scores: Mapping[tuple[tuple[str, ...], str], list[dict]] | None = None,
+               ) -> dict[str, list[dict]]:
+    """Tidy figure rows per question for one configuration's populations (the winning
+    scores from ``players``, or as ``win_scores`` gave them)."""
     out: dict[str, list[dict]] = {q: [] for q in QUESTIONS}
     out["score"] = []
-    multi = S.multiplayer(players)
+    multi = S.multiplayer(players) if scores is None and players is not None else None
     cards: dict[str, list[dict]] = {"tasks": [], "gnomes": []}
     for pop, members in pops.items():
         # one group per player count; their settings differ when the players part names
@@ -113,7 +131,11 @@ def figures_of(by_id: Mapping[str, Any], players: pd.DataFrame,
             sa = _frame(by_id, "seats", g.setting, "compensation")
             if sa is not None and len(sa):
                 out["seats"] += P.seat_rows(sa[sa["players"] == g.players], pop)
-            out["score"] += P.win_score_rows(multi[multi["run"].isin(g.runs)], pop)
+            if scores is not None:
+                out["score"] += scores[(tuple(g.runs), pop)]
+            else:
+                assert multi is not None
+                out["score"] += P.win_score_rows(multi[multi["run"].isin(g.runs)], pop)
             for q, key in (("tasks", "task"), ("gnomes", "gnome")):
                 frame = _frame(by_id, q, g.setting, q)
                 if frame is not None and "players" in frame:
@@ -151,10 +173,13 @@ def _line(question: str, marked: pd.DataFrame, where: str) -> dict[str, Any]:
     return H.text_block(f"Across populations{where}: {items}.", "answer")
 
 
-def answer_marks(by_id: Mapping[str, Any], players: pd.DataFrame, groups: Sequence[G.Group],
-                 runs: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+def answer_marks(by_id: Mapping[str, Any], players: pd.DataFrame | None,
+                 groups: Sequence[G.Group], runs: Mapping[str, Any],
+                 scores: Mapping[tuple[tuple[str, ...], str], list[dict]] | None = None,
+                 ) -> dict[str, list[dict[str, Any]]]:
     """Blocks for the answers section: ``summary`` (a table per configuration) and one
-    per question (``tasks``, ``gnomes``, ``seats``, ``tom``) with its marks."""
+    per question (``tasks``, ``gnomes``, ``seats``, ``tom``) with its marks (the winning
+    scores from ``players``, or as ``win_scores`` gave them)."""
     out: dict[str, list[dict[str, Any]]] = {"summary": [], **{q: [] for q in QUESTIONS}}
     confs = configurations(groups, runs)
     toms = tom_figures(by_id, groups)
@@ -174,7 +199,7 @@ def answer_marks(by_id: Mapping[str, Any], players: pd.DataFrame, groups: Sequen
     out["summary"].append(H.text_block(how))
     for label, pops in confs:
         where = f" ({label}; {', '.join(pops)})"
-        figs = figures_of(by_id, players, pops)
+        figs = figures_of(by_id, players, pops, scores)
         # the seat and score rows stay short and open; the card rows may fold
         for qs, what in ((("seats", "score"), "Headline figures per population"),
                          (("tasks", "gnomes"), "Tasks and gnomes flagged in some population")):

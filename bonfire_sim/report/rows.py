@@ -8,15 +8,17 @@ every helper here reads the columns it needs and copies rows only where it drops
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import itertools
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from pyarrow import types as arrow_types
 
-from bonfire_sim.analysis.intervals import unique_codes
-from bonfire_sim.infra.memory import row_slices
+from bonfire_sim.analysis.intervals import ordered, unique_codes
+from bonfire_sim.infra.memory import codes as category_codes
+from bonfire_sim.infra.memory import row_slices, wide_slices
 from bonfire_sim.report.data import constant_value, deal_is_game, held_once
 
 TOM = "tom"
@@ -161,7 +163,7 @@ def float_sum(col: pd.Series) -> np.float64 | None:
     shares) is not made either.  None where a value is missing, the column is empty or
     of another type."""
     if isinstance(col.dtype, pd.CategoricalDtype) and col.dtype.categories.dtype.kind == "f":
-        codes = col.cat.codes.to_numpy()
+        codes = category_codes(col)
         if not len(codes) or codes.min() < 0:
             return None
         cats = col.dtype.categories.to_numpy(np.float64)
@@ -198,7 +200,7 @@ def _floats(col: pd.Series) -> np.ndarray:
     (``np.asarray`` of the categorical widened every code to intp first: 61 MB for a
     32 MB column of 4 million rows; this costs the column), NaN where a code is missing
     as before."""
-    codes = col.cat.codes.to_numpy()
+    codes = category_codes(col)
     if not len(codes) or codes.min() < 0:
         return np.asarray(col.array, dtype=np.float64)
     return col.cat.categories.to_numpy(np.float64)[codes]
@@ -272,8 +274,11 @@ def groups(frame: pd.DataFrame, keys: Sequence[str], cols: Sequence[str],
             return
         col = frame[keys[depth]] if mask is None or mask.all() else frame[keys[depth]][mask]
         for v in present(col):
-            at = (frame[keys[depth]] == v).to_numpy(bool)
-            yield from walk(at if mask is None else mask & at, depth + 1, (*key, v))
+            # None where every row has the key (a run's value held once, one strategy):
+            # no mask of every row then
+            at = where_equal(frame[keys[depth]], v)
+            yield from walk(mask if at is None else at if mask is None else mask & at,
+                            depth + 1, (*key, v))
 
     yield from walk(None, 0, ())
 
@@ -298,7 +303,7 @@ def _present(col: pd.Series) -> list[Any] | None:
     a time: ``unique`` hashed every row as int64 (32 MB for 4 million rows, per key of
     every group).  None for other columns."""
     if isinstance(col.dtype, pd.CategoricalDtype):
-        codes = col.cat.codes.to_numpy()
+        codes = category_codes(col)
         seen = _seen(codes, -1, len(col.dtype.categories) + 1)  # -1: missing
         return list(col.dtype.categories[np.flatnonzero(seen[1:])])
     values = col.to_numpy()
@@ -316,7 +321,7 @@ def _seen(values: np.ndarray, lo: int, size: int) -> np.ndarray:
     if len(values) and values.strides == (0,):  # a value held once (``held_once``)
         seen[int(values[0]) - lo] = True
         return seen
-    for b in row_slices(len(values)):
+    for b in wide_slices(len(values)):
         seen |= np.bincount(values[b].astype(np.intp) - lo, minlength=len(seen)) > 0
     return seen
 
@@ -334,6 +339,104 @@ def _rows_of(ids: np.ndarray, game_ids: np.ndarray) -> np.ndarray:
     return pd.Index(game_ids).get_indexer(ids)
 
 
+# ---- a block of rows at a time ----------------------------------------------------------
+def any_row(n: int, hit: Callable[[slice], np.ndarray]) -> bool:
+    """Whether ``hit(block)`` (a bool per row of the block) is true for any of ``n`` rows,
+    a block at a time: one block's mask, not one of every row."""
+    return any(bool(hit(b).any()) for b in row_slices(n))
+
+
+def where_equal(col: pd.Series, value: Any) -> np.ndarray | None:
+    """``(col == value).to_numpy(bool)``, or None where every row equals ``value`` (a
+    value held once, or checked a block at a time): no mask of every row then."""
+    if isinstance(col.dtype, pd.CategoricalDtype):  # on its codes (no value per row)
+        values = category_codes(col)
+        at = col.dtype.categories.get_indexer([value])[0]
+        value = at if at >= 0 else -2  # a value not among the categories: no row has it
+    else:
+        values = col.to_numpy()
+    if len(values) and values.strides == (0,):
+        return None if values[0] == value else values == value
+    if not any_row(len(values), lambda b: values[b] != value):
+        return None
+    return np.asarray(values == value, dtype=bool)
+
+
+def value_counts(values: np.ndarray, lo: int, size: int) -> np.ndarray:
+    """How often each of ``lo .. lo + size - 1`` occurs in the integers ``values`` (others
+    left out), a block at a time: one block's intp copy, not one of every value."""
+    counts = np.zeros(size, np.int64)
+    if len(values) and values.strides == (0,):  # a value held once
+        if 0 <= int(values[0]) - lo < size:
+            counts[int(values[0]) - lo] = len(values)
+        return counts
+    for b in wide_slices(len(values)):
+        v = values[b].astype(np.intp) - lo
+        counts += np.bincount(v[(v >= 0) & (v < size)], minlength=size)
+    return counts
+
+
+def first_rows(values: np.ndarray, lo: int, size: int) -> np.ndarray:
+    """The first row of each of ``lo .. lo + size - 1`` in ``values`` (``len(values)``
+    where absent), a block at a time."""
+    first = np.full(size, len(values), np.int64)
+    if len(values) and values.strides == (0,):
+        if 0 <= int(values[0]) - lo < size:
+            first[int(values[0]) - lo] = 0
+        return first
+    for b in wide_slices(len(values)):
+        v = values[b].astype(np.intp) - lo
+        seen = np.bincount(v[(v >= 0) & (v < size)], minlength=size) > 0
+        for i in np.flatnonzero(seen & (first == len(values))):
+            first[i] = b.start + int(np.argmax(v == i))
+    return first
+
+
+def float_values(col: pd.Series) -> Callable[[slice], np.ndarray]:
+    """A block of ``col``'s rows as float64: a categorical of numbers (the win share)
+    decoded as ``decoded`` does (NaN where missing), anything else converted."""
+    if isinstance(col.dtype, pd.CategoricalDtype) and col.dtype.categories.dtype.kind == "f":
+        codes = category_codes(col)
+        cats = np.append(col.dtype.categories.to_numpy(np.float64), np.nan)  # -1: missing
+        return lambda b: cats[codes[b]]
+    values = col.to_numpy()
+    return lambda b: np.asarray(values[b], dtype=np.float64)
+
+
+def group_index(frame: pd.DataFrame, keys: Sequence[str],
+                ) -> tuple[list[tuple[Any, ...]], Callable[[slice], np.ndarray]]:
+    """The groups ``groups(frame, keys, ...)`` gives, as every combination of each key's
+    present values in its order (``present``; keys as ``groups`` gives them, a group
+    without rows included), and for a block of rows each row's group: its index in that
+    list (-1 where a key is missing).  What a statistic summed a block at a time
+    (``intervals.clustered_totals``) groups by, without a mask or copy of each group."""
+    found = [present(frame[k]) for k in keys]
+    lookups = []
+    for k, values in zip(keys, found, strict=True):
+        col = frame[k]
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            table = np.full(len(col.dtype.categories) + 1, -1, np.int64)  # code -1: missing
+            table[col.dtype.categories.get_indexer(values)] = np.arange(len(values))
+            codes = category_codes(col)
+            lookups.append(lambda b, t=table, c=codes: t[c[b]])
+        else:
+            index, raw = pd.Index(values), col.to_numpy()
+            lookups.append(lambda b, i=index, r=raw: i.get_indexer(r[b]).astype(np.int64))
+
+    def of(b: slice) -> np.ndarray:
+        out: np.ndarray | None = None
+        for look, values in zip(lookups, found, strict=True):
+            at = look(b)
+            out = at if out is None else np.where((out < 0) | (at < 0), -1,
+                                                  out * len(values) + at)
+        assert out is not None
+        return out
+
+    combos = [tuple(v.item() if isinstance(v, np.generic) else v for v in key)
+              for key in itertools.product(*found)]
+    return combos, of
+
+
 def n_games(players: pd.DataFrame) -> int:
     """Distinct games (run and game id) among the rows: counted per run on the integer
     ids, without a frame of (run, game id) pairs (a million games: 4 million rows)."""
@@ -342,30 +445,72 @@ def n_games(players: pd.DataFrame) -> int:
     runs = players["run"]
     ids = players["game_id"].to_numpy()
     total = 0
-    for r in runs.unique():
-        at = (runs == r).to_numpy(bool)
-        total += _distinct(ids if at.all() else ids[at])
+    # the runs found by counting, a run that is every row without a mask (``unique`` and
+    # a comparison of every row cost 19 MB at 256,000 4-player games)
+    for r in present(runs):
+        at = where_equal(runs, r)
+        total += _distinct(ids if at is None else ids[at])
+    codes = category_codes(runs) if isinstance(runs.dtype, pd.CategoricalDtype) else None
+    if codes is None or any_row(len(codes), lambda b: codes[b] < 0):  # rows of no run:
+        missing = runs.isna().to_numpy(bool)  # counted as ``unique`` counted them
+        if missing.any():
+            total += _distinct(ids[missing])
     return total
 
 
 def _distinct(ids: np.ndarray) -> int:
     """``nunique`` of integer ids: counted where they change if they are in order (a run's
-    rows are written game by game), without a hash table of every row."""
-    if len(ids) and ids.dtype.kind in "iu" and bool(np.all(ids[1:] >= ids[:-1])):
-        return 1 + int(np.count_nonzero(ids[1:] != ids[:-1]))
+    rows are written game by game), a block at a time, without a hash table or a mask of
+    every row."""
+    if len(ids) and ids.dtype.kind in "iu" and ordered(ids):
+        return 1 + sum(int(np.count_nonzero(ids[b.start + 1:b.stop + 1] != ids[b.start:b.stop]))
+                       for b in row_slices(len(ids) - 1))
     return int(pd.Series(ids).nunique())
 
 
 def multiplayer(players: pd.DataFrame) -> pd.DataFrame:
-    """Rows of human players in games with 2+ human players (solo games left out)."""
+    """Rows of human players in games with 2+ human players (solo games left out): the
+    frame itself where that is every row (checked a block at a time: no mask of every row
+    then, nor a copy)."""
+    solo, is_tom = players["solo"].to_numpy(), _tom_rows(players["strategy"])
+    if (solo.dtype == bool or solo.dtype.kind in "iu") and not any_row(
+            len(players), lambda b: solo[b].astype(bool) | is_tom(b)):
+        return players
     keep = (~players["solo"].astype(bool)) & (players["strategy"] != TOM)
-    return players if keep.all() else players[keep]  # no copy of a big all-multiplayer run
+    return players if keep.all() else players[keep]
+
+
+def any_tom(players: pd.DataFrame) -> bool:
+    """Whether any row is Tom's (a solo run's automaton), checked a block at a time."""
+    return any_row(len(players), _tom_rows(players["strategy"]))
+
+
+def _tom_rows(strategy: pd.Series) -> Callable[[slice], np.ndarray]:
+    """Whether each row of a block is Tom's: on a categorical's codes (no string per
+    row; a missing strategy, code -1, counts as not Tom's unless Tom is no category,
+    where no row is his)."""
+    if isinstance(strategy.dtype, pd.CategoricalDtype):
+        codes = category_codes(strategy)
+        tom = strategy.dtype.categories.get_indexer([TOM])[0]
+        if tom < 0:
+            return lambda b: np.zeros(b.stop - b.start, bool)
+        return lambda b: codes[b] == tom
+    return lambda b: (strategy.iloc[b] == TOM).to_numpy(bool)
 
 
 def rows_of_runs(players: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
     """The rows of the runs ``labels``: the frame itself where that is every row (a
     boolean selection copies every column even when it keeps them all: 55 MB at a
-    million 4-player games, held through the seat step)."""
+    million 4-player games, held through the seat step); checked a block at a time where
+    the runs are a categorical (no mask of every row then)."""
+    runs = players["run"]
+    if isinstance(runs.dtype, pd.CategoricalDtype):
+        codes = category_codes(runs)
+        wanted = np.zeros(len(runs.dtype.categories) + 1, bool)  # code -1 (no run): last
+        wanted[runs.dtype.categories.get_indexer(list(labels))] = True
+        wanted[-1] = False
+        if not any_row(len(codes), lambda b: ~wanted[codes[b]]):
+            return players
     at = run_mask(players, labels)
     return players if at.all() else players[at]
 
@@ -379,3 +524,50 @@ def run_mask(frame: pd.DataFrame, labels: Sequence[str]) -> np.ndarray:
     for label in dict.fromkeys(labels):
         at |= (runs == label).to_numpy(bool)
     return at
+
+
+def seat_data(players: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """Multiplayer rows for the seat analysis: rotated runs where a player count has them.
+
+    At most one copy (none when every row is kept: at a million games each copy of the
+    players rows is hundreds of MB), and the rows are read a block at a time (a run's
+    player count and rotation are held once: no mask of every row unless rows drop)."""
+    m = multiplayer(players)
+    counts = m["n_players"].to_numpy()
+    rotated = m["rotated"].to_numpy(bool)
+    runs = m["run"]
+
+    def labels(hit: Callable[[slice], np.ndarray]) -> list[str]:
+        # the distinct runs only, a block at a time: a run label per row as Python
+        # strings is ~60 B a row
+        found: set[str] = set()
+        for b in row_slices(len(m)):
+            at = hit(b)
+            if at.any():
+                found.update(map(str, present(runs.iloc[b][at])))
+        return sorted(found)
+
+    keep: np.ndarray | None = None
+    notes = []
+    for n in present(m["n_players"]):  # not a Python int per row (32 MB at 1M games)
+        def at(b: slice, n: Any = n) -> np.ndarray:
+            return counts[b] == n
+
+        def left_out(b: slice, n: Any = n) -> np.ndarray:
+            return (counts[b] == n) & ~rotated[b]
+
+        def kept(b: slice, n: Any = n) -> np.ndarray:
+            return (counts[b] == n) & rotated[b]
+
+        if any_row(len(m), kept):
+            dropped = labels(left_out)
+            if dropped:
+                keep = np.ones(len(m), bool) if keep is None else keep
+                keep[(counts == n) & ~rotated] = False
+                notes.append(f"{n} players: using the seat-rotated run(s) only; not rotated "
+                             f"and left out: {', '.join(dropped)}.")
+        else:
+            names = ", ".join(labels(at))
+            notes.append(f"{n} players: no run was seat-rotated ({names}); seat effects are "
+                         f"confounded with the strategy sitting there.")
+    return (m if keep is None or keep.all() else m[keep]), notes

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,8 +26,11 @@ from scipy import stats as sps
 
 from bonfire_sim.analysis.intervals import (  # noqa: F401 (re-exported for the report)
     Z95,
+    Block,
     IntegerSummary,
+    cluster_cuts,
     clustered_mean_ci,
+    clustered_totals,
     clustered_wilson,
     games_needed,
     mean_ci,
@@ -38,6 +41,8 @@ from bonfire_sim.analysis.intervals import (  # noqa: F401 (re-exported for the 
     welch,
     wilson,
 )
+from bonfire_sim.infra.memory import codes as category_codes
+from bonfire_sim.infra.memory import wide_slices
 from bonfire_sim.report import rows as RW
 from bonfire_sim.report.rows import (  # noqa: F401 (re-exported: the sections' shared rows)
     TOM,
@@ -67,27 +72,42 @@ GNOME_IDS = tuple(f"S{i}" for i in range(1, C.N_SPECIALISTS + 1)) + tuple(
 def run_overview(games: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
     """One row per run: player count, games, rotation, strategy mix."""
     rows = []
-    # the runs in order of appearance (groupby's sort=False), each found by a mask: a
-    # group-by copied every games column of the run (30 MB at a million games)
-    for run in games["run"].dropna().unique():
-        of = RW.run_mask(games, [run])
-        first = int(np.argmax(of))
-        at = ((players["run"] == run) & (players["strategy"] != TOM)).to_numpy(bool)
-        p = players["strategy"] if at.all() else players.loc[at, "strategy"]  # no copy
+    # the runs in order of appearance (groupby's sort=False), each found by a mask where
+    # it is not every row (a group-by copied every games column of the run: 30 MB at a
+    # million games; masks of every row, 4 MB a 4-player column each, where one run is all)
+    for run in _in_order(games["run"]):
+        of = RW.where_equal(games["run"], run)
+        first = 0 if of is None else int(np.argmax(of))
+        if RW.where_equal(players["run"], run) is None and not RW.any_tom(players):
+            p = players["strategy"]  # every row is the run's and human: no mask, no copy
+        else:  # Tom's rows (a solo run) or other runs' rows: a mask
+            keep = ((players["run"] == run) & (players["strategy"] != TOM)).to_numpy(bool)
+            p = players["strategy"] if keep.all() else players.loc[keep, "strategy"]
         mix = counts(p)
         rows.append({"run": run, "n_players": int(games["n_players"].iloc[first]),
                      "solo": bool(games["solo"].iloc[first]),
-                     "games": int(np.count_nonzero(of)),
+                     "games": len(games) if of is None else int(np.count_nonzero(of)),
                      "seat_rotation": bool(games["rotated"].iloc[first]),
                      "strategies": ", ".join(f"{k} ({v / len(p):.0%})" for k, v in mix.items())})
     return pd.DataFrame(rows)
 
 
+def _in_order(col: pd.Series) -> list[Any]:
+    """``col.dropna().unique()``: the values in order of first appearance, found a block
+    at a time where the column is a categorical (no hash table of every row)."""
+    if not isinstance(col.dtype, pd.CategoricalDtype):
+        return list(col.dropna().unique())
+    size = len(col.dtype.categories)
+    first = RW.first_rows(category_codes(col), 0, size)
+    order = [i for i in np.argsort(first, kind="stable") if first[i] < len(col)]
+    return [col.dtype.categories[i] for i in order]
+
+
 def counts(col: pd.Series) -> pd.Series:
     """``col.value_counts()`` as of strings (ties in order of first appearance) whether
     ``col`` holds strings or a categorical (whose own ties follow its categories and which
-    counts its absent categories as 0).  A categorical is counted a category at a time
-    on its codes (its ``value_counts`` widened every code to int64: 36 MB at a million
+    counts its absent categories as 0).  A categorical is counted a block at a time on
+    its codes (its ``value_counts`` widened every code to int64: 36 MB at a million
     4-player games)."""
     if isinstance(col.dtype, pd.CategoricalDtype):
         vc, found = _category_counts(col)
@@ -99,14 +119,10 @@ def counts(col: pd.Series) -> pd.Series:
 def _category_counts(col: pd.Series) -> tuple[pd.Series, pd.Categorical]:
     """(count of each category present, the categories present in order of first
     appearance: ``col.unique()``) of a categorical column."""
-    codes = col.cat.codes.to_numpy()
-    seen = []
-    for i in range(len(col.dtype.categories) if len(codes) else 0):
-        at = codes == i
-        first = int(np.argmax(at))
-        if at[first]:
-            seen.append((first, i, int(np.count_nonzero(at))))
-    seen.sort()
+    codes = category_codes(col)
+    size = len(col.dtype.categories) if len(codes) else 0
+    n, first = RW.value_counts(codes, 0, size), RW.first_rows(codes, 0, size)
+    seen = sorted((int(first[i]), i, int(n[i])) for i in range(size) if n[i])
     found = pd.Categorical.from_codes([i for _, i, _ in seen], dtype=col.dtype)
     vc = pd.Series([k for _, _, k in seen], index=pd.CategoricalIndex(found), name="count",
                    dtype=np.int64)
@@ -114,8 +130,23 @@ def _category_counts(col: pd.Series) -> tuple[pd.Series, pd.Categorical]:
 
 
 def end_reasons(games: pd.DataFrame) -> pd.DataFrame:
-    """Share of each end reason by player count, with Wilson intervals."""
-    t = games.groupby(["n_players", "end_reason"]).size().rename("n").reset_index()
+    """Share of each end reason by player count, with Wilson intervals: counted a block
+    of games at a time (``rows.group_index``), the observed pairs in pandas' group-by
+    order and types (its grouper cost about 30 bytes a game at once)."""
+    keys = ["n_players", "end_reason"]
+    combos, group_of = RW.group_index(games, keys)
+    n = np.zeros(len(combos), np.int64)
+    for b in wide_slices(len(games)):  # group codes: int64 a row
+        g = group_of(b)
+        n += np.bincount(g[g >= 0], minlength=len(combos))
+    seen = [i for i in range(len(combos)) if n[i]]
+    t = pd.DataFrame({
+        "n_players": pd.array([combos[i][0] for i in seen], dtype=games["n_players"].dtype),
+        "end_reason": pd.Categorical([combos[i][1] for i in seen],
+                                     dtype=games["end_reason"].dtype)
+        if isinstance(games["end_reason"].dtype, pd.CategoricalDtype)
+        else [combos[i][1] for i in seen],
+        "n": n[seen]})
     t["games"] = t.groupby("n_players")["n"].transform("sum")
     t["share"] = t["n"] / t["games"]
     t["lo"], t["hi"] = wilson(t["n"], t["games"])
@@ -148,12 +179,19 @@ def score_summary(players: pd.DataFrame) -> pd.DataFrame:
 
 
 def game_length(games: pd.DataFrame) -> pd.DataFrame:
-    """Mean turns and rounds per game by player count (t intervals)."""
+    """Mean turns and rounds per game by player count (t intervals): from the counts of
+    each length (``IntegerSummary``), a count's games found without copying them."""
     rows = []
-    for n, g in games.groupby("n_players"):
+    for n in RW.present(games["n_players"]):
+        at = RW.where_equal(games["n_players"], n)
         for col in ("n_turns", "n_rounds"):
-            m, lo, hi = mean_ci(g[col])
-            rows.append({"n_players": n, "measure": col, "games": len(g), "mean": m,
+            values = games[col].to_numpy()
+            values = values if at is None else values[at]
+            if values.dtype.kind in "iu":
+                m, lo, hi = IntegerSummary(values).mean_ci()
+            else:
+                m, lo, hi = mean_ci(values)
+            rows.append({"n_players": n, "measure": col, "games": len(values), "mean": m,
                          "lo": lo, "hi": hi})
     return pd.DataFrame(rows)
 
@@ -167,20 +205,33 @@ def seat_advantage(players: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFram
     group's own win rate over all seats (with the seat's interval shifted by it), and
     ``score`` with t interval; both intervals clustered by deal (``deal_key``: the seat
     rotations of one deal share its cards; each game its own deal without the column).
+
+    Summed a block of rows at a time (``intervals.clustered_totals``: blocks cut between
+    deals), not a copy of each group's rows: the same counts and score means, the win
+    shares' sums and the intervals to the last bits (``tests/test_seat_blocks.py``).
     """
     keys = ["n_players", *by, "seat"]
-    rows = []
     cluster = "deal_key" if "deal_key" in players else "game_id"
-    # only the columns a group reads: iterating whole groups copies every column
-    for key, g in groups(players, keys, ["win_share", "score", cluster]):
-        key = dict(zip(keys, key, strict=True))
-        wins = g["win_share"].sum()
-        deals = g[cluster].to_numpy()
-        _, lo, hi = clustered_wilson(g["win_share"].to_numpy(float), deals)
-        m, slo, shi = clustered_mean_ci(g["score"].to_numpy(float), deals)
-        rows.append({**key, "games": len(g), "wins": wins, "win_rate": wins / len(g),
+    combos, group_of = RW.group_index(players, keys)
+    deals = players[cluster].to_numpy()
+    share = RW.float_values(players["win_share"])
+    score = players["score"].to_numpy()
+
+    def blocks() -> Iterator[Block]:
+        for b in cluster_cuts(deals):
+            yield group_of(b), deals[b], (share(b), score[b])
+
+    rows = []
+    for combo, (w, sc) in zip(combos, clustered_totals(blocks, len(combos), 2), strict=True):
+        if w.n == 0:
+            continue
+        key = dict(zip(keys, combo, strict=True))
+        wins = w.total
+        _, lo, hi = w.wilson()
+        m, slo, shi = sc.mean_ci()
+        rows.append({**key, "games": w.n, "wins": wins, "win_rate": wins / w.n,
                      "lo": float(lo), "hi": float(hi), "fair": 1.0 / key["n_players"],
-                     "excess": wins / len(g) - 1.0 / key["n_players"],
+                     "excess": wins / w.n - 1.0 / key["n_players"],
                      "score": m, "score_lo": slo, "score_hi": shi})
     out = pd.DataFrame(rows)
     if len(out):  # edge over the group's own rate across seats (= 1/n without ``by``)
@@ -195,9 +246,9 @@ def seat_test(players: pd.DataFrame) -> pd.DataFrame:
     """Chi-square goodness of fit of (fractional) wins by seat to equal shares, per count."""
     rows = []
     counts = players["n_players"]
-    for n in sorted(counts.dropna().unique()):
-        at = counts == n
-        g = players if at.all() else players[at]  # no copy of a one-count frame
+    for n in RW.present(counts):
+        at = RW.where_equal(counts, n)
+        g = players if at is None else players[at]  # no copy of a one-count frame
         wins = _wins_by_seat(g, int(n))
         total = wins.sum()
         if n < 2 or total <= 0:
@@ -212,12 +263,24 @@ def seat_test(players: pd.DataFrame) -> pd.DataFrame:
 
 def _wins_by_seat(players: pd.DataFrame, n: int) -> pd.Series:
     """``players.groupby("seat")["win_share"].sum()`` over seats 0..n-1 (0 for a seat
-    without rows), a seat at a time: pandas' grouper over every row (int64 codes and the
-    float column) cost 39 MB at a million games.  Each seat is summed by the same grouped
-    (compensated) sum over its rows in order, so bit for bit as before; a leading 0.0 in a
-    group of its own keeps pandas off its one-group path, which sums differently."""
+    without rows).  A win share held as a categorical of its values is counted per
+    (seat, value) a block of rows at a time and summed exactly (``math.fsum`` of
+    count x value: pandas' compensated sum to its last bit or so), without a float64
+    copy or a mask of every row; a float column is summed a seat at a time by the same
+    grouped sum as before (a leading 0.0 in a group of its own keeps pandas off its
+    one-group path, which sums differently)."""
     seat = players["seat"].to_numpy()
     share = players["win_share"]
+    if isinstance(share.dtype, pd.CategoricalDtype) and share.dtype.categories.dtype.kind == "f":
+        codes = category_codes(share)
+        cats = share.dtype.categories.to_numpy(np.float64)
+        counts = np.zeros((n, len(cats)), np.int64)
+        for b in wide_slices(len(seat)):  # int64 keys a row
+            at = (seat[b] >= 0) & (seat[b] < n) & (codes[b] >= 0)
+            counts += np.bincount(seat[b][at].astype(np.int64) * len(cats) + codes[b][at],
+                                  minlength=n * len(cats)).reshape(n, len(cats))
+        return pd.Series([math.fsum(counts[s] * cats) for s in range(n)], index=range(n),
+                         dtype=np.float64)
     wins = []
     for s in range(n):
         at = seat == s

@@ -371,6 +371,9 @@ def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
     conv = _converter(engine, categorical)
     frames: dict[str, Any] = {}
     for t in TABLES:  # one table at a time, its Arrow copy freed as it is converted
+        if narrow and engine == "pandas" and len(paths[t]) == 1:  # a merged run
+            frames[t] = _by_column(paths[t][0], t, _select(columns, t), narrow, conv)
+            continue
         parts = [_read_narrowed(p, t, _select(columns, t), narrow) if narrow else
                  _read(p, t, _select(columns, t)) for p in paths[t]]
         table = pa.concat_tables(parts) if parts else None
@@ -382,6 +385,59 @@ def load(run_dir: str | Path, engine: str = "pandas", turns: bool = True, *,
         frames[t] = conv(box) if box else None
         memory.give_back()  # the table's Arrow buffers, converted, before the next is read
     return RunData(frames["games"], frames["players"], frames["turns"], manifest, out)
+
+
+def _by_column(path: Path, table: str, columns: Sequence[str] | None,
+               narrow: Mapping[str, str], conv: Any) -> Any:
+    """The pandas frame of ``table``, a column at a time: each read (an integer column a
+    row group at a time, ``_int_column``), converted and its Arrow copy freed before the
+    next is read, so the Arrow copy of one column is held beside the frame, not of the
+    table (a million 4-player games: the players columns in Arrow beside their pandas
+    copy, and each int64 column read whole, 32 MB, were the loading's peak)."""
+    import pandas as pd
+
+    names = [n for n in SCHEMAS[table].names if columns is None or n in columns]
+    parts = []
+    for n in names:
+        filled = _int_column(path, n, narrow) if n not in NULL_IF_NEGATIVE else None
+        if filled is not None:  # a plain integer column: numpy, as the converter gives it
+            parts.append(pd.DataFrame({n: filled}, copy=False))
+        else:
+            box = [_narrowed(_read(path, table, [n]), narrow)]
+            parts.append(conv(box))  # the converter frees the column's Arrow buffers
+        memory.give_back()
+    if not parts:
+        return conv([_read(path, table, [])])
+    return parts[0] if len(parts) == 1 else pd.concat(parts, axis=1)
+
+
+def _int_column(path: Path, name: str, narrow: Mapping[str, str]) -> np.ndarray | None:
+    """An integer column to narrow, read a row group at a time into one numpy array of
+    its narrow type (no Arrow copy of the column beside it: 16 MB for 4 million int32
+    ids); None where it is not one, has nulls or a value that does not fit (then read
+    whole and narrowed as before)."""
+    typ = narrow.get(name)
+    try:
+        pf = pq.ParquetFile(path, pre_buffer=False)
+        field = pf.schema_arrow.field(name)
+    except (pa.ArrowInvalid, OSError, KeyError):
+        return None
+    if typ is None or not pa.types.is_integer(field.type) or not pf.num_row_groups:
+        return None
+    want = pa.from_numpy_dtype(np.dtype(typ))
+    out = np.empty(pf.metadata.num_rows, np.dtype(typ))
+    at = 0
+    for i in range(pf.num_row_groups):
+        try:
+            part = _narrowed(pf.read_row_group(i, columns=[name], use_threads=False), narrow)
+        except (pa.ArrowInvalid, OSError) as e:
+            raise DataError(f"{path} is not a readable Parquet file ({e})") from None
+        col = part.column(0)
+        if col.type != want or col.null_count:  # a value that does not fit, or nulls
+            return None
+        out[at:at + len(col)] = col.to_numpy()
+        at += len(col)
+    return out if at == len(out) else None
 
 
 def _read_narrowed(path: Path, table: str, columns: Sequence[str] | None,
@@ -501,8 +557,10 @@ def list_item_counts(run_dir: str | Path, column: str, *,
     counts: dict[str, int] = {}
     rows = 0
     try:
-        batches = pq.ParquetFile(path).iter_batches(batch_size=65_536,
-                                                     columns=[column, "strategy"])
+        # one thread, no pre-buffering (as ``_read``): the reader's buffers stay near one
+        # batch, and in the calling thread's heap, which ``memory.give_back`` trims
+        batches = pq.ParquetFile(path, pre_buffer=False).iter_batches(
+            batch_size=65_536, columns=[column, "strategy"], use_threads=False)
         for batch in batches:
             strategy = batch.column("strategy")
             if pa.types.is_dictionary(strategy.type):
