@@ -6,8 +6,10 @@ count with the ONE printed value proposed for the card (the same at every count)
 count's residual.  ``task_table`` measures the task rows of a configuration from its
 forks; ``pooled`` and ``next_prices`` are the closed loop's per-card steps (the secant
 step of ``reprice``).  All of them go through the card room's one entry,
-``bonfire_sim.analysis.cards``, with its default measure (the lit value's surplus over
-the typical card of its colour; ``cards.MEASURES``).
+``bonfire_sim.analysis.cards``, with its default measure (``cards.DEFAULT_MEASURE``, the
+receipt value's surplus over the typical card of its colour; ``cards.MEASURES``): the
+fair value divides the surplus by what a printed point moves it (``price_divisor``: 1
+under the lit value, about twice the fixed-play slope under the receipt value).
 """
 
 from __future__ import annotations
@@ -48,10 +50,12 @@ def card_proposals(table: pd.DataFrame, printed: Mapping[str, int],
     today's, ``cards.combine``; today's value where no count flags the card or the
     window holds it) and ``changed`` (proposed differs from printed)."""
     t = table[table["kind"] == "task"] if "kind" in table else table
+    t = _lit_columns(t)
     fair = (pd.to_numeric(t["printed"], errors="coerce").astype(float)
-            - pd.to_numeric(t["surplus"], errors="coerce").astype(float))  # as card_table
-    t = _lit_columns(t.assign(kind="task", fair=fair,
-                                proposed=np.maximum(np.floor(fair + 0.5), 0)))
+            - pd.to_numeric(t["surplus"], errors="coerce").astype(float)
+            / cards.price_divisor(pd.to_numeric(t["slope"], errors="coerce").astype(float)
+                                  .fillna(1.0)))  # as card_table
+    t = t.assign(kind="task", fair=fair, proposed=np.maximum(np.floor(fair + 0.5), 0))
     est = cards.combine(t, dict(printed), margin)
     one = {str(r["card"]): (int(r["proposed"]) if r["flagged"] and math.isfinite(r["proposed"])
                             else int(r["printed"])) for _, r in est.iterrows()}
@@ -108,9 +112,14 @@ def next_prices(table: pd.DataFrame, current: dict[str, int], printed: dict[str,
                 history: dict[str, list[tuple[float, float]]],
                 margin: float) -> tuple[dict[str, int], list[str]]:
     """(the cards to move after a fresh round, the re-priced cards too wide to steer by):
-    ``reprice``'s secant steps; the lit value moves one point per printed point, so the
-    first step's slope is 1."""
-    return cards.next_prices(_lit_columns(table), current, history, {}, margin)
+    ``reprice``'s secant steps.  A card's first step divides by the default measure's
+    response to a printed point (``RESPONSE_RATIO`` x its pooled fixed-play slope in
+    ``table``: 1 under the lit value, whose slope is exactly 1), as ``reprice`` does."""
+    t = _lit_columns(table)
+    ratio = cards.RESPONSE_RATIO[cards.DEFAULT_MEASURE]
+    slopes = {c: ratio * cards.pooled(t, c, "slope") for c in history}
+    slopes = {c: s for c, s in slopes.items() if math.isfinite(s)}
+    return cards.next_prices(t, current, history, slopes, margin)
 
 
 def toml_value(v: Any) -> str:
