@@ -197,9 +197,23 @@ def test_the_sheet_prints_one_value_per_task_and_every_count_residual(sheet):
     order = [md.index(f"## {i}. ") for i in range(1, 6)]
     assert order == sorted(order)  # targets, print, lines, unchanged, method
     row = next(line for line in md.splitlines() if line.startswith("| R3 |"))
-    assert row.count("|") == 6  # one printed value, not one per count
+    # one printed value, not one per count: task, card, today, print, residuals, why
+    assert row.count("|") == 7
     assert all(f"{n}p " in row for n in COUNTS)
     assert "The sheet makes 6 change(s)." in md
+    assert "receipt value" in md  # the sheet names the measure its worth is
+
+
+def test_a_reprinted_task_shows_why_beside_its_receipt_value():
+    # the estimate's lit share, rounds to light and lit value per count, '–' where a
+    # count has none (a count without the lit value's forks)
+    cards = pd.DataFrame({"card": ["R3", "R3", "B1"], "kind": "task", "players": [2, 3, 2],
+                          "lit_share": [0.42, 0.5, 0.9], "rounds_to_light": [3.25, 2.0, 1.0],
+                          "lit_value": [6.4, np.nan, 2.0], "value": [1.5, 0.5, 2.0]})
+    why = E._why(cards, "R3")
+    assert set(why) == {2, 3} and why[2]["lit_value"] == pytest.approx(6.4)
+    assert R._why(why) == ("2p lit 42%, 3.2 rounds, lit value +6.4; "
+                           "3p lit 50%, 2.0 rounds, lit value –")
 
 
 def test_the_html_sheet_is_self_contained_with_a_print_stylesheet(sheet):

@@ -186,6 +186,7 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
         after = pooled(check, card) if len(rows) else math.nan
         e = est[est["card"] == card]
         before = pooled(loop.estimate.cards, card)
+        why = _why(loop.estimate.cards, card)
         ok = [_resolved(v["lo"], v["hi"], targets.task_margin) for v in residual.values()]
         half = (pooled_half(check, card) if len(rows) and (rows["half"] > 0).all()
                 else math.nan)
@@ -200,7 +201,7 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
                       "changed": True, "before": before,
                       "effect": {"value": after, "lo": after - half, "hi": after + half,
                                  "n": int(rows["n"].sum()) if len(rows) else 0},
-                      "residual": residual, "unit": "points",
+                      "residual": residual, "why": why, "unit": "points",
                       "verified": (None if not ok else True if all(v is True for v in ok)
                                    else False if False in ok else None),
                       "who": "; ".join(sorted({who.get(int(n), "") for n in e["players"]})),
@@ -227,6 +228,15 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
                      "today": today.get(card), "surplus": {
                          int(r["players"]): _f(r["surplus"]) for _, r in g.iterrows()}})
     return lines, left
+
+
+def _why(cards: pd.DataFrame, card: str) -> dict[int, dict[str, float]]:
+    """Per count, why a task is worth what it is (the estimate's rows): the share of its
+    receipts lit by the end, the rounds from receipt to ignition, its lit value
+    (igniting it against never) and its receipt value, each NaN where not measured."""
+    rows = cards[(cards["card"] == card) & (cards["kind"] == "task")] if len(cards) else cards
+    cols = ("lit_share", "rounds_to_light", "lit_value", "value")
+    return {int(r["players"]): {c: _f(r.get(c)) for c in cols} for _, r in rows.iterrows()}
 
 
 def _card_marks(loop: Loop, card: str, targets: Targets) -> str:

@@ -67,10 +67,13 @@ def card_proposals(table: pd.DataFrame, printed: Mapping[str, int],
 def task_table(configs: Sequence[tuple[str, RunConfig, Any]], games: int, margin: float,
                alpha: float, *, focus: Sequence[str] = (), focus_games: int = 0,
                jobs: int = 1, quiet: bool = True,
-               progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+               progress: Callable[[int, int], None] | None = None,
+               detail: bool = False) -> pd.DataFrame:
     """The task rows (``CARD_COLUMNS``) of ``(label, config, run_dir)`` configurations:
     every task forked on the first ``games`` games, the ``focus`` cards alone on
-    ``focus_games`` (their own intervals); forks clustered by label and deal."""
+    ``focus_games`` (their own intervals); forks clustered by label and deal.  ``detail``:
+    the lit value's forks too (``lit_value`` beside a receipt value: why a card is worth
+    what it is; the sheet's estimate shows it, the fresh rounds need only the value)."""
     from bonfire_sim.infra.progress import part_of
 
     parts = []
@@ -79,7 +82,8 @@ def task_table(configs: Sequence[tuple[str, RunConfig, Any]], games: int, margin
     for i, (label, cfg, path) in enumerate(configs):
         printed[cfg.players] = cards.printed_points(cfg)
         kinds = cards.task_kinds()
-        t = cards.probe_values(cfg, cards.ProbeSettings(games=games, kinds=kinds),
+        every = tuple(dict.fromkeys(kinds + (cards.DETAIL_KINDS if detail else ())))
+        t = cards.probe_values(cfg, cards.ProbeSettings(games=games, kinds=every),
                                run_dir=path, jobs=jobs, quiet=quiet,
                                progress=part_of(progress, sum(sizes[:i]), sum(sizes)))
         if focus and focus_games > games:

@@ -265,9 +265,9 @@ def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
         "one on 10+ deals is flagged where its interval lies beyond the margin. Pooled "
         "rows only where the counts agree (Cochran's Q)."),
         H.text_block(f"{len(flagged)} task rows flagged (surplus beyond ±{margin:g} "
-                     f"point(s), Benjamini-Hochberg FDR 5%): "
-                     + (", ".join(f"{r.task} {int(r.players)}p ({r.flag}, print "
-                                  f"{int(r.proposed)})" for r in flagged.itertuples())
+                     f"point(s), Benjamini-Hochberg FDR 5%): " + (", ".join(
+                         f"{r.task} {int(r.players)}p ({r.flag}, " + (f"print {r.proposed:.0f})"
+                         if pd.notna(r.proposed) else "no price)") for r in flagged.itertuples())
                         or "none") + f". {len(wide)} rows not measured.")]
     if not est.empty:
         blocks.append(_fig(F.value_intervals(est, "task", "label", value="surplus",
