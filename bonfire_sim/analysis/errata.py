@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis.cards.probes import gnomes_in_print_order
-from bonfire_sim.analysis.errata_cards import card_proposals, pooled, pooled_half
+from bonfire_sim.analysis.errata_cards import MIN_SLOPE, card_proposals, pooled, pooled_half
 from bonfire_sim.analysis.errata_gnomes import Trial, overrides_of, proposal
 from bonfire_sim.analysis.errata_loop import (
     MIN_PRICE,
@@ -212,7 +212,15 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
             continue
         flagged = bool((g["flag"] != "").any())
         measured = bool((g["status"] == "measured").all())
-        if flagged:
+        why = _why(loop.estimate.cards, card)
+        slopes = [_f(s) for s in g["slope"]] if "slope" in g else []
+        if flagged and slopes and max(slopes) < MIN_SLOPE:
+            lit = "; ".join(f"{n}p {v['lit_share']:.0%}" for n, v in sorted(why.items())
+                            if math.isfinite(v["lit_share"]))
+            reason, detail = "no price fixes it", (
+                f"a printed point moves its worth by {max(slopes):.2f} at most (lit in "
+                f"{lit or '–'} of receipts): no printed value fixes it: change the condition")
+        elif flagged:
             reason, detail = "no price fixes it", (
                 "off at some count but no whole printed value of at least 1 brings it "
                 "within the margin on fresh deals: change the condition")

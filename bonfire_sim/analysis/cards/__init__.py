@@ -91,6 +91,7 @@ from bonfire_sim.analysis.cards.table import (
     DEFAULT_MEASURE,
     DETAIL_KINDS,
     MEASURES,
+    MIN_SLOPE,
     RESPONSE_RATIO,
     card_table,
     flags_across_counts,
@@ -103,8 +104,9 @@ from bonfire_sim.analysis.cards.views import gnome_values, task_values
 from bonfire_sim.analysis.runs import RunLike
 from bonfire_sim.sim.runconfig import RunConfig
 
-__all__ = ["DEFAULT_MEASURE", "DETAIL_KINDS", "MEASURES", "RESPONSE_RATIO", "ProbeSettings",
-           "Reprice", "card_table", "card_values", "combine", "flags_across_counts", "gnome_values",
+__all__ = ["DEFAULT_MEASURE", "DETAIL_KINDS", "MEASURES", "MIN_SLOPE", "RESPONSE_RATIO",
+           "ProbeSettings", "Reprice", "card_table", "card_values", "combine",
+           "flags_across_counts", "gnome_values",
            "measure", "next_prices", "pooled", "pooled_half", "population", "price_divisor",
            "printed_points", "probe_values", "reprice", "task_kinds", "task_values",
            "toml_value"]
