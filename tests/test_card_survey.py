@@ -100,8 +100,9 @@ def test_top_ups_fork_only_their_cards_in_their_games_and_each_once_per_game(mon
         # a card is forked in its first games[card] games only, once per game and kind
         assert (t["game_id"] < t["item"].map(games)).all()
         assert not t.duplicated(["item", "kind", "game_id"]).any()
-        # top-ups fork what the value rests on (the default measure: the lit value)
-        assert set(t["kind"]) <= {"light", "forced", "gnome"}
+        # top-ups fork what the value rests on (the default measure, the receipt value:
+        # take forks), not the lit value's light and forced forks
+        assert set(t["kind"]) <= {"take", "gnome"}
 
 
 def test_the_same_survey_with_two_workers_is_the_same_table(survey):

@@ -157,16 +157,18 @@ def test_a_card_on_too_few_deals_is_never_flagged_and_one_off_with_confidence_is
     assert (measured["forks_needed"] <= measured["n"]).all()
 
 
-def test_the_lit_value_is_the_default_and_a_printed_point_moves_it_by_one():
-    # The same forks read two ways: by default a task's value is its light/forced forks'
-    # (the lit value, slope 1, fair = printed - surplus); receipt reads the take forks.
+def test_the_receipt_value_is_the_default_and_the_lit_value_moves_one_a_point():
+    # The same forks read two ways: by default a task's value is its take forks' (the
+    # receipt value); measure="lit" reads the light/forced forks (slope 1, fair = printed
+    # - surplus).
     printed = printed_points(RunConfig(games=2, players=2))
     take = _synthetic({t: (0.0, 300) for t in BLUE}, seed=7, lit=0.3)
     light = _synthetic({t: (float(printed[t]) + (3.0 if t == "B4" else 0.0), 300)
                         for t in BLUE}, seed=8).assign(kind="light", has_a=1.0)
     forks = pd.concat([take, light], ignore_index=True)
-    lit = card_table(forks, {2: printed}).set_index("card")
-    rec = card_table(forks, {2: printed}, measure="receipt").set_index("card")
+    lit = card_table(forks, {2: printed}, measure="lit").set_index("card")
+    rec = card_table(forks, {2: printed}).set_index("card")
+    assert rec.equals(card_table(forks, {2: printed}, measure="receipt").set_index("card"))
     assert (lit.loc[list(BLUE), "slope"] == 1.0).all()
     assert lit.loc["B4", "value"] == pytest.approx(light.loc[light["item"] == "B4",
                                                              "score_a"].mean())
@@ -177,7 +179,7 @@ def test_the_lit_value_is_the_default_and_a_printed_point_moves_it_by_one():
     assert lit.loc["B4", "lit_share"] == pytest.approx(rec.loc["B4", "lit_share"])
     assert rec.loc["B4", "value"] == pytest.approx(take.loc[take["item"] == "B4",
                                                             "score_a"].mean())
-    with pytest.raises(ConfigError, match="lit, receipt"):
+    with pytest.raises(ConfigError, match="receipt, lit"):
         card_table(forks, {2: printed}, measure="worth")
 
 
@@ -534,7 +536,8 @@ def test_the_estimates_proposal_is_the_nearest_whole_value_of_its_window():
                       row("D", 2, 3, -3.0, 1.2), row("R1", 2, 5, 3.5, 1.6,
                                                      status="not measured"),
                       row("R2", 2, 5, 3.5, 0.6, note="below its colour's lowest printing")])
-    est = combine(t, printed, 1.0).set_index("card")
+    # the rows' fair is the lit value's (printed - surplus): their window, the same
+    est = combine(t, printed, 1.0, "lit").set_index("card")
     assert bool(est.loc["C", "holds"]) and est.loc["C", "proposed"] == 5
     assert est.loc["C", "note"].startswith("flagged, window holds the print")
     assert est.loc["D", "fair_lo"] == pytest.approx(4.8) and est.loc["D", "proposed"] == 5
@@ -694,14 +697,15 @@ def test_reprice_prints_each_counts_residual_at_the_value_it_shows(tmp_path, mon
     row = next(ln.split() for ln in res.output.splitlines() if ln.split()[:1] == ["B1"])
     assert row == ["B1", "2", "1", "-0.5..0.5", "0.50", "+1.9", "+1.4"]
     # and the estimate's own residual (at the first proposal: its fair window, 0 +- 0.5
-    # surplus points / 0.5 a point, holds 1 at most) moves the same way
+    # surplus points / 0.5 a point, the lit value's divisor, holds 1 at most) moves the
+    # same way
     from bonfire_sim.analysis.cards.price import combine
 
     t = pd.DataFrame([{"card": "B1", "kind": "task", "players": 2, "fair": 0.0,
                        "proposed": 0.0, "slope": 0.5, "half": 0.5, "flag": "strong",
                        "flag_counts": "", "price_note": "", "surplus": 1.9,
                        "status": "measured"}])
-    first = combine(t, {"B1": 2}, 1.0).loc[0]
+    first = combine(t, {"B1": 2}, 1.0, "lit").loc[0]
     assert first["proposed"] == 1 and first["resid_2"] == pytest.approx(1.9 - 0.5)
 
 

@@ -124,7 +124,7 @@ seed = 5
         r = run(cfg, tmp_path / f"d{i}")
         for k, tasks in (("value", ("Y14",)), ("surplus", yellow)):
             tv = task_values(r, probes=ProbeSettings(kinds=("light", "forced"),
-                                                     tasks=tasks)).set_index("task")
+                                                     tasks=tasks), measure="lit").set_index("task")
             assert tv.loc["Y14", "printed"] == 6
             direct[k].append(tv.loc["Y14", k])
     assert value.estimate == pytest.approx(np.mean(direct["value"]))

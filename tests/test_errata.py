@@ -197,9 +197,23 @@ def test_the_sheet_prints_one_value_per_task_and_every_count_residual(sheet):
     order = [md.index(f"## {i}. ") for i in range(1, 6)]
     assert order == sorted(order)  # targets, print, lines, unchanged, method
     row = next(line for line in md.splitlines() if line.startswith("| R3 |"))
-    assert row.count("|") == 6  # one printed value, not one per count
+    # one printed value, not one per count: task, card, today, print, residuals, why
+    assert row.count("|") == 7
     assert all(f"{n}p " in row for n in COUNTS)
     assert "The sheet makes 6 change(s)." in md
+    assert "receipt value" in md  # the sheet names the measure its worth is
+
+
+def test_a_reprinted_task_shows_why_beside_its_receipt_value():
+    # the estimate's lit share, rounds to light and lit value per count, '–' where a
+    # count has none (a count without the lit value's forks)
+    cards = pd.DataFrame({"card": ["R3", "R3", "B1"], "kind": "task", "players": [2, 3, 2],
+                          "lit_share": [0.42, 0.5, 0.9], "rounds_to_light": [3.25, 2.0, 1.0],
+                          "lit_value": [6.4, np.nan, 2.0], "value": [1.5, 0.5, 2.0]})
+    why = E._why(cards, "R3")
+    assert set(why) == {2, 3} and why[2]["lit_value"] == pytest.approx(6.4)
+    assert R._why(why) == ("2p lit 42%, 3.2 rounds, lit value +6.4; "
+                           "3p lit 50%, 2.0 rounds, lit value –")
 
 
 def test_the_html_sheet_is_self_contained_with_a_print_stylesheet(sheet):
@@ -587,3 +601,30 @@ def test_a_card_that_holds_only_in_the_runs_population_says_so_by_name():
     assert _card_marks(loop, "R3", Targets()) == "only with runs"
     loop.check = [measure(2.0, ""), measure(2.5, "old_mix")]
     assert _card_marks(loop, "R3", Targets()) == "only with none"
+
+
+def test_the_sheet_prices_a_card_by_the_default_measures_response_and_never_a_flat_one():
+    """Under the receipt value a printed point moves a card's surplus by about twice its
+    fixed-play slope, and a card almost nobody who receives it lights has no price
+    (Y15, lit in 0% of receipts, went 6 -> 20 in the demo when the sheet read every card
+    at slope 1).  Rows with slope 1 (the lit value) keep printed - surplus."""
+    from bonfire_sim.analysis.errata_cards import card_proposals, first_price
+
+    def rows(card, printed, surplus, slope):
+        return pd.DataFrame({"card": card, "kind": "task", "players": [2, 3],
+                             "printed": printed, "surplus": surplus, "s_lo": surplus - 0.4,
+                             "s_hi": surplus + 0.4, "half": 0.4, "slope": slope,
+                             "n": 400, "deals": 100, "status": "measured", "flag": "strong",
+                             "flag_counts": "", "price_note": "", "forks_needed": 100.0})
+
+    t = pd.concat([rows("R7", 4, 3.0, 0.75), rows("Y15", 6, -2.0, 0.02),
+                   rows("B1", 2, 3.0, 1.0)], ignore_index=True)
+    assert first_price(t, "R7", 4) == 4 - 2  # 3.0 / (2 x 0.75): 2 printed points
+    assert math.isnan(first_price(t, "Y15", 6))  # no printed value fixes it
+    assert first_price(t, "B1", 2) == 1  # 2 - 3.0 / 2 = 0.5, rounded half up
+    assert first_price(t.assign(slope=np.where(t["card"] == "Y15", 0.02, 0.5)), "B1",
+                       2) == -1  # 0.5 x 2 = 1 a point: printed - surplus
+    prop = card_proposals(t, {"R7": 4, "Y15": 6, "B1": 2}, 1.0).drop_duplicates("card")
+    prop = prop.set_index("card")
+    assert prop.loc["Y15", "proposed"] == 6 and not prop.loc["Y15", "changed"]
+    assert prop.loc["R7", "proposed"] < 4 and prop.loc["R7", "changed"]

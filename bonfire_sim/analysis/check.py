@@ -495,8 +495,10 @@ def _batch_value(a: Assertion, config: RunConfig, work: Path, jobs: int) -> floa
             colour = {t.id: t.colour for t in C.TASKS}
             tasks = ((item,) if a.measure == "task_value" else
                      tuple(k for k, c in colour.items() if c == colour[item]))
+            # the lit value, as the measures say (not the card table's default measure):
+            # an assertion's bounds keep their meaning
             t = task_values(out, probes=ProbeSettings(kinds=("light", "forced"), tasks=tasks),
-                            jobs=jobs)
+                            jobs=jobs, measure="lit")
             t = t.rename(columns={"task": "id", "value" if a.measure == "task_value"
                                   else "surplus": "measure"})
     finally:

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis.cards.probes import gnomes_in_print_order
-from bonfire_sim.analysis.errata_cards import card_proposals, pooled, pooled_half
+from bonfire_sim.analysis.errata_cards import MIN_SLOPE, card_proposals, pooled, pooled_half
 from bonfire_sim.analysis.errata_gnomes import Trial, overrides_of, proposal
 from bonfire_sim.analysis.errata_loop import (
     MIN_PRICE,
@@ -186,6 +186,7 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
         after = pooled(check, card) if len(rows) else math.nan
         e = est[est["card"] == card]
         before = pooled(loop.estimate.cards, card)
+        why = _why(loop.estimate.cards, card)
         ok = [_resolved(v["lo"], v["hi"], targets.task_margin) for v in residual.values()]
         half = (pooled_half(check, card) if len(rows) and (rows["half"] > 0).all()
                 else math.nan)
@@ -200,7 +201,7 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
                       "changed": True, "before": before,
                       "effect": {"value": after, "lo": after - half, "hi": after + half,
                                  "n": int(rows["n"].sum()) if len(rows) else 0},
-                      "residual": residual, "unit": "points",
+                      "residual": residual, "why": why, "unit": "points",
                       "verified": (None if not ok else True if all(v is True for v in ok)
                                    else False if False in ok else None),
                       "who": "; ".join(sorted({who.get(int(n), "") for n in e["players"]})),
@@ -211,7 +212,15 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
             continue
         flagged = bool((g["flag"] != "").any())
         measured = bool((g["status"] == "measured").all())
-        if flagged:
+        why = _why(loop.estimate.cards, card)
+        slopes = [_f(s) for s in g["slope"]] if "slope" in g else []
+        if flagged and slopes and max(slopes) < MIN_SLOPE:
+            lit = "; ".join(f"{n}p {v['lit_share']:.0%}" for n, v in sorted(why.items())
+                            if math.isfinite(v["lit_share"]))
+            reason, detail = "no price fixes it", (
+                f"a printed point moves its worth by {max(slopes):.2f} at most (lit in "
+                f"{lit or '–'} of receipts): no printed value fixes it: change the condition")
+        elif flagged:
             reason, detail = "no price fixes it", (
                 "off at some count but no whole printed value of at least 1 brings it "
                 "within the margin on fresh deals: change the condition")
@@ -227,6 +236,15 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
                      "today": today.get(card), "surplus": {
                          int(r["players"]): _f(r["surplus"]) for _, r in g.iterrows()}})
     return lines, left
+
+
+def _why(cards: pd.DataFrame, card: str) -> dict[int, dict[str, float]]:
+    """Per count, why a task is worth what it is (the estimate's rows): the share of its
+    receipts lit by the end, the rounds from receipt to ignition, its lit value
+    (igniting it against never) and its receipt value, each NaN where not measured."""
+    rows = cards[(cards["card"] == card) & (cards["kind"] == "task")] if len(cards) else cards
+    cols = ("lit_share", "rounds_to_light", "lit_value", "value")
+    return {int(r["players"]): {c: _f(r.get(c)) for c in cols} for _, r in rows.iterrows()}
 
 
 def _card_marks(loop: Loop, card: str, targets: Targets) -> str:

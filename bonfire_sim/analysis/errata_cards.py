@@ -6,8 +6,10 @@ count with the ONE printed value proposed for the card (the same at every count)
 count's residual.  ``task_table`` measures the task rows of a configuration from its
 forks; ``pooled`` and ``next_prices`` are the closed loop's per-card steps (the secant
 step of ``reprice``).  All of them go through the card room's one entry,
-``bonfire_sim.analysis.cards``, with its default measure (the lit value's surplus over
-the typical card of its colour; ``cards.MEASURES``).
+``bonfire_sim.analysis.cards``, with its default measure (``cards.DEFAULT_MEASURE``, the
+receipt value's surplus over the typical card of its colour; ``cards.MEASURES``): the
+fair value divides the surplus by what a printed point moves it (``price_divisor``: 1
+under the lit value, about twice the fixed-play slope under the receipt value).
 """
 
 from __future__ import annotations
@@ -27,14 +29,15 @@ flags_across_counts = cards.flags_across_counts
 pooled_half = cards.pooled_half
 population = cards.population
 gnome_values = cards.gnome_values
+MIN_SLOPE = cards.MIN_SLOPE  # below it no printed value fixes a task
 
 PROPOSAL_COLUMNS = ("card", "players", "printed", "proposed", "surplus", "s_lo", "s_hi",
-                    "half", "n", "deals", "status", "flag", "forks_needed", "changed")
+                    "half", "n", "deals", "status", "flag", "forks_needed", "changed", "slope")
 CARD_COLUMNS = ("card", "players", "kind", "printed", "surplus", "s_lo", "s_hi", "half",
                 "n", "deals", "status", "flag", "forks_needed")
 
-__all__ = ["CARD_COLUMNS", "PROPOSAL_COLUMNS", "card_proposals", "flags_across_counts",
-           "gnome_values",
+__all__ = ["CARD_COLUMNS", "MIN_SLOPE", "PROPOSAL_COLUMNS", "card_proposals", "first_price",
+           "flags_across_counts", "gnome_values",
            "next_prices", "pooled", "pooled_half", "population", "printed_points",
            "task_table", "toml_value"]
 
@@ -45,16 +48,22 @@ def card_proposals(table: pd.DataFrame, printed: Mapping[str, int],
     table: the card's ``surplus`` at that count with its interval, ``status`` / ``flag``,
     the ``proposed`` printed value of the card (one for every count: the inverse-variance
     mean of printed - surplus over the counts, its fair window's whole value nearest
-    today's, ``cards.combine``; today's value where no count flags the card or the
-    window holds it) and ``changed`` (proposed differs from printed)."""
+    today's, ``cards.combine``; today's value where no count flags the card, the window
+    holds it or no printed value can fix it: a card whose slope is below
+    ``MIN_SLOPE``, which nobody who receives it lights) and ``changed`` (proposed
+    differs from printed)."""
     t = table[table["kind"] == "task"] if "kind" in table else table
+    measure = _measure_of(t)
+    t = _lit_columns(t)
     fair = (pd.to_numeric(t["printed"], errors="coerce").astype(float)
-            - pd.to_numeric(t["surplus"], errors="coerce").astype(float))  # as card_table
-    t = _lit_columns(t.assign(kind="task", fair=fair,
-                                proposed=np.maximum(np.floor(fair + 0.5), 0)))
-    est = cards.combine(t, dict(printed), margin)
-    one = {str(r["card"]): (int(r["proposed"]) if r["flagged"] and math.isfinite(r["proposed"])
-                            else int(r["printed"])) for _, r in est.iterrows()}
+            - pd.to_numeric(t["surplus"], errors="coerce").astype(float)
+            / cards.price_divisor(pd.to_numeric(t["slope"], errors="coerce").astype(float)
+                                  .fillna(1.0), measure))  # as card_table
+    t = t.assign(kind="task", fair=fair, proposed=np.maximum(np.floor(fair + 0.5), 0))
+    est = cards.combine(t, dict(printed), margin, measure)
+    one = {str(r["card"]): (int(r["proposed"]) if r["flagged"] and not r["no_price"]
+                            and math.isfinite(r["proposed"]) else int(r["printed"]))
+           for _, r in est.iterrows()}
     out = t.assign(proposed=t["card"].map(one))
     out["changed"] = out["proposed"] != out["card"].map(dict(printed))
     return out.loc[:, list(PROPOSAL_COLUMNS)].reset_index(drop=True)
@@ -63,10 +72,13 @@ def card_proposals(table: pd.DataFrame, printed: Mapping[str, int],
 def task_table(configs: Sequence[tuple[str, RunConfig, Any]], games: int, margin: float,
                alpha: float, *, focus: Sequence[str] = (), focus_games: int = 0,
                jobs: int = 1, quiet: bool = True,
-               progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+               progress: Callable[[int, int], None] | None = None,
+               detail: bool = False) -> pd.DataFrame:
     """The task rows (``CARD_COLUMNS``) of ``(label, config, run_dir)`` configurations:
     every task forked on the first ``games`` games, the ``focus`` cards alone on
-    ``focus_games`` (their own intervals); forks clustered by label and deal."""
+    ``focus_games`` (their own intervals); forks clustered by label and deal.  ``detail``:
+    the lit value's forks too (``lit_value`` beside a receipt value: why a card is worth
+    what it is; the sheet's estimate shows it, the fresh rounds need only the value)."""
     from bonfire_sim.infra.progress import part_of
 
     parts = []
@@ -75,7 +87,8 @@ def task_table(configs: Sequence[tuple[str, RunConfig, Any]], games: int, margin
     for i, (label, cfg, path) in enumerate(configs):
         printed[cfg.players] = cards.printed_points(cfg)
         kinds = cards.task_kinds()
-        t = cards.probe_values(cfg, cards.ProbeSettings(games=games, kinds=kinds),
+        every = tuple(dict.fromkeys(kinds + (cards.DETAIL_KINDS if detail else ())))
+        t = cards.probe_values(cfg, cards.ProbeSettings(games=games, kinds=every),
                                run_dir=path, jobs=jobs, quiet=quiet,
                                progress=part_of(progress, sum(sizes[:i]), sum(sizes)))
         if focus and focus_games > games:
@@ -90,6 +103,12 @@ def task_table(configs: Sequence[tuple[str, RunConfig, Any]], games: int, margin
     return tab[tab["kind"] == "task"].reset_index(drop=True)
 
 
+def _measure_of(table: pd.DataFrame) -> str:
+    """The measure a table's rows price by: the default's where the card table gave them
+    a ``slope``, the lit value's (a printed point moves it by one) where they carry none."""
+    return cards.DEFAULT_MEASURE if "slope" in table else "lit"
+
+
 def _lit_columns(table: pd.DataFrame) -> pd.DataFrame:
     """The card table's columns of the lit value where a caller's rows lack them (the
     sheet's own tables): a printed point moves it by one (``slope``), and no test across
@@ -97,6 +116,19 @@ def _lit_columns(table: pd.DataFrame) -> pd.DataFrame:
     missing = {col: default for col, default in (("slope", 1.0), ("flag_counts", ""),
                                                  ("price_note", "")) if col not in table}
     return table.assign(**missing) if missing else table
+
+
+def first_price(table: pd.DataFrame, card: str, printed: int) -> float:
+    """A flagged card's first whole price (the errata loop's round 0): printed - its
+    pooled surplus / the default measure's ``price_divisor`` of its pooled slope (1
+    under the lit value: printed - surplus), rounded; NaN where the surplus is unknown or
+    the slope is below ``MIN_SLOPE`` (no printed value fixes it: change its condition)."""
+    measure = _measure_of(table)
+    t = _lit_columns(table)
+    s, slope = cards.pooled(t, card), cards.pooled(t, card, "slope")
+    if not (math.isfinite(s) and math.isfinite(slope)) or slope < cards.MIN_SLOPE:
+        return math.nan
+    return float(math.floor(printed - s / float(cards.price_divisor(slope, measure)) + 0.5))
 
 
 def pooled(table: pd.DataFrame, card: str) -> float:
@@ -108,9 +140,15 @@ def next_prices(table: pd.DataFrame, current: dict[str, int], printed: dict[str,
                 history: dict[str, list[tuple[float, float]]],
                 margin: float) -> tuple[dict[str, int], list[str]]:
     """(the cards to move after a fresh round, the re-priced cards too wide to steer by):
-    ``reprice``'s secant steps; the lit value moves one point per printed point, so the
-    first step's slope is 1."""
-    return cards.next_prices(_lit_columns(table), current, history, {}, margin)
+    ``reprice``'s secant steps.  A card's first step divides by the default measure's
+    response to a printed point (``RESPONSE_RATIO`` x its pooled fixed-play slope in
+    ``table``: 1 under the lit value, whose slope is exactly 1), as ``reprice`` does."""
+    measure = _measure_of(table)
+    t = _lit_columns(table)
+    ratio = cards.RESPONSE_RATIO[measure]
+    slopes = {c: ratio * cards.pooled(t, c, "slope") for c in history}
+    slopes = {c: s for c, s in slopes.items() if math.isfinite(s)}
+    return cards.next_prices(t, current, history, slopes, margin, measure)
 
 
 def toml_value(v: Any) -> str:

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.errata_cards import next_prices, pooled
+from bonfire_sim.analysis.errata_cards import first_price, next_prices, pooled
 from bonfire_sim.analysis.intervals import se_from_interval
 from bonfire_sim.analysis.targets import Targets
 
@@ -125,8 +125,9 @@ def seats_within(seats: pd.DataFrame, targets: Targets) -> dict[int, bool | None
 def first_proposal(start: Edition, estimate: Measure, targets: Targets) -> Edition:
     """The edition round 0 proposes from the runs' figures: seat points where a count's
     seats miss their target with confidence, one whole value for every card flagged at a
-    count or across counts (the inverse-variance mean of printed - surplus over the
-    counts)."""
+    count or across counts (``errata_cards.first_price``: printed - the pooled surplus
+    over what a printed point moves it under the default measure; none for a card no
+    printed value fixes)."""
     seats = dict(start.seat_points)
     for n, missed in seats_missed(estimate.seats, targets).items():
         if missed and estimate.seat_next.get(n):
@@ -137,10 +138,9 @@ def first_proposal(start: Edition, estimate: Measure, targets: Targets) -> Editi
     # at every count on few forks each is found only there)
     off = (t["flag"] != "") | (t["flag_counts"] != "") if "flag_counts" in t else t["flag"] != ""
     for card in sorted(set(t.loc[off, "card"])):
-        s = pooled(t, str(card))
-        if math.isfinite(s):  # never below MIN_PRICE: the check says if that is enough
-            prices[str(card)] = max(int(math.floor(start.task_points[str(card)] - s + 0.5)),
-                                    MIN_PRICE)
+        p = first_price(t, str(card), start.task_points[str(card)])
+        if math.isfinite(p):  # never below MIN_PRICE: the check says if that is enough
+            prices[str(card)] = max(int(p), MIN_PRICE)
     return Edition(seats, prices)
 
 

@@ -102,7 +102,9 @@ def surplus_measures(run: Run, tasks: Sequence[str], probes: ProbeSettings,
     light and forced forks; none for solo."""
     if run.config.players < 2 or not tasks:
         return []
-    tv = task_values([run], probes=probes, jobs=jobs)
+    # the sweep page's surplus is the lit value's (its light and forced forks, its
+    # documented meaning), whatever the card table's default measure is
+    tv = task_values([run], probes=probes, jobs=jobs, measure="lit")
     rows = []
     for task in tasks:
         r = tv[(tv["task"] == task) & (tv["players"] == run.config.players)].iloc[0]

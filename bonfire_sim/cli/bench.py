@@ -240,8 +240,8 @@ def manifest() -> None:
 @quiet_option
 def forks(games: int, jobs: int, strategies_: str | None, quiet: bool) -> None:
     """Engine forks per second (the task and gnome values) on --games seat-rotated
-    4-player games, for the report's fork kinds, for the card table of each measure (lit,
-    the default, and receipt) and for the few-task forks reprice --verify plays.
+    4-player games, for the report's fork kinds, for the card table of each measure (receipt,
+    the default, and lit) and for the few-task forks reprice --verify plays.
 
     Example:
 
@@ -294,7 +294,7 @@ def card_table(jobs: int, measure: str, quiet: bool) -> None:
 
     \b
         bonfire-sim bench card-table --jobs 2
-        bonfire-sim bench card-table --measure receipt --jobs 2
+        bonfire-sim bench card-table --measure lit --jobs 2
     """
     from bonfire_sim.sim.runner import resolve_jobs
 

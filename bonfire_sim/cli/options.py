@@ -369,16 +369,16 @@ def set_option(fn: F) -> F:
 
 # The card measures of ``analysis.cards.table.MEASURES`` (written out so the CLI loads
 # without the engine; tests/test_card_values.py checks they agree), the default first.
-CARD_MEASURES = ("lit", "receipt")
+CARD_MEASURES = ("receipt", "lit")
 
 
 def measure_option(fn: F) -> F:
-    """``--measure lit|receipt`` (parameter ``measure``): what a task's card value is."""
+    """``--measure receipt|lit`` (parameter ``measure``): what a task's card value is."""
     return click.option(
         "--measure", type=click.Choice(CARD_MEASURES), default=CARD_MEASURES[0],
         show_default=True,
-        help="A task's value: 'lit' (igniting it at a moment its owner could, against "
-             "never; a printed point moves it by one) or 'receipt' (receiving it against "
-             "the best other move: includes how hard its condition is; its closed loop "
-             "is not yet verified, see docs/explanation/values.md).",
+        help="A task's value: 'receipt' (receiving it against the best other move: "
+             "includes how hard its condition is; see docs/explanation/values.md) or "
+             "'lit' (igniting it at a moment its owner could, against never; a printed "
+             "point moves it by one, the difficulty of its condition left out).",
     )(fn)

@@ -85,10 +85,10 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
     """Propose whole-point printed task values for the cards whose price is off.
 
     A task's surplus is its value minus the mean of the tasks of its colour at that
-    player count: by default its lit value (engine forks: ignite it at a moment its
-    owner could, against never; a printed point moves it by one), with --measure receipt
-    its receipt value (receive it now against the best other move; not yet verified in
-    a closed loop).  The fair value is printed - surplus / slope (the surplus a printed
+    player count: by default its receipt value (engine forks: receive it now against
+    the best other move, so how hard its condition is counts too), with --measure lit
+    its lit value (ignite it at a moment its owner could, against never; a printed
+    point moves it by one).  The fair value is printed - surplus / slope (the surplus a printed
     point buys), one for all player counts, and its window the surplus interval read
     the same way; a flagged card moves to the window's whole value nearest its print,
     or stays where the window holds the print (each count's residual is shown); where
@@ -109,7 +109,7 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
     \b
         bonfire-sim reprice runs/four --out experiments/reprice.toml --verify --jobs 2
         bonfire-sim reprice runs/two runs/four --out reprice.toml --probe-games 500
-        bonfire-sim reprice runs/three --out r.toml --verify --measure receipt
+        bonfire-sim reprice runs/three --out r.toml --verify --measure lit
         bonfire-sim reprice runs/four --out r.toml --verify --backend dask \
             --scheduler tcp://10.0.0.5:8786 --jobs 64
     """

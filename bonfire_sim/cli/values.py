@@ -77,11 +77,11 @@ def values(run_dirs: tuple[str, ...], players_text: str, strategies: str, games:
 
     A task's surplus is its value minus the mean of the other tasks of its colour, in
     points and in win-equivalent points; a gnome's, recruiting it against the average
-    gnome.  The value is the lit value by default (engine forks: ignite the task at a
-    moment its owner could, against never); --measure receipt makes it the receipt
-    value (receive it now against the best other move: how hard the condition is counts
-    too), with its lit share, rounds from receipt to ignition and lit value beside it
-    (the receipt value's closed loop is not yet verified).  Every card is
+    gnome.  The value is the receipt value by default (engine forks: receive the task
+    now against the best other move, so how hard its condition is counts too), with its
+    lit share, rounds from receipt to ignition, take rate and lit value beside it;
+    --measure lit makes it the lit value (ignite the task at a moment its owner could,
+    against never: the condition's difficulty left out).  Every card is
     forked on --games games; then, round after round on fresh deals, each row still
     wider than 0.6 x the margin is forked alone on the games its interval needs
     (at most --max-games four-player games per card, as many seat-games at the other
@@ -99,7 +99,7 @@ def values(run_dirs: tuple[str, ...], players_text: str, strategies: str, games:
     \b
         bonfire-sim values --players 2,3,4 --jobs 2 --out card-values.csv
         bonfire-sim values runs/four --max-games 8000 --format csv
-        bonfire-sim values --players 3 --measure receipt --out receipt.csv
+        bonfire-sim values --players 3 --measure lit --out lit.csv
     """
     import time
 

@@ -123,7 +123,7 @@ def estimate(multi: dict[int, dict[tuple[str, ...], list[Run]]], today: Edition,
                     sum(min(probe_games, r.config.games) for r in rs), "games")
         tables.append(task_table([(r.label, r.config, r.path) for r in rs], probe_games,
                                  targets.task_margin, targets.alpha, jobs=jobs, quiet=quiet,
-                                 progress=tick))
+                                 progress=tick, detail=True))
     cards = (flags_across_counts(pd.concat(tables, ignore_index=True), targets.task_margin,
                                  targets.alpha) if tables
              else pd.DataFrame(columns=list(CARD_COLUMNS)))

@@ -100,11 +100,12 @@ def task_answer(tv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, An
     # a task is flagged at a count, or by the test across the counts (a card a little off
     # at every count): the first screen's card re-prices both, so the list here is its list
     flagged = ranked[FL.flagged(ranked)]
-    method = ("A task's surplus is its lit value (engine forks: ignite it now against never) "
-              "minus the mean lit value of the other tasks of its colour at that player "
-              "count; print printed - surplus and the card is worth its tier's typical "
-              "card. `bonfire-sim reprice RUN --verify` proposes one printed value for every "
-              "count and checks it on fresh deals.")
+    method = ("A task's surplus is its receipt value (engine forks: receive it now against "
+              "the best other move, so how hard its condition is counts) minus the mean "
+              "receipt value of the other tasks of its colour at that player count; the "
+              "print column is where that surplus reaches zero. `bonfire-sim reprice RUN "
+              "--verify` proposes one printed value for every count and checks it on "
+              "fresh deals.")
     # The figure shows the flagged tasks, or the largest surpluses when none is flagged.
     shown = (flagged if len(flagged) else ranked[ranked["status"] == "measured"]).head(SHOWN)
     figure = []

@@ -226,20 +226,21 @@ def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
     blocks = [H.text_block(
         "Values are measured by the engine itself, not by a regression: at a sampled "
         "decision the game is copied and played on twice with the same random streams "
-        "(see Method). Lit value: the owner's final score when it ignites the task at a "
-        "decision where it could, minus the same game in which that task is dead (natural "
-        "forks, and forced ones after a forced take so that tasks the players avoid are "
-        "measured too). Surplus: the lit value minus the mean lit value of the other tasks "
-        "of its colour at that player count, i.e. the points it gives beyond the typical "
-        "card of its tier. Print: printed - surplus, whole (`bonfire-sim reprice` checks "
-        "it on fresh deals). Intervals clustered by deal; a row is measured when its "
-        f"surplus interval is within ±{margin:g} point(s) (10+ deals); a row on 10+ deals "
-        "is flagged where its interval lies beyond the margin. Pooled rows only where "
-        "the counts agree (Cochran's Q)."),
+        "(see Method). Receipt value: the owner's final score when it receives the task at "
+        "a decision where it could, minus the best other move (the effort and risk of its "
+        "condition included). Surplus: the receipt value minus the mean receipt value of "
+        "the other tasks of its colour at that player count, i.e. the points it gives "
+        "beyond the typical card of its tier. Beside it, why: lit share (receipts lit by "
+        "the end), rounds from receipt to ignition, take rate and lit value (igniting it "
+        "against never). Print: where the surplus reaches zero, whole (`bonfire-sim "
+        "reprice` checks it on fresh deals). Intervals clustered by deal; a row is "
+        f"measured when its surplus interval is within ±{margin:g} point(s) (10+ deals); "
+        "one on 10+ deals is flagged where its interval lies beyond the margin. Pooled "
+        "rows only where the counts agree (Cochran's Q)."),
         H.text_block(f"{len(flagged)} task rows flagged (surplus beyond ±{margin:g} "
-                     f"point(s), Benjamini-Hochberg FDR 5%): "
-                     + (", ".join(f"{r.task} {int(r.players)}p ({r.flag}, print "
-                                  f"{int(r.proposed)})" for r in flagged.itertuples())
+                     f"point(s), Benjamini-Hochberg FDR 5%): " + (", ".join(
+                         f"{r.task} {int(r.players)}p ({r.flag}, " + (f"print {r.proposed:.0f})"
+                         if pd.notna(r.proposed) else "no price)") for r in flagged.itertuples())
                         or "none") + f". {len(wide)} rows not measured.")]
     if not est.empty:
         blocks.append(_fig(F.value_intervals(est, "task", "label", value="surplus",
@@ -258,12 +259,13 @@ def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
                                    "s_hi"))
     blocks.append(H.table_block(tv.sort_values(["players", "task"]), {
         "task": ("task", ""), "players": ("players", "d"), "text": ("condition", ""),
-        "printed": ("printed", "d"), "value": ("lit value", ".2f"), "lo": ("95% lo", ".2f"),
+        "printed": ("printed", "d"), "value": ("receipt value", ".2f"), "lo": ("95% lo", ".2f"),
         "hi": ("95% hi", ".2f"), "n": ("forks", ","), "n_forced": ("forced", ","),
-        "deals": ("deals", ","), "reference": ("colour mean", ".2f"),
-        "surplus": ("surplus", "+.2f"), "s_lo": ("95% lo", "+.2f"),
-        "s_hi": ("95% hi", "+.2f"), "fair": ("fair", ".1f"), "proposed": ("print", ".0f"),
-        "take_rate": ("taken", ".3f"), "lit_rate": ("lit | taken", ".2f"),
+        "deals": ("deals", ","), "reference": ("tier mean", ".2f"), "surplus": ("surplus", "+.2f"),
+        "s_lo": ("95% lo", "+.2f"), "s_hi": ("95% hi", "+.2f"), "fair": ("fair", ".1f"),
+        "proposed": ("print", ".0f"), "take_rate": ("taken", ".3f"), "lit_rate": (
+            "lit | taken", ".2f"), "lit_share": ("lit share", ".2f"), "rounds_to_light": (
+            "rounds to light", ".1f"), "lit_value": ("lit value", ".2f"),
         **_STATUS_COLUMNS, "games": ("example games", "")},
         caption="Tasks per player count (players 0 = pooled where counts agree); replay an "
                 "example with `bonfire-sim replay --run DIR --game ID`", row_class="flag"))

@@ -39,12 +39,25 @@ def _yes(v: Any) -> str:
     return "yes" if v is True else "not resolved" if v is None else "no"
 
 
-def _pts(v: Any) -> str:
+def _num(v: Any, spec: str) -> str:
+    """``v`` formatted by ``spec``, or '–' where it is no finite number."""
     try:
         x = float(v)
     except (TypeError, ValueError):
         return "–"
-    return f"{x:+.1f}" if math.isfinite(x) else "–"
+    return format(x, spec) if math.isfinite(x) else "–"
+
+
+def _pts(v: Any) -> str:
+    return _num(v, "+.1f")
+
+
+def _why(why: Mapping[Any, Mapping[str, Any]]) -> str:
+    """Per count: lit share, rounds to light and lit value ('–' where not measured)."""
+    return "; ".join(f"{n}p lit {_num(r.get('lit_share'), '.0%')}, "
+                     f"{_num(r.get('rounds_to_light'), '.1f')} rounds, lit value "
+                     f"{_num(r.get('lit_value'), '+.1f')}"
+                     for n, r in sorted(why.items(), key=lambda kv: int(kv[0])))
 
 
 def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -72,13 +85,18 @@ def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
                    [(f"{s['players']}", s["today"], s["proposed"], _yes(s["changed"]))
                     for s in sheet["seats"]])
     tasks = _table("print-tasks", "Tasks to re-print: ONE value for every player count; "
-                   "each count's residual worth beyond its tier after the change",
-                   ["task", "card", "today", "print", "residual per count (points)"],
+                   "each count's residual worth beyond its tier after the change (the "
+                   "receipt value: receive the task against the best other move), and "
+                   "why, before the change: receipts lit by the end, rounds from "
+                   "receipt to ignition, lit value (ignite it against never)",
+                   ["task", "card", "today", "print", "residual per count (points)",
+                    "why (today, per count)"],
                    [(x["item"], x["text"], x["today"], x["proposed"],
                      "; ".join(f"{n}p {_pts(r['surplus'])} ({_pts(r['lo'])} to "
                                f"{_pts(r['hi'])})" for n, r in sorted(
-                                   x["residual"].items(), key=lambda kv: int(kv[0]))))
-                    for x in sheet["tasks"]], text_cols=(0, 1, 4))
+                                   x["residual"].items(), key=lambda kv: int(kv[0]))),
+                     _why(x.get("why") or {}))
+                    for x in sheet["tasks"]], text_cols=(0, 1, 4, 5))
     off = [g for g in sheet["gnomes"]
            if g.get("changed") or g["reason"] == "no price fixes it"]
     gnomes = _table("print-gnomes", "Gnomes to change (the change tried on fresh deals)",

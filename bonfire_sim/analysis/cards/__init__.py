@@ -11,9 +11,9 @@
     card, kind, group   task id / gnome id; ``task`` / ``gnome``; colour (tier) / ``gnome``
     players             player count (never pooled with another)
     printed             the task's printed points in these games (NaN for gnomes)
-    value, lo, hi       tasks: the ``measure`` (default ``lit``: ignite it at a moment
-                        its owner could vs never; ``receipt``: receive it vs the best
-                        other move at a decision where the mover could); gnomes: recruit
+    value, lo, hi       tasks: the ``measure`` (default ``receipt``: receive it vs the
+                        best other move at a decision where the mover could; ``lit``:
+                        ignite it at a moment its owner could vs never); gnomes: recruit
                         it vs the best other move; final points of the mover, 95%
                         clustered by deal
     n, deals            forks and deals it rests on
@@ -89,10 +89,14 @@ from bonfire_sim.analysis.cards.probes import ProbeSettings, probe_values
 from bonfire_sim.analysis.cards.survey import card_values, survey_cards
 from bonfire_sim.analysis.cards.table import (
     DEFAULT_MEASURE,
+    DETAIL_KINDS,
     MEASURES,
+    MIN_SLOPE,
+    RESPONSE_RATIO,
     card_table,
     flags_across_counts,
     population,
+    price_divisor,
     printed_points,
     task_kinds,
 )
@@ -100,10 +104,11 @@ from bonfire_sim.analysis.cards.views import gnome_values, task_values
 from bonfire_sim.analysis.runs import RunLike
 from bonfire_sim.sim.runconfig import RunConfig
 
-__all__ = ["DEFAULT_MEASURE", "MEASURES", "ProbeSettings", "Reprice", "card_table",
-           "card_values", "combine", "flags_across_counts", "gnome_values", "measure",
-           "next_prices", "pooled", "pooled_half",
-           "population", "printed_points", "probe_values", "reprice", "task_kinds", "task_values",
+__all__ = ["DEFAULT_MEASURE", "DETAIL_KINDS", "MEASURES", "MIN_SLOPE", "RESPONSE_RATIO",
+           "ProbeSettings", "Reprice", "card_table", "card_values", "combine",
+           "flags_across_counts", "gnome_values",
+           "measure", "next_prices", "pooled", "pooled_half", "population", "price_divisor",
+           "printed_points", "probe_values", "reprice", "task_kinds", "task_values",
            "toml_value"]
 
 

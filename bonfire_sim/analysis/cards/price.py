@@ -268,7 +268,7 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     there and whether it lies within ± margin, and the same in printed points
     (``price_window``, at the surplus per printed point the loop's own prices showed:
     ``responses``).  Seeds of the estimating runs are refused.  ``measure``: a task's
-    value (``table.MEASURES``: the lit value by default, or the receipt value)."""
+    value (``table.MEASURES``: the receipt value by default, or the lit value)."""
     check_measure(measure)
     rs = as_runs(runs)
     if not rs:

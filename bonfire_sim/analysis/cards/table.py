@@ -1,9 +1,10 @@
 """Card values a designer can print: per card and player count, what the card is worth
 against the typical card of its tier, clustered by deal, measured or marked.
 
-Two measures of a task (``MEASURES``; ``DEFAULT_MEASURE`` is the lit value, because the
-receipt value's closed loop did not bring held-out plants back at 2, 3 or 4 players:
-docs/findings/2026-11-27-task-worth.md):
+Two measures of a task (``MEASURES``; ``DEFAULT_MEASURE`` is the receipt value: it holds
+the difficulty of meeting the condition, which the lit value cannot see, and its closed
+loop brought held-out plants B20 +3, R6 -2, Y13 +4 back exactly at 2-4 players:
+docs/findings/2026-11-29-plants-one-loop.md; docs/explanation/values.md):
 
 **Tasks: the lit value** (``measure="lit"``).  The mean difference of the task's light
 forks: the mover's final score when it ignites the task at a decision where it could,
@@ -71,8 +72,8 @@ from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.rules import components as C
 from bonfire_sim.sim.runconfig import RunConfig
 
-MEASURES = ("lit", "receipt")  # what a task's value is (module docstring)
-DEFAULT_MEASURE = "lit"
+MEASURES = ("receipt", "lit")  # what a task's value is (module docstring), default first
+DEFAULT_MEASURE = "receipt"
 _TASK_KINDS = {"lit": ("light", "forced"), "receipt": ("take",)}
 DETAIL_KINDS = ("light", "forced")  # the lit value shown beside it
 CARD_KINDS = ("take", "light", "gnome", "forced")  # every fork a card table can use
