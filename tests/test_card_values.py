@@ -548,6 +548,29 @@ def test_the_estimates_proposal_is_the_nearest_whole_value_of_its_window():
     assert r2["note"].startswith("below its colour's lowest printing")
 
 
+def test_a_count_without_a_price_does_not_speak_for_a_card_the_pooled_slope_prices():
+    """B21 (plants-gate loop, 2026-11-29): one count's slope 0.08 wrote "no price fixes
+    this card" while the pooled slope, 0.10, re-priced it 3 -> 10 under that note.  The
+    one value for all counts speaks for the card: a count's "no price" note goes where
+    the pooled slope prices it, and stays where the pooled slope does not."""
+    from bonfire_sim.analysis.cards.price import combine
+
+    flat = "no price fixes this card: change its condition (lit in 2% of receipts)"
+
+    def row(card, n, slope, note=""):
+        return {"card": card, "kind": "task", "players": n, "surplus": -2.0, "half": 0.5,
+                "slope": slope, "fair": 3 + 2.0 / max(slope, 0.5),
+                "proposed": 6.0, "flag": "weak", "flag_counts": "", "price_note": note,
+                "status": "measured"}
+
+    t = pd.DataFrame([row("B21", 2, 0.08, flat), row("B21", 3, 0.12), row("B21", 4, 0.12),
+                      row("B22", 2, 0.05, flat), row("B22", 3, 0.06, flat)])
+    est = combine(t, {"B21": 3, "B22": 3}, 1.0, "receipt").set_index("card")
+    assert not est.loc["B21", "no_price"] and est.loc["B21", "proposed"] != 3
+    assert not est.loc["B21", "note"].startswith("no price")
+    assert bool(est.loc["B22", "no_price"]) and est.loc["B22", "note"] == flat
+
+
 def test_the_response_is_the_loops_own_slope_held_above_the_no_price_floor():
     from bonfire_sim.analysis.cards.price import response, responses
 

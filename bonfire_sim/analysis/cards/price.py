@@ -148,8 +148,11 @@ def combine(table: pd.DataFrame, printed: dict[str, int], margin: float,
         floor = tier_floor(str(card))
         # a count's own "below its colour's lowest printing" says nothing where the one
         # value for all counts is not below it
+        # ... nor its "no price fixes this card" where the pooled slope does price it (B21:
+        # one count's slope 0.08, pooled 0.10, was re-priced under that note)
         note = next((n for n in g["price_note"] if n and not (
-            n.startswith("below") and not proposed < floor)), "")
+            n.startswith("below") and not proposed < floor) and not (
+            n.startswith("no price") and not no_price)), "")
         # a move below the tier's floor needs every count's row measured
         below = (flagged and bool(proposed < min(floor, p))
                  and not (g.loc[ok, "status"] == "measured").all())
