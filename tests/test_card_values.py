@@ -843,8 +843,11 @@ def test_planted_reprice_invariance_heavy(tmp_path):
     value within 1 point, and flag none of the untouched cards.  As ``reprice`` does,
     the whole table comes from 1,200 games and the two planted cards' own forks from
     4,800 (2026-11-27, lit value: R3 moved +3.81, Y14 -3.10, proposals 1 / 1 and 6 / 6,
-    no untouched card flagged).  Under the receipt value (an option) Y14 moved -2.45
-    where slope x k said -1.30 (measured 2026-11-28)."""
+    no untouched card flagged).  Pinned to the lit value, whose slope is one by
+    construction: the receipt value (the default since 2026-11-29) moved Y14 -2.45 where
+    slope x k said -1.30 (2026-11-28) and, with the fair-window gate, proposed R3 2 / 5
+    for the +4 plant (make test-heavy, 2026-11-29 12:40 UTC): its plants are the B20 test
+    above and the loops' plants."""
     from bonfire_sim.analysis.cards.price import fresh_table, group_runs
 
     base = run(RunConfig(games=8, players=4, seed=51, seat_rotation=True), tmp_path / "b")
@@ -852,7 +855,8 @@ def test_planted_reprice_invariance_heavy(tmp_path):
     printed = printed_points(RunConfig(games=4, players=4))
     plant = {"R3": printed["R3"] + 4, "Y14": printed["Y14"] - 3}
     a, b = (fresh_table(groups, prices, seed=5100, games=HEAVY_GAMES, focus=tuple(plant),
-                        focus_games=4 * HEAVY_GAMES, margin=1.0, alpha=0.05, jobs=2)[0]
+                        focus_games=4 * HEAVY_GAMES, margin=1.0, alpha=0.05, jobs=2,
+                       measure="lit")[0]
             .query("kind == 'task'").set_index("card")
             for prices in (printed, {**printed, **plant}))
     for task, k in (("R3", 4), ("Y14", -3)):
