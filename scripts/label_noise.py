@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bonfire_sim.infra import fileio
 from bonfire_sim.studies.expert import ExpertConfig, Positions, record_positions, start_row
 from bonfire_sim.studies.label_noise import noise_figures, relabel
 
@@ -55,7 +56,8 @@ def main() -> None:
         t1 = time.time()
         labels[name] = relabel(sub, w, samples, salt, jobs=a.jobs)
         print(f"{name}: {samples} samples, {time.time() - t1:.0f}s", flush=True)
-    np.savez_compressed(a.out / "labels.npz", **labels)
+    with fileio.atomic_file(a.out / "labels.npz") as f:  # the one safe writer
+        np.savez_compressed(f, **labels)
     big = 0.5 * (labels["a_big"] + labels["b_big"])  # the best reference: both pooled
     pairs = {
         f"{a.small} vs {a.small}": (labels["a_small"], labels["b_small"]),
@@ -75,7 +77,7 @@ def main() -> None:
             key = label + (f", {players} players" if players else "")
             doc[key] = figs
             print(key + ": " + ", ".join(f"{k} {v:.3f}" for k, v in figs.items()), flush=True)
-    (a.out / "figures.json").write_text(json.dumps(doc, indent=1))
+    fileio.write_text(a.out / "figures.json", json.dumps(doc, indent=1))
     print(f"total {time.time() - t0:.0f}s")
 
 

@@ -90,8 +90,10 @@ class Positions:
                          self.q[idx], self.k[idx], self.deal[idx], self.players[idx])
 
     def save(self, path: Path) -> None:
-        """Write as one ``.npz``."""
-        np.savez_compressed(path, **{k: getattr(self, k) for k in self.__dataclass_fields__})
+        """Write as one ``.npz`` through the atomic writer (no link followed, no half file
+        left where a round is interrupted)."""
+        with fileio.atomic_file(path) as f:
+            np.savez_compressed(f, **{k: getattr(self, k) for k in self.__dataclass_fields__})
 
     @classmethod
     def load(cls, path: Path) -> Positions:
