@@ -503,7 +503,10 @@ def test_a_flagged_card_moves_only_when_its_fair_window_excludes_its_price_and_n
     assert into_window(4, 3.2, 6.8) is None  # the window holds the price: it stays
     assert into_window(4, 5.4, 7.9) == 6 and into_window(4, 0.2, 2.5) == 2  # nearest inside
     assert into_window(4, 5.2, 5.7) == 5 and into_window(4, 4.2, 4.4) is None  # no whole inside
-    assert into_window(1, -3.0, -0.5) == 0 and into_window(4, math.nan, 5.0) is None
+    assert into_window(4, math.nan, 5.0) is None
+    # never below the lowest print (window.MIN_PRICE): a window wholly below 1 moves a
+    # card to 1 (it moved one printed 1 to 0), and one printed 1 stays
+    assert into_window(4, -3.0, -0.5) == 1 and into_window(1, -3.0, -0.5) is None
     # A: -2.2 +-0.8 at 2 players (flagged), +1.6 +-0.8 at 3: pooled -0.3 +-0.57, which
     # a slope of 0.2 (divisor 0.5) reads as 4.0 .. 6.7 printed points around the print 4
     # -- it holds the print.  B: -2.5 +-0.9 at both counts: pooled 3.2 .. 6.8 points off.
@@ -513,6 +516,99 @@ def test_a_flagged_card_moves_only_when_its_fair_window_excludes_its_price_and_n
                          "flag": ["weak", "", "weak", "weak"], "flag_counts": ""})
     step, _ = next_prices(rows, {"A": 4, "B": 4}, {}, {}, 1.0, "receipt")
     assert step == {"B": 8}  # 4 + (2.5 - 0.9 / sqrt 2) / 0.5 = 7.3: the nearest whole, 8
+
+
+def test_no_price_is_proposed_below_one_and_a_card_fair_below_it_says_change_the_condition():
+    """Issue 36: the loop proposed 0 (R1, R7, R8, Y8 in the example report) where the
+    errata sheet prints 1 ("a task printed at 0 points is no proposal").  One floor,
+    ``window.MIN_PRICE``: the card table's own proposal, the estimate's one value for
+    all counts and the loop's secant step never name less, and a card whose fair value
+    lies below it says "change the condition" with its surplus at the floor.  The old
+    rule proposes 0 in all three and says nothing (Y8's row: "below its colour's lowest
+    printing")."""
+    from bonfire_sim.analysis.cards.price import combine, next_prices
+    from bonfire_sim.analysis.cards.table import MIN_DEALS, _prices
+    from bonfire_sim.analysis.cards.window import MIN_PRICE
+
+    assert MIN_PRICE == 1
+    rows = pd.DataFrame({"card": ["Y8", "R3"], "kind": "task", "deals": MIN_DEALS,
+                         "group": ["yellow", "red"], "printed": [7, 5], "slope": [0.5, 0.5],
+                         "surplus": [7.7, 3.6], "s_lo": [6.8, 3.0], "s_hi": [8.6, 4.2],
+                         "lit_share": 0.9})
+    t = _prices(rows, "receipt").set_index("card")  # divisor 2 x 0.5 = 1 a point
+    y8 = t.loc["Y8"]  # fair 7 - 7.7 = -0.7: 1, and at 1 the surplus stays 7.7 - 6 = +1.7
+    assert y8["proposed"] == MIN_PRICE and y8["price_note"].startswith("change the condition")
+    assert "surplus at 1 +1.7 (+0.8 to +2.6)" in y8["price_note"], y8["price_note"]
+    assert t.loc["R3", "proposed"] == 1 and not t.loc["R3", "price_note"].startswith(
+        "change")  # fair 1.4: 1 is its own whole value, no advice
+    # the estimate's one value for all counts: Y8's window -1.3 .. -0.1 lies below 1
+    est = combine(t.reset_index().assign(players=2, half=0.6, flag="strong",
+                                         flag_counts="", status="measured"),
+                  {"Y8": 7, "R3": 5}, 1.0, "receipt").set_index("card")
+    assert est.loc["Y8", "proposed"] == MIN_PRICE
+    assert est.loc["Y8", "note"].startswith("change the condition")
+    assert not est.loc["R3", "note"].startswith("change the condition")
+    # the loop's secant step: Y8 at 1 still +2.0 over a response of 1 aims at -1
+    row = pd.DataFrame({"card": ["Y8"], "kind": "task", "surplus": [2.0], "half": [0.3],
+                        "slope": [0.5], "flag": ["strong"], "flag_counts": [""]})
+    hist = {"Y8": [(3.0, 4.0)]}
+    step, _ = next_prices(row, {"Y8": 1}, hist, {"Y8": 1.0}, 1.0, "receipt")
+    assert step == {} and hist["Y8"][-1] == (1.0, 2.0)  # stays at the floor, not 0
+
+
+def test_the_loop_plays_the_print_fair_at_every_count_where_it_beats_the_rounding():
+    """Issue 36 bar 1: the loop steers by the pooled surplus (a secant step to its zero,
+    rounded), which can leave one count at the margin while the neighbouring whole print
+    puts every count inside.  R6 on the planted loop (seeds 99x0) read +0.1 / +0.4 /
+    +1.0 at 2 / 3 / 4 players at 4: with a response of 0.3 a point, 3 predicts -0.2 /
+    +0.1 / +0.7.  ``steps.minimax_print`` takes that print; a gain under ``GAIN`` (the
+    noise between two prints fair alike) keeps the rounding.  The old rounding plays 4
+    in case A (its pooled target, 3.6, rounds there) and 2 in case C."""
+    from bonfire_sim.analysis.cards.price import next_prices
+    from bonfire_sim.analysis.cards.steps import GAIN, count_responses, minimax_print, worst
+
+    resp = {2: 0.3, 3: 0.3, 4: 0.3}
+    a = {2: 0.1, 3: 0.4, 4: 1.0}
+    assert minimax_print(3.6, 4, a, resp) == (4, 3)  # worst 1.0 at 4, 0.7 at 3
+    assert worst(4, a, resp, 3) == pytest.approx(0.7)
+    # B: the same rows one response of 1.0 a point: 3 reads -0.9 / -0.6 / 0.0, no better
+    assert minimax_print(3.6, 4, a, {n: 1.0 for n in a}) == (4, 4)
+    # a gain under GAIN keeps the secant's print (B20 at 4: +0.4 / +0.7 / +0.5 at 1.0
+    # a point reads -0.6 / -0.3 / -0.5 at 3: 0.1 better)
+    b20 = {2: 0.4, 3: 0.7, 4: 0.5}
+    assert worst(4, b20, {n: 1.0 for n in b20}, 4) - worst(
+        4, b20, {n: 1.0 for n in b20}, 3) < GAIN
+    assert minimax_print(3.6, 4, b20, {n: 1.0 for n in b20}) == (4, 4)
+    # C (Y13-like): the counts respond differently; their own slopes, pinned down by two
+    # prices two points apart, say the 2-player row moves 0.8 a point, the 4-player one 0.1
+    hist = [(3.0, {2: (0.7, 0.2), 4: (0.7, 0.2)}), (1.0, {2: (-0.9, 0.2), 4: (0.5, 0.2)})]
+    own = count_responses(hist, 0.5)
+    assert own[2] == pytest.approx(0.8) and own[4] == pytest.approx(0.1)
+    assert count_responses(hist[:1], 0.5) == {2: 0.5, 4: 0.5}  # one price: pooled
+    assert count_responses([(h[0], {n: (s, 2.0) for n, (s, _) in h[1].items()})
+                            for h in hist], 0.5) == {2: 0.5, 4: 0.5}  # too wide: pooled
+    # at 1: -0.9 / +0.5; the pooled target 1.3 rounds to 1; at 2: -0.1 / +0.6, better
+    assert minimax_print(1.3, 1, {2: -0.9, 4: 0.5}, own) == (1, 2)
+    # never below the floor: a target of 0.2 is played at 1 at least
+    assert min(minimax_print(0.2, 1, {2: 0.1, 4: 0.2}, {2: 1.0, 4: 1.0})) >= 1
+    # through next_prices, with the per-count history: case C's card, at 1 after 3, its
+    # pooled surplus -0.2 (secant slope 0.45, held at 0.5: target 1.4, rounded 1) moves
+    # to 2, and the round says so (the secant's print and the one played)
+    tab = pd.DataFrame({"card": "Y13", "kind": "task", "players": [2, 4],
+                        "surplus": [-0.9, 0.5], "half": 0.2, "slope": 0.5,
+                        "flag": "", "flag_counts": ""})
+    history = {"Y13": [(3.0, 0.7)]}
+    counts = {"Y13": [hist[0]]}
+    chosen: dict = {}
+    step, _ = next_prices(tab, {"Y13": 1}, history, {"Y13": 0.5}, 1.0, "receipt", counts,
+                          chosen)
+    assert history["Y13"][-1] == (1.0, pytest.approx(-0.2))
+    assert step == {"Y13": 2} and chosen == {"Y13": (1, 2)}, (step, chosen)
+    assert len(counts["Y13"]) == 2  # this round's rows joined the card's count history
+    # without the count history (the errata sheet's loop) the pooled response, 0.45 for
+    # both counts, predicts -0.45 / +0.95 at 2: no better, the rounding stays
+    history = {"Y13": [(3.0, 0.7)]}
+    assert next_prices(tab, {"Y13": 1}, history, {"Y13": 0.5}, 1.0, "receipt")[0] == {}
 
 
 def test_the_estimates_proposal_is_the_nearest_whole_value_of_its_window():
@@ -572,7 +668,7 @@ def test_a_count_without_a_price_does_not_speak_for_a_card_the_pooled_slope_pric
 
 
 def test_the_response_is_the_loops_own_slope_held_above_the_no_price_floor():
-    from bonfire_sim.analysis.cards.price import response, responses
+    from bonfire_sim.analysis.cards.steps import response, responses
 
     # the loop's pairs (printed, pooled surplus) on a line of slope 0.3
     assert response([(3.0, -1.5), (7.0, -0.3), (9.0, 0.3)]) == pytest.approx(0.3)

@@ -38,8 +38,10 @@
     pooled, pooled_half the surplus pooled over the counts where they agree, and
     flag_counts         its flag (the test across counts)
     fair, proposed      printed - surplus / slope and its whole number (tasks)
-    price_note          "no price fixes this card: change its condition" (slope < 0.1) or
-                        a proposal below its colour's lowest printing, with the evidence
+    price_note          "no price fixes this card: change its condition" (slope < 0.1),
+                        "change the condition" (fair below the lowest print, 1: proposed
+                        at 1) or a proposal below its colour's lowest printing, with the
+                        evidence
     who, games          who played; games the card was forked on
     ==================  ===================================================================
 

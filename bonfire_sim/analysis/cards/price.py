@@ -40,6 +40,14 @@ from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.cards import survey as SV
 from bonfire_sim.analysis.cards.groups import group_runs
 from bonfire_sim.analysis.cards.probes import TASK_IDS, ProbeSettings, probe_values
+from bonfire_sim.analysis.cards.steps import (
+    SLOPE_HI,
+    SLOPE_LO,
+    count_responses,
+    minimax_print,
+    responses,
+    secant_step,
+)
 from bonfire_sim.analysis.cards.table import (
     DEFAULT_MEASURE,
     MIN_SLOPE,
@@ -53,14 +61,20 @@ from bonfire_sim.analysis.cards.table import (
     task_kinds,
     tier_floor,
 )
-from bonfire_sim.analysis.cards.window import into_window, price_window, verdict
+from bonfire_sim.analysis.cards.window import (
+    MIN_PRICE,
+    below_floor,
+    floor_note,
+    into_window,
+    price_window,
+    verdict,
+)
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.sim.runconfig import RunConfig
 
 ROUNDS = 3  # iteration rounds (fresh deals each) by default, then one check round
 VERIFY_GAMES = 1000  # fresh games per player count and round by default
-SLOPE_LO, SLOPE_HI = PRICE_SLOPE_LO, PRICE_SLOPE_HI  # the secant slope's bounds
 CHECK_TOP_UPS = 2  # more forks for check rows whose interval crosses the margin, at most
 
 
@@ -72,6 +86,8 @@ class Round:
     prices: dict[str, int]
     table: pd.DataFrame
     flagged: list[str]
+    # card -> (the secant's print, the print fair at every count played instead)
+    minimax: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -121,7 +137,9 @@ def combine(table: pd.DataFrame, printed: dict[str, int], margin: float,
     half)^2) with its **fair printed window** ``fair_lo`` .. ``fair_hi`` (each count's
     surplus interval over ``price_divisor``, pooled with the same weights: ``window``),
     and the ``proposed`` printed value: the print where the window ``holds`` it, else the
-    window's whole value nearest the print (``window.into_window``), never below the
+    window's whole value nearest the print (``window.into_window``, never below
+    ``MIN_PRICE``: a card whose whole window lies below it is proposed there with the
+    advice to change its condition, ``window.floor_note``), never below the
     colour's lowest printing without the evidence (every count's row measured; else held
     there, ``below_floor``).  Each count's **residual** there is its surplus moved by
     slope x the change; ``flagged`` where any count, or the test across counts, flags
@@ -152,7 +170,8 @@ def combine(table: pd.DataFrame, printed: dict[str, int], margin: float,
         # one count's slope 0.08, pooled 0.10, was re-priced under that note)
         note = next((n for n in g["price_note"] if n and not (
             n.startswith("below") and not proposed < floor) and not (
-            n.startswith("no price") and not no_price)), "")
+            n.startswith("no price") and not no_price) and not (
+            n.startswith("change the condition") and not below_floor(fair + half))), "")
         # a move below the tier's floor needs every count's row measured
         below = (flagged and bool(proposed < min(floor, p))
                  and not (g.loc[ok, "status"] == "measured").all())
@@ -160,6 +179,12 @@ def combine(table: pd.DataFrame, printed: dict[str, int], margin: float,
             proposed = min(floor, p)
             note = (f"not proposed below its colour's lowest printing ({floor}) on rows "
                     f"not measured: fair {fair:.1f} ({fair - half:.1f} to {fair + half:.1f})")
+        elif flagged and not no_price and below_floor(fair + half):
+            # no print a proposal may name is fair: the floor, and the advice with the
+            # surplus the pooled line predicts there (the loop's check then measures it)
+            r = float(price_divisor(slope, measure))
+            note = floor_note(r * (MIN_PRICE - fair), r * (MIN_PRICE - fair - half),
+                              r * (MIN_PRICE - fair + half), fair)
         elif proposed < min(floor, p) and not note.startswith("below"):  # the evidence
             note = (f"below its colour's lowest printing ({floor}) on measured rows: fair "
                     f"{fair:.1f} ({fair - half:.1f} to {fair + half:.1f})")
@@ -222,23 +247,6 @@ def fresh_table(groups: dict[int, list[Run]], prices: dict[str, int], seed: int,
                       measure=measure), forks
 
 
-def secant_step(history: Sequence[tuple[float, float]], lo: float = SLOPE_LO,
-                hi: float = SLOPE_HI, first: float = 1.0) -> tuple[float, float]:
-    """(next printed value, slope) from one card's (printed, surplus) measurements, the
-    last one current: the surplus is taken as linear in the printed value with the slope
-    of the two latest distinct prices (``first`` with one price: the measured surplus per
-    printed point at fixed play, the share of receipts that score the points), clipped to
-    [lo, hi] so one noisy pair cannot send the card far; the next value zeroes the
-    line."""
-    p, s = history[-1]
-    slope = float(np.clip(first, lo, hi)) if math.isfinite(first) else 1.0
-    for q, t in reversed(history[:-1]):
-        if q != p:
-            slope = float(np.clip((s - t) / (p - q), lo, hi))
-            break
-    return p - s / slope, slope
-
-
 def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
             alpha: float = FL.ALPHA, probe_games: ProbeSettings | int | None = None,
             verify: bool = False, verify_games: int = VERIFY_GAMES,
@@ -264,7 +272,10 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     ``focus_games``, default 4x) and moves every re-priced card by a secant step
     (``secant_step``: the surplus is not exactly linear in the printed value, because
     the players take and light a card differently when it prints more) to the whole
-    value closest to a zero surplus, and re-prices any card newly flagged there.  The
+    value closest to a zero pooled surplus -- or, where it beats that by
+    ``steps.GAIN``, to the nearby whole value whose worst count is nearest zero
+    (``steps.minimax_print``: one print fair at every count; ``Round.minimax``) --
+    never below ``MIN_PRICE``, and re-prices any card newly flagged there.  The
     iteration stops at a fixed point (no card moves).  Then one more round on new deals
     (the **check**), whose figures move nothing, gives ``verified``: per card the loop
     steered (re-priced, or moved and back at its print: ``back``) and count, its surplus
@@ -318,6 +329,11 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     # the measure's RESPONSE_RATIO (the first secant step's slope).
     history = {c: [(float(printed[c]), pooled(table, c))] for c in proposal}
     slopes = {c: RESPONSE_RATIO[measure] * pooled(table, c, "slope") for c in proposal}
+    # ... and each count's own (printed, surplus, half) pairs: the minimax print's
+    # per-count responses where they are pinned down
+    counts = {c: [(float(printed[c]), count_rows(table[(table["card"] == c)
+                                                       & (table["kind"] == "task")]))]
+              for c in proposal}
     current = dict(printed) | proposal
     tasks = settings.tasks
     for i in range(rounds):
@@ -329,8 +345,10 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
                  f"the re-priced cards)")
         tab, _ = fresh_table(groups, current, base + i, verify_games, moved, focus_games,
                              margin, alpha, tasks, jobs, quiet, measure)
-        step, unsteered = next_prices(tab, current, history, slopes, margin, measure)
-        result.rounds.append(Round(base + i, dict(current), tab, sorted(step)))
+        chosen: dict[str, tuple[int, int]] = {}
+        step, unsteered = next_prices(tab, current, history, slopes, margin, measure,
+                                      counts, chosen)
+        result.rounds.append(Round(base + i, dict(current), tab, sorted(step), chosen))
         if not step and not unsteered:
             result.fixed_point = True  # every re-priced card measured, none moved
             break
@@ -346,33 +364,6 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
             for c, h in history.items()}
     result.verified = price_window(result.verified, responses(seen, slopes, measure), margin)
     return result
-
-
-def responses(history: dict[str, list[tuple[float, float]]], slopes: dict[str, float],
-              measure: str = DEFAULT_MEASURE) -> dict[str, float]:
-    """``response`` of every card the loop steered: the first proposal's and those
-    flagged on a later round's deals alike (1 under the lit value, where a printed point
-    moves the value by exactly one)."""
-    return {c: 1.0 if measure == "lit" else response(h, slopes.get(c, 1.0))
-            for c, h in history.items()}
-
-
-def response(history: Sequence[tuple[float, float]], first: float = 1.0) -> float:
-    """What a printed point does to a re-priced card's surplus once the players have
-    re-optimised: the least-squares slope of the loop's (printed, pooled surplus) pairs
-    (the estimate's and every steered round's), or ``first`` (the fixed-play slope) where
-    the loop played one price only; held in [``MIN_SLOPE``, ``SLOPE_HI``].  Under the
-    receipt value it is well below one (measured at 3 players: R15 0.34, Y20 0.14 a
-    printed point), so a surplus within +-1 point leaves the price open by several."""
-    p = np.array([h[0] for h in history], float)
-    s = np.array([h[1] for h in history], float)
-    ok = np.isfinite(s)
-    p, s = p[ok], s[ok]
-    if len(np.unique(p)) >= 2:
-        slope = float(np.polyfit(p, s, 1)[0])
-    else:
-        slope = float(first) if math.isfinite(first) else 1.0
-    return float(np.clip(slope, MIN_SLOPE, SLOPE_HI))
 
 
 def _check(groups: dict[int, list[Run]], prices: dict[str, int], printed: dict[str, int],
@@ -437,7 +428,9 @@ def pooled_half(table: pd.DataFrame, card: str) -> float:
 def next_prices(tab: pd.DataFrame, current: dict[str, int],
                 history: dict[str, list[tuple[float, float]]],
                 slopes: dict[str, float], margin: float = FL.MARGIN,
-                measure: str = DEFAULT_MEASURE) -> tuple[dict[str, int], list[str]]:
+                measure: str = DEFAULT_MEASURE, counts: dict[str, list[Any]] | None = None,
+                chosen: dict[str, tuple[int, int]] | None = None,
+                ) -> tuple[dict[str, int], list[str]]:
     """The cards to move after one fresh round: each re-priced card whose surplus pooled
     over the counts is known to the margin's precision by a secant step to a whole value
     (``secant_step``), and every untouched card flagged there (at a count or across
@@ -454,7 +447,12 @@ def next_prices(tab: pd.DataFrame, current: dict[str, int],
     The pooled surplus, not every count's own row, steers: the card gets ONE printed
     value for all counts, so the line to zero is the pooled one (a rarely lit card at 2
     players kept R3 at an overshot price for a whole loop while its pooled figure,
-    -1.6 (-2.0 to -1.1), said which way to go)."""
+    -1.6 (-2.0 to -1.1), said which way to go).  The secant's target is then rounded
+    to the whole print fair at every count where one beats the rounding
+    (``minimax.minimax_print``: each count's surplus moved by its response, per count
+    from ``counts``, each card's per-count rows round by round, where they pin it down,
+    else the pooled ``response``); ``chosen`` hears (the secant's print, the one played)
+    where they differ.  Never below ``MIN_PRICE``."""
     t = tab[tab["kind"] == "task"]
     step: dict[str, int] = {}
     unsteered: list[str] = []
@@ -469,7 +467,17 @@ def next_prices(tab: pd.DataFrame, current: dict[str, int],
                 continue
             history[card].append((float(current[card]), s))
             target, _slope = secant_step(history[card], first=slopes.get(card, 1.0))
-            new: int | None = max(int(math.floor(target + 0.5)), 0)
+            # the whole print: the secant's rounding, or the one fair at every count
+            rows = count_rows(g)
+            mine = (counts if counts is not None else {}).setdefault(card, [])
+            mine.append((float(current[card]), rows))
+            pooled_r = responses({card: history[card]}, slopes, measure)[card]
+            secant, new_ = minimax_print(target, current[card],
+                                         {n: v[0] for n, v in rows.items()},
+                                         count_responses(mine, pooled_r))
+            new: int | None = new_
+            if chosen is not None and new_ != secant:
+                chosen[card] = (secant, new_)
         elif (g["flag"] != "").any() or (g["flag_counts"] != "").any():
             first = RESPONSE_RATIO[measure] * pooled(tab, card, "slope")
             if not first >= RESPONSE_RATIO[measure] * MIN_SLOPE:
@@ -481,11 +489,21 @@ def next_prices(tab: pd.DataFrame, current: dict[str, int],
                 continue  # flagged at a count, but its pooled window holds the price
             history[card] = [(float(current[card]), s)]
             slopes[card] = first
+            if counts is not None:
+                counts[card] = [(float(current[card]), count_rows(g))]
         else:
             continue
         if new is not None and new != current[card]:
             step[card] = new
     return step, unsteered
+
+
+def count_rows(g: pd.DataFrame) -> dict[int, tuple[float, float]]:
+    """One card's rows of a table: players -> (surplus, 95% half-width), measured ones."""
+    if "players" not in g:
+        return {}
+    return {int(r.players): (float(r.surplus), float(r.half)) for r in g.itertuples()
+            if math.isfinite(float(r.surplus)) and float(r.half) > 0}
 
 
 def verification_line(result: Reprice) -> str:

@@ -66,6 +66,7 @@ import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.cards.probes import GNOME_IDS, TASK_IDS, ProbeSettings
+from bonfire_sim.analysis.cards.window import MIN_PRICE, floor_note
 from bonfire_sim.analysis.intervals import clustered_mean, t95
 from bonfire_sim.analysis.runs import Run
 from bonfire_sim.errors import ConfigError, DataError
@@ -313,28 +314,36 @@ def flags_across_counts(table: pd.DataFrame, margin: float = FL.MARGIN,
 
 def _prices(out: pd.DataFrame, measure: str = DEFAULT_MEASURE) -> pd.DataFrame:
     """``fair`` = printed - surplus / (``RESPONSE_RATIO`` x slope, held in
-    [``PRICE_SLOPE_LO``, ``PRICE_SLOPE_HI``]), ``proposed`` (its whole number, >= 0)
-    and ``price_note``: no printed value fixes a card whose slope is below ``MIN_SLOPE``
-    (almost nobody who receives it lights it); rows on fewer than ``MIN_DEALS`` deals get
-    neither; a proposal below the colour's lowest printing says so with its evidence.
-    ``reprice --verify`` then checks the price on fresh deals."""
+    [``PRICE_SLOPE_LO``, ``PRICE_SLOPE_HI``]), ``proposed`` (its whole number, never
+    below ``window.MIN_PRICE``) and ``price_note``: no printed value fixes a card whose
+    slope is below ``MIN_SLOPE`` (almost nobody who receives it lights it); one whose fair
+    value rounds below ``MIN_PRICE`` is proposed at it with the advice to change its
+    condition and its surplus predicted there (``window.floor_note``); rows on fewer than
+    ``MIN_DEALS`` deals get neither; a proposal below the colour's lowest printing says so
+    with its evidence.  ``reprice --verify`` then checks the price on fresh deals."""
     # A price rests on forks from enough deals: a row below MIN_DEALS gets no price and
     # no note (two forks say nothing about a card's slope).
     task = (out["kind"] == "task") & (out["deals"] >= MIN_DEALS)
     flat = task & (out["slope"] < MIN_SLOPE)
+    div = price_divisor(out["slope"], measure)
     with np.errstate(invalid="ignore", divide="ignore"):
-        fair = out["printed"] - out["surplus"] / price_divisor(out["slope"], measure)
+        fair = out["printed"] - out["surplus"] / div
     out["fair"] = np.where(task & ~flat, fair, np.nan)
-    out["proposed"] = np.where(np.isfinite(out["fair"]),
-                               np.maximum(np.floor(out["fair"] + 0.5), 0), np.nan)
+    whole = np.floor(out["fair"] + 0.5)
+    out["proposed"] = np.where(np.isfinite(out["fair"]), np.maximum(whole, MIN_PRICE), np.nan)
+    # the surplus the row predicts at the lowest print (the evidence of a floor note)
+    at_floor = (div * (MIN_PRICE - out["printed"])).astype(float)
     notes = []
-    for r, priced in zip(out.itertuples(), task, strict=True):
+    for r, priced, low, d in zip(out.itertuples(), task, whole < MIN_PRICE, at_floor,
+                                 strict=True):
         note = ""
         if not priced:
             pass
         elif r.slope < MIN_SLOPE:
             note = (f"no price fixes this card: change its condition ({_lit_in(r)}"
                     f"a printed point moves its value by {r.slope:.2f})")
+        elif low:
+            note = floor_note(r.surplus + d, r.s_lo + d, r.s_hi + d, r.fair)
         elif np.isfinite(r.proposed) and r.proposed < TIER_FLOOR.get(str(r.group), 0):
             note = (f"below its colour's lowest printing ({TIER_FLOOR[str(r.group)]}): "
                     f"surplus {r.surplus:+.1f} ({r.s_lo:+.1f} to {r.s_hi:+.1f})"

@@ -158,9 +158,11 @@ def task_values(runs: RunLike | Sequence[RunLike], *, probes: ProbeSettings | in
     * beside it: ``lit_share`` (receipts lit by the end), ``rounds_to_light``, ``slope``
       (surplus per printed point), ``lit_value`` (``lit_lo``/``lit_hi``, ``lit_n``,
       ``n_forced``: igniting it against never).
-    * ``fair`` = printed - surplus / slope and ``proposed`` (its whole number, >= 0);
-      ``price_note``: "no price fixes this card" where the slope is below 0.1, or a
-      proposal below the colour's lowest printing with its evidence.
+    * ``fair`` = printed - surplus / slope and ``proposed`` (its whole number, never
+      below ``window.MIN_PRICE``, 1); ``price_note``: "no price fixes this card" where
+      the slope is below 0.1, "change the condition" where the fair value is below 1 (its
+      surplus at 1 shown), or a proposal below the colour's lowest printing with its
+      evidence.
     * ``status``: ``measured`` (95% half-width of the surplus within ``margin``, forks
       from at least ``table.MIN_DEALS`` deals) or ``not measured`` (``forks_needed``);
       ``imprecise`` is its negation.  Rows on 10+ deals carry ``q_value`` / ``flag``

@@ -9,6 +9,12 @@ as far as the window's nearest whole value (``into_window``): on the heavy test-
 is flagged on one seed only, and a flag that moved it the whole surplus / slope threw a
 flat card 2-4 points there (docs/findings/2026-11-29-plants-one-loop.md).  The check's
 rows are read the same way (``price_window``).
+
+``MIN_PRICE`` is the lowest whole value any proposal prints (the price loop's, the
+errata sheet's and the report's task section alike): a task printed at 0 points is no
+proposal.  A card whose fair value lies below it is proposed at it with the advice to
+change its condition and the evidence, its surplus predicted at the floor
+(``floor_note``).
 """
 
 from __future__ import annotations
@@ -18,9 +24,15 @@ import math
 import numpy as np
 import pandas as pd
 
+# The lowest printed value a proposal names: a task printed at 0 points gives nothing for
+# meeting its condition, so a card still too strong at 1 needs its condition changed (the
+# loop, the sheet and the report once disagreed: the loop proposed 0 where the sheet
+# printed 1 for R1, R7, R8 and Y8).
+MIN_PRICE = 1
+
 
 def into_window(price: float, lo: float, hi: float) -> int | None:
-    """The whole printed value (>= 0) a card priced ``price`` moves to, given its fair
+    """The whole printed value (>= ``MIN_PRICE``) a card priced ``price`` moves to, given its fair
     window [``lo``, ``hi``]: None where the window holds the price (or is unknown); else
     the whole value inside the window nearest the price (the smallest move the evidence
     asks for, not the window's centre); a window narrower than a point between two whole
@@ -29,13 +41,28 @@ def into_window(price: float, lo: float, hi: float) -> int | None:
         return None
     inner = math.ceil(lo) if price < lo else math.floor(hi)
     new = inner if lo <= inner <= hi else math.floor((lo + hi) / 2 + 0.5)
-    new = max(int(new), 0)
+    new = max(int(new), MIN_PRICE)
     return None if new == price else new
+
+
+def below_floor(fair_hi: float) -> bool:
+    """Does the evidence put the card's fair print below ``MIN_PRICE``: its whole fair
+    window (upper end ``fair_hi``) lies below the floor, so no print a proposal may name
+    is fair and its condition must change?"""
+    return math.isfinite(fair_hi) and fair_hi < MIN_PRICE
+
+
+def floor_note(at_floor: float, lo: float, hi: float, fair: float | None = None) -> str:
+    """The advice for a card whose fair print is below ``MIN_PRICE``, with the evidence:
+    its surplus predicted (or measured) at the floor, ``at_floor`` (``lo`` to ``hi``)."""
+    where = f"fair print {fair:.1f}, " if fair is not None and math.isfinite(fair) else ""
+    return (f"change the condition: too strong even at the lowest print {MIN_PRICE} "
+            f"({where}surplus at {MIN_PRICE} {at_floor:+.1f} ({lo:+.1f} to {hi:+.1f}))")
 
 
 def price_window(rows: pd.DataFrame, responses: dict[str, float],
                  margin: float) -> pd.DataFrame:
-    """The check rows in printed points: ``response`` (``price.response``), ``fair_lo`` /
+    """The check rows in printed points: ``response`` (``steps.response``), ``fair_lo`` /
     ``fair_hi`` (the printed values the row's 95% surplus interval admits as fair:
     printed - s_hi / response .. printed - s_lo / response) and ``price_verdict``:
     ``within`` when the row is measured and the whole window lies within +-margin of the
