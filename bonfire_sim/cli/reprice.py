@@ -179,7 +179,11 @@ def reprice(run_dirs: tuple[str, ...], out: str, verify: bool, margin: float,
         for r in res.rounds:
             moves = ", ".join(f"{c} {r.prices.get(c, res.printed[c])}->{v2}"
                               for c, v2 in zip(r.flagged, _after(res, r), strict=True))
-            click.echo(f"round seed {r.seed}: {moves or 'no card moved (fixed point)'}")
+            # where the print fair at every count replaced the secant's rounding
+            mm = ", ".join(f"{c} {b} (the pooled zero rounds to {a})"
+                           for c, (a, b) in sorted(r.minimax.items()))
+            click.echo(f"round seed {r.seed}: {moves or 'no card moved (fixed point)'}"
+                       + (f"; fair at every count: {mm}" if mm else ""))
         check = res.check
         assert check is not None  # a verified proposal always ends with its check round
         click.echo(f"check on new deals (seed {check.seed}; "
