@@ -514,6 +514,36 @@ def test_only_a_card_still_too_strong_at_the_lowest_price_is_one_no_price_fixes(
 
     assert note(-1.6) == ""  # overshot: a higher price is the answer
     assert note(+2.0).startswith("no price fixes it")  # still too strong at 1
+    # ... and it says what to do, with the evidence: its surplus measured at the floor
+    assert "change the condition" in note(+2.0) and "surplus at 1: 3p +2.0" in note(+2.0)
+
+
+def test_the_sheet_and_the_report_propose_one_not_zero_and_say_change_the_condition():
+    """Issue 36: the report's task section proposed 0 (R1, R7, R8, Y8 in the example
+    report) where the sheet prints 1, the lowest value any proposal names
+    (``cards.MIN_PRICE``).  A card whose fair print lies below it is proposed at it
+    with the advice to change its condition and its surplus predicted there, in the
+    sheet's table (``card_proposals``) and the report's sentence alike (the old rule:
+    print 0 and no advice)."""
+    from bonfire_sim.analysis.errata_cards import MIN_PRICE, card_proposals
+    from bonfire_sim.report.answers import _task_item
+
+    # Y8 printed 7, +7.7 (+7.1 to +8.3) at slope 0.5 (a printed point moves it by 1):
+    # fair -0.7; R7 printed 4, +1.5 at slope 0.5: fair 2.5, an ordinary proposal
+    t = pd.DataFrame({"card": ["Y8", "Y8", "R7", "R7"], "kind": "task",
+                      "players": [2, 3, 2, 3], "printed": [7, 7, 4, 4],
+                      "surplus": [7.7, 7.7, 1.5, 1.5], "s_lo": [7.1, 7.1, 1.1, 1.1],
+                      "s_hi": [8.3, 8.3, 1.9, 1.9], "half": [0.6, 0.6, 0.4, 0.4],
+                      "slope": 0.5, "n": 400, "deals": 100, "status": "measured",
+                      "flag": "strong", "flag_counts": "", "price_note": "",
+                      "forks_needed": 100.0})
+    prop = card_proposals(t, {"Y8": 7, "R7": 4}, 1.0).drop_duplicates("card").set_index("card")
+    assert prop.loc["Y8", "proposed"] == MIN_PRICE == 1
+    assert prop.loc["Y8", "note"].startswith("change the condition")
+    assert "surplus at 1 +1.7" in prop.loc["Y8", "note"]  # 7.7 - 6 printed points x 1
+    assert prop.loc["R7", "proposed"] in (2, 3) and prop.loc["R7", "note"] == ""
+    line = _task_item(t.rename(columns={"card": "task"}), "Y8")
+    assert line.startswith("Y8 prints 7, print 1 at every count (change the condition")
 
 
 def test_the_check_round_plays_its_own_larger_measure():

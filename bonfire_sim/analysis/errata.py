@@ -22,10 +22,15 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis.cards.probes import gnomes_in_print_order
-from bonfire_sim.analysis.errata_cards import MIN_SLOPE, card_proposals, pooled, pooled_half
+from bonfire_sim.analysis.errata_cards import (
+    MIN_PRICE,
+    MIN_SLOPE,
+    card_proposals,
+    pooled,
+    pooled_half,
+)
 from bonfire_sim.analysis.errata_gnomes import Trial, overrides_of, proposal
 from bonfire_sim.analysis.errata_loop import (
-    MIN_PRICE,
     Edition,
     Loop,
     Measure,
@@ -194,9 +199,14 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
         # shown too weak there overshot, and a higher price is the answer
         strong = any(_f(v["lo"]) > targets.task_margin for v in residual.values())
         fixes = not (loop.edition.task_points[card] <= MIN_PRICE and strong)
+        # the evidence: its surplus measured at the floor, per count (the loop's and the
+        # report's "change the condition" say the same of a card fair below MIN_PRICE)
+        at = "; ".join(f"{n}p {v['surplus']:+.1f} ({v['lo']:+.1f} to {v['hi']:+.1f})"
+                       for n, v in sorted(residual.items()))
         lines.append({"component": "tasks", "item": card, "text": TEXT.get(card, ""),
-                      "note": "" if fixes else "no price fixes it: even at the lowest "
-                      "printed value it stays too strong: change the condition",
+                      "note": "" if fixes else "no price fixes it: change the condition: "
+                      f"too strong even at the lowest print {MIN_PRICE} (surplus at "
+                      f"{MIN_PRICE}: {at})",
                       "today": today[card], "proposed": loop.edition.task_points[card],
                       "changed": True, "before": before,
                       "effect": {"value": after, "lo": after - half, "hi": after + half,
@@ -222,7 +232,8 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
                 f"{lit or '–'} of receipts): no printed value fixes it: change the condition")
         elif flagged:
             reason, detail = "no price fixes it", (
-                "off at some count but no whole printed value of at least 1 brings it "
+                f"off at some count but no whole printed value of at least {MIN_PRICE} "
+                "brings it "
                 "within the margin on fresh deals: change the condition")
         elif measured:
             reason, detail = "within the margin", ""

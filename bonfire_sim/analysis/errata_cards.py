@@ -30,13 +30,16 @@ pooled_half = cards.pooled_half
 population = cards.population
 gnome_values = cards.gnome_values
 MIN_SLOPE = cards.MIN_SLOPE  # below it no printed value fixes a task
+MIN_PRICE = cards.MIN_PRICE  # the lowest printed value any proposal names (window.py)
 
 PROPOSAL_COLUMNS = ("card", "players", "printed", "proposed", "surplus", "s_lo", "s_hi",
-                    "half", "n", "deals", "status", "flag", "forks_needed", "changed", "slope")
+                    "half", "n", "deals", "status", "flag", "forks_needed", "changed", "slope",
+                    "note")
 CARD_COLUMNS = ("card", "players", "kind", "printed", "surplus", "s_lo", "s_hi", "half",
                 "n", "deals", "status", "flag", "forks_needed")
 
-__all__ = ["CARD_COLUMNS", "MIN_SLOPE", "PROPOSAL_COLUMNS", "card_proposals", "first_price",
+__all__ = ["CARD_COLUMNS", "MIN_PRICE", "MIN_SLOPE", "PROPOSAL_COLUMNS", "card_proposals",
+           "first_price",
            "flags_across_counts", "gnome_values",
            "next_prices", "pooled", "pooled_half", "population", "printed_points",
            "task_table", "toml_value"]
@@ -51,7 +54,8 @@ def card_proposals(table: pd.DataFrame, printed: Mapping[str, int],
     today's, ``cards.combine``; today's value where no count flags the card, the window
     holds it or no printed value can fix it: a card whose slope is below
     ``MIN_SLOPE``, which nobody who receives it lights) and ``changed`` (proposed
-    differs from printed)."""
+    differs from printed); ``note``: "change the condition" with the surplus predicted
+    at ``MIN_PRICE`` where the card's fair window lies below it (proposed at it)."""
     t = table[table["kind"] == "task"] if "kind" in table else table
     measure = _measure_of(t)
     t = _lit_columns(t)
@@ -59,13 +63,20 @@ def card_proposals(table: pd.DataFrame, printed: Mapping[str, int],
             - pd.to_numeric(t["surplus"], errors="coerce").astype(float)
             / cards.price_divisor(pd.to_numeric(t["slope"], errors="coerce").astype(float)
                                   .fillna(1.0), measure))  # as card_table
-    t = t.assign(kind="task", fair=fair, proposed=np.maximum(np.floor(fair + 0.5), 0))
+    t = t.assign(kind="task", fair=fair,
+                 proposed=np.maximum(np.floor(fair + 0.5), MIN_PRICE))
     est = cards.combine(t, dict(printed), margin, measure)
     one = {str(r["card"]): (int(r["proposed"]) if r["flagged"] and not r["no_price"]
                             and math.isfinite(r["proposed"]) else int(r["printed"]))
            for _, r in est.iterrows()}
     out = t.assign(proposed=t["card"].map(one))
     out["changed"] = out["proposed"] != out["card"].map(dict(printed))
+    # the one value's note: "change the condition" (with its surplus at the floor) where
+    # the card is fair below MIN_PRICE and proposed there, as the sheet and the loop say
+    notes = {str(r["card"]): str(r["note"]) for _, r in est.iterrows()
+             if str(r["note"]).startswith("change the condition") and one[str(r["card"])]
+             == MIN_PRICE}
+    out["note"] = [notes.get(str(c), "") for c in out["card"]]
     return out.loc[:, list(PROPOSAL_COLUMNS)].reset_index(drop=True)
 
 

@@ -26,7 +26,10 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
-from bonfire_sim.analysis.errata_cards import first_price, next_prices, pooled
+
+# MIN_PRICE: a task printed at 0 points is no proposal (its condition must change); the
+# one floor of the loop, the sheet and the report (cards/window.py)
+from bonfire_sim.analysis.errata_cards import MIN_PRICE, first_price, next_prices, pooled
 from bonfire_sim.analysis.intervals import se_from_interval
 from bonfire_sim.analysis.targets import Targets
 
@@ -74,7 +77,6 @@ class Measure:
     population: str = ""
 
 
-MIN_PRICE = 1  # a task printed at 0 points is no proposal: its condition must change
 
 # (edition, seed, the cards being re-priced) -> figures on fresh deals of that seed.
 MeasureFn = Callable[[Edition, int, Sequence[str]], Measure]

@@ -151,8 +151,11 @@ def _task_item(tv: pd.DataFrame, task: str) -> str:
     across = sorted({str(f) for f in rows.get("flag_counts", pd.Series(dtype=str)).fillna("")
                      if f})
     pooled = (f"; {'/'.join(across)} across the counts" if across else "")
-    return (f"{task} prints {printed}, print {one} at every count (surplus {counts}{pooled}; "
-            f"{int(rows['n'].sum()):,} forks)")
+    # fair below the lowest print: proposed at it with the advice and its evidence
+    advice = str(prop["note"].iloc[0]) if len(prop) else ""
+    return (f"{task} prints {printed}, print {one} at every count"
+            + (f" ({advice})" if advice else "")
+            + f" (surplus {counts}{pooled}; {int(rows['n'].sum()):,} forks)")
 
 
 def gnome_answer(gv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, Any]]:

@@ -239,7 +239,9 @@ def section_tasks(runs: Sequence[Any], probes: Any, margin: float,
         "rows only where the counts agree (Cochran's Q)."),
         H.text_block(f"{len(flagged)} task rows flagged (surplus beyond ±{margin:g} "
                      f"point(s), Benjamini-Hochberg FDR 5%): " + (", ".join(
-                         f"{r.task} {int(r.players)}p ({r.flag}, " + (f"print {r.proposed:.0f})"
+                         f"{r.task} {int(r.players)}p ({r.flag}, " + (f"print {r.proposed:.0f}"
+                         + (": change the condition" if str(r.price_note).startswith(
+                             "change the condition") else "") + ")"
                          if pd.notna(r.proposed) else "no price)") for r in flagged.itertuples())
                         or "none") + f". {len(wide)} rows not measured.")]
     if not est.empty:

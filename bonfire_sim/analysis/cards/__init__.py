@@ -103,10 +103,12 @@ from bonfire_sim.analysis.cards.table import (
     task_kinds,
 )
 from bonfire_sim.analysis.cards.views import gnome_values, task_values
+from bonfire_sim.analysis.cards.window import MIN_PRICE
 from bonfire_sim.analysis.runs import RunLike
 from bonfire_sim.sim.runconfig import RunConfig
 
-__all__ = ["DEFAULT_MEASURE", "DETAIL_KINDS", "MEASURES", "MIN_SLOPE", "RESPONSE_RATIO",
+__all__ = ["DEFAULT_MEASURE", "DETAIL_KINDS", "MEASURES", "MIN_PRICE", "MIN_SLOPE",
+           "RESPONSE_RATIO",
            "ProbeSettings", "Reprice", "card_table", "card_values", "combine",
            "flags_across_counts", "gnome_values",
            "measure", "next_prices", "pooled", "pooled_half", "population", "price_divisor",
