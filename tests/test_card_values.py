@@ -605,6 +605,12 @@ def test_the_loop_plays_the_print_fair_at_every_count_where_it_beats_the_roundin
     assert history["Y13"][-1] == (1.0, pytest.approx(-0.2))
     assert step == {"Y13": 2} and chosen == {"Y13": (1, 2)}, (step, chosen)
     assert len(counts["Y13"]) == 2  # this round's rows joined the card's count history
+    # rows too wide to resolve that gain (95% half-widths 0.5 > the gain 0.3): the
+    # rounding stays (the loops of 2026-11-29: the check reversed 5 of 8 such moves)
+    history, counts = {"Y13": [(3.0, 0.7)]}, {"Y13": [hist[0]]}
+    assert next_prices(tab.assign(half=0.5), {"Y13": 1}, history, {"Y13": 0.5}, 1.0,
+                       "receipt", counts)[0] == {}
+    assert minimax_print(1.3, 1, {2: -0.9, 4: 0.5}, own, noise=0.5) == (1, 1)
     # without the count history (the errata sheet's loop) the pooled response, 0.45 for
     # both counts, predicts -0.45 / +0.95 at 2: no better, the rounding stays
     history = {"Y13": [(3.0, 0.7)]}

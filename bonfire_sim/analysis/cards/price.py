@@ -474,7 +474,8 @@ def next_prices(tab: pd.DataFrame, current: dict[str, int],
             pooled_r = responses({card: history[card]}, slopes, measure)[card]
             secant, new_ = minimax_print(target, current[card],
                                          {n: v[0] for n, v in rows.items()},
-                                         count_responses(mine, pooled_r))
+                                         count_responses(mine, pooled_r),
+                                         noise=max((v[1] for v in rows.values()), default=0))
             new: int | None = new_
             if chosen is not None and new_ != secant:
                 chosen[card] = (secant, new_)

@@ -16,9 +16,11 @@ the secant's rounding (never below ``window.MIN_PRICE``): its surplus this round
 by its response per printed point (``count_responses``: the count's own slope over the
 loop's prices where the history pins it down, else the card's pooled response), and
 takes the print whose largest |surplus| over the counts is least -- only where that
-beats the secant's rounding by ``GAIN`` surplus points, so that noise between two
-nearly equal prints does not flip the print round after round.  The check round then
-verifies it on new deals, as any print.
+beats the secant's rounding by ``GAIN`` surplus points and by the round's largest
+row half-width, so that noise between two nearly equal prints does not pick the print
+(with ``GAIN`` alone the check's rows preferred the other print for 5 of the 8 cards
+it moved on the loops of 2026-11-29).  The check round then verifies it on new deals,
+as any print.
 """
 
 from __future__ import annotations
@@ -89,19 +91,25 @@ def worst(price: float, surplus: Mapping[int, float], response: Mapping[int, flo
 
 
 def minimax_print(target: float, price: float, surplus: Mapping[int, float],
-                  response: Mapping[int, float], gain: float = GAIN) -> tuple[int, int]:
+                  response: Mapping[int, float], gain: float = GAIN,
+                  noise: float = 0.0) -> tuple[int, int]:
     """(the secant's whole print, the print to play): the secant ``target`` rounded (never
     below ``MIN_PRICE``), or the whole print within ``REACH`` of it (never below) whose
     worst count (``worst``) is least, where that beats the rounding's worst count by at
-    least ``gain``.  ``surplus``: each count's surplus this round at ``price``;
-    ``response``: each count's surplus per printed point."""
+    least ``gain`` and by at least ``noise`` (the largest 95% half-width of the round's
+    rows: a gain the rows cannot resolve is their noise -- on the planted and unplanted
+    loops of 2026-11-29 the check's own rows preferred the other print for 5 of the 8
+    cards a gain of 0.25 alone had moved, against 4 of 56 secant prints).
+    ``surplus``: each count's surplus this round at ``price``; ``response``: each
+    count's surplus per printed point."""
     secant = max(int(math.floor(target + 0.5)), MIN_PRICE)
     known = {n: s for n, s in surplus.items() if math.isfinite(s) and n in response}
     if len(known) < 2:
         return secant, secant  # one count: the secant's zero is its own
     prints = [q for q in range(secant - REACH, secant + REACH + 1) if q >= MIN_PRICE]
     best = min(prints, key=lambda q: (worst(price, known, response, q), abs(q - secant)))
-    if worst(price, known, response, secant) - worst(price, known, response, best) >= gain:
+    if (worst(price, known, response, secant) - worst(price, known, response, best)
+            >= max(gain, noise)):
         return secant, best
     return secant, secant
 
