@@ -99,7 +99,7 @@ def minimax_print(target: float, price: float, surplus: Mapping[int, float],
     least ``gain`` and by at least ``noise`` (the largest 95% half-width of the round's
     rows: a gain the rows cannot resolve is their noise -- on the planted and unplanted
     loops of 2026-11-29 the check's own rows preferred the other print for 5 of the 8
-    cards a gain of 0.25 alone had moved, against 4 of 56 secant prints).
+    cards a gain of 0.25 alone had moved, against 4 of the 58 other prints).
     ``surplus``: each count's surplus this round at ``price``; ``response``: each
     count's surplus per printed point."""
     secant = max(int(math.floor(target + 0.5)), MIN_PRICE)

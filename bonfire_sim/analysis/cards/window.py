@@ -55,8 +55,10 @@ def below_floor(fair_hi: float) -> bool:
 def floor_note(at_floor: float, lo: float, hi: float, fair: float | None = None) -> str:
     """The advice for a card whose fair print is below ``MIN_PRICE``, with the evidence:
     its surplus predicted (or measured) at the floor, ``at_floor`` (``lo`` to ``hi``)."""
-    where = f"fair print {fair:.1f}, " if fair is not None and math.isfinite(fair) else ""
-    return (f"change the condition: too strong even at the lowest print {MIN_PRICE} "
+    # the wording states the evidence, not "too strong": a card fair at 0.4 reads +0.6 at
+    # 1, inside the margin (B2-B4 on the planted loop), and the designer weighs it
+    where = f"fair print {fair:.1f}; " if fair is not None and math.isfinite(fair) else ""
+    return (f"change the condition: its fair print lies below the lowest print {MIN_PRICE} "
             f"({where}surplus at {MIN_PRICE} {at_floor:+.1f} ({lo:+.1f} to {hi:+.1f}))")
 
 
