@@ -28,6 +28,9 @@ COUNTS = (2, 3, 4)
 SEAT_EDGE = {2: [0.0, -3.0], 3: [0.0, -1.0, -2.6], 4: [0.0, -1.2, -2.1, -3.4]}  # points
 SHARE_PER_POINT = 0.02  # win share one starting point is worth
 
+# the fixtures' card rows carry no slope: the lit value's, a printed point moves them by one
+LIT = "lit"
+
 
 class Model:
     """A game whose task surpluses are printed - true worth (the worth moves by 0.1 per
@@ -72,7 +75,7 @@ class Model:
         for _n, g in cards.groupby("players"):
             _q, f = FL.flag(g["surplus"], g["half"] / 1.96, 0.0, 1.0, 0.05)
             cards.loc[g.index, "flag"] = f
-        return Measure(seed, pd.DataFrame(seats), nxt, cards)
+        return Measure(seed, pd.DataFrame(seats), nxt, cards, measure=LIT)
 
 
 def _loop(worth: dict[str, float], start: Edition, seed: int = 100, rounds: int = 4,
@@ -472,7 +475,7 @@ def test_a_card_off_at_every_count_on_few_forks_each_is_re_priced_from_the_count
     cards = _rows("R15", 3, {2: (-2.3, 1.8, "not measured"), 3: (-2.4, 1.6, "not measured"),
                              4: (-2.5, 1.3, "not measured")}, flag_counts="weak")
     seats = pd.DataFrame(columns=["players", "seat", "value", "lo", "hi", "fair", "n"])
-    est = Measure(-1, seats, {}, cards)
+    est = Measure(-1, seats, {}, cards, measure=LIT)
     start = Edition({}, {"R15": 3})
     assert first_proposal(start, est, Targets()).task_points["R15"] == 5
     alone = est.cards.assign(flag_counts="")
@@ -488,13 +491,13 @@ def test_a_re_priced_card_is_steered_by_its_surplus_pooled_over_the_counts():
                             4: (-1.6, 0.6, "measured")})
     seats = pd.DataFrame(columns=["players", "seat", "value", "lo", "hi", "fair", "n"])
     history = {"R3": [(5.0, 4.3)]}
-    nxt = step(Edition({}, {"R3": 1}), Measure(1, seats, {}, cards), Targets(), history,
-               {"R3": 5})
+    nxt = step(Edition({}, {"R3": 1}), Measure(1, seats, {}, cards, measure=LIT), Targets(),
+               history, {"R3": 5})
     assert nxt is not None and nxt.task_points["R3"] == 2, nxt
     # too wide even pooled: no move, and no fixed point either (the next round plays on)
     wide = cards.assign(half=3.0)
     history = {"R3": [(5.0, 4.3)]}
-    nxt = step(Edition({}, {"R3": 1}), Measure(1, seats, {}, wide), Targets(), history,
+    nxt = step(Edition({}, {"R3": 1}), Measure(1, seats, {}, wide, measure=LIT), Targets(), history,
                {"R3": 5})
     assert nxt is not None and nxt.task_points["R3"] == 1
 
@@ -504,10 +507,11 @@ def test_only_a_card_still_too_strong_at_the_lowest_price_is_one_no_price_fixes(
 
     seats = pd.DataFrame(columns=["players", "seat", "value", "lo", "hi", "fair", "n"])
     start = Edition({}, {"R3": 5})
-    est = Measure(-1, seats, {}, _rows("R3", 5, {3: (4.3, 0.8, "measured")}))
+    est = Measure(-1, seats, {}, _rows("R3", 5, {3: (4.3, 0.8, "measured")}), measure=LIT)
 
     def note(surplus: float) -> str:
-        check = Measure(9, seats, {}, _rows("R3", 1, {3: (surplus, 0.5, "measured")}))
+        check = Measure(9, seats, {}, _rows("R3", 1, {3: (surplus, 0.5, "measured")}),
+                        measure=LIT)
         loop = Loop(start=start, estimate=est, edition=Edition({}, {"R3": 1}),
                     check=[check])
         return E.task_lines(loop, Targets(), {3: "model players"})[0][0]["note"]
@@ -572,16 +576,18 @@ def test_a_changed_count_not_shown_within_moves_to_the_asked_points_and_never_bo
 
     cards = _rows("B1", 2, {2: (0.0, 0.5, "measured")})
     hist: dict = {}
-    nxt = step(Edition({2: (0, 3)}, {"B1": 2}), Measure(1, seats(0.014), {2: [0, 2]}, cards),
-               Targets(), {}, {"B1": 2}, hist, {})
+    nxt = step(Edition({2: (0, 3)}, {"B1": 2}),
+               Measure(1, seats(0.014), {2: [0, 2]}, cards, measure=LIT), Targets(), {},
+               {"B1": 2}, hist, {})
     assert nxt is not None and nxt.seat_points[2] == (0, 2)
     # at [0, 2] the other side, a little better, asks [0, 3] again: stay at the better one
-    nxt2 = step(nxt, Measure(2, seats(-0.012), {2: [0, 3]}, cards), Targets(), {},
+    nxt2 = step(nxt, Measure(2, seats(-0.012), {2: [0, 3]}, cards, measure=LIT), Targets(), {},
                 {"B1": 2}, hist, {})
     assert nxt2 is None, nxt2
     # a count the sheet does not change keeps today's points (fewer changes)
-    same = step(Edition({2: (0, 3)}, {"B1": 2}), Measure(3, seats(0.014), {2: [0, 2]}, cards),
-                Targets(), {}, {"B1": 2}, {}, {2: (0, 3)})
+    same = step(Edition({2: (0, 3)}, {"B1": 2}),
+                Measure(3, seats(0.014), {2: [0, 2]}, cards, measure=LIT), Targets(), {},
+                {"B1": 2}, {}, {2: (0, 3)})
     assert same is None
 
 
@@ -658,3 +664,24 @@ def test_the_sheet_prices_a_card_by_the_default_measures_response_and_never_a_fl
     prop = prop.set_index("card")
     assert prop.loc["Y15", "proposed"] == 6 and not prop.loc["Y15", "changed"]
     assert prop.loc["R7", "proposed"] < 4 and prop.loc["R7", "changed"]
+
+
+def test_the_sheet_prices_by_the_measure_its_figures_carry_not_by_their_columns():
+    """``errata_cards`` guessed a table's measure from its columns (a ``slope`` column:
+    the default, the receipt value; none: the lit value).  The measure is now carried by
+    the figures (``errata_loop.Measure.measure``, the caller's argument): the same rows
+    with a slope of 0.75 price at printed - surplus / (the measure's response ratio x
+    0.75): 1.5 under the receipt value, 0.75 under the lit value.  The guess read both
+    as the receipt value."""
+    from bonfire_sim.analysis.errata_cards import card_proposals, first_price
+    from bonfire_sim.analysis.errata_loop import first_proposal
+
+    seats = pd.DataFrame(columns=["players", "seat", "value", "lo", "hi", "fair", "n"])
+    cards = _rows("R3", 8, {2: (3.0, 0.4, "measured"), 3: (3.0, 0.4, "measured")})
+    cards = cards.assign(slope=0.75, flag="strong")
+    got = {m: first_proposal(Edition({}, {"R3": 8}), Measure(-1, seats, {}, cards, measure=m),
+                             Targets()).task_points["R3"] for m in ("receipt", "lit")}
+    assert got == {"receipt": 6, "lit": 4}, got  # 8 - 3 / 1.5 and 8 - 3 / 0.75
+    assert first_price(cards, "R3", 8, "lit") == 4 and first_price(cards, "R3", 8) == 6
+    lit = card_proposals(cards, {"R3": 8}, 1.0, "lit").iloc[0]["proposed"]
+    assert lit < card_proposals(cards, {"R3": 8}, 1.0).iloc[0]["proposed"]

@@ -179,7 +179,8 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
     """(changed task lines, unchanged task lines with their reason).  A changed line has
     ONE printed value for every count and each count's residual on the check round."""
     today = dict(loop.start.task_points)
-    est = card_proposals(loop.estimate.cards, today, targets.task_margin)
+    est = card_proposals(loop.estimate.cards, today, targets.task_margin,
+                         loop.estimate.measure)
     check = loop.check[0].cards if loop.check else est.iloc[:0]
     changed = loop.edition.changes(loop.start)["tasks"]
     lines, left = [], []

@@ -31,6 +31,7 @@ population = cards.population
 gnome_values = cards.gnome_values
 MIN_SLOPE = cards.MIN_SLOPE  # below it no printed value fixes a task
 MIN_PRICE = cards.MIN_PRICE  # the lowest printed value any proposal names (window.py)
+DEFAULT_MEASURE = cards.DEFAULT_MEASURE  # what the sheet's tables measure unless told
 
 PROPOSAL_COLUMNS = ("card", "players", "printed", "proposed", "surplus", "s_lo", "s_hi",
                     "half", "n", "deals", "status", "flag", "forks_needed", "changed", "slope",
@@ -38,15 +39,15 @@ PROPOSAL_COLUMNS = ("card", "players", "printed", "proposed", "surplus", "s_lo",
 CARD_COLUMNS = ("card", "players", "kind", "printed", "surplus", "s_lo", "s_hi", "half",
                 "n", "deals", "status", "flag", "forks_needed")
 
-__all__ = ["CARD_COLUMNS", "MIN_PRICE", "MIN_SLOPE", "PROPOSAL_COLUMNS", "card_proposals",
-           "first_price",
+__all__ = ["CARD_COLUMNS", "DEFAULT_MEASURE", "MIN_PRICE", "MIN_SLOPE", "PROPOSAL_COLUMNS",
+           "card_proposals", "first_price",
            "flags_across_counts", "gnome_values",
            "next_prices", "pooled", "pooled_half", "population", "printed_points",
            "task_table", "toml_value"]
 
 
-def card_proposals(table: pd.DataFrame, printed: Mapping[str, int],
-                   margin: float) -> pd.DataFrame:
+def card_proposals(table: pd.DataFrame, printed: Mapping[str, int], margin: float,
+                   measure: str = DEFAULT_MEASURE) -> pd.DataFrame:
     """One row per task and player count (``PROPOSAL_COLUMNS``) from task rows of a card
     table: the card's ``surplus`` at that count with its interval, ``status`` / ``flag``,
     the ``proposed`` printed value of the card (one for every count: the inverse-variance
@@ -55,9 +56,10 @@ def card_proposals(table: pd.DataFrame, printed: Mapping[str, int],
     holds it or no printed value can fix it: a card whose slope is below
     ``MIN_SLOPE``, which nobody who receives it lights) and ``changed`` (proposed
     differs from printed); ``note``: "change the condition" with the surplus predicted
-    at ``MIN_PRICE`` where the card's fair window lies below it (proposed at it)."""
+    at ``MIN_PRICE`` where the card's fair window lies below it (proposed at it).
+    ``measure``: what the table's rows measure (``cards.MEASURES``; the caller knows it:
+    the sheet's ``errata_loop.Measure.measure``, the report's card table's default)."""
     t = table[table["kind"] == "task"] if "kind" in table else table
-    measure = _measure_of(t)
     t = _lit_columns(t)
     fair = (pd.to_numeric(t["printed"], errors="coerce").astype(float)
             - pd.to_numeric(t["surplus"], errors="coerce").astype(float)
@@ -114,12 +116,6 @@ def task_table(configs: Sequence[tuple[str, RunConfig, Any]], games: int, margin
     return tab[tab["kind"] == "task"].reset_index(drop=True)
 
 
-def _measure_of(table: pd.DataFrame) -> str:
-    """The measure a table's rows price by: the default's where the card table gave them
-    a ``slope``, the lit value's (a printed point moves it by one) where they carry none."""
-    return cards.DEFAULT_MEASURE if "slope" in table else "lit"
-
-
 def _lit_columns(table: pd.DataFrame) -> pd.DataFrame:
     """The card table's columns of the lit value where a caller's rows lack them (the
     sheet's own tables): a printed point moves it by one (``slope``), and no test across
@@ -129,12 +125,12 @@ def _lit_columns(table: pd.DataFrame) -> pd.DataFrame:
     return table.assign(**missing) if missing else table
 
 
-def first_price(table: pd.DataFrame, card: str, printed: int) -> float:
+def first_price(table: pd.DataFrame, card: str, printed: int,
+                measure: str = DEFAULT_MEASURE) -> float:
     """A flagged card's first whole price (the errata loop's round 0): printed - its
     pooled surplus / the default measure's ``price_divisor`` of its pooled slope (1
     under the lit value: printed - surplus), rounded; NaN where the surplus is unknown or
     the slope is below ``MIN_SLOPE`` (no printed value fixes it: change its condition)."""
-    measure = _measure_of(table)
     t = _lit_columns(table)
     s, slope = cards.pooled(t, card), cards.pooled(t, card, "slope")
     if not (math.isfinite(s) and math.isfinite(slope)) or slope < cards.MIN_SLOPE:
@@ -149,12 +145,12 @@ def pooled(table: pd.DataFrame, card: str) -> float:
 
 def next_prices(table: pd.DataFrame, current: dict[str, int], printed: dict[str, int],
                 history: dict[str, list[tuple[float, float]]],
-                margin: float) -> tuple[dict[str, int], list[str]]:
+                margin: float,
+                measure: str = DEFAULT_MEASURE) -> tuple[dict[str, int], list[str]]:
     """(the cards to move after a fresh round, the re-priced cards too wide to steer by):
     ``reprice``'s secant steps.  A card's first step divides by the default measure's
     response to a printed point (``RESPONSE_RATIO`` x its pooled fixed-play slope in
     ``table``: 1 under the lit value, whose slope is exactly 1), as ``reprice`` does."""
-    measure = _measure_of(table)
     t = _lit_columns(table)
     ratio = cards.RESPONSE_RATIO[measure]
     slopes = {c: ratio * cards.pooled(t, c, "slope") for c in history}

@@ -29,7 +29,13 @@ from bonfire_sim.analysis import flags as FL
 
 # MIN_PRICE: a task printed at 0 points is no proposal (its condition must change); the
 # one floor of the loop, the sheet and the report (cards/window.py)
-from bonfire_sim.analysis.errata_cards import MIN_PRICE, first_price, next_prices, pooled
+from bonfire_sim.analysis.errata_cards import (
+    DEFAULT_MEASURE,
+    MIN_PRICE,
+    first_price,
+    next_prices,
+    pooled,
+)
 from bonfire_sim.analysis.intervals import se_from_interval
 from bonfire_sim.analysis.targets import Targets
 
@@ -68,13 +74,16 @@ class Measure:
     ``hi``, ``n`` games and ``fair`` = 1/n (the ``seat_advantage`` frame); ``seat_next``:
     per count the whole seat points the re-ranked games ask for (``as_seat_points`` from
     the printed ones); ``cards``: the task rows of a ``card_table`` (per card and count:
-    ``surplus``, ``s_lo``/``s_hi``, ``half``, ``status``, ``flag``, ``printed``)."""
+    ``surplus``, ``s_lo``/``s_hi``, ``half``, ``status``, ``flag``, ``printed``);
+    ``measure``: what those rows measure (``cards.MEASURES``), so that a printed point is
+    read at its response (the sheet once guessed it from the table's columns)."""
 
     seed: int
     seats: pd.DataFrame
     seat_next: dict[int, list[int]]
     cards: pd.DataFrame
     population: str = ""
+    measure: str = DEFAULT_MEASURE
 
 
 
@@ -140,7 +149,7 @@ def first_proposal(start: Edition, estimate: Measure, targets: Targets) -> Editi
     # at every count on few forks each is found only there)
     off = (t["flag"] != "") | (t["flag_counts"] != "") if "flag_counts" in t else t["flag"] != ""
     for card in sorted(set(t.loc[off, "card"])):
-        p = first_price(t, str(card), start.task_points[str(card)])
+        p = first_price(t, str(card), start.task_points[str(card)], estimate.measure)
         if math.isfinite(p):  # never below MIN_PRICE: the check says if that is enough
             prices[str(card)] = max(int(p), MIN_PRICE)
     return Edition(seats, prices)
@@ -193,7 +202,7 @@ def step(edition: Edition, m: Measure, targets: Targets,
                 seats[n], moved = nxt, True
     current = dict(edition.task_points)
     moves, unsteered = next_prices(m.cards, current, dict(printed), history,
-                                   targets.task_margin)
+                                   targets.task_margin, m.measure)
     cards = {c: max(v, MIN_PRICE) for c, v in moves.items()}
     cards = {c: v for c, v in cards.items() if v != current[c]}
     if not moved and not cards and not unsteered:

@@ -24,6 +24,7 @@ import pandas as pd
 from bonfire_sim.analysis.compensation import as_seat_points, compensation
 from bonfire_sim.analysis.errata_cards import (
     CARD_COLUMNS,
+    DEFAULT_MEASURE,
     flags_across_counts,
     printed_points,
     task_table,
@@ -193,6 +194,7 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
         cards = (flags_across_counts(pd.concat(tables, ignore_index=True),
                                      targets.task_margin, targets.alpha) if tables
                  else pd.DataFrame(columns=list(CARD_COLUMNS)))
-        return Measure(seed, seats, nxt, cards, population)
+        # task_table measures by the card room's default: say so (errata_loop.Measure)
+        return Measure(seed, seats, nxt, cards, population, DEFAULT_MEASURE)
 
     return measure
