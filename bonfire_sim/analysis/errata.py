@@ -217,7 +217,8 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
                       "effect": {"value": after, "lo": after - half, "hi": after + half,
                                  "n": int(rows["n"].sum()) if len(rows) else 0},
                       "residual": residual, "why": why, "unit": "points",
-                      "unresolved": _unresolved(residual),
+                      "unresolved": _counts(residual, "unresolved"),
+                      "off": _counts(residual, "off"),
                       "verified": (None if not ok else True if all(v is True for v in ok)
                                    else False if False in ok else None),
                       "who": "; ".join(sorted({who.get(int(n), "") for n in e["players"]})),
@@ -254,14 +255,15 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
     return lines, left
 
 
-def _unresolved(residual: Mapping[int, Mapping[str, Any]]) -> str:
-    """The counts a changed task's check could not resolve, each with the forks it got
+def _counts(residual: Mapping[int, Mapping[str, Any]], which: str) -> str:
+    """The counts of a changed task whose check row reads ``which`` (``unresolved``: the
+    check could not tell; ``off``: wholly beyond the margin), each with the forks it got
     (the check's and its top-ups') and the interval that remained ('' when none)."""
     return "; ".join(
         f"{n}p {r['surplus']:+.1f} ({r['lo']:+.1f} to {r['hi']:+.1f}) on {r['n']:,} forks"
         + (f" after {r['top_ups']} top-up(s)" if r["top_ups"] else "")
         if math.isfinite(r["lo"] + r["hi"]) else f"{n}p not measured ({r['n']:,} forks)"
-        for n, r in sorted(residual.items()) if r["verdict"] == "unresolved")
+        for n, r in sorted(residual.items()) if r["verdict"] == which)
 
 
 def _why(cards: pd.DataFrame, card: str) -> dict[int, dict[str, float]]:

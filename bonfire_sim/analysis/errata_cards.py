@@ -92,9 +92,11 @@ def task_forks(configs: Sequence[tuple[str, RunConfig, Any]], games: int, *,
                focus: Sequence[str] = (), focus_games: int = 0, tasks: Sequence[str] = (),
                jobs: int = 1, quiet: bool = True,
                progress: Callable[[int, int], None] | None = None,
-               detail: bool = False) -> pd.DataFrame:
+               detail: bool = False,
+               cache_as: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """``task_table``'s fork table (a ``cluster`` column: label and deal); ``tasks``: only
-    these cards' forks (a check's top-up, on new games: ``run_dir`` None)."""
+    these cards' forks (a check's top-up, on new games: ``run_dir`` None, cached under
+    ``cache_as`` with the configuration, so a sheet made again replays none of them)."""
     from bonfire_sim.infra.progress import part_of
 
     parts = []
@@ -105,7 +107,8 @@ def task_forks(configs: Sequence[tuple[str, RunConfig, Any]], games: int, *,
         t = cards.probe_values(cfg, cards.ProbeSettings(games=games, kinds=every,
                                                         tasks=tuple(tasks) or None),
                                run_dir=path, jobs=jobs, quiet=quiet,
-                               progress=part_of(progress, sum(sizes[:i]), sum(sizes)))
+                               progress=part_of(progress, sum(sizes[:i]), sum(sizes)),
+                               cache_as=None if path else cache_as)
         if focus and focus_games > games:
             extra = cards.probe_values(cfg, cards.ProbeSettings(games=focus_games, kinds=kinds,
                                                                 tasks=tuple(focus)),

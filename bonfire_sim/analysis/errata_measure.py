@@ -214,7 +214,8 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
                         f"top-up seed {s}")
                 parts.append(task_forks([(f"{s}|{n}", cfg, None)], games, tasks=cs,
                                         jobs=plan.jobs, quiet=quiet,
-                                        progress=_tick(progress, f"{what}: forks")))
+                                        progress=_tick(progress, f"{what}: forks"),
+                                        cache_as={"errata check top-up": 1}))
             return pd.concat(parts, ignore_index=True)
 
         top_ups: list[dict[str, Any]] = []

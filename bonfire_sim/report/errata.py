@@ -40,10 +40,13 @@ def _yes(v: Any) -> str:
 
 
 def _verified(line: Mapping[str, Any]) -> str:
-    """The verified cell: ``_yes``, and for a task line the check could not resolve, each
-    open count's interval with the forks it rests on (the check's and its top-ups')."""
+    """The verified cell: ``_yes``, and for a task line the counts that keep it from a
+    pass: those wholly beyond the margin of a line not verified, those the check could
+    not resolve of one not resolved, each with its interval and the forks it rests on
+    (the check's and its top-ups')."""
     text = _yes(line["verified"])
-    return f"{text}: {line['unresolved']}" if line.get("unresolved") else text
+    why = line.get("off" if line["verified"] is False else "unresolved")
+    return f"{text}: {why}" if line["verified"] is not True and why else text
 
 
 def _check_forks(sheet: Mapping[str, Any]) -> str:
