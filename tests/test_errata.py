@@ -645,7 +645,8 @@ def test_a_task_line_verifies_only_on_measured_rows_inside_and_an_open_one_says_
     cards.loc[inside, ["surplus", "s_lo", "s_hi", "status", "deals"]] = [
         0.1, -0.5, 0.7, "not measured", 6]
     crossing = (cards["card"] == "B1") & (cards["players"] == 3)
-    cards.loc[crossing, ["surplus", "s_lo", "s_hi", "n"]] = [0.6, 0.1, 1.1, 4812]
+    # 1.03 would read "+1.0", inside the margin, beside "not resolved"
+    cards.loc[crossing, ["surplus", "s_lo", "s_hi", "n"]] = [0.6, 0.1, 1.03, 4812]
     # Y4: open at 2 players, wholly beyond at 4: not verified, and the 4 is named
     cards.loc[(cards["card"] == "Y4") & (cards["players"] == 2), ["s_lo", "s_hi"]] = [
         -0.4, 1.3]
@@ -661,11 +662,12 @@ def test_a_task_line_verifies_only_on_measured_rows_inside_and_an_open_one_says_
         "4p +1.6 (+1.2 to +2.0) on 900 forks")
     assert lines["B1"]["off"] == "" and lines["B1"]["verified"] is None
     assert lines["R3"]["residual"][2]["verdict"] == "unresolved"
-    assert lines["B1"]["unresolved"] == "3p +0.6 (+0.1 to +1.1) on 4,812 forks after 2 top-up(s)"
+    assert lines["B1"]["unresolved"] == (
+        "3p +0.6 (+0.1 to +1.03) on 4,812 forks after 2 top-up(s)")
     assert lines["R3"]["unresolved"].startswith("2p +0.1 (-0.5 to +0.7) on 900 forks after 1")
     md = R.render_markdown(sheet.to_json(), "Errata", "model")
     row = next(x for x in md.splitlines() if x.startswith("| tasks B1 |"))
-    assert "not resolved: 3p +0.6 (+0.1 to +1.1) on 4,812 forks after 2 top-up(s)" in row
+    assert "not resolved: 3p +0.6 (+0.1 to +1.03) on 4,812 forks after 2 top-up(s)" in row
     row = next(x for x in md.splitlines() if x.startswith("| tasks Y4 |"))
     assert "at 4 players +1.6 points (+1.2 to +2.0)" in row, row  # the failing count
     assert "| no: 4p +1.6 (+1.2 to +2.0) on 900 forks |" in row, row

@@ -217,8 +217,8 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
                       "effect": {"value": after, "lo": after - half, "hi": after + half,
                                  "n": int(rows["n"].sum()) if len(rows) else 0},
                       "residual": residual, "why": why, "unit": "points",
-                      "unresolved": _counts(residual, "unresolved"),
-                      "off": _counts(residual, "off"),
+                      "unresolved": _counts(residual, "unresolved", targets.task_margin),
+                      "off": _counts(residual, "off", targets.task_margin),
                       "verified": (None if not ok else True if all(v is True for v in ok)
                                    else False if False in ok else None),
                       "who": "; ".join(sorted({who.get(int(n), "") for n in e["players"]})),
@@ -255,12 +255,16 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
     return lines, left
 
 
-def _counts(residual: Mapping[int, Mapping[str, Any]], which: str) -> str:
+def _counts(residual: Mapping[int, Mapping[str, Any]], which: str, margin: float) -> str:
     """The counts of a changed task whose check row reads ``which`` (``unresolved``: the
     check could not tell; ``off``: wholly beyond the margin), each with the forks it got
     (the check's and its top-ups') and the interval that remained ('' when none)."""
+    def bound(v: float) -> str:
+        # -1.03 against a margin of 1 reads "-1.03", not "-1.0": the reason it is open
+        return f"{v:+.2f}" if abs(round(v, 1)) == margin else f"{v:+.1f}"
+
     return "; ".join(
-        f"{n}p {r['surplus']:+.1f} ({r['lo']:+.1f} to {r['hi']:+.1f}) on {r['n']:,} forks"
+        f"{n}p {r['surplus']:+.1f} ({bound(r['lo'])} to {bound(r['hi'])}) on {r['n']:,} forks"
         + (f" after {r['top_ups']} top-up(s)" if r["top_ups"] else "")
         if math.isfinite(r["lo"] + r["hi"]) else f"{n}p not measured ({r['n']:,} forks)"
         for n, r in sorted(residual.items()) if r["verdict"] == which)

@@ -80,6 +80,8 @@ def _verdict(lines: Sequence[Mapping[str, Any]]) -> tuple[str, bool | None]:
     off = sum(x.get("verified") is False for x in lines)
     open_ = len(lines) - ok - off
     text = f"verified on fresh deals ({ok} of {len(lines)} line(s) meet the target"
+    if off:
+        text += f"; {off} shown to miss it"
     if open_:
         text += (f"; {open_} not resolved: the interval crosses the target, more play "
                  f"needed")
