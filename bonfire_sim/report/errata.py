@@ -159,7 +159,7 @@ def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
                    "(fresh deals of the check round, all changes planted together)",
                    ["line", "today", "proposed", "before", "after, on fresh deals",
                     "verified", "who played", "across populations"], rows,
-                   text_cols=(0, 6, 7), verdict_col=5, classes=classes)
+                   text_cols=(0, 5, 6, 7), verdict_col=5, classes=classes)
     ns = sheet.get("next_smaller")
     third_notes = [f"The sheet makes {sheet['n_changes']} change(s)."]
     if ns:
