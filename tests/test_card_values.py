@@ -412,6 +412,39 @@ def test_the_check_verifies_a_card_the_loop_moved_and_brought_back_to_its_start(
     assert v.loc["B7", "verdict"] == "within" and v.loc["B7", "original"] == 2
 
 
+def test_reprices_check_forks_an_unresolved_row_again_and_rests_its_verdict_on_all(
+        monkeypatch):
+    """Issue 36: ``reprice --verify``'s check takes the errata sheet's step
+    (``cards.top_up_check``): B7 reads +0.3 (-0.6 to +1.2) on the check's 30 forks, so
+    it alone is forked again at that count, on twice the focus games of the next seed,
+    and its verdict (within) rests on the check's forks and the top-up's; B8, resolved
+    at once, is not played again."""
+    from bonfire_sim.analysis.cards import price as P
+
+    calls: list[tuple[int, int, tuple[str, ...] | None, tuple[int, ...]]] = []
+
+    def fresh(groups, prices, seed, games, focus, focus_games, margin, alpha, tasks,
+              *a, **k):
+        calls.append((seed, games, tasks, tuple(groups)))
+        vals = ({t: (0.0, 400) for t in BLUE} | {"B7": (0.3, 30)} if len(calls) == 1
+                else {"B7": (0.3, 200)})
+        f = _synthetic(vals, sd=3.0, seed=seed, lit=0.6, exact=True)
+        f["cluster"] = f"{seed}|" + f["cluster"]  # new deals: clusters of their own
+        return card_table(f, {2: prices}, 1.0, 0.05, measure="receipt"), f
+
+    monkeypatch.setattr(P, "fresh_table", fresh)
+    printed = printed_points(RunConfig(games=2, players=2))
+    prices = printed | {"B7": printed["B7"] + 1, "B8": printed["B8"] + 1}
+    notes: list[str] = []
+    rnd, v = P._check({2: []}, prices, printed, 70, 100, 400, 1.0, 0.05, None, 1, True,
+                      notes.append, "receipt")
+    assert calls[1:] == [(71, 800, ("B7",), (2,))]  # B7 alone, 2x the focus games
+    v = v.set_index("card")
+    assert v.loc["B7", "n"] == 230 and v.loc["B7", "verdict"] == "within"
+    assert v.loc["B8", "verdict"] == "within" and len(calls) == 2
+    assert any("800 more games of forks for B7 at 2p (seed 71)" in x for x in notes)
+
+
 def test_a_card_nobody_lights_gets_no_price_but_the_advice_to_change_its_condition():
     printed = printed_points(RunConfig(games=2, players=2))
     vals = {t: (0.0, 400) for t in BLUE if t != "B1"}

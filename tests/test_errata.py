@@ -685,3 +685,48 @@ def test_the_sheet_prices_by_the_measure_its_figures_carry_not_by_their_columns(
     assert first_price(cards, "R3", 8, "lit") == 4 and first_price(cards, "R3", 8) == 6
     lit = card_proposals(cards, {"R3": 8}, 1.0, "lit").iloc[0]["proposed"]
     assert lit < card_proposals(cards, {"R3": 8}, 1.0).iloc[0]["proposed"]
+
+
+def test_a_task_line_verifies_only_on_measured_rows_inside_and_an_open_one_says_its_forks():
+    """Issue 36: a re-printed task counts as verified only when every count's check row
+    is measured and its interval lies inside ±margin; a line the check (and its top-ups)
+    could not resolve says, per open count, how many forks it got and what interval
+    remained, and the method section names the top-ups played."""
+    planted = {"R3": 3, "B1": -2, "Y4": 4}
+    worth = {c: float(v) for c, v in CARDS.items()}
+    loop, _ = _loop(worth, Edition({}, {c: v + planted.get(c, 0) for c, v in CARDS.items()}))
+    check = loop.check[0]
+    cards = check.cards.copy()
+    inside = (cards["card"] == "R3") & (cards["players"] == 2)
+    # inside the margin on too few deals: no pass on an interval that is not measured
+    cards.loc[inside, ["surplus", "s_lo", "s_hi", "status", "deals"]] = [
+        0.1, -0.5, 0.7, "not measured", 6]
+    crossing = (cards["card"] == "B1") & (cards["players"] == 3)
+    # 1.03 would read "+1.0", inside the margin, beside "not resolved"
+    cards.loc[crossing, ["surplus", "s_lo", "s_hi", "n"]] = [0.6, 0.1, 1.03, 4812]
+    # Y4: open at 2 players, wholly beyond at 4: not verified, and the 4 is named
+    cards.loc[(cards["card"] == "Y4") & (cards["players"] == 2), ["s_lo", "s_hi"]] = [
+        -0.4, 1.3]
+    cards.loc[(cards["card"] == "Y4") & (cards["players"] == 4),
+              ["surplus", "s_lo", "s_hi"]] = [1.6, 1.2, 2.0]
+    ups = [{"seed": 105, "games": 2400, "rows": [["B1", 3], ["R3", 2]]},
+           {"seed": 106, "games": 4800, "rows": [["B1", 3]]}]
+    loop.check[0] = replace(check, cards=cards, top_ups=ups)
+    sheet = _sheet(loop)
+    lines = {x["item"]: x for x in sheet.tasks}
+    assert lines["R3"]["verified"] is None and lines["B1"]["verified"] is None
+    assert lines["Y4"]["verified"] is False and lines["Y4"]["off"].startswith(
+        "4p +1.6 (+1.2 to +2.0) on 900 forks")
+    assert lines["B1"]["off"] == "" and lines["B1"]["verified"] is None
+    assert lines["R3"]["residual"][2]["verdict"] == "unresolved"
+    assert lines["B1"]["unresolved"] == (
+        "3p +0.6 (+0.1 to +1.03) on 4,812 forks after 2 top-up(s)")
+    assert lines["R3"]["unresolved"].startswith("2p +0.1 (-0.5 to +0.7) on 900 forks after 1")
+    md = R.render_markdown(sheet.to_json(), "Errata", "model")
+    row = next(x for x in md.splitlines() if x.startswith("| tasks B1 |"))
+    assert "not resolved: 3p +0.6 (+0.1 to +1.03) on 4,812 forks after 2 top-up(s)" in row
+    row = next(x for x in md.splitlines() if x.startswith("| tasks Y4 |"))
+    assert "at 4 players +1.6 points (+1.2 to +2.0)" in row, row  # the failing count
+    assert "| no: 4p +1.6 (+1.2 to +2.0) on 900 forks |" in row, row
+    assert "seed 105: 2 row(s) on 2,400 new games each; seed 106: 1 row(s)" in md
+    assert "measured and its whole 95% interval lies inside ±1 point(s)" in md

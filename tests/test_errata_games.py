@@ -276,3 +276,36 @@ def test_the_check_plays_a_count_it_cannot_resolve_again_on_more_games(tmp_path,
                              top_up=3)
     assert (loose(Edition({}, {}), 77, ()).seats["n"] == 60).all()
     assert len(list((tmp_path / "b").iterdir())) == 1
+
+
+def test_the_check_forks_a_task_row_it_cannot_resolve_again_on_the_seeds_after(tmp_path):
+    """Issue 36: the sheet's check round (``task_top_ups``) forks a re-printed task whose
+    row at some count crosses the margin again, on new games of the seeds after the
+    check's (twice the focus games, then twice that), through the same step as
+    ``reprice``'s check (``cards.top_up_check``); its row rests on every fork.  Without
+    the top-ups the row has the check's forks alone."""
+    from bonfire_sim.analysis import errata_measure as EM
+    from bonfire_sim.analysis.errata_cards import printed_points
+    from bonfire_sim.analysis.errata_loop import Edition
+    from bonfire_sim.analysis.targets import Targets
+
+    bases = {2: RunConfig(games=60, players=2, strategies=("greedy",), seed=1,
+                          seat_rotation=True)}
+    plan = EM.FreshPlan(games=60, fork_games=30, focus_games=40, jobs=1)
+    edition = Edition({}, printed_points(bases[2]) | {"R3": 2})
+    said: list[str] = []
+    topped = EM.fresh_measure(bases, plan, Targets(), tmp_path / "a", task_top_ups=2,
+                              status=said.append)(edition, 77, ["R3"])
+    once = EM.fresh_measure(bases, plan, Targets(), tmp_path / "b")(edition, 77, ["R3"])
+    # 40 games of forks cannot resolve a card to a point: both top-ups are played
+    assert [(t["seed"], t["games"], t["rows"]) for t in topped.top_ups] == [
+        (78, 80, [["R3", 2]]), (79, 160, [["R3", 2]])]
+    assert once.top_ups == []
+    r3 = {m: int(x.cards.loc[x.cards["card"] == "R3", "n"].iloc[0])
+          for m, x in (("topped", topped), ("once", once))}
+    assert r3["topped"] > r3["once"] > 0, r3
+    other = {m: x.cards.loc[x.cards["card"] == "B1", "n"].iloc[0]
+             for m, x in (("topped", topped), ("once", once))}
+    assert other["topped"] == other["once"]  # not re-printed: never topped up
+    assert any("80 more games of forks for R3 at 2p (seed 78)" in s for s in said), said
+    assert len(list((tmp_path / "a").iterdir())) == 1  # the top-ups keep no runs

@@ -28,6 +28,7 @@ from bonfire_sim.analysis.errata_cards import (
     card_proposals,
     pooled,
     pooled_half,
+    verdict,
 )
 from bonfire_sim.analysis.errata_gnomes import Trial, overrides_of, proposal
 from bonfire_sim.analysis.errata_loop import (
@@ -184,16 +185,25 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
     check = loop.check[0].cards if loop.check else est.iloc[:0]
     changed = loop.edition.changes(loop.start)["tasks"]
     lines, left = [], []
+    # the rows each of the check's top-ups forked again
+    looks = [{(str(c), int(n)) for c, n in t["rows"]}
+             for t in (loop.check[0].top_ups if loop.check else [])]
     for card in changed:
         rows = check[check["card"] == card]
+        # a count verifies only when its row is measured and its whole interval lies
+        # inside ±margin (cards.verdict); one crossing it got the check's top-ups
+        marks = verdict(rows, targets.task_margin) if len(rows) else pd.Series(dtype=str)
         residual = {int(r["players"]): {"surplus": _f(r["surplus"]), "lo": _f(r["s_lo"]),
-                                        "hi": _f(r["s_hi"]), "status": r["status"]}
-                    for _, r in rows.iterrows()}
+                                        "hi": _f(r["s_hi"]), "status": r["status"],
+                                        "n": int(r["n"]), "verdict": str(marks[i]),
+                                        "top_ups": sum((card, int(r["players"])) in rs
+                                                       for rs in looks)}
+                    for i, r in rows.iterrows()}
         after = pooled(check, card) if len(rows) else math.nan
         e = est[est["card"] == card]
         before = pooled(loop.estimate.cards, card)
         why = _why(loop.estimate.cards, card)
-        ok = [_resolved(v["lo"], v["hi"], targets.task_margin) for v in residual.values()]
+        ok = [{"within": True, "off": False}.get(v["verdict"]) for v in residual.values()]
         half = (pooled_half(check, card) if len(rows) and (rows["half"] > 0).all()
                 else math.nan)
         # only a card still too STRONG at the lowest price is one no price fixes; one
@@ -213,6 +223,8 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
                       "effect": {"value": after, "lo": after - half, "hi": after + half,
                                  "n": int(rows["n"].sum()) if len(rows) else 0},
                       "residual": residual, "why": why, "unit": "points",
+                      "unresolved": _counts(residual, "unresolved", targets.task_margin),
+                      "off": _counts(residual, "off", targets.task_margin),
                       "verified": (None if not ok else True if all(v is True for v in ok)
                                    else False if False in ok else None),
                       "who": "; ".join(sorted({who.get(int(n), "") for n in e["players"]})),
@@ -248,6 +260,21 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
                      "today": today.get(card), "surplus": {
                          int(r["players"]): _f(r["surplus"]) for _, r in g.iterrows()}})
     return lines, left
+
+
+def _counts(residual: Mapping[int, Mapping[str, Any]], which: str, margin: float) -> str:
+    """The counts of a changed task whose check row reads ``which`` (``unresolved``: the
+    check could not tell; ``off``: wholly beyond the margin), each with the forks it got
+    (the check's and its top-ups') and the interval that remained ('' when none)."""
+    def bound(v: float) -> str:
+        # -1.03 against a margin of 1 reads "-1.03", not "-1.0": the reason it is open
+        return f"{v:+.2f}" if abs(round(v, 1)) == margin else f"{v:+.1f}"
+
+    return "; ".join(
+        f"{n}p {r['surplus']:+.1f} ({bound(r['lo'])} to {bound(r['hi'])}) on {r['n']:,} forks"
+        + (f" after {r['top_ups']} top-up(s)" if r["top_ups"] else "")
+        if math.isfinite(r["lo"] + r["hi"]) else f"{n}p not measured ({r['n']:,} forks)"
+        for n, r in sorted(residual.items()) if r["verdict"] == which)
 
 
 def _why(cards: pd.DataFrame, card: str) -> dict[int, dict[str, float]]:
@@ -414,7 +441,8 @@ def build_sheet(loop: Loop, targets: Targets, who: Mapping[int, str],
                              for e, m in loop.rounds],
                   "check_seed": loop.check[0].seed if loop.check else None,
                   "fixed_point": loop.fixed_point,
-                  "populations": [m.population or "runs" for m in loop.check]}
+                  "populations": [m.population or "runs" for m in loop.check],
+                  "top_ups": loop.check[0].top_ups if loop.check else []}
     sheet.overrides = edition_overrides(loop.edition, loop.start)
     sheet.overrides.update(overrides_of(gnome_trials or {}, targets.gnome_margin))
     return sheet

@@ -32,6 +32,9 @@ gnome_values = cards.gnome_values
 MIN_SLOPE = cards.MIN_SLOPE  # below it no printed value fixes a task
 MIN_PRICE = cards.MIN_PRICE  # the lowest printed value any proposal names (window.py)
 DEFAULT_MEASURE = cards.DEFAULT_MEASURE  # what the sheet's tables measure unless told
+CHECK_TOP_UPS = cards.CHECK_TOP_UPS  # a check row it cannot resolve: more forks, at most
+top_up_check = cards.top_up_check
+verdict = cards.verdict
 
 PROPOSAL_COLUMNS = ("card", "players", "printed", "proposed", "surplus", "s_lo", "s_hi",
                     "half", "n", "deals", "status", "flag", "forks_needed", "changed", "slope",
@@ -39,11 +42,11 @@ PROPOSAL_COLUMNS = ("card", "players", "printed", "proposed", "surplus", "s_lo",
 CARD_COLUMNS = ("card", "players", "kind", "printed", "surplus", "s_lo", "s_hi", "half",
                 "n", "deals", "status", "flag", "forks_needed")
 
-__all__ = ["CARD_COLUMNS", "DEFAULT_MEASURE", "MIN_PRICE", "MIN_SLOPE", "PROPOSAL_COLUMNS",
-           "card_proposals", "first_price",
-           "flags_across_counts", "gnome_values",
+__all__ = ["CARD_COLUMNS", "CHECK_TOP_UPS", "DEFAULT_MEASURE", "MIN_PRICE", "MIN_SLOPE",
+           "PROPOSAL_COLUMNS", "card_proposals", "first_price", "flags_across_counts",
+           "gnome_values",
            "next_prices", "pooled", "pooled_half", "population", "printed_points",
-           "task_table", "toml_value"]
+           "task_forks", "task_rows", "task_table", "toml_value", "top_up_check", "verdict"]
 
 
 def card_proposals(table: pd.DataFrame, printed: Mapping[str, int], margin: float,
@@ -92,27 +95,49 @@ def task_table(configs: Sequence[tuple[str, RunConfig, Any]], games: int, margin
     ``focus_games`` (their own intervals); forks clustered by label and deal.  ``detail``:
     the lit value's forks too (``lit_value`` beside a receipt value: why a card is worth
     what it is; the sheet's estimate shows it, the fresh rounds need only the value)."""
+    forks = task_forks(configs, games, focus=focus, focus_games=focus_games, jobs=jobs,
+                       quiet=quiet, progress=progress, detail=detail)
+    return task_rows(forks, {cfg.players: cards.printed_points(cfg) for _, cfg, _ in configs},
+                     margin, alpha)
+
+
+def task_forks(configs: Sequence[tuple[str, RunConfig, Any]], games: int, *,
+               focus: Sequence[str] = (), focus_games: int = 0, tasks: Sequence[str] = (),
+               jobs: int = 1, quiet: bool = True,
+               progress: Callable[[int, int], None] | None = None,
+               detail: bool = False,
+               cache_as: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """``task_table``'s fork table (a ``cluster`` column: label and deal); ``tasks``: only
+    these cards' forks (a check's top-up, on new games: ``run_dir`` None, cached under
+    ``cache_as`` with the configuration, so a sheet made again replays none of them)."""
     from bonfire_sim.infra.progress import part_of
 
     parts = []
-    printed = {}
     sizes = [min(games, cfg.games) for _, cfg, _ in configs]
     for i, (label, cfg, path) in enumerate(configs):
-        printed[cfg.players] = cards.printed_points(cfg)
         kinds = cards.task_kinds()
         every = tuple(dict.fromkeys(kinds + (cards.DETAIL_KINDS if detail else ())))
-        t = cards.probe_values(cfg, cards.ProbeSettings(games=games, kinds=every),
+        t = cards.probe_values(cfg, cards.ProbeSettings(games=games, kinds=every,
+                                                        tasks=tuple(tasks) or None),
                                run_dir=path, jobs=jobs, quiet=quiet,
-                               progress=part_of(progress, sum(sizes[:i]), sum(sizes)))
+                               progress=part_of(progress, sum(sizes[:i]), sum(sizes)),
+                               cache_as=None if path else cache_as)
         if focus and focus_games > games:
             extra = cards.probe_values(cfg, cards.ProbeSettings(games=focus_games, kinds=kinds,
                                                                 tasks=tuple(focus)),
                                        run_dir=path, jobs=jobs, quiet=quiet)
             t = pd.concat([t[~t["item"].isin(focus)], extra], ignore_index=True)
         parts.append(t.assign(cluster=label + "|" + t["deal"].astype(str)))
-    if not parts:
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def task_rows(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]], margin: float,
+              alpha: float) -> pd.DataFrame:
+    """The task rows (``CARD_COLUMNS``) of a fork table (``task_forks``) at the printed
+    task points per player count."""
+    if forks.empty:
         return pd.DataFrame(columns=list(CARD_COLUMNS))
-    tab = cards.card_table(pd.concat(parts, ignore_index=True), printed, margin, alpha)
+    tab = cards.card_table(forks, printed, margin, alpha)
     return tab[tab["kind"] == "task"].reset_index(drop=True)
 
 

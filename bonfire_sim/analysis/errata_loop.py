@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -75,6 +76,8 @@ class Measure:
     per count the whole seat points the re-ranked games ask for (``as_seat_points`` from
     the printed ones); ``cards``: the task rows of a ``card_table`` (per card and count:
     ``surplus``, ``s_lo``/``s_hi``, ``half``, ``status``, ``flag``, ``printed``);
+    ``top_ups``: a check round's more forks for the rows it could not resolve
+    (``cards.TopUp.to_json``: seed, games, rows), which ``cards`` rest on too;
     ``measure``: what those rows measure (``cards.MEASURES``), so that a printed point is
     read at its response (the sheet once guessed it from the table's columns)."""
 
@@ -83,6 +86,7 @@ class Measure:
     seat_next: dict[int, list[int]]
     cards: pd.DataFrame
     population: str = ""
+    top_ups: list[dict[str, Any]] = field(default_factory=list)
     measure: str = DEFAULT_MEASURE
 
 

@@ -27,7 +27,9 @@ from bonfire_sim.analysis.errata_cards import (
     DEFAULT_MEASURE,
     flags_across_counts,
     printed_points,
-    task_table,
+    task_forks,
+    task_rows,
+    top_up_check,
 )
 from bonfire_sim.analysis.errata_loop import Edition, Measure, seats_within
 from bonfire_sim.analysis.runs import Run
@@ -136,7 +138,7 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
                   work_dir: Path, *, population: str = "", quiet: bool = True,
                   status: Callable[[str], None] | None = None,
                   progress: Callable[[str, int, int], None] | None = None,
-                  top_up: int = 1,
+                  top_up: int = 1, task_top_ups: int = 0,
                   ) -> Callable[[Edition, int, Sequence[str]], Measure]:
     """A ``MeasureFn`` that plays an edition on fresh deals at every count of ``bases``
     (runs kept in ``work_dir/<population>seed<seed>-<n>p``); ``progress(step, done,
@@ -148,7 +150,14 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
     ones, and its seat figures are those of the larger run.  A second look at the same
     question, taken only where the first could not answer; the verdict rests on all the
     games (at 20,000 two-player games a round, a seat 1.3 pp from fair is resolved
-    against 1.5 pp at 320,000)."""
+    against 1.5 pp at 320,000).
+
+    ``task_top_ups`` > 0 (the check round's): a re-priced card whose row at some count
+    the check cannot resolve against the task margin (not measured, or its interval
+    crosses it) is forked again there on new deals, twice ``focus_games`` on the seed
+    after, then twice that on the next, at most ``task_top_ups`` times
+    (``cards.top_up_check``, the step ``reprice --verify``'s check takes too); its row
+    rests on all its forks, and ``Measure.top_ups`` says what was played."""
     from bonfire_sim.sim.load import load
     from bonfire_sim.sim.runner import run
 
@@ -165,7 +174,7 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
         return Run(out.name, out, load(out, turns=False, lazy=False, columns=SEAT_COLUMNS))
 
     def measure(edition: Edition, seed: int, focus: Sequence[str]) -> Measure:
-        runs, tables = [], []
+        runs, forks, printed_tasks = [], [], {}
         for n, base in sorted(bases.items()):
             cfg = edition_config(base, edition, seed, plan.games)
             what = f"{population + ' ' if population else ''}{n} players, seed {seed}"
@@ -175,11 +184,11 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
                 say(f"{what}: task forks on {min(plan.fork_games, cfg.games):,} games"
                     + (f", {len(focus)} re-priced card(s) on {plan.focus_games:,}"
                        if focus else ""))
-                tables.append(task_table([(f"{seed}|{n}", cfg, out)], plan.fork_games,
-                                         targets.task_margin, targets.alpha, focus=focus,
-                                         focus_games=plan.focus_games, jobs=plan.jobs,
-                                         quiet=quiet,
-                                         progress=_tick(progress, f"{what}: forks")))
+                forks.append(task_forks([(f"{seed}|{n}", cfg, out)], plan.fork_games,
+                                        focus=focus, focus_games=plan.focus_games,
+                                        jobs=plan.jobs, quiet=quiet,
+                                        progress=_tick(progress, f"{what}: forks")))
+                printed_tasks[n] = printed_points(cfg)
         printed = {n: list(edition.seat_points.get(n, ())) for n in bases}
         seats, nxt = seat_figures(runs, targets, printed)
         open_counts = [n for n, w in seats_within(seats, targets).items() if w is None]
@@ -191,10 +200,37 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
                         f" (not resolved on {plan.games:,}: {top_up}x the games)")
                 runs[i] = play(cfg, seed, n, what)
             seats, nxt = seat_figures(runs, targets, printed)
-        cards = (flags_across_counts(pd.concat(tables, ignore_index=True),
-                                     targets.task_margin, targets.alpha) if tables
-                 else pd.DataFrame(columns=list(CARD_COLUMNS)))
-        # task_table measures by the card room's default: say so (errata_loop.Measure)
-        return Measure(seed, seats, nxt, cards, population, DEFAULT_MEASURE)
+
+        def rows_of(f: pd.DataFrame) -> pd.DataFrame:
+            return flags_across_counts(task_rows(f, printed_tasks, targets.task_margin,
+                                                 targets.alpha),
+                                       targets.task_margin, targets.alpha)
+
+        def more(todo: Mapping[int, Sequence[str]], s: int, games: int) -> pd.DataFrame:
+            parts = []
+            for n, cs in todo.items():
+                # new games of the next seed: forks of the open cards alone, no run kept
+                cfg = edition_config(bases[n], edition, s, games)
+                what = (f"{population + ' ' if population else ''}{n} players, check "
+                        f"top-up seed {s}")
+                parts.append(task_forks([(f"{s}|{n}", cfg, None)], games, tasks=cs,
+                                        jobs=plan.jobs, quiet=quiet,
+                                        progress=_tick(progress, f"{what}: forks"),
+                                        cache_as={"errata check top-up": 1}))
+            return pd.concat(parts, ignore_index=True)
+
+        top_ups: list[dict[str, Any]] = []
+        if not forks:
+            cards = pd.DataFrame(columns=list(CARD_COLUMNS))
+        elif task_top_ups and focus:
+            cards, _, played = top_up_check(
+                pd.concat(forks, ignore_index=True), rows_of, more, focus,
+                targets.task_margin, seed, plan.focus_games, top_ups=task_top_ups,
+                note=say)
+            top_ups = [t.to_json() for t in played]
+        else:
+            cards = rows_of(pd.concat(forks, ignore_index=True))
+        # task_rows measure by the card room's default: say so (errata_loop.Measure)
+        return Measure(seed, seats, nxt, cards, population, top_ups, DEFAULT_MEASURE)
 
     return measure

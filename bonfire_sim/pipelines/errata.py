@@ -24,6 +24,7 @@ import pandas as pd
 from bonfire_sim.analysis.errata import Sheet, build_sheet, who_played
 from bonfire_sim.analysis.errata_cards import (
     CARD_COLUMNS,
+    CHECK_TOP_UPS,
     flags_across_counts,
     printed_points,
     task_table,
@@ -173,12 +174,14 @@ def tom_check(tom: pd.DataFrame, targets: Targets, seed: int, games: int, jobs: 
 
 def fresh_seed(runs: Sequence[Run], rounds: int, seed: int | None) -> int:
     """The first fresh seed: one above the runs' largest, or ``seed`` when it and the
-    seeds after it (the rounds, the check, Tom's check) are disjoint from the runs'."""
+    seeds after it (the rounds, the check, its task top-ups, Tom's check) are disjoint
+    from the runs'."""
     used = {r.config.seed for r in runs}
     base = (max(used) + 1) if seed is None else int(seed)
-    clash = sorted(used & set(range(base, base + rounds + 2)))
+    last = base + rounds + max(CHECK_TOP_UPS, 1)
+    clash = sorted(used & set(range(base, last + 1)))
     if clash:
-        raise DataError(f"the fresh seeds {base}..{base + rounds + 1} include the seed(s) "
+        raise DataError(f"the fresh seeds {base}..{last} include the seed(s) "
                         f"{clash} of the runs: pick a disjoint --seed")
     return base
 
@@ -220,7 +223,7 @@ def errata(run_dirs: Sequence[str | Path], out_dir: str | Path, *,
                 bars[what] = go(what, total, "games")
             bars[what](done, total)
 
-        def measure_of(pop_index: int, games: int | None = None) -> Any:
+        def measure_of(pop_index: int, games: int | None = None, task_top_ups: int = 0) -> Any:
             bases = {}
             name = ""
             for n, pops in multi.items():
@@ -232,7 +235,8 @@ def errata(run_dirs: Sequence[str | Path], out_dir: str | Path, *,
             how = plan if games is None else replace(plan, games=games)
             return (fresh_measure(bases, how, targets, fresh, population=name, quiet=quiet,
                                   status=say, progress=progress,
-                                  top_up=1 if games is None else CHECK_TOP_UP)
+                                  top_up=1 if games is None else CHECK_TOP_UP,
+                                  task_top_ups=task_top_ups)
                     if bases else None)
 
         n_pops = max(len(p) for p in multi.values())
@@ -241,7 +245,7 @@ def errata(run_dirs: Sequence[str | Path], out_dir: str | Path, *,
                   if m is not None]
         loop = joint_loop(today, est, measure_of(0), targets, seed=base, rounds=rounds,
                           check=others, note=say,
-                          check_measure=measure_of(0, plan.games_for_check))
+                          check_measure=measure_of(0, plan.games_for_check, CHECK_TOP_UPS))
     else:
         from bonfire_sim.analysis.errata_loop import Loop
 
@@ -270,9 +274,10 @@ def errata(run_dirs: Sequence[str | Path], out_dir: str | Path, *,
                         gnome_trials=trials)
     say("writing the sheet")
     first = (_primary(multi[max(multi)])[1][0].config if multi else solo[0].config)
+    after = base + rounds + 1 + max(CHECK_TOP_UPS, 1)  # after the check's top-ups' deals
     toml = edition_toml(sheet.to_json(), sorted(multi) or [1],
                         list(first.strategies) if multi else [],
-                        max(plan.games, 1000), base + rounds + 2, dict(first.variants),
+                        max(plan.games, 1000), after, dict(first.variants),
                         {k: v for k, v in first.overrides.items()},
                         ", ".join(r.label for r in runs))
     n_games = sum(r.config.games for r in runs)

@@ -56,12 +56,21 @@ def task_after(line: Mapping[str, Any], margin: float) -> str:
     text = interval(line["effect"], line["unit"])
     if line["component"] != "tasks" or line["verified"] is True:
         return text
-    for n, r in sorted(line.get("residual", {}).items(), key=lambda kv: int(kv[0])):
+    # a line not verified names a count wholly beyond the margin, the reason it failed
+    rows = sorted(line.get("residual", {}).items(), key=lambda kv: (
+        not (line["verified"] is False and _beyond(kv[1], margin)), int(kv[0])))
+    for n, r in rows:
         lo, hi = r.get("lo"), r.get("hi")
         if lo is None or hi is None or not (-margin <= lo and hi <= margin):
             return (f"{text} over the counts; at {int(n)} players "
                     f"{interval({'value': r.get('surplus'), 'lo': lo, 'hi': hi}, 'points')}")
     return text
+
+
+def _beyond(row: Mapping[str, Any], margin: float) -> bool:
+    """A residual row whose interval lies wholly beyond ±margin."""
+    lo, hi = row.get("lo"), row.get("hi")
+    return lo is not None and hi is not None and (lo > margin or hi < -margin)
 
 
 def _verdict(lines: Sequence[Mapping[str, Any]]) -> tuple[str, bool | None]:
@@ -71,6 +80,8 @@ def _verdict(lines: Sequence[Mapping[str, Any]]) -> tuple[str, bool | None]:
     off = sum(x.get("verified") is False for x in lines)
     open_ = len(lines) - ok - off
     text = f"verified on fresh deals ({ok} of {len(lines)} line(s) meet the target"
+    if off:
+        text += f"; {off} shown to miss it"
     if open_:
         text += (f"; {open_} not resolved: the interval crosses the target, more play "
                  f"needed")

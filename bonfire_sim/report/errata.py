@@ -39,6 +39,31 @@ def _yes(v: Any) -> str:
     return "yes" if v is True else "not resolved" if v is None else "no"
 
 
+def _verified(line: Mapping[str, Any]) -> str:
+    """The verified cell: ``_yes``, and for a task line the counts that keep it from a
+    pass: those wholly beyond the margin of a line not verified, those the check could
+    not resolve of one not resolved, each with its interval and the forks it rests on
+    (the check's and its top-ups')."""
+    text = _yes(line["verified"])
+    why = line.get("off" if line["verified"] is False else "unresolved")
+    return f"{text}: {why}" if line["verified"] is not True and why else text
+
+
+def _check_forks(sheet: Mapping[str, Any]) -> str:
+    """How the check measured the re-printed tasks: its rule, and the top-ups it played."""
+    m = sheet["targets"]["task_margin"]
+    ups = sheet["loop"].get("top_ups") or []
+    played = "; ".join(f"seed {t['seed']}: {len(t['rows'])} row(s) on {t['games']:,} new "
+                       f"games each" for t in ups)
+    return (f"A re-printed task is verified only when its check row at every player count "
+            f"is measured and its whole 95% interval lies inside ±{m:g} point(s); a row whose "
+            f"interval crosses the margin is forked again on new deals (the seeds after the "
+            f"check's, twice the games each time, a bounded number of times) and its "
+            f"verdict rests on all its forks: "
+            + (f"{played}." if ups else "no row needed more.")
+            + " A row still open after them is 'not resolved', with its forks and interval.")
+
+
 def _num(v: Any, spec: str) -> str:
     """``v`` formatted by ``spec``, or '–' where it is no finite number."""
     try:
@@ -126,7 +151,7 @@ def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
                      interval(x["before"] if isinstance(x["before"], Mapping) else
                               {"value": x["before"]}, unit) if x["component"] != "tasks"
                      else f"{_pts(x['before'])} points",
-                     task_after(x, sheet["targets"]["task_margin"]), _yes(x["verified"]),
+                     task_after(x, sheet["targets"]["task_margin"]), _verified(x),
                      x["who"],
                      x["populations"] + (f"; {x['note']}" if x.get("note") else "")))
         classes.append("yes" if x["verified"] is True else "no")
@@ -134,7 +159,7 @@ def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
                    "(fresh deals of the check round, all changes planted together)",
                    ["line", "today", "proposed", "before", "after, on fresh deals",
                     "verified", "who played", "across populations"], rows,
-                   text_cols=(0, 6, 7), verdict_col=5, classes=classes)
+                   text_cols=(0, 5, 6, 7), verdict_col=5, classes=classes)
     ns = sheet.get("next_smaller")
     third_notes = [f"The sheet makes {sheet['n_changes']} change(s)."]
     if ns:
@@ -179,6 +204,7 @@ def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
         + ("fixed point reached" if loop.get("fixed_point") else
            "rounds spent before a fixed point") + "; populations on the check round: "
         + ", ".join(loop.get("populations", [])) + ".",
+        *([_check_forks(sheet)] if sheet["tasks"] else []),
         "Who played: " + "; ".join(f"{n} players: {w}" for n, w in sheet["who"].items())
         + ". Stronger players may value tasks, gnomes and the start seat differently."]}
     return [first, second, third, fourth, fifth]

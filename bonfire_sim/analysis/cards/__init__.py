@@ -63,11 +63,13 @@ The closed loop's steps, for the errata sheet's own loop: ``card_table`` (card v
 a fork table), ``task_kinds`` (the forks a measure reads), ``printed_points``,
 ``population`` (who played, in words), ``combine`` (one printed value per card over the
 counts), ``pooled`` (a card's surplus over the counts), ``next_prices`` (one round's
-secant steps), ``toml_value``.
+secant steps), ``top_up_check`` (the check's more forks for the rows it cannot resolve,
+``check_topup``), ``verdict`` (a check row within / off / unresolved), ``toml_value``.
 
 The modules: ``layout`` (the fork kernel's named result layout), ``kernel`` (the compiled
 forks), ``probes`` (fork tables of a configuration, cached), ``table`` (card values from
-forks), ``survey`` (the whole table to a margin), ``price`` (the closed loop), ``views``
+forks), ``survey`` (the whole table to a margin), ``price`` (the closed loop),
+``check_topup`` (the check's more forks for the rows it cannot resolve), ``views``
 (``task_values`` / ``gnome_values`` of finished runs for the report, ``check`` and sweeps).
 """
 
@@ -78,6 +80,7 @@ from typing import Any
 
 import pandas as pd
 
+from bonfire_sim.analysis.cards.check_topup import CHECK_TOP_UPS, TopUp, top_up_check
 from bonfire_sim.analysis.cards.price import (
     Reprice,
     combine,
@@ -103,17 +106,17 @@ from bonfire_sim.analysis.cards.table import (
     task_kinds,
 )
 from bonfire_sim.analysis.cards.views import gnome_values, task_values
-from bonfire_sim.analysis.cards.window import MIN_PRICE
+from bonfire_sim.analysis.cards.window import MIN_PRICE, verdict
 from bonfire_sim.analysis.runs import RunLike
 from bonfire_sim.sim.runconfig import RunConfig
 
-__all__ = ["DEFAULT_MEASURE", "DETAIL_KINDS", "MEASURES", "MIN_PRICE", "MIN_SLOPE",
-           "RESPONSE_RATIO",
-           "ProbeSettings", "Reprice", "card_table", "card_values", "combine",
+__all__ = ["CHECK_TOP_UPS", "DEFAULT_MEASURE", "DETAIL_KINDS", "MEASURES", "MIN_PRICE",
+           "MIN_SLOPE", "RESPONSE_RATIO", "ProbeSettings", "Reprice", "TopUp", "card_table",
+           "card_values", "combine",
            "flags_across_counts", "gnome_values",
            "measure", "next_prices", "pooled", "pooled_half", "population", "price_divisor",
            "printed_points", "probe_values", "reprice", "task_kinds", "task_values",
-           "toml_value"]
+           "toml_value", "top_up_check", "verdict"]
 
 
 def measure(source: Sequence[RunLike] | Mapping[int, RunConfig], *, margin: float = 1.0,

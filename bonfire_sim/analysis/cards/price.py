@@ -29,7 +29,7 @@ Runs are grouped per player count; runs that differ in anything but their seed a
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -38,6 +38,7 @@ import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.cards import survey as SV
+from bonfire_sim.analysis.cards.check_topup import CHECK_TOP_UPS, top_up_check
 from bonfire_sim.analysis.cards.groups import group_runs
 from bonfire_sim.analysis.cards.probes import TASK_IDS, ProbeSettings, probe_values
 from bonfire_sim.analysis.cards.steps import (
@@ -75,7 +76,6 @@ from bonfire_sim.sim.runconfig import RunConfig
 
 ROUNDS = 3  # iteration rounds (fresh deals each) by default, then one check round
 VERIFY_GAMES = 1000  # fresh games per player count and round by default
-CHECK_TOP_UPS = 2  # more forks for check rows whose interval crosses the margin, at most
 
 
 @dataclass
@@ -374,30 +374,27 @@ def _check(groups: dict[int, list[Run]], prices: dict[str, int], printed: dict[s
            steered: Sequence[str] = ()) -> tuple[Round, pd.DataFrame]:
     """The check: new deals (``seed``) at the final prices, moving nothing, of every card
     re-priced or ``steered`` (moved or flagged in some round, ``back`` where it ended on
-    its start value); rows the check cannot resolve get more forks (twice the focus
-    games, on the seeds after it, at most ``CHECK_TOP_UPS`` times) before the verdict."""
+    its start value); rows the check cannot resolve get more forks before the verdict
+    (``check_topup.top_up_check``: that card at that count, twice the focus games, on the seeds
+    after it, at most ``CHECK_TOP_UPS`` times), which rests on all of them."""
     moved = sorted({c for c in prices if prices[c] != printed[c]} | set(steered))
     if note:
         back = sum(prices[c] == printed[c] for c in moved)
         note(f"check: {len(moved)} card(s) the loop steered ({back} back at their start "
              f"value) on new deals (seed {seed}), figures that move nothing")
-    check, forks = fresh_table(groups, prices, seed, games, moved, focus_games, margin,
-                               alpha, tasks, jobs, quiet, measure)
-    size = focus_games
-    for k in range(CHECK_TOP_UPS):
-        t = check[check["card"].isin(moved) & (check["kind"] == "task")]
-        open_ = sorted(set(t.loc[verdict(t, margin) == "unresolved", "card"]))
-        if not open_:
-            break
-        size *= 2
-        if note:
-            note(f"check: {len(open_)} row(s) unresolved (interval across ±{margin:g}): "
-                 f"{size} more games for {', '.join(open_)} (seed {seed + 1 + k})")
-        _, more = fresh_table(groups, prices, seed + 1 + k, size, open_, size, margin,
-                              alpha, tuple(open_), jobs, quiet, measure)
-        forks = pd.concat([forks, more], ignore_index=True)
-        check = card_table(forks, {n: prices for n in groups}, margin, alpha,
-                           measure=measure)
+    _, forks = fresh_table(groups, prices, seed, games, moved, focus_games, margin,
+                           alpha, tasks, jobs, quiet, measure)
+
+    def more(todo: Mapping[int, Sequence[str]], s: int, size: int) -> pd.DataFrame:
+        # only the open cards, only at the counts where they are open
+        return pd.concat([fresh_table({n: groups[n]}, prices, s, size, (), 0, margin, alpha,
+                                      tuple(cs), jobs, quiet, measure)[1]
+                          for n, cs in todo.items()], ignore_index=True)
+
+    check, forks, _ = top_up_check(
+        forks, lambda f: card_table(f, {n: prices for n in groups}, margin, alpha,
+                                    measure=measure),
+        more, moved, margin, seed, focus_games, note=note)
     t = check[check["card"].isin(moved) & (check["kind"] == "task")]
     v = t[["card", "players", "printed", "surplus", "s_lo", "s_hi", "n", "status",
            "flag", "slope", "lit_share"]].copy()
