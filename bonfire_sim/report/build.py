@@ -334,7 +334,7 @@ def section_tom(players: pd.DataFrame,
     of = G.group_of(groups or [])
     solo["group"] = [of[r].label if r in of else s
                      for r, s in zip(solo["run"], solo["strategy"], strict=True)]
-    tom = S.tom_difficulty(solo, key="group")
+    tom = S.solo_figures(solo, key="group")
     eq, paths = S.handicaps(solo, key="group")
     n = len(solo)
     blocks = [_fig(F.tom_win_rates(tom), "Win rate against Tom at handicap 0 (Wilson), one "
@@ -356,7 +356,7 @@ def section_tom(players: pd.DataFrame,
         runs = [r for g in members for r in g.runs]
         tp = players[players["solo"].astype(bool)
                      & (players["run"].isin(runs) if runs else True)]
-        lines = S.tom_lines(tp)
+        lines = S.tom_line_means(tp)
         where = f" ({setting})" if setting else ""
         blocks.append(_fig(F.tom_line_bars(lines), f"Tom's mean points per score line "
                                                    f"(t intervals){where}."))
