@@ -116,7 +116,7 @@ def section_seats(players: pd.DataFrame, runs: Sequence[Any] = (),
     if data.empty:
         return _section("seats", title, [], "No multiplayer games in these runs.")
     seats = S.seat_advantage(data)
-    tests = S.seat_test(data)
+    tests = S.seat_test(data, seats)
     n = _n_games(data)
     blocks = [H.text_block("Shared wins are counted fractionally: each of k tied winners "
                            "gets 1/k of a win, so wins per game sum to 1 (0 if nobody won).")]

@@ -247,14 +247,20 @@ def seat_advantage(players: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFram
     return out
 
 
-def seat_test(players: pd.DataFrame) -> pd.DataFrame:
-    """Chi-square goodness of fit of (fractional) wins by seat to equal shares, per count."""
+def seat_test(players: pd.DataFrame, seats: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Chi-square goodness of fit of (fractional) wins by seat to equal shares, per count.
+
+    The wins are ``seat_advantage``'s (``analysis.values.seat_figures``: the one sum of the
+    win shares per seat); ``seats``: its frame of these rows (no ``by``) where the caller
+    has it (the report's seat section), else worked out here."""
+    seats = seat_advantage(players) if seats is None else seats
     rows = []
     counts = players["n_players"]
     for n in RW.present(counts):
         at = RW.where_equal(counts, n)
         g = players if at is None else players[at]  # no copy of a one-count frame
-        wins = _wins_by_seat(g, int(n))
+        mine = seats[seats["n_players"] == n]
+        wins = mine.set_index("seat")["wins"].reindex(range(int(n)), fill_value=0.0)
         total = wins.sum()
         if n < 2 or total <= 0:
             continue
@@ -264,40 +270,6 @@ def seat_test(players: pd.DataFrame) -> pd.DataFrame:
                      "p_value": float(p), "rotated": bool(g["rotated"].all())
                      if "rotated" in g else False})
     return pd.DataFrame(rows)
-
-
-def _wins_by_seat(players: pd.DataFrame, n: int) -> pd.Series:
-    """``players.groupby("seat")["win_share"].sum()`` over seats 0..n-1 (0 for a seat
-    without rows).  A win share held as a categorical of its values is counted per
-    (seat, value) a block of rows at a time and summed exactly (``math.fsum`` of
-    count x value: pandas' compensated sum to its last bit or so), without a float64
-    copy or a mask of every row; a float column is summed a seat at a time by the same
-    grouped sum as before (a leading 0.0 in a group of its own keeps pandas off its
-    one-group path, which sums differently)."""
-    seat = players["seat"].to_numpy()
-    share = players["win_share"]
-    if isinstance(share.dtype, pd.CategoricalDtype) and share.dtype.categories.dtype.kind == "f":
-        codes = category_codes(share)
-        cats = share.dtype.categories.to_numpy(np.float64)
-        counts = np.zeros((n, len(cats)), np.int64)
-        for b in wide_slices(len(seat)):  # int64 keys a row
-            at = (seat[b] >= 0) & (seat[b] < n) & (codes[b] >= 0)
-            counts += np.bincount(seat[b][at].astype(np.int64) * len(cats) + codes[b][at],
-                                  minlength=n * len(cats)).reshape(n, len(cats))
-        return pd.Series([math.fsum(counts[s] * cats) for s in range(n)], index=range(n),
-                         dtype=np.float64)
-    wins = []
-    for s in range(n):
-        at = seat == s
-        if not at.any():
-            wins.append(0.0)
-            continue
-        x = np.zeros(1 + int(at.sum()))
-        x[1:] = np.asarray((share if at.all() else share[at]).array, dtype=np.float64)
-        label = np.zeros(len(x), np.int8)
-        label[0] = 1
-        wins.append(pd.Series(x).groupby(label).sum().loc[0])
-    return pd.Series(wins, index=range(n), dtype=np.float64)
 
 
 # ---- 3./4. adjusted effects -----------------------------------------------------------
