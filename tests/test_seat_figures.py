@@ -28,14 +28,16 @@ SEAT_PAIRS = {"games": "n", "win_rate": "value", "lo": "lo", "hi": "hi", "score"
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     """Two seat-rotated 3-player runs of one setting (other seeds: the report pools them,
-    clustered by deal across both), a seat-rotated 2-player run, and a solo run: each as
-    the report loads it and as ``Run``."""
+    clustered by deal across both) and one not rotated (both tables leave it out), a
+    seat-rotated 2-player run, and a solo run: each as the report loads it and as
+    ``Run``."""
     base = tmp_path_factory.mktemp("seatfigures")
     mix = ("greedy", "random", "tempo")
     configs = {"a3": RunConfig(games=60, players=3, seed=4, seat_rotation=True,
                                strategies=mix),
                "b3": RunConfig(games=45, players=3, seed=9, seat_rotation=True,
                                strategies=mix),
+               "d3": RunConfig(games=30, players=3, seed=2, strategies=mix),
                "c2": RunConfig(games=40, players=2, seed=3, seat_rotation=True,
                                strategies=("greedy", "random")),
                "s1": RunConfig(games=40, players=1, seed=5, strategies=("greedy",))}
@@ -54,14 +56,16 @@ def _report_seats(loaded, runs, labels):
     return data["seats"], data["compensation"]
 
 
-@pytest.mark.parametrize("labels", [["a3", "b3"], ["c2"]])
+@pytest.mark.parametrize("labels", [["a3", "b3", "d3"], ["c2"]])
 def test_the_reports_seat_table_and_the_analysis_seat_table_agree(runs, labels):
     loaded, rs = runs
     seats, comp = _report_seats(loaded, rs, labels)
-    n = 3 if labels == ["a3", "b3"] else 2
+    n = 3 if "a3" in labels else 2
+    rotated = [r for r in rs if r.label in labels and r.config.seat_rotation]
     assert len(seats) == len(comp) == n
-    assert seats["games"].iloc[0] == sum(len(r.data.games) for r in rs if r.label in labels)
-    analysis = V.seat_advantage([r for r in rs if r.label in labels])
+    assert [r.label for r in rotated] == [lab for lab in labels if lab != "d3"]
+    assert seats["games"].iloc[0] == sum(len(r.data.games) for r in rotated)
+    analysis = V.seat_advantage(rotated)
     for table in (comp, analysis):  # the report's compensation table is the analysis one
         a, b = seats.set_index("seat"), table.set_index("seat")
         assert list(a.index) == list(b.index) == list(range(n))
@@ -83,7 +87,7 @@ def test_clustering_by_game_instead_of_deal_would_be_caught(runs):
     its own deal) give other intervals than the analysis's, clustered by deal."""
     loaded, rs = runs
     _, players = S.combine(loaded, lists=False, lean=True)
-    data, _ = B.seat_data(RW.rows_of_runs(players, ["a3", "b3"]))
+    data, _ = B.seat_data(RW.rows_of_runs(players, ["a3", "b3", "d3"]))
     by_game = S.seat_advantage(data.drop(columns="deal_key")).set_index("seat")
     analysis = V.seat_advantage([r for r in rs if r.label in ("a3", "b3")]).set_index("seat")
     assert by_game["win_rate"].to_numpy() == pytest.approx(analysis["value"].to_numpy())
