@@ -71,19 +71,9 @@ def _fig(ax: Any, caption: str, warning: dict[str, Any] | None = None) -> dict[s
 
 
 # ---- sections -------------------------------------------------------------------------------
-def _seat_runs(runs: Sequence[Any]) -> list[Any]:
-    """Per player count the seat-rotated runs if there are any, else all (as seat_data)."""
-    out = []
-    for n in sorted({r.config.players for r in runs if r.config.players >= 2}):
-        same = [r for r in runs if r.config.players == n]
-        rotated = [r for r in same if r.config.seat_rotation]
-        out += rotated or same
-    return out
-
-
 def _compensation_blocks(runs: Sequence[Any], margin: float,
                          ) -> tuple[list[dict[str, Any]], pd.DataFrame]:
-    sa = A.seat_advantage(_seat_runs(runs), margin=margin)
+    sa = A.seat_advantage(runs, margin=margin)
     if sa.empty:
         return [], sa
     exact = sa.attrs.get("seat_points_exact", {})
@@ -140,7 +130,10 @@ def section_seats(players: pd.DataFrame, runs: Sequence[Any] = (),
         caption="Test of no seat advantage: chi-square goodness of fit of wins by seat to "
                 "equal shares (fractional wins)"))
     give_back()  # the tables' freed blocks, before the compensation's matrices
-    comp, sa = _compensation_blocks(runs, margin)
+    # the compensation of the runs whose rows the seat table reads (``seat_data``: per
+    # count the seat-rotated runs where there are any), so both tables read one choice
+    kept = {str(r) for r in RW.present(data["run"])}
+    comp, sa = _compensation_blocks([r for r in runs if r.label in kept], margin)
     blocks += comp
     by = S.seat_advantage(data, by=("strategy",))
     if data["strategy"].nunique() > 1:
