@@ -108,8 +108,8 @@ def test_the_reports_pruned_arrow_load_gives_the_same_numbers_as_the_full_one(re
         for p in (p_new, p_lean):
             pd.testing.assert_frame_equal(f(p), f(p_old), check_dtype=False)
     pd.testing.assert_frame_equal(S.end_reasons(g_new), S.end_reasons(g_old))
-    pd.testing.assert_frame_equal(S.task_values(p_new), S.task_values(p_old))
-    pd.testing.assert_frame_equal(S.gnome_strength(p_new), S.gnome_strength(p_old))
+    pd.testing.assert_frame_equal(S.task_lit_regression(p_new), S.task_lit_regression(p_old))
+    pd.testing.assert_frame_equal(S.gnome_owned_regression(p_new), S.gnome_owned_regression(p_old))
     for col, ids in (("bonfire_task_ids", S.TASK_IDS), ("gnome_ids", S.GNOME_IDS)):
         expected = V.list_counts(p_old[col], ids)
         assert expected.sum() > 0

@@ -401,30 +401,6 @@ def test_the_win_share_categorical_is_the_float_share_bit_for_bit(three_dirs):
     assert (got.view(np.int64) == want.view(np.int64)).all() and k.dtype == np.int8
 
 
-def test_wins_by_seat_are_the_grouped_sums_bit_for_bit():
-    """``_wins_by_seat`` against the grouped sum over every row it replaced, on shares
-    whose sums depend on their order (random floats, seats shuffled, a seat missing)."""
-    from bonfire_sim.report import rows as RW
-    from bonfire_sim.report import stats as S
-
-    rng = np.random.default_rng(8)
-    seat = rng.integers(0, 4, 50_000).astype(np.int8)
-    for share in (rng.random(50_000) / 3, rng.random(50_000) * 1e6 + rng.random(50_000)):
-        frame = pd.DataFrame({"seat": seat, "win_share": share})
-        for f in (frame, frame[frame["seat"] != 2]):
-            old = f.groupby("seat")["win_share"].sum().reindex(range(4), fill_value=0.0)
-            new = S._wins_by_seat(f, 4)
-            assert (new.to_numpy().view(np.int64) == old.to_numpy().view(np.int64)).all()
-            assert list(new.index) == list(old.index)
-    codes = rng.integers(0, 4, 50_000).astype(np.int8)  # the categorical of the report
-    frame = pd.DataFrame({"seat": seat, "win_share": RW.shares_categorical(codes)})
-    old = frame.assign(win_share=np.asarray(frame["win_share"], float)).groupby(
-        "seat")["win_share"].sum()
-    # the categorical is counted per (seat, share) a block at a time and summed exactly
-    # (math.fsum of count x share): pandas' compensated sum to its last bit
-    assert S._wins_by_seat(frame, 4).to_numpy() == pytest.approx(old.to_numpy(), rel=1e-15)
-
-
 def test_the_report_is_the_same_with_the_float_win_share(three_dirs, tmp_path, monkeypatch):
     """The whole page (but its build time) with the win share held as a byte a row and
     with the float64 column of before, and with the rows of the seat step copied by a

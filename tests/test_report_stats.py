@@ -124,14 +124,14 @@ def effect_players() -> pd.DataFrame:
 
 
 def test_a_planted_valuable_task_is_flagged_under_valued(effect_players):
-    tv = S.task_values(effect_players).set_index("id")
+    tv = S.task_lit_regression(effect_players).set_index("id")
     b1 = tv.loc["B1"]
     assert b1["flag"] == "under-valued"
     assert b1["value_lo"] <= 6.0 <= b1["value_hi"]  # printed 2 + planted 4
 
 
 def test_a_task_worth_its_printed_points_is_not_flagged(effect_players):
-    tv = S.task_values(effect_players).set_index("id")
+    tv = S.task_lit_regression(effect_players).set_index("id")
     assert tv.loc["B2", "flag"] == ""
     assert tv.loc["B2", "value_lo"] <= PRINTED["B2"] <= tv.loc["B2", "value_hi"]
     # false flags stay near the 5% the intervals allow
@@ -141,7 +141,7 @@ def test_a_task_worth_its_printed_points_is_not_flagged(effect_players):
 def test_take_and_light_rates_count_lit_and_unlit_tasks():
     p = synthetic_players(50, seed=3)
     p["unlit_task_ids"] = [["Y1"]] * len(p)
-    tv = S.task_values(p, min_count=1_000_000).set_index("id")
+    tv = S.task_lit_regression(p, min_count=1_000_000).set_index("id")
     assert tv.loc["Y1", "take_rate"] == 1.0
     assert tv["value"].isna().all()  # below min_count: no estimate, no flag
     assert (tv["flag"] == "").all()
@@ -152,7 +152,7 @@ def test_task_points_follow_an_override():
 
 
 def test_planted_gnome_effects_are_found_and_a_neutral_gnome_is_not_flagged(effect_players):
-    gs = S.gnome_strength(effect_players).set_index("id")
+    gs = S.gnome_owned_regression(effect_players).set_index("id")
     assert gs.loc["S1", "flag"] == "strong" and gs.loc["S1", "lo"] <= 3.0 <= gs.loc["S1", "hi"]
     assert gs.loc["E2", "flag"] == "weak"
     assert gs.loc["S2", "flag"] == ""
@@ -174,13 +174,13 @@ def test_solo_statistics_and_the_two_sevenths_handicap():
                      "score": tom[i], "won": tom[i] >= human[i], "pts_tom": 5})
     p = pd.DataFrame(rows)
     solo = S.solo_games(p)
-    td = S.tom_difficulty(solo).iloc[0]
+    td = S.solo_figures(solo).iloc[0]
     assert td["lo"] <= 0.5 <= td["hi"] and td["games"] == n
     eq, path = S.handicaps(solo, n_boot=100)
     # margin ~ N(0, 14.1): P(margin > H) = 2/7 at H = 14.1 * 0.566 = 8.0
     assert eq.iloc[0]["lo"] - 1 <= 8.0 <= eq.iloc[0]["hi"] + 1
     assert len(path) == n + 1 and path["handicap"].iloc[0] == C.HANDICAP_START
-    lines = S.tom_lines(p).set_index("line")
+    lines = S.tom_line_means(p).set_index("line")
     assert lines.loc["pts_tom", "mean"] == 5
 
 
@@ -231,7 +231,7 @@ def test_seat_analysis_prefers_rotated_runs_and_says_when_a_run_was_not_rotated(
 
 
 def test_relative_flags_compare_each_task_with_the_average_surplus(effect_players):
-    tv = S.task_values(effect_players).set_index("id")
+    tv = S.task_lit_regression(effect_players).set_index("id")
     assert tv.attrs["mean_surplus"] == pytest.approx(0.0, abs=0.3)
     assert tv.loc["B1", "relative_flag"] == "above par"
     assert tv.loc["B2", "relative_flag"] == ""

@@ -3,7 +3,9 @@ one line (``bonfire-sim run`` ends with it).
 
 The players table is read in batches of a few columns, so the memory stays flat however
 many games the run holds.  The start player's share is clustered by deal: the seat
-rotations of one deal share its cards, so they are not independent games.
+rotations of one deal share its cards, so they are not independent games.  Its interval
+is the clustered Wilson one (``intervals.clustered_wilson``) the report's seat table and
+``values.seat_advantage`` give seat 0, so the run's line and the report say the same.
 
 When every seat plays the same player without chance, the rotations of a deal are the
 same game played again (seat 0 starts every rotation, and a rotation only moves identical
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bonfire_sim.analysis.intervals import clustered_mean, t95
+from bonfire_sim.analysis.intervals import clustered_mean, clustered_wilson
 from bonfire_sim.sim.runconfig import RunConfig
 
 BATCH_ROWS = 1 << 18
@@ -119,9 +121,9 @@ def headline(run_dir: str | Path, config: RunConfig) -> Headline:
     ids = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
     start = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0)
     finger = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0, np.int64)
-    mean, se, _, k = clustered_mean(start, ids // config.rotations)
-    half = float(t95(max(k - 1, 1)) * se) if k > 1 else float("nan")
+    deals = ids // config.rotations
+    k = clustered_mean(start, deals)[3]
+    mean, lo, hi = clustered_wilson(start, deals)
     return Headline(len(ids), config.players, tuple(config.strategies),
-                    score_sum / n_win if n_win else float("nan"), mean,
-                    max(0.0, mean - half), min(1.0, mean + half), deals=k,
+                    score_sum / n_win if n_win else float("nan"), mean, lo, hi, deals=k,
                     replayed=_replayed(ids, finger, config.rotations))

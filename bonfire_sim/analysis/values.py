@@ -12,8 +12,9 @@ player count; ``imprecise`` marks rows whose interval is wider than ± the margi
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -30,10 +31,10 @@ from bonfire_sim.analysis.intervals import (
     TOTALS_ROWS,
     Z95,
     Block,
-    ClusteredTotal,
     cluster_cuts,
     clustered_totals,
     dense_codes,
+    mean_ci,
     ordered,
     pool_inverse_variance,
     se_from_interval,
@@ -260,10 +261,46 @@ def _fits(values: np.ndarray, typ: type[np.integer], spare: bool = False) -> boo
                                and int(values.max()) <= info.max)
 
 
-def _seat_rows(games: SeatGames, n: int) -> list[list[ClusteredTotal]]:
-    """``[seat][share, score]``: each seat's win shares (1/k for each of k tied winners,
-    else 0) and scores summed a block of games at a time (``clustered_totals``, blocks
-    cut between deals)."""
+class SeatFigures(NamedTuple):
+    """A group of player rows' seat figures (``seat_figures``)."""
+
+    games: int
+    wins: float  # the win shares summed: 1/k for each of k tied winners, else 0
+    win_rate: float  # wins / games
+    lo: float  # Wilson 95%, clustered by deal
+    hi: float
+    score: float  # mean score
+    score_lo: float  # t 95%, clustered by deal
+    score_hi: float
+
+
+def seat_figures(blocks: Callable[[], Iterable[Block]], groups: int,
+                 ) -> list[SeatFigures | None]:
+    """Per group of player rows (a seat at a player count, of a strategy, ...) its
+    ``SeatFigures``, None for a group without rows.  ``blocks()`` gives the rows a block
+    at a time as (group, deal, (win share, score)), blocks cut between deals
+    (``clustered_totals``: no array of every row).
+
+    The one computation of the win share and mean score per seat: ``seat_advantage``
+    feeds it a player count's games (``SeatGames``), the report's seat tables
+    (``report.stats.seat_advantage``) their player rows grouped by count, seat and
+    optionally strategy; on the same games the two agree
+    (``tests/test_seat_figures.py``)."""
+    out: list[SeatFigures | None] = []
+    for share, score in clustered_totals(blocks, groups, 2):
+        if share.n == 0:
+            out.append(None)
+            continue
+        _, lo, hi = share.wilson()
+        m, slo, shi = score.mean_ci()
+        out.append(SeatFigures(share.n, share.total, share.total / share.n, float(lo),
+                               float(hi), m, slo, shi))
+    return out
+
+
+def _seat_rows(games: SeatGames, n: int) -> list[SeatFigures | None]:
+    """``seat_figures`` of each seat: its win shares (1/k for each of k tied winners,
+    else 0) and scores, a block of games at a time (blocks cut between deals)."""
     cluster = games.cluster
 
     def blocks() -> Iterator[Block]:
@@ -273,7 +310,7 @@ def _seat_rows(games: SeatGames, n: int) -> list[list[ClusteredTotal]]:
             yield (np.tile(np.arange(n), len(won)), np.repeat(cluster[b], n),
                    (share.ravel(), games.scores[b].ravel()))
 
-    return clustered_totals(blocks, n, 2)
+    return seat_figures(blocks, n)
 
 
 def _examples(games: SeatGames, seat: int) -> str:
@@ -316,14 +353,12 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
         exact[n] = ([round(float(v), 2) for v in c - np.min(c)]
                     if np.all(np.isfinite(c)) else [])
         # The seat rotations of a deal share its cards: intervals clustered by deal.
-        for seat, (share, score) in enumerate(_seat_rows(games, n)):
-            if share.n == 0:
+        for seat, fig in enumerate(_seat_rows(games, n)):
+            if fig is None:
                 continue
-            _, lo, hi = share.wilson()
-            m, slo, shi = score.mean_ci()
-            rows.append({"seat": seat, "players": n, "value": share.total / share.n,
-                         "lo": float(lo), "hi": float(hi), "n": share.n, "fair": 1.0 / n,
-                         "score": m, "score_lo": slo, "score_hi": shi,
+            rows.append({"seat": seat, "players": n, "value": fig.win_rate, "lo": fig.lo,
+                         "hi": fig.hi, "n": fig.games, "fair": 1.0 / n, "score": fig.score,
+                         "score_lo": fig.score_lo, "score_hi": fig.score_hi,
                          "compensation": c[seat] if seat < len(c) else np.nan,
                          "c_lo": clo[seat] if seat < len(clo) else np.nan,
                          "c_hi": chi[seat] if seat < len(chi) else np.nan,
@@ -353,35 +388,81 @@ def seat_advantage(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARG
 
 
 # ---- Tom --------------------------------------------------------------------------------
-def tom_difficulty(runs: RunLike | Sequence[RunLike], n_boot: int = 500,
-                   seed: int = 0) -> pd.DataFrame:
-    """Per strategy in solo runs (``players`` = 1): ``value`` = win rate against Tom
-    (Wilson ``lo``/``hi``), ``n`` games, ``score`` and ``tom`` means, ``margin`` (mean
-    score - Tom's), ``handicap`` (Tom's head start at which the win rate is 2/7, with
-    bootstrap ``h_lo``/``h_hi``) and example ``games`` the strategy won."""
+def solo_games(players: pd.DataFrame) -> pd.DataFrame:
+    """One row per solo game: (``run``,) ``game_id``, ``strategy``, the human's ``score``,
+    Tom's (``tom``), ``margin`` (score - Tom's) and whether the human ``won``, in order of
+    (run and) game.  ``players``: rows of solo games, or of any games with a ``solo``
+    column (its solo rows are read); ``run`` where they hold several runs (the report's
+    combined rows)."""
+    p = players[players["solo"].astype(bool)] if "solo" in players else players
+    keys = ["run", "game_id"] if "run" in p else ["game_id"]
+    human = p[p["strategy"] != TOM].set_index(keys)
+    tom = p[p["strategy"] == TOM].set_index(keys)
+    g = pd.DataFrame({"strategy": human["strategy"], "score": human["score"],
+                      "tom": tom["score"].reindex(human.index), "won": human["won"]})
+    g["margin"] = g["score"] - g["tom"]
+    return g.reset_index().sort_values(keys, kind="stable")
+
+
+def solo_figures(solo: pd.DataFrame, key: str = "strategy") -> pd.DataFrame:
+    """Per ``key`` of ``solo_games`` rows (a strategy, or the report's group: never pool
+    two Tom decks): ``games``, the human's ``win_rate`` against Tom (Wilson ``lo``/``hi``),
+    both mean scores (t intervals: ``score``, ``tom``) and the mean ``margin``; the key's
+    value is in the ``strategy`` column.  The one computation of Tom's difficulty: the
+    report's Tom section and ``tom_difficulty`` read it."""
+    rows = []
+    for s, g in solo.groupby(key):
+        k = float(g["won"].sum())
+        lo, hi = wilson(k, len(g))
+        m, mlo, mhi = mean_ci(g["score"])
+        t, tlo, thi = mean_ci(g["tom"])
+        rows.append({"strategy": s, "games": len(g), "win_rate": k / len(g), "lo": float(lo),
+                     "hi": float(hi), "score": m, "score_lo": mlo, "score_hi": mhi,
+                     "tom": t, "tom_lo": tlo, "tom_hi": thi,
+                     "margin": float(g["margin"].mean())})
+    return pd.DataFrame(rows)
+
+
+def handicaps(solo: pd.DataFrame, n_boot: int = 500, seed: int = 0, key: str = "strategy",
+              ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(per ``key`` as ``solo_figures``: the handicap where the challenge settles
+    (``solo.settle_point``) with its bootstrap interval, and where the simulated challenge
+    settles; tidy challenge path: strategy, game, handicap) of ``solo_games`` rows, the
+    games in their order."""
     from bonfire_sim.analysis.solo import SoloGames, handicap_series
 
-    rs = [r for r in as_runs(runs) if r.config.players == 1]
+    rows, paths = [], []
+    for s, g in solo.groupby(key):
+        series = handicap_series(SoloGames(g["score"].to_numpy(), g["tom"].to_numpy()),
+                                 n_boot=n_boot, seed=seed)
+        rows.append({"strategy": s, "games": len(g), "equilibrium": series.equilibrium,
+                     "lo": series.equilibrium_ci[0], "hi": series.equilibrium_ci[1],
+                     "settled": series.settled, "final": int(series.path[-1])})
+        paths.append(pd.DataFrame({"strategy": s, "game": np.arange(len(series.path)),
+                                   "handicap": series.path}))
+    cols = ["strategy", "game", "handicap"]
+    return (pd.DataFrame(rows),
+            pd.concat(paths, ignore_index=True) if paths else pd.DataFrame(columns=cols))
+
+
+def tom_difficulty(runs: RunLike | Sequence[RunLike], n_boot: int = 500,
+                   seed: int = 0) -> pd.DataFrame:
+    """Per solo run (``players`` = 1) and strategy: ``value`` = win rate against Tom
+    (Wilson ``lo``/``hi``), ``n`` games, ``score`` and ``tom`` means, ``margin`` (mean
+    score - Tom's), ``handicap`` (where the challenge settles, with bootstrap
+    ``h_lo``/``h_hi``) and example ``games`` the strategy won: ``solo_figures`` and
+    ``handicaps`` of each run's ``solo_games`` (runs never pooled)."""
     rows = []
-    for run in rs:
-        p = run.data.players
-        human = p[p["strategy"] != TOM].set_index("game_id")
-        tom = p[p["strategy"] == TOM].set_index("game_id")
-        g = pd.DataFrame({"strategy": human["strategy"], "score": human["score"],
-                          "tom": tom["score"].reindex(human.index), "won": human["won"]})
-        for s, h in g.groupby("strategy"):
-            k = float(h["won"].sum())
-            lo, hi = wilson(k, len(h))
-            series = handicap_series(SoloGames(h["score"].to_numpy(), h["tom"].to_numpy()),
-                                     n_boot=n_boot, seed=seed)
-            rows.append({"strategy": s, "players": 1, "run": run.label,
-                         "value": k / len(h), "lo": float(lo), "hi": float(hi), "n": len(h),
-                         "score": float(h["score"].mean()), "tom": float(h["tom"].mean()),
-                         "margin": float((h["score"] - h["tom"]).mean()),
-                         "handicap": series.equilibrium, "h_lo": series.equilibrium_ci[0],
-                         "h_hi": series.equilibrium_ci[1],
-                         "games": example_ids(h.index[h["won"].astype(bool)])})
+    for run in (r for r in as_runs(runs) if r.config.players == 1):
+        solo = solo_games(run.data.players)
+        eq, _ = handicaps(solo, n_boot=n_boot, seed=seed)
+        won = {s: g["game_id"][g["won"].astype(bool)] for s, g in solo.groupby("strategy")}
+        for f, h in zip(solo_figures(solo).itertuples(), eq.itertuples(), strict=True):
+            rows.append({"strategy": f.strategy, "players": 1, "run": run.label,
+                         "value": f.win_rate, "lo": f.lo, "hi": f.hi, "n": f.games,
+                         "score": f.score, "tom": f.tom, "margin": f.margin,
+                         "handicap": h.equilibrium, "h_lo": h.lo, "h_hi": h.hi,
+                         "games": example_ids(won[f.strategy])})
     return pd.DataFrame(rows, columns=["strategy", "players", "run", "value", "lo", "hi", "n",
                                        "score", "tom", "margin", "handicap", "h_lo", "h_hi",
                                        "games"])
-

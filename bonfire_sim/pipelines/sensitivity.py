@@ -270,12 +270,12 @@ def item_rows(arm: str, players_a: pd.DataFrame, players_b: pd.DataFrame, same: 
               ) -> list[dict[str, Any]]:
     """Strongest/weakest task (adjusted effect minus printed points) and gnome."""
     out = []
-    ta, tb = (ST.task_values(p) for p in (players_a, players_b))
+    ta, tb = (ST.task_lit_regression(p) for p in (players_a, players_b))
     for t in (ta, tb):
         t["surplus"] = t["value"] - t["printed"]
         t["se"] = se_from_interval(t["value_lo"], t["value_hi"])
     out += _extreme_rows(arm, "task", ta, tb, "surplus", "lit", len(players_a), same)
-    na, nb = (ST.gnome_strength(p) for p in (players_a, players_b))
+    na, nb = (ST.gnome_owned_regression(p) for p in (players_a, players_b))
     for g in (na, nb):
         g["se"] = se_from_interval(g["lo"], g["hi"])
     out += _extreme_rows(arm, "gnome", na, nb, "effect", "owned", len(players_a), same)

@@ -71,19 +71,9 @@ def _fig(ax: Any, caption: str, warning: dict[str, Any] | None = None) -> dict[s
 
 
 # ---- sections -------------------------------------------------------------------------------
-def _seat_runs(runs: Sequence[Any]) -> list[Any]:
-    """Per player count the seat-rotated runs if there are any, else all (as seat_data)."""
-    out = []
-    for n in sorted({r.config.players for r in runs if r.config.players >= 2}):
-        same = [r for r in runs if r.config.players == n]
-        rotated = [r for r in same if r.config.seat_rotation]
-        out += rotated or same
-    return out
-
-
 def _compensation_blocks(runs: Sequence[Any], margin: float,
                          ) -> tuple[list[dict[str, Any]], pd.DataFrame]:
-    sa = A.seat_advantage(_seat_runs(runs), margin=margin)
+    sa = A.seat_advantage(runs, margin=margin)
     if sa.empty:
         return [], sa
     exact = sa.attrs.get("seat_points_exact", {})
@@ -116,7 +106,7 @@ def section_seats(players: pd.DataFrame, runs: Sequence[Any] = (),
     if data.empty:
         return _section("seats", title, [], "No multiplayer games in these runs.")
     seats = S.seat_advantage(data)
-    tests = S.seat_test(data)
+    tests = S.seat_test(data, seats)
     n = _n_games(data)
     blocks = [H.text_block("Shared wins are counted fractionally: each of k tied winners "
                            "gets 1/k of a win, so wins per game sum to 1 (0 if nobody won).")]
@@ -140,7 +130,10 @@ def section_seats(players: pd.DataFrame, runs: Sequence[Any] = (),
         caption="Test of no seat advantage: chi-square goodness of fit of wins by seat to "
                 "equal shares (fractional wins)"))
     give_back()  # the tables' freed blocks, before the compensation's matrices
-    comp, sa = _compensation_blocks(runs, margin)
+    # the compensation of the runs whose rows the seat table reads (``seat_data``: per
+    # count the seat-rotated runs where there are any), so both tables read one choice
+    kept = {str(r) for r in RW.present(data["run"])}
+    comp, sa = _compensation_blocks([r for r in runs if r.label in kept], margin)
     blocks += comp
     by = S.seat_advantage(data, by=("strategy",))
     if data["strategy"].nunique() > 1:
@@ -336,7 +329,7 @@ def section_tom(players: pd.DataFrame,
     of = G.group_of(groups or [])
     solo["group"] = [of[r].label if r in of else s
                      for r, s in zip(solo["run"], solo["strategy"], strict=True)]
-    tom = S.tom_difficulty(solo, key="group")
+    tom = S.solo_figures(solo, key="group")
     eq, paths = S.handicaps(solo, key="group")
     n = len(solo)
     blocks = [_fig(F.tom_win_rates(tom), "Win rate against Tom at handicap 0 (Wilson), one "
@@ -358,7 +351,7 @@ def section_tom(players: pd.DataFrame,
         runs = [r for g in members for r in g.runs]
         tp = players[players["solo"].astype(bool)
                      & (players["run"].isin(runs) if runs else True)]
-        lines = S.tom_lines(tp)
+        lines = S.tom_line_means(tp)
         where = f" ({setting})" if setting else ""
         blocks.append(_fig(F.tom_line_bars(lines), f"Tom's mean points per score line "
                                                    f"(t intervals){where}."))

@@ -199,7 +199,7 @@ def seat_excess_by_strategy(seats: pd.DataFrame, ax: Axes | None = None) -> Axes
 
 # ---- tasks and gnomes ---------------------------------------------------------------------
 def task_value_scatter(tasks: pd.DataFrame, ax: Axes | None = None) -> Axes:
-    """Printed points vs adjusted score effect of lighting (``stats.task_values``)."""
+    """Printed points vs adjusted score effect of lighting (``stats.task_lit_regression``)."""
     ax = _ax(ax, (6.4, 5.0))
     t = tasks.dropna(subset=["value"])
     jitter = (np.arange(len(t)) % 7 - 3) * 0.05
@@ -275,7 +275,7 @@ def tom_win_rates(tom: pd.DataFrame, ax: Axes | None = None) -> Axes:
 
 
 def solo_score_hist(solo: pd.DataFrame, ax: Axes | None = None) -> Axes:
-    """Overlaid histograms of the human's and Tom's scores (``stats.solo_games``)."""
+    """Overlaid histograms of the human's and Tom's scores (``analysis.values.solo_games``)."""
     ax = _ax(ax)
     lo = float(min(solo["score"].min(), solo["tom"].min()))
     hi = float(max(solo["score"].max(), solo["tom"].max()))
@@ -291,7 +291,7 @@ def solo_score_hist(solo: pd.DataFrame, ax: Axes | None = None) -> Axes:
 
 
 def tom_line_bars(lines: pd.DataFrame, ax: Axes | None = None) -> Axes:
-    """Tom's mean points per score line (``stats.tom_lines``)."""
+    """Tom's mean points per score line (``stats.tom_line_means``)."""
     ax = _ax(ax, (5.5, 3.2))
     y = np.arange(len(lines))
     ax.barh(y, lines["mean"], color="#bbbbbb",

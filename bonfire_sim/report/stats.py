@@ -41,6 +41,12 @@ from bonfire_sim.analysis.intervals import (  # noqa: F401 (re-exported for the 
     welch,
     wilson,
 )
+from bonfire_sim.analysis.values import (  # noqa: F401 (re-exported for the report)
+    handicaps,
+    seat_figures,
+    solo_figures,
+    solo_games,
+)
 from bonfire_sim.infra.memory import codes as category_codes
 from bonfire_sim.infra.memory import wide_slices
 from bonfire_sim.report import rows as RW
@@ -206,7 +212,9 @@ def seat_advantage(players: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFram
     ``score`` with t interval; both intervals clustered by deal (``deal_key``: the seat
     rotations of one deal share its cards; each game its own deal without the column).
 
-    Summed a block of rows at a time (``intervals.clustered_totals``: blocks cut between
+    The figures are ``analysis.values.seat_figures`` of the rows (the one computation,
+    shared with ``analysis.values.seat_advantage``: the same figures on the same games,
+    ``tests/test_seat_figures.py``), summed a block of rows at a time (blocks cut between
     deals), not a copy of each group's rows: the same counts and score means, the win
     shares' sums and the intervals to the last bits (``tests/test_seat_blocks.py``).
     """
@@ -222,17 +230,14 @@ def seat_advantage(players: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFram
             yield group_of(b), deals[b], (share(b), score[b])
 
     rows = []
-    for combo, (w, sc) in zip(combos, clustered_totals(blocks, len(combos), 2), strict=True):
-        if w.n == 0:
+    for combo, f in zip(combos, seat_figures(blocks, len(combos)), strict=True):
+        if f is None:
             continue
         key = dict(zip(keys, combo, strict=True))
-        wins = w.total
-        _, lo, hi = w.wilson()
-        m, slo, shi = sc.mean_ci()
-        rows.append({**key, "games": w.n, "wins": wins, "win_rate": wins / w.n,
-                     "lo": float(lo), "hi": float(hi), "fair": 1.0 / key["n_players"],
-                     "excess": wins / w.n - 1.0 / key["n_players"],
-                     "score": m, "score_lo": slo, "score_hi": shi})
+        fair = 1.0 / key["n_players"]
+        rows.append({**key, "games": f.games, "wins": f.wins, "win_rate": f.win_rate,
+                     "lo": f.lo, "hi": f.hi, "fair": fair, "excess": f.win_rate - fair,
+                     "score": f.score, "score_lo": f.score_lo, "score_hi": f.score_hi})
     out = pd.DataFrame(rows)
     if len(out):  # edge over the group's own rate across seats (= 1/n without ``by``)
         grp = out.groupby(keys[:-1])
@@ -242,14 +247,20 @@ def seat_advantage(players: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFram
     return out
 
 
-def seat_test(players: pd.DataFrame) -> pd.DataFrame:
-    """Chi-square goodness of fit of (fractional) wins by seat to equal shares, per count."""
+def seat_test(players: pd.DataFrame, seats: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Chi-square goodness of fit of (fractional) wins by seat to equal shares, per count.
+
+    The wins are ``seat_advantage``'s (``analysis.values.seat_figures``: the one sum of the
+    win shares per seat); ``seats``: its frame of these rows (no ``by``) where the caller
+    has it (the report's seat section), else worked out here."""
+    seats = seat_advantage(players) if seats is None else seats
     rows = []
     counts = players["n_players"]
     for n in RW.present(counts):
         at = RW.where_equal(counts, n)
         g = players if at is None else players[at]  # no copy of a one-count frame
-        wins = _wins_by_seat(g, int(n))
+        mine = seats[seats["n_players"] == n]
+        wins = mine.set_index("seat")["wins"].reindex(range(int(n)), fill_value=0.0)
         total = wins.sum()
         if n < 2 or total <= 0:
             continue
@@ -259,40 +270,6 @@ def seat_test(players: pd.DataFrame) -> pd.DataFrame:
                      "p_value": float(p), "rotated": bool(g["rotated"].all())
                      if "rotated" in g else False})
     return pd.DataFrame(rows)
-
-
-def _wins_by_seat(players: pd.DataFrame, n: int) -> pd.Series:
-    """``players.groupby("seat")["win_share"].sum()`` over seats 0..n-1 (0 for a seat
-    without rows).  A win share held as a categorical of its values is counted per
-    (seat, value) a block of rows at a time and summed exactly (``math.fsum`` of
-    count x value: pandas' compensated sum to its last bit or so), without a float64
-    copy or a mask of every row; a float column is summed a seat at a time by the same
-    grouped sum as before (a leading 0.0 in a group of its own keeps pandas off its
-    one-group path, which sums differently)."""
-    seat = players["seat"].to_numpy()
-    share = players["win_share"]
-    if isinstance(share.dtype, pd.CategoricalDtype) and share.dtype.categories.dtype.kind == "f":
-        codes = category_codes(share)
-        cats = share.dtype.categories.to_numpy(np.float64)
-        counts = np.zeros((n, len(cats)), np.int64)
-        for b in wide_slices(len(seat)):  # int64 keys a row
-            at = (seat[b] >= 0) & (seat[b] < n) & (codes[b] >= 0)
-            counts += np.bincount(seat[b][at].astype(np.int64) * len(cats) + codes[b][at],
-                                  minlength=n * len(cats)).reshape(n, len(cats))
-        return pd.Series([math.fsum(counts[s] * cats) for s in range(n)], index=range(n),
-                         dtype=np.float64)
-    wins = []
-    for s in range(n):
-        at = seat == s
-        if not at.any():
-            wins.append(0.0)
-            continue
-        x = np.zeros(1 + int(at.sum()))
-        x[1:] = np.asarray((share if at.all() else share[at]).array, dtype=np.float64)
-        label = np.zeros(len(x), np.int8)
-        label[0] = 1
-        wins.append(pd.Series(x).groupby(label).sum().loc[0])
-    return pd.Series(wins, index=range(n), dtype=np.float64)
 
 
 # ---- 3./4. adjusted effects -----------------------------------------------------------
@@ -370,9 +347,15 @@ def task_points(overrides: Mapping[str, Any] | None = None) -> pd.DataFrame:
                          "text": [t.text for t in C.TASKS]})
 
 
-def task_values(players: pd.DataFrame, overrides: Mapping[str, Any] | None = None,
-                min_count: int = 20) -> pd.DataFrame:
+def task_lit_regression(players: pd.DataFrame, overrides: Mapping[str, Any] | None = None,
+                        min_count: int = 20) -> pd.DataFrame:
     """Per task: take and light rates, adjusted effect of lighting it on score and winning.
+
+    An observed association (``adjusted_effects``: players who lit the task against
+    those who did not, adjusted for strategy and seat), not ``analysis.task_values``, the
+    forked causal value the report shows (the same decision played on twice, same random
+    streams): lighting comes with a bonfire's other benefits and with the games a player
+    was winning anyway.  The sensitivity table reads it (no forks per variant).
 
     ``flag`` is ``under-valued`` when the score interval lies above the printed points,
     ``over-valued`` when it lies below them, else empty.  ``relative`` is the surplus
@@ -415,8 +398,11 @@ def task_values(players: pd.DataFrame, overrides: Mapping[str, Any] | None = Non
     return out
 
 
-def gnome_strength(players: pd.DataFrame, min_count: int = 20) -> pd.DataFrame:
+def gnome_owned_regression(players: pd.DataFrame, min_count: int = 20) -> pd.DataFrame:
     """Per gnome: recruitment rate and adjusted effect of owning it on score and winning.
+
+    An observed association, as ``task_lit_regression``, not ``analysis.gnome_values``
+    (the forked value of recruiting it that the report's gnome section shows).
 
     ``flag`` is ``strong`` / ``weak`` when the score interval excludes 0 above / below.
     """
@@ -439,36 +425,13 @@ def gnome_strength(players: pd.DataFrame, min_count: int = 20) -> pd.DataFrame:
 
 
 # ---- 5. Tom -----------------------------------------------------------------------------
-def solo_games(players: pd.DataFrame) -> pd.DataFrame:
-    """One row per solo game: run, strategy, human and Tom score, margin, human won."""
-    p = players[players["solo"].astype(bool)]
-    human = p[p["strategy"] != TOM].set_index(["run", "game_id"])
-    tom = p[p["strategy"] == TOM].set_index(["run", "game_id"])
-    g = pd.DataFrame({"strategy": human["strategy"], "score": human["score"],
-                      "tom": tom["score"].reindex(human.index), "won": human["won"]})
-    g["margin"] = g["score"] - g["tom"]
-    return g.reset_index().sort_values(["run", "game_id"], kind="stable")
+# The solo games, Tom's difficulty (``solo_figures``) and the handicaps are
+# ``analysis.values``' (re-exported above): ``analysis.tom_difficulty`` reads the same.
 
 
-def tom_difficulty(solo: pd.DataFrame, key: str = "strategy") -> pd.DataFrame:
-    """Per strategy (or per ``key``, e.g. the report's group: never pool two Tom decks):
-    win rate against Tom (Wilson) and both mean scores (t intervals); the ``key`` value
-    is in the ``strategy`` column."""
-    rows = []
-    for s, g in solo.groupby(key):
-        k = float(g["won"].sum())
-        lo, hi = wilson(k, len(g))
-        m, mlo, mhi = mean_ci(g["score"])
-        t, tlo, thi = mean_ci(g["tom"])
-        rows.append({"strategy": s, "games": len(g), "win_rate": k / len(g), "lo": float(lo),
-                     "hi": float(hi), "score": m, "score_lo": mlo, "score_hi": mhi,
-                     "tom": t, "tom_lo": tlo, "tom_hi": thi,
-                     "margin": float(g["margin"].mean())})
-    return pd.DataFrame(rows)
-
-
-def tom_lines(players: pd.DataFrame) -> pd.DataFrame:
-    """Tom's mean points per score line (``score_*`` and ``pts_*`` columns), t intervals."""
+def tom_line_means(players: pd.DataFrame) -> pd.DataFrame:
+    """Tom's mean points per score line (``score_*`` and ``pts_*`` columns), t intervals.
+    Not ``analysis.errata.tom_lines`` (the errata sheet's lines for Tom's handicap)."""
     tom = players[players["strategy"] == TOM]
     cols = [c for c in tom.columns if (c.startswith("score_") or c.startswith("pts_"))
             and c != "score_ingame"]
@@ -478,27 +441,6 @@ def tom_lines(players: pd.DataFrame) -> pd.DataFrame:
         if len(tom) and (tom[c] != 0).any():
             rows.append({"line": c, "mean": m, "lo": lo, "hi": hi})
     return pd.DataFrame(rows, columns=["line", "mean", "lo", "hi"])
-
-
-def handicaps(solo: pd.DataFrame, n_boot: int = 500, seed: int = 0, key: str = "strategy",
-              ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(per strategy, or per ``key`` as ``tom_difficulty``: the handicap where the challenge
-    settles (``analysis.solo.settle_point``) with its interval and where the simulated
-    challenge settles; tidy challenge path: strategy, game, handicap)."""
-    from bonfire_sim.analysis.solo import SoloGames, handicap_series
-
-    rows, paths = [], []
-    for s, g in solo.groupby(key):
-        series = handicap_series(SoloGames(g["score"].to_numpy(), g["tom"].to_numpy()),
-                                 n_boot=n_boot, seed=seed)
-        rows.append({"strategy": s, "games": len(g), "equilibrium": series.equilibrium,
-                     "lo": series.equilibrium_ci[0], "hi": series.equilibrium_ci[1],
-                     "settled": series.settled, "final": int(series.path[-1])})
-        paths.append(pd.DataFrame({"strategy": s, "game": np.arange(len(series.path)),
-                                   "handicap": series.path}))
-    cols = ["strategy", "game", "handicap"]
-    return (pd.DataFrame(rows),
-            pd.concat(paths, ignore_index=True) if paths else pd.DataFrame(columns=cols))
 
 
 # ---- 6. method and caveats ------------------------------------------------------------
