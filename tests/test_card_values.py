@@ -571,7 +571,7 @@ def test_no_price_is_proposed_below_one_and_a_card_fair_below_it_says_change_the
     t = _prices(rows, "receipt").set_index("card")  # divisor 2 x 0.5 = 1 a point
     y8 = t.loc["Y8"]  # fair 7 - 7.7 = -0.7: 1, and at 1 the surplus stays 7.7 - 6 = +1.7
     assert y8["proposed"] == MIN_PRICE and y8["price_note"].startswith("change the condition")
-    assert "surplus at 1 +1.7 (+0.8 to +2.6)" in y8["price_note"], y8["price_note"]
+    assert "at 1 its surplus is +1.7 (+0.8 to +2.6)" in y8["price_note"], y8["price_note"]
     assert t.loc["R3", "proposed"] == 1 and not t.loc["R3", "price_note"].startswith(
         "change")  # fair 1.4: 1 is its own whole value, no advice
     # the estimate's one value for all counts: Y8's window -1.3 .. -0.1 lies below 1

@@ -544,10 +544,10 @@ def test_the_sheet_and_the_report_propose_one_not_zero_and_say_change_the_condit
     prop = card_proposals(t, {"Y8": 7, "R7": 4}, 1.0).drop_duplicates("card").set_index("card")
     assert prop.loc["Y8", "proposed"] == MIN_PRICE == 1
     assert prop.loc["Y8", "note"].startswith("change the condition")
-    assert "surplus at 1 +1.7" in prop.loc["Y8", "note"]  # 7.7 - 6 printed points x 1
+    assert "at 1 its surplus is +1.7" in prop.loc["Y8", "note"]  # 7.7 - 6 printed points x 1
     assert prop.loc["R7", "proposed"] in (2, 3) and prop.loc["R7", "note"] == ""
     line = _task_item(t.rename(columns={"card": "task"}), "Y8")
-    assert line.startswith("Y8 prints 7, print 1 at every count (change the condition")
+    assert line.startswith("Y8 prints 7, print 1 at every count, but change the condition")
 
 
 def test_the_check_round_plays_its_own_larger_measure():

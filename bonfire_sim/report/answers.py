@@ -154,8 +154,8 @@ def _task_item(tv: pd.DataFrame, task: str) -> str:
     # fair below the lowest print: proposed at it with the advice and its evidence
     advice = str(prop["note"].iloc[0]) if len(prop) else ""
     return (f"{task} prints {printed}, print {one} at every count"
-            + (f" ({advice})" if advice else "")
-            + f" (surplus {counts}{pooled}; {int(rows['n'].sum()):,} forks)")
+            + (f", but {advice} (measured: " if advice else " (")
+            + f"surplus {counts}{pooled}; {int(rows['n'].sum()):,} forks)")
 
 
 def gnome_answer(gv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, Any]]:

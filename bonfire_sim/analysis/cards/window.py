@@ -57,9 +57,11 @@ def floor_note(at_floor: float, lo: float, hi: float, fair: float | None = None)
     its surplus predicted (or measured) at the floor, ``at_floor`` (``lo`` to ``hi``)."""
     # the wording states the evidence, not "too strong": a card fair at 0.4 reads +0.6 at
     # 1, inside the margin (B2-B4 on the planted loop), and the designer weighs it
-    where = f"fair print {fair:.1f}; " if fair is not None and math.isfinite(fair) else ""
-    return (f"change the condition: its fair print lies below the lowest print {MIN_PRICE} "
-            f"({where}surplus at {MIN_PRICE} {at_floor:+.1f} ({lo:+.1f} to {hi:+.1f}))")
+    # one level of brackets: the note sits inside the report's sentences and sheet cells
+    where = f" ({fair:.1f})" if fair is not None and math.isfinite(fair) else ""
+    return (f"change the condition: its fair print{where} lies below the lowest print "
+            f"{MIN_PRICE}; at {MIN_PRICE} its surplus is {at_floor:+.1f} "
+            f"({lo:+.1f} to {hi:+.1f})")
 
 
 def price_window(rows: pd.DataFrame, responses: dict[str, float],
