@@ -236,6 +236,70 @@ def test_runs_without_shared_deals_differ_by_welchs_unpaired_interval(tmp_path):
     assert lo < d < hi and row["hi"] == pytest.approx(hi)
 
 
+def test_compare_seat_intervals_are_clustered_by_deal_on_seat_rotated_runs(tmp_path):
+    """The seat rotations of one deal share its cards: the compare seat table's intervals
+    are t over deals (``clustered_mean_ci`` of the games' differences by their deal),
+    paired and unpaired, not t over games as if every game were its own deal."""
+    from bonfire_sim.analysis.intervals import clustered_mean_ci, mean_ci, welch
+
+    cfg = dict(games=60, players=3, seed=5, seat_rotation=True)
+    a = run(RunConfig(**cfg), tmp_path / "a")
+    b = run(RunConfig(**cfg, overrides={"task_points": {"B13": 9, "R3": 6, "Y14": 9}}),
+            tmp_path / "b")
+    c = run(RunConfig(**{**cfg, "seed": 6}), tmp_path / "c")
+    pa, pb, pc = (load(r, turns=False, lazy=False) for r in (a, b, c))
+
+    def seat(data, s):
+        p = data.players
+        deal = data.games.set_index("game_id")["deal"]
+        x = p[p["seat"] == s].set_index("game_id")
+        winners = p.groupby("game_id")["won"].sum()
+        share = x["won"] / winners.reindex(x.index).clip(lower=1)
+        return share.astype(float), x["score"].astype(float), deal.reindex(x.index)
+
+    paired = seat_differences(*as_runs([a, b])).set_index("seat")
+    unpaired = seat_differences(*as_runs([a, c])).set_index("seat")
+    assert paired["paired"].all() and not unpaired["paired"].any()
+    wider = 0
+    for s in range(3):
+        wa, sa, deal = seat(pa, s)
+        wb, sb, _ = seat(pb, s)
+        assert deal.nunique() == 20 < len(deal) == 60  # every deal in its 3 rotations
+        for col, lo, hi, d in (("diff", "lo", "hi", wb - wa),
+                               ("score_diff", "score_lo", "score_hi", sb - sa)):
+            m, clo, chi = clustered_mean_ci(d.to_numpy(), deal.to_numpy())
+            _, plo, phi = mean_ci(d.to_numpy())
+            row = paired.loc[s]
+            assert row[col] == pytest.approx(m)
+            assert (row[lo], row[hi]) == pytest.approx((clo, chi))
+            assert (clo, chi) != pytest.approx((plo, phi))  # per game would differ
+            wider += chi - clo > phi - plo
+        assert paired.loc[s, "deals"] == 20 and paired.loc[s, "n"] == 60
+        wc, _, deal_c = seat(pc, s)
+        _, _, d, _, lo, hi = welch(wa.to_numpy(), wc.to_numpy(), deal.to_numpy(),
+                                   deal_c.to_numpy())
+        _, _, _, _, plo, phi = welch(wa.to_numpy(), wc.to_numpy())
+        assert unpaired.loc[s, "diff"] == pytest.approx(d)
+        assert (unpaired.loc[s, "lo"], unpaired.loc[s, "hi"]) == pytest.approx((lo, hi))
+        assert (lo, hi) != pytest.approx((plo, phi))
+    assert wider >= 1  # a deal's rotations move together: wider than per game somewhere
+
+
+def test_welch_with_one_observation_a_cluster_is_plain_welch():
+    from bonfire_sim.analysis.intervals import welch
+
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(0, 1, 30), rng.normal(0.5, 2, 45)
+    plain = welch(a, b)
+    assert welch(a, b, np.arange(30), np.arange(45) + 7) == pytest.approx(plain)
+    # two copies of every observation in one cluster each: the mean is unchanged, but
+    # the clustered interval sees 30 and 45 deals, not 60 and 90 games
+    twice = welch(np.repeat(a, 2), np.repeat(b, 2), np.repeat(np.arange(30), 2),
+                  np.repeat(np.arange(45), 2))
+    assert twice[2] == pytest.approx(plain[2])
+    assert twice[4] < welch(np.repeat(a, 2), np.repeat(b, 2))[4]
+
+
 # ---- planted effects ----------------------------------------------------------------------------
 PLANT_TASKS = ("B13", "R3", "Y14", "B4", "R19", "B1")
 

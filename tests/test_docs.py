@@ -265,6 +265,58 @@ def test_the_python_api_page_names_real_parameters() -> None:
                 assert arg in params, f"{module}.{name} has no parameter {arg!r}"
 
 
+# A dotted name of the package's code in backticks (``analysis.cards.task_values``,
+# ``bonfire_sim.report.stats.seat_advantage``); a trailing ``*`` is a family (``M_*``).
+DOTTED = re.compile(r"`(bonfire_sim\.)?((?:analysis|report|sim|rules|strategies|studies|"
+                    r"pipelines|cli|infra)(?:\.[A-Za-z_]\w*)+)(\*?)")
+# A path of the package's code (``analysis/values.py``, ``bonfire_sim/report/stats.py``).
+PATH = re.compile(r"`((?:bonfire_sim/)?(?:analysis|report|sim|rules|strategies|studies|"
+                  r"pipelines|cli|infra)/[\w/]+\.py)`")
+
+
+def _resolves(name: str) -> bool:
+    """Whether ``bonfire_sim.<name>`` is a module or an attribute of one."""
+    import importlib
+
+    parts = f"bonfire_sim.{name}".split(".")
+    for i in range(len(parts), 1, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attr in parts[i:]:
+            if not hasattr(obj, attr):
+                return False
+            obj = getattr(obj, attr)
+        return True
+    return False
+
+
+def test_every_dotted_name_in_the_docs_is_where_the_docs_say() -> None:
+    """A function or module that moved (``task_values`` from ``analysis.values`` to the
+    card room, ``analysis.cards``) leaves no page naming its old place.  The findings are dated
+    records of their day and keep the names of that day."""
+    pages = [ROOT / "README.md", *(p for p in (ROOT / "docs").rglob("*.md")
+                                   if "findings" not in p.relative_to(ROOT).parts)]
+    stale, seen = [], 0
+    for page in pages:
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            for prefix, name, family in DOTTED.findall(line):
+                if family:  # M_*: the names that start so
+                    continue
+                if not prefix and name.startswith("strategies.") and (
+                        ROOT / (name.replace(".", "/") + ".py")).exists():
+                    continue  # the top-level strategies/ folder of examples
+                seen += 1
+                if not _resolves(name):
+                    stale.append(f"{page.relative_to(ROOT)}:{n}: {name}")
+            for path in PATH.findall(line):
+                seen += 1
+                if not any((base / path).exists() for base in (ROOT, ROOT / "bonfire_sim")):
+                    stale.append(f"{page.relative_to(ROOT)}:{n}: {path}")
+    assert seen >= 40 and not stale, "\n".join(stale)
+
+
 def test_the_populations_page_names_each_population_as_the_code_defines_it():
     from bonfire_sim.strategies import POPULATIONS
 

@@ -219,6 +219,25 @@ def test_a_reprinted_task_shows_why_beside_its_receipt_value():
                            "3p lit 50%, 2.0 rounds, lit value –")
 
 
+def test_a_figure_that_rounds_to_zero_prints_as_zero_never_minus_zero(sheet):
+    # the answer cards' house rule, one formatter for both pages: -0.04 reads "+0.0"
+    # ("0.0", "0%" unsigned), never "-0.0"; -0.06 is still "-0.1"
+    from bonfire_sim.report.answer_cards import number
+
+    assert [number(-0.04), number(-0.04, ".1f"), number(-0.004, ".0%"),
+            number(-0.06), number(float("nan")), number(None)] == [
+        "+0.0", "0.0", "0%", "-0.1", "–", "–"]
+    js = json.loads(json.dumps(sheet.to_json()))
+    r3 = next(x for x in js["tasks"] if x["item"] == "R3")
+    n = sorted(r3["residual"], key=int)[0]
+    r3["residual"][n].update(surplus=-0.04, lo=-1.26, hi=0.03)
+    r3["why"] = {n: {"lit_share": 0.5, "rounds_to_light": -0.04, "lit_value": -0.04}}
+    md = R.render_markdown(js, "Errata", "model")
+    row = next(line for line in md.splitlines() if line.startswith("| R3 |"))
+    assert f"{n}p +0.0 (-1.3 to +0.0)" in row
+    assert "0.0 rounds, lit value +0.0" in row and "-0.0" not in row
+
+
 def test_the_html_sheet_is_self_contained_with_a_print_stylesheet(sheet):
     html = R.render_html(sheet.to_json(), "Errata", "model")
     assert "@media print" in html and "@page" in html

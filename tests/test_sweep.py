@@ -243,3 +243,23 @@ def test_a_players_only_sweep_draws_against_the_player_count_with_solo_against_t
     text = page.read_text()
     assert text.count("data:image/png;base64,") == 3 and "against players" in text
     assert "No task&#39;s printed points are swept" in text
+
+
+def test_the_start_advantage_is_the_seat_tables_seat_0_share(tmp_path):
+    """One computation of seat 0's share (``values.seat_figures``): the sweep's start
+    advantage is the seat table's seat 0 win share - 1/n, with its interval clustered by
+    deal, on the same seat-rotated games (three starting seats a deal)."""
+    from bonfire_sim.analysis.runs import as_runs
+    from bonfire_sim.analysis.sweep import game_measures
+    from bonfire_sim.analysis.values import seat_advantage
+    from bonfire_sim.sim.runner import run
+
+    out = run(RunConfig(games=30, players=3, seed=11, seat_rotation=True), tmp_path / "r")
+    (r,) = as_runs([out])
+    row = next(m for m in game_measures(r) if m["measure"] == "start_advantage")
+    seat0 = seat_advantage([r]).set_index("seat").loc[0]
+    assert row["n"] == seat0["n"] == 30
+    assert row["value"] == pytest.approx(seat0["value"] - 1 / 3)
+    assert (row["lo"], row["hi"]) == pytest.approx((seat0["lo"] - 1 / 3,
+                                                    seat0["hi"] - 1 / 3))
+    assert row["hi"] - row["lo"] > 0 and row["ref"] == 0.0

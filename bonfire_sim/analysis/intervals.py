@@ -374,18 +374,32 @@ def clustered_mean_ci(x: Any, clusters: Any) -> tuple[float, float, float]:
 
 
 # ---- differences between two samples ---------------------------------------------------
-def welch(a: Any, b: Any) -> tuple[float, float, float, float, float, float]:
+def welch(a: Any, b: Any, clusters_a: Any = None, clusters_b: Any = None,
+          ) -> tuple[float, float, float, float, float, float]:
     """(mean a, mean b, b - a, se, lo, hi): Welch's unpaired t interval of the difference
     of two means (unequal variances; Welch-Satterthwaite degrees of freedom).  The
-    difference and its interval are NaN when a sample has fewer than two values."""
+    difference and its interval are NaN when a sample has fewer than two values.
+
+    ``clusters_a`` / ``clusters_b``: each sample's observations correlated within clusters
+    (the seat rotations of one deal): each mean's variance is then ``clustered_mean``'s
+    (CR1) on its k clusters, its degrees of freedom k - 1.  One observation a cluster
+    gives the plain Welch interval exactly."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     ma = float(np.mean(a)) if len(a) else math.nan
     mb = float(np.mean(b)) if len(b) else math.nan
     if len(a) < 2 or len(b) < 2:
         return (ma, mb, math.nan, math.nan, math.nan, math.nan)
-    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+    if clusters_a is None and clusters_b is None:
+        va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+        fa, fb = len(a) - 1, len(b) - 1
+    else:
+        ta = _clustered_total(a, np.arange(len(a)) if clusters_a is None else clusters_a)
+        tb = _clustered_total(b, np.arange(len(b)) if clusters_b is None else clusters_b)
+        if ta.k < 2 or tb.k < 2:
+            return (ma, mb, math.nan, math.nan, math.nan, math.nan)
+        va, vb, fa, fb = ta.se ** 2, tb.se ** 2, ta.k - 1, tb.k - 1
     se = math.sqrt(va + vb)
-    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1)) if se > 0 else 1.0
+    df = (va + vb) ** 2 / (va ** 2 / fa + vb ** 2 / fb) if se > 0 else 1.0
     d = float(b.mean() - a.mean())
     half = float(t95(df) * se)
     return ma, mb, d, se, d - half, d + half

@@ -18,7 +18,13 @@ import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.cards.views import fork_estimates
-from bonfire_sim.analysis.intervals import mean_ci, mean_se, welch
+from bonfire_sim.analysis.intervals import (
+    clustered_mean,
+    clustered_mean_ci,
+    mean_ci,
+    mean_se,
+    welch,
+)
 from bonfire_sim.analysis.runs import Run, shares_deals
 from bonfire_sim.analysis.values import player_rows
 from bonfire_sim.errors import ConfigError
@@ -78,7 +84,12 @@ def score_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFram
 
 def seat_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFrame:
     """Per seat: win share and mean score in A and B, B - A with 95% intervals (paired by
-    game when the runs share their deals)."""
+    game when the runs share their deals, else Welch).
+
+    Both intervals are clustered by deal (``intervals.clustered_mean``: the seat rotations
+    of one deal share its cards, so a seat's games of one deal are not independent, as in
+    ``values.seat_figures``): Student t over the deals, ``n`` games in ``deals`` deals.
+    A run without seat rotation has one game a deal: the per-game interval."""
     check_comparable(a, b)
     paired = shares_deals(a, b) if paired is None else paired
     pa, pb = player_rows([a]), player_rows([b])
@@ -90,21 +101,34 @@ def seat_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFrame
                                   "score_a": xa["score"].mean(),
                                   "score_b": xb["score"].mean(), "paired": paired}
         if paired:
-            j = xa.set_index("game_id")[["score", "win_share"]].add_suffix("_a").join(
+            # shared deals: game i is deal d in both runs, so A's deal labels the pair
+            j = xa.set_index("game_id")[["score", "win_share", "deal"]].add_suffix("_a").join(
                 xb.set_index("game_id")[["score", "win_share"]].add_suffix("_b"), how="inner")
-            wn = _row((j["win_share_b"] - j["win_share_a"]).to_numpy(float))
-            sc = _row((j["score_b"] - j["score_a"]).to_numpy(float))
+            deals = j["deal_a"].to_numpy()
+            wn = _clustered_row((j["win_share_b"] - j["win_share_a"]).to_numpy(float), deals)
+            sc = _clustered_row((j["score_b"] - j["score_a"]).to_numpy(float), deals)
         else:
+            da, db = xa["deal"].to_numpy(), xb["deal"].to_numpy()
             _, _, d, se, lo, hi = welch(xa["win_share"].to_numpy(float),
-                                        xb["win_share"].to_numpy(float))
-            wn = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": min(len(xa), len(xb))}
-            _, _, d, se, lo, hi = welch(xa["score"].to_numpy(float), xb["score"].to_numpy(float))
-            sc = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": wn["n"]}
+                                        xb["win_share"].to_numpy(float), da, db)
+            deals = min(len(set(da)), len(set(db)))
+            wn = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": min(len(xa), len(xb)),
+                  "deals": deals}
+            _, _, d, se, lo, hi = welch(xa["score"].to_numpy(float),
+                                        xb["score"].to_numpy(float), da, db)
+            sc = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": wn["n"], "deals": deals}
         row.update({"diff": wn["diff"], "se": wn["se"], "lo": wn["lo"], "hi": wn["hi"],
-                    "n": wn["n"], "score_diff": sc["diff"], "score_lo": sc["lo"],
-                    "score_hi": sc["hi"]})
+                    "n": wn["n"], "deals": wn["deals"], "score_diff": sc["diff"],
+                    "score_lo": sc["lo"], "score_hi": sc["hi"]})
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _clustered_row(diffs: np.ndarray, deals: np.ndarray) -> dict[str, float]:
+    """``_row`` of per-game differences correlated within deals (t over the deals)."""
+    m, se, n, k = clustered_mean(diffs, deals)
+    _, lo, hi = clustered_mean_ci(diffs, deals)
+    return {"diff": m, "se": se, "lo": lo, "hi": hi, "n": n, "deals": k}
 
 
 def value_differences(tab_a: pd.DataFrame, tab_b: pd.DataFrame, kind: str,

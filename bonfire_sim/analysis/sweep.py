@@ -29,9 +29,9 @@ import pandas as pd
 
 from bonfire_sim.analysis.cards.probes import TASK_IDS, ProbeSettings
 from bonfire_sim.analysis.cards.views import task_values
-from bonfire_sim.analysis.intervals import clustered_mean_ci, clustered_wilson, wilson
+from bonfire_sim.analysis.intervals import clustered_mean_ci, wilson
 from bonfire_sim.analysis.runs import Run
-from bonfire_sim.analysis.values import player_rows
+from bonfire_sim.analysis.values import player_rows, seat_figures
 from bonfire_sim.rules import components as C
 
 TASK_AXIS = "task_points."  # a swept task's axis name: "task_points.Y14"
@@ -80,13 +80,17 @@ def game_measures(run: Run) -> list[dict[str, Any]]:
         lo, hi = wilson(k, len(p))
         return [_row("tom_win_rate", 1, k / len(p), float(lo), float(hi), len(p))]
     rows = []
-    seat0 = p[p["seat"] == 0]
-    k, fair = float(seat0["win_share"].sum()), 1.0 / n_players
-    # The seat rotations of a deal share its cards: both intervals clustered by deal.
-    _, slo, shi = clustered_wilson(seat0["win_share"].to_numpy(float),
-                                   seat0["deal"].to_numpy())
-    rows.append(_row("start_advantage", n_players, k / len(seat0) - fair, slo - fair,
-                     shi - fair, len(seat0), 0.0))
+    # Seat 0's share is values.seat_figures' (the one computation of a seat's win share,
+    # as the seat tables': Wilson clustered by deal, the seat rotations of a deal sharing
+    # its cards), over this run's rows: seat 0 the one group, the other seats in none.
+    group = np.where(p["seat"].to_numpy() == 0, 0, -1)
+    deal = p["deal"].to_numpy()
+    values = (p["win_share"].to_numpy(float), p["score"].to_numpy(float))
+    seat0 = seat_figures(lambda: [(group, deal, values)], 1)[0]
+    fair = 1.0 / n_players
+    if seat0 is not None:
+        rows.append(_row("start_advantage", n_players, seat0.win_rate - fair,
+                         seat0.lo - fair, seat0.hi - fair, seat0.games, 0.0))
     # A tie shares the win; its winners hold the same score, so the max is the winner's.
     won = p[p["won"].astype(bool)].groupby("game_id")
     winners, deals = won["score"].max(), won["deal"].first()

@@ -30,7 +30,10 @@ def card(cid: str, title: str, headline: str, figure: str, to_print: str, verdic
                                     None: "untold"}[verified]}
 
 
-def _num(v: Any, fmt: str = "+.1f") -> str:
+def number(v: Any, fmt: str = "+.1f") -> str:
+    """``v`` formatted by ``fmt``, or '–' where it is no finite number: the one number
+    format of the answer cards and the errata sheet.  A value that rounds to zero reads
+    as zero ("+0.0", "0.0", "0%"), never "-0.0" (the demo's R3 after read "-0.0")."""
     try:
         x = float(v)
     except (TypeError, ValueError):
@@ -38,15 +41,16 @@ def _num(v: Any, fmt: str = "+.1f") -> str:
     if not math.isfinite(x):
         return "–"
     text = format(x, fmt)
-    # a value that rounds to zero reads "+0.0", not "-0.0" (the demo's R3 after: "-0.0")
-    return format(0.0, fmt) if float(text) == 0 else text
+    # a negative that rounds to zero: no digit but 0 (whatever the format's %, commas)
+    return format(0.0, fmt) if text.startswith("-") and not set(text) & set("123456789") \
+        else text
 
 
 def interval(e: Mapping[str, Any] | None, unit: str) -> str:
     """"+0.4 pp (-0.9 to +1.7)" from an effect dict (value, lo, hi)."""
     if not e:
         return "not measured"
-    return f"{_num(e.get('value'))} {unit} ({_num(e.get('lo'))} to {_num(e.get('hi'))})"
+    return f"{number(e.get('value'))} {unit} ({number(e.get('lo'))} to {number(e.get('hi'))})"
 
 
 def task_after(line: Mapping[str, Any], margin: float) -> str:
@@ -140,7 +144,7 @@ def task_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
     if tasks:
         to_print = ", ".join(f"{t['item']} {t['today']}→{t['proposed']}" for t in tasks)
         big = max(tasks, key=lambda t: abs(t["before"] or 0))
-        figure = (f"{big['item']}: {_num(big['before'])} points beyond its tier today, "
+        figure = (f"{big['item']}: {number(big['before'])} points beyond its tier today, "
                   f"{task_after(big, margin)} after")
         head = (f"Re-print {len(tasks)} task(s), one value each for every player count"
                 + (f"; {len(unmeasured)} more not measured: not enough play to tell."

@@ -194,12 +194,14 @@ def compare_sections(runs: list[tuple[str, Any]], *, paths: Sequence[Any] = (),
             title="Win share by seat, B - A", xlabel="win share")),
             "Win share difference per seat (0 = start player)."),
         H.table_block(seats, {
-            "seat": ("seat", "d"), "n": ("games", ","), "win_a": ("win A", ".3f"),
+            "seat": ("seat", "d"), "n": ("games", ","), "deals": ("deals", ","),
+            "win_a": ("win A", ".3f"),
             "win_b": ("win B", ".3f"), "diff": ("B - A", "+.3f"), "lo": ("95% lo", "+.3f"),
             "hi": ("95% hi", "+.3f"), "score_diff": ("score B - A", "+.2f"),
             "score_lo": ("95% lo", "+.2f"), "score_hi": ("95% hi", "+.2f"),
             "paired": ("paired", ""), "flag": ("flag", "")},
-            caption="Seats: win share and score, B - A", row_class="flag")]
+            caption="Seats: win share and score, B - A (intervals clustered by deal: the "
+                    "seat rotations of one deal share its cards)", row_class="flag")]
     task_values, gnome_values = _value_blocks(aruns, probes, paired, margin, jobs, quiet)
     task_blocks = task_values + [
         H.figure_block(F.to_png_base64(F.difference_forest(

@@ -11,7 +11,6 @@ so they cannot disagree.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from typing import Any
 import jinja2
 
 from bonfire_sim.analysis.errata_cards import toml_value
-from bonfire_sim.report.answer_cards import cards_from_sheet, interval, task_after
+from bonfire_sim.report.answer_cards import cards_from_sheet, interval, number, task_after
 from bonfire_sim.report.html import TEMPLATES
 
 Table = dict[str, Any]
@@ -64,24 +63,15 @@ def _check_forks(sheet: Mapping[str, Any]) -> str:
             + " A row still open after them is 'not resolved', with its forks and interval.")
 
 
-def _num(v: Any, spec: str) -> str:
-    """``v`` formatted by ``spec``, or '–' where it is no finite number."""
-    try:
-        x = float(v)
-    except (TypeError, ValueError):
-        return "–"
-    return format(x, spec) if math.isfinite(x) else "–"
-
-
 def _pts(v: Any) -> str:
-    return _num(v, "+.1f")
+    return number(v, "+.1f")
 
 
 def _why(why: Mapping[Any, Mapping[str, Any]]) -> str:
     """Per count: lit share, rounds to light and lit value ('–' where not measured)."""
-    return "; ".join(f"{n}p lit {_num(r.get('lit_share'), '.0%')}, "
-                     f"{_num(r.get('rounds_to_light'), '.1f')} rounds, lit value "
-                     f"{_num(r.get('lit_value'), '+.1f')}"
+    return "; ".join(f"{n}p lit {number(r.get('lit_share'), '.0%')}, "
+                     f"{number(r.get('rounds_to_light'), '.1f')} rounds, lit value "
+                     f"{number(r.get('lit_value'), '+.1f')}"
                      for n, r in sorted(why.items(), key=lambda kv: int(kv[0])))
 
 
