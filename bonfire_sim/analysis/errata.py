@@ -41,6 +41,7 @@ from bonfire_sim.analysis.errata_loop import (
     worst_seat,
 )
 from bonfire_sim.analysis.targets import Targets, resolved
+from bonfire_sim.infra.numtext import number
 from bonfire_sim.rules import components as C
 
 TEXT = {t.id: t.text for t in C.TASKS}
@@ -212,7 +213,7 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
         fixes = not (loop.edition.task_points[card] <= MIN_PRICE and strong)
         # the evidence: its surplus measured at the floor, per count (the loop's and the
         # report's "change the condition" say the same of a card fair below MIN_PRICE)
-        at = "; ".join(f"{n}p {v['surplus']:+.1f} ({v['lo']:+.1f} to {v['hi']:+.1f})"
+        at = "; ".join(f"{n}p {number(v['surplus'])} ({number(v['lo'])} to {number(v['hi'])})"
                        for n, v in sorted(residual.items()))
         lines.append({"component": "tasks", "item": card, "text": TEXT.get(card, ""),
                       "note": "" if fixes else "no price fixes it: change the condition: "
@@ -268,10 +269,10 @@ def _counts(residual: Mapping[int, Mapping[str, Any]], which: str, margin: float
     (the check's and its top-ups') and the interval that remained ('' when none)."""
     def bound(v: float) -> str:
         # -1.03 against a margin of 1 reads "-1.03", not "-1.0": the reason it is open
-        return f"{v:+.2f}" if abs(round(v, 1)) == margin else f"{v:+.1f}"
+        return number(v, "+.2f" if abs(round(v, 1)) == margin else "+.1f")
 
     return "; ".join(
-        f"{n}p {r['surplus']:+.1f} ({bound(r['lo'])} to {bound(r['hi'])}) on {r['n']:,} forks"
+        f"{n}p {number(r['surplus'])} ({bound(r['lo'])} to {bound(r['hi'])}) on {r['n']:,} forks"
         + (f" after {r['top_ups']} top-up(s)" if r["top_ups"] else "")
         if math.isfinite(r["lo"] + r["hi"]) else f"{n}p not measured ({r['n']:,} forks)"
         for n, r in sorted(residual.items()) if r["verdict"] == which)
@@ -366,7 +367,7 @@ def gnome_lines(gv: pd.DataFrame | None, targets: Targets, who: Mapping[int, str
 def _trial_text(t: Trial) -> str:
     """``S4: +2 -> +1 points, verified: 4p +0.3 (-0.5 to +1.1)`` or ``not resolved:
     needs about 2,400 forks (has 300)``."""
-    per = "; ".join(f"{n}p {r['relative']:+.1f} ({r['lo']:+.1f} to {r['hi']:+.1f})"
+    per = "; ".join(f"{n}p {number(r['relative'])} ({number(r['lo'])} to {number(r['hi'])})"
                     for n, r in sorted(t.rows.items()) if math.isfinite(r["relative"]))
     if t.verified is True:
         state = "verified"

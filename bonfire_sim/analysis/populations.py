@@ -44,6 +44,7 @@ import pandas as pd
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.intervals import Z95, clustered_mean_ci, se_from_interval
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.infra.numtext import number
 
 HOLDS = "holds in every population"
 DIFFERS = "differs"
@@ -120,9 +121,9 @@ def largest_gap(values: Mapping[str, tuple[float, float, float]]) -> str:
     d, lo, hi = difference_ci(values[a], values[b])
     share = all(0 <= values[p][1] <= values[p][2] <= 1 for p in (a, b))
     fmt = "+.3f" if share else "+.1f"
-    ci = (f" ({format(lo, fmt)} to {format(hi, fmt)})" if np.isfinite(lo) and np.isfinite(hi)
+    ci = (f" ({number(lo, fmt)} to {number(hi, fmt)})" if np.isfinite(lo) and np.isfinite(hi)
           else "")
-    return f"{a} - {b} = {format(d, fmt)}{ci}"
+    return f"{a} - {b} = {number(d, fmt)}{ci}"
 
 
 def flag_mark(flags: Mapping[str, str | None]) -> tuple[str, str]:
@@ -180,10 +181,10 @@ def _text(r: Any, kind: str) -> str:
     # Shares (a win rate, the start seat's share) to 3 places, points to 1.
     share = kind == "share" or (kind == "flag" and 0 <= r.lo <= r.hi <= 1)
     fmt = ".3f" if share else ".1f"
-    ci = (f" ({format(r.lo, fmt)} to {format(r.hi, fmt)})"
+    ci = (f" ({number(r.lo, fmt)} to {number(r.hi, fmt)})"
           if np.isfinite(r.lo) and np.isfinite(r.hi) else "")
     flag = f", {r.flag}" if isinstance(r.flag, str) and r.flag else ""
-    return f"{format(r.value, fmt)}{ci}{flag}"
+    return f"{number(r.value, fmt)}{ci}{flag}"
 
 
 def figure_row(figure: str, kind: str, tolerance: float, population: str, value: float,

@@ -31,6 +31,7 @@ from bonfire_sim.analysis.intervals import Z95, se_from_interval
 from bonfire_sim.config import check_count
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.infra import fileio, ownership, safepaths
+from bonfire_sim.infra.numtext import number
 from bonfire_sim.lineup import RECOMMENDED_SOLO
 from bonfire_sim.report import stats as ST
 from bonfire_sim.rules import components as C
@@ -317,8 +318,8 @@ def _fmt(unit: str, v: float, signed: bool = False) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "-"
     if unit == "rate":
-        return f"{100 * v:+.1f}" if signed else f"{100 * v:.1f}%"
-    return f"{v:+.2f}" if signed else f"{v:.2f}"
+        return number(100 * v, "+.1f") if signed else number(100 * v, ".1f") + "%"
+    return number(v, "+.2f" if signed else ".2f")
 
 
 def wide_table(long: pd.DataFrame) -> pd.DataFrame:

@@ -12,10 +12,10 @@ player count.  The template partial ``_answer_cards.html.j2`` draws them.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bonfire_sim.infra.numtext import number
 from bonfire_sim.lineup import short_who
 
 NOT_VERIFIED = "not verified on fresh deals: `bonfire-sim errata` plants it and checks it"
@@ -28,22 +28,6 @@ def card(cid: str, title: str, headline: str, figure: str, to_print: str, verdic
             "print": to_print, "verdict": verdict, "verified": verified, "who": who,
             "link": link, "state": {True: "verified", False: "unverified",
                                     None: "untold"}[verified]}
-
-
-def number(v: Any, fmt: str = "+.1f") -> str:
-    """``v`` formatted by ``fmt``, or '–' where it is no finite number: the one number
-    format of the answer cards and the errata sheet.  A value that rounds to zero reads
-    as zero ("+0.0", "0.0", "0%"), never "-0.0" (the demo's R3 after read "-0.0")."""
-    try:
-        x = float(v)
-    except (TypeError, ValueError):
-        return "–"
-    if not math.isfinite(x):
-        return "–"
-    text = format(x, fmt)
-    # a negative that rounds to zero: no digit but 0 (whatever the format's %, commas)
-    return format(0.0, fmt) if text.startswith("-") and not set(text) & set("123456789") \
-        else text
 
 
 def interval(e: Mapping[str, Any] | None, unit: str) -> str:

@@ -17,6 +17,7 @@ import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.intervals import IntegerSummary, mean_ci
+from bonfire_sim.infra.numtext import number
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import groups as G
 from bonfire_sim.report import html as H
@@ -40,7 +41,7 @@ def _pct(v: float) -> str:
 def _ci(lo: float, hi: float, fmt: str = "+.1f") -> str:
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return "interval not estimable"
-    return f"{format(lo, fmt)} to {format(hi, fmt)}"
+    return f"{number(lo, fmt)} to {number(hi, fmt)}"
 
 
 def _where(setting: str, many: bool) -> str:
@@ -145,7 +146,7 @@ def _task_item(tv: pd.DataFrame, task: str) -> str:
     printed = int(rows["printed"].iloc[0])
     prop = card_proposals(rows, {task: printed}, 1.0)
     one = int(prop["proposed"].iloc[0]) if len(prop) else printed
-    counts = ", ".join(f"{int(r.players)}p {r.surplus:+.1f} ({_ci(r.s_lo, r.s_hi)})"
+    counts = ", ".join(f"{int(r.players)}p {number(r.surplus)} ({_ci(r.s_lo, r.s_hi)})"
                        + (f" {r.flag}" if r.flag else "")
                        for r in rows.sort_values("players").itertuples())
     across = sorted({str(f) for f in rows.get("flag_counts", pd.Series(dtype=str)).fillna("")
@@ -186,7 +187,7 @@ def gnome_answer(gv: pd.DataFrame, setting: str, many: bool) -> list[dict[str, A
                              f"(FDR 5%) in {len(rows)} gnome rows; {_verdict(rows)} "
                              f"{tail}", "answer")] + figure
     items = "; ".join(
-        f"{r.gnome} at {int(r.players)} players {r.relative:+.1f} ({_ci(r.rel_lo, r.rel_hi)}) "
+        f"{r.gnome} at {int(r.players)} players {number(r.relative)} ({_ci(r.rel_lo, r.rel_hi)}) "
         f"points against the average gnome: {r.flag} (measured, {int(r.n):,} forks)"
         for r in flagged.head(SHOWN).itertuples())
     more = f" and {len(flagged) - SHOWN} more" if len(flagged) > SHOWN else ""

@@ -18,7 +18,8 @@ from typing import Any
 import jinja2
 
 from bonfire_sim.analysis.errata_cards import toml_value
-from bonfire_sim.report.answer_cards import cards_from_sheet, interval, number, task_after
+from bonfire_sim.infra.numtext import number
+from bonfire_sim.report.answer_cards import cards_from_sheet, interval, task_after
 from bonfire_sim.report.html import TEMPLATES
 
 Table = dict[str, Any]

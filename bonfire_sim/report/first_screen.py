@@ -22,6 +22,7 @@ from bonfire_sim.analysis.cards.probes import gnomes_in_print_order
 from bonfire_sim.analysis.errata_cards import card_proposals
 from bonfire_sim.analysis.flags import flagged
 from bonfire_sim.errors import DataError
+from bonfire_sim.infra.numtext import number
 from bonfire_sim.report import groups as G
 from bonfire_sim.report import html as H
 from bonfire_sim.report.answer_cards import NOT_VERIFIED, card, cards_from_sheet
@@ -158,7 +159,7 @@ def tom_card(by_id: Mapping[str, Any]) -> dict[str, Any]:
     if eq is None or eq.empty:
         return card("card-tom", "Tom", "No solo run in these runs.", "–", "nothing",
                     "not enough play to tell", None, "", "#answer-tom")
-    items = [f"{r.strategy}: {r.equilibrium:+.1f} ({r.lo:+.1f} to {r.hi:+.1f})"
+    items = [f"{r.strategy}: {number(r.equilibrium)} ({number(r.lo)} to {number(r.hi)})"
              for r in eq.itertuples()]
     prints = [f"{r.strategy}: start at {int(math.floor(r.equilibrium + 0.5)):+d}"
               for r in eq.itertuples() if math.isfinite(r.equilibrium)]

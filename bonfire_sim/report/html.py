@@ -20,6 +20,7 @@ import jinja2
 import pandas as pd
 
 from bonfire_sim.infra import fileio
+from bonfire_sim.infra.numtext import number
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 COLLAPSE_ROWS = 25  # longer tables are folded (open on click, always open in print)
@@ -31,7 +32,7 @@ def _fmt(value: Any, spec: str) -> str:
     if spec and isinstance(value, int | float) and not isinstance(value, bool):
         if spec.endswith("d") and isinstance(value, float) and value.is_integer():
             value = int(value)  # an integer column that picked up a NaN row became float
-        return format(value, spec)
+        return format(value, spec) if isinstance(value, int) else number(value, spec)
     return str(value)
 
 
