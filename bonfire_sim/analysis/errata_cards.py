@@ -64,10 +64,10 @@ def card_proposals(table: pd.DataFrame, printed: Mapping[str, int], margin: floa
     the sheet's ``errata_loop.Measure.measure``, the report's card table's default)."""
     t = table[table["kind"] == "task"] if "kind" in table else table
     t = _lit_columns(t)
-    fair = (pd.to_numeric(t["printed"], errors="coerce").astype(float)
-            - pd.to_numeric(t["surplus"], errors="coerce").astype(float)
-            / cards.price_divisor(pd.to_numeric(t["slope"], errors="coerce").astype(float)
-                                  .fillna(1.0), measure))  # as card_table
+    fair = cards.fair_print(pd.to_numeric(t["printed"], errors="coerce").astype(float),
+                            pd.to_numeric(t["surplus"], errors="coerce").astype(float),
+                            pd.to_numeric(t["slope"], errors="coerce").astype(float)
+                            .fillna(1.0), measure)
     t = t.assign(kind="task", fair=fair,
                  proposed=np.maximum(np.floor(fair + 0.5), MIN_PRICE))
     est = cards.combine(t, dict(printed), margin, measure)
@@ -160,7 +160,7 @@ def first_price(table: pd.DataFrame, card: str, printed: int,
     s, slope = cards.pooled(t, card), cards.pooled(t, card, "slope")
     if not (math.isfinite(s) and math.isfinite(slope)) or slope < cards.MIN_SLOPE:
         return math.nan
-    return float(math.floor(printed - s / float(cards.price_divisor(slope, measure)) + 0.5))
+    return float(math.floor(float(cards.fair_print(printed, s, slope, measure)) + 0.5))
 
 
 def pooled(table: pd.DataFrame, card: str) -> float:

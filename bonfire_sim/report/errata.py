@@ -64,10 +64,6 @@ def _check_forks(sheet: Mapping[str, Any]) -> str:
             + " A row still open after them is 'not resolved', with its forks and interval.")
 
 
-def _pts(v: Any) -> str:
-    return number(v, "+.1f")
-
-
 def _why(why: Mapping[Any, Mapping[str, Any]]) -> str:
     """Per count: lit share, rounds to light and lit value ('–' where not measured)."""
     return "; ".join(f"{n}p lit {number(r.get('lit_share'), '.0%')}, "
@@ -108,8 +104,8 @@ def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
                    ["task", "card", "today", "print", "residual per count (points)",
                     "why (today, per count)"],
                    [(x["item"], x["text"], x["today"], x["proposed"],
-                     "; ".join(f"{n}p {_pts(r['surplus'])} ({_pts(r['lo'])} to "
-                               f"{_pts(r['hi'])})" for n, r in sorted(
+                     "; ".join(f"{n}p {number(r['surplus'])} ({number(r['lo'])} to "
+                               f"{number(r['hi'])})" for n, r in sorted(
                                    x["residual"].items(), key=lambda kv: int(kv[0]))),
                      _why(x.get("why") or {}))
                     for x in sheet["tasks"]], text_cols=(0, 1, 4, 5))
@@ -141,7 +137,7 @@ def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
         rows.append((f"{x['component']} {x['item']}", x["today"], x["proposed"],
                      interval(x["before"] if isinstance(x["before"], Mapping) else
                               {"value": x["before"]}, unit) if x["component"] != "tasks"
-                     else f"{_pts(x['before'])} points",
+                     else f"{number(x['before'])} points",
                      task_after(x, sheet["targets"]["task_margin"]), _verified(x),
                      x["who"],
                      x["populations"] + (f"; {x['note']}" if x.get("note") else "")))

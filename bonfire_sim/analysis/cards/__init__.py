@@ -99,6 +99,7 @@ from bonfire_sim.analysis.cards.table import (
     MIN_SLOPE,
     RESPONSE_RATIO,
     card_table,
+    fair_print,
     flags_across_counts,
     population,
     price_divisor,
@@ -113,7 +114,7 @@ from bonfire_sim.sim.runconfig import RunConfig
 __all__ = ["CHECK_TOP_UPS", "DEFAULT_MEASURE", "DETAIL_KINDS", "MEASURES", "MIN_PRICE",
            "MIN_SLOPE", "RESPONSE_RATIO", "ProbeSettings", "Reprice", "TopUp", "card_table",
            "card_values", "combine",
-           "flags_across_counts", "gnome_values",
+           "fair_print", "flags_across_counts", "gnome_values",
            "measure", "next_prices", "pooled", "pooled_half", "population", "price_divisor",
            "printed_points", "probe_values", "reprice", "task_kinds", "task_values",
            "toml_value", "top_up_check", "verdict"]

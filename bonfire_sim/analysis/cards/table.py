@@ -326,8 +326,7 @@ def _prices(out: pd.DataFrame, measure: str = DEFAULT_MEASURE) -> pd.DataFrame:
     task = (out["kind"] == "task") & (out["deals"] >= MIN_DEALS)
     flat = task & (out["slope"] < MIN_SLOPE)
     div = price_divisor(out["slope"], measure)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        fair = out["printed"] - out["surplus"] / div
+    fair = fair_print(out["printed"], out["surplus"], out["slope"], measure)
     out["fair"] = np.where(task & ~flat, fair, np.nan)
     whole = np.floor(out["fair"] + 0.5)
     out["proposed"] = np.where(np.isfinite(out["fair"]), np.maximum(whole, MIN_PRICE), np.nan)
@@ -360,6 +359,14 @@ def price_divisor(slope: Any, measure: str = DEFAULT_MEASURE) -> Any:
     the fair printed window is the surplus interval divided by it."""
     return np.clip(RESPONSE_RATIO[check_measure(measure)] * slope, PRICE_SLOPE_LO,
                    PRICE_SLOPE_HI)
+
+
+def fair_print(printed: Any, surplus: Any, slope: Any, measure: str = DEFAULT_MEASURE) -> Any:
+    """The printed value at which the surplus would be zero: printed - surplus /
+    ``price_divisor(slope)`` (numbers or Series; the one formula of the card table's
+    ``fair``, the sheet's proposals and the errata loop's first price)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return printed - surplus / price_divisor(slope, measure)
 
 
 def tier_floor(card: str) -> int:
