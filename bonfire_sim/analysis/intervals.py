@@ -153,11 +153,13 @@ def clustered_mean(x: Any, clusters: Any) -> tuple[float, float, int, int]:
     forks are not independent): the cluster-robust (CR1) variance of the mean,
     k/(k-1) * sum over clusters of (sum of x - mean)^2 / n^2.  The interval is then
     ``mean ± t(k-1) * se``; with one observation per cluster it is the plain one."""
-    t = _clustered_total(x, clusters)
+    t = clustered_total(x, clusters)
     return (t.mean, t.se, t.n, t.k)
 
 
-def _clustered_total(x: Any, clusters: Any) -> ClusteredTotal:
+def clustered_total(x: Any, clusters: Any) -> ClusteredTotal:
+    """A sample's ``ClusteredTotal`` (mean, CR1 squares over its clusters): its
+    ``mean``/``se``/``mean_ci()``/``wilson()`` read from one pass over the sample."""
     x = np.asarray(x, dtype=float)
     n = len(x)
     if n == 0:
@@ -364,13 +366,13 @@ def clustered_wilson(x: Any, clusters: Any, z: float = Z95) -> tuple[float, floa
     se the cluster-robust standard error (``clustered_mean``): the design effect widens
     (or narrows) the plain interval by what the deal shares; plain Wilson when the rate
     is 0 or 1 or every cluster holds one game."""
-    return _clustered_total(x, clusters).wilson(z)
+    return clustered_total(x, clusters).wilson(z)
 
 
 def clustered_mean_ci(x: Any, clusters: Any) -> tuple[float, float, float]:
     """(mean, lo, hi): the 95% t interval of a mean whose observations are correlated
     within ``clusters`` (``clustered_mean``: mean ± t(k-1) se over k clusters)."""
-    return _clustered_total(x, clusters).mean_ci()
+    return clustered_total(x, clusters).mean_ci()
 
 
 # ---- differences between two samples ---------------------------------------------------
@@ -393,8 +395,8 @@ def welch(a: Any, b: Any, clusters_a: Any = None, clusters_b: Any = None,
         va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
         fa, fb = len(a) - 1, len(b) - 1
     else:
-        ta = _clustered_total(a, np.arange(len(a)) if clusters_a is None else clusters_a)
-        tb = _clustered_total(b, np.arange(len(b)) if clusters_b is None else clusters_b)
+        ta = clustered_total(a, np.arange(len(a)) if clusters_a is None else clusters_a)
+        tb = clustered_total(b, np.arange(len(b)) if clusters_b is None else clusters_b)
         if ta.k < 2 or tb.k < 2:
             return (ma, mb, math.nan, math.nan, math.nan, math.nan)
         va, vb, fa, fb = ta.se ** 2, tb.se ** 2, ta.k - 1, tb.k - 1

@@ -19,8 +19,7 @@ import pandas as pd
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.cards.views import fork_estimates
 from bonfire_sim.analysis.intervals import (
-    clustered_mean,
-    clustered_mean_ci,
+    clustered_total,
     mean_ci,
     mean_se,
     welch,
@@ -126,9 +125,9 @@ def seat_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFrame
 
 def _clustered_row(diffs: np.ndarray, deals: np.ndarray) -> dict[str, float]:
     """``_row`` of per-game differences correlated within deals (t over the deals)."""
-    m, se, n, k = clustered_mean(diffs, deals)
-    _, lo, hi = clustered_mean_ci(diffs, deals)
-    return {"diff": m, "se": se, "lo": lo, "hi": hi, "n": n, "deals": k}
+    t = clustered_total(diffs, deals)  # one pass for the mean, its se and interval
+    m, lo, hi = t.mean_ci()
+    return {"diff": m, "se": t.se, "lo": lo, "hi": hi, "n": t.n, "deals": t.k}
 
 
 def value_differences(tab_a: pd.DataFrame, tab_b: pd.DataFrame, kind: str,
