@@ -20,9 +20,9 @@ from bonfire_sim.analysis.paired import (
     score_differences,
     seat_differences,
 )
-from bonfire_sim.analysis.runs import as_runs
+from bonfire_sim.analysis.runs import Run, as_runs
 from bonfire_sim.errors import ConfigError
-from bonfire_sim.sim.load import load
+from bonfire_sim.sim.load import RunData, load
 from bonfire_sim.sim.runconfig import RunConfig
 from bonfire_sim.sim.rungame import game_spec, replay_game
 from bonfire_sim.sim.runner import run
@@ -230,10 +230,14 @@ def test_runs_without_shared_deals_differ_by_welchs_unpaired_interval(tmp_path):
     sc = score_differences(*as_runs([a, b])).set_index("item")
     assert not sc["paired"].any()
     pa, pb = (load(r, turns=False, lazy=False).players for r in (a, b))
-    _, _, d, se, lo, hi = welch(pa["score"].to_numpy(float), pb["score"].to_numpy(float))
+    # without seat rotation every game is its own deal: a game's two player rows are
+    # one cluster (their scores are not independent either)
+    _, _, d, se, lo, hi = welch(pa["score"].to_numpy(float), pb["score"].to_numpy(float),
+                                pa["game_id"].to_numpy(), pb["game_id"].to_numpy())
     row = sc.loc["all"]
     assert row["diff"] == pytest.approx(d) and row["lo"] == pytest.approx(lo)
     assert lo < d < hi and row["hi"] == pytest.approx(hi)
+    assert row["n"] == 8 and row["deals"] == 8
 
 
 def test_compare_seat_intervals_are_clustered_by_deal_on_seat_rotated_runs(tmp_path):
@@ -283,6 +287,57 @@ def test_compare_seat_intervals_are_clustered_by_deal_on_seat_rotated_runs(tmp_p
         assert (unpaired.loc[s, "lo"], unpaired.loc[s, "hi"]) == pytest.approx((lo, hi))
         assert (lo, hi) != pytest.approx((plo, phi))
     assert wider >= 1  # a deal's rotations move together: wider than per game somewhere
+
+
+def _rotated_run(seed: int, per_deal: np.ndarray, noise: int) -> Run:
+    """A made-up 3-player seat-rotated run, 3 games a deal: every score is 50 plus seat
+    noise plus the deal's ``per_deal`` shift, the same in each rotation of the deal."""
+    deals = len(per_deal)
+    cfg = RunConfig(games=3 * deals, players=3, seed=seed, seat_rotation=True,
+                    strategies=("greedy",), resolve=False)
+    rng = np.random.default_rng(noise)
+    game = np.repeat(np.arange(3 * deals), 3)
+    seat = np.tile(np.arange(3), 3 * deals)
+    players = pd.DataFrame({
+        "game_id": game, "seat": seat, "strategy": "greedy",
+        "score": 50 + rng.integers(0, 4, len(game)) + per_deal[game // 3],
+        "won": seat == (game % 3)})  # one winner a game, rotating with the seats
+    games = pd.DataFrame({"game_id": np.arange(3 * deals), "deal": np.arange(3 * deals) // 3})
+    return Run(f"s{seed}n{noise}", None,
+               RunData(games, players, None, {"config": cfg.to_json()}))
+
+
+def test_compare_score_intervals_are_clustered_by_deal_on_seat_rotated_runs():
+    """B's scores move by a per-deal amount, the same in every rotation of the deal: the
+    per-game differences are perfectly correlated within a deal, so 60 games are 20
+    independent observations.  The score table's interval is t over the 20 deals
+    (``clustered_mean_ci``), wider than t over the 60 games would be; likewise Welch when
+    the runs share no deals (each run's rows clustered by their deal)."""
+    from bonfire_sim.analysis.intervals import clustered_mean_ci, mean_ci, mean_se, welch
+
+    shift = np.random.default_rng(9).normal(0, 5, 20)
+    a = _rotated_run(1, np.zeros(20), noise=0)
+    b = _rotated_run(1, shift, noise=0)  # the same deals and seat noise: B - A = shift
+    sc = score_differences(a, b).set_index("item")
+    row = sc.loc["all"]
+    assert row["paired"] and row["n"] == 60 and row["deals"] == 20
+    d, deal = np.repeat(shift, 3), np.repeat(np.arange(20), 3)  # per game, as played
+    m, lo, hi = clustered_mean_ci(d, deal)
+    assert row["diff"] == pytest.approx(m) and (row["lo"], row["hi"]) == pytest.approx((lo, hi))
+    _, plo, phi = mean_ci(d)  # what t over games (every rotation its own deal) gave
+    assert row["hi"] - row["lo"] > 1.5 * (phi - plo)
+    assert row["se"] > 1.5 * mean_se(d)[1]
+    assert sc.loc["greedy", "lo"] == pytest.approx(lo)  # one strategy: the same rows
+    # unpaired (another seed: no shared deals): a deal's 9 player rows move together
+    c = _rotated_run(2, shift[::-1].copy(), noise=1)
+    un = score_differences(a, c).set_index("item").loc["all"]
+    pa, pc = (r.data.players for r in (a, c))
+    ga, gc = (r.data.players["game_id"].to_numpy() // 3 for r in (a, c))
+    _, _, dd, se, wlo, whi = welch(pa["score"], pc["score"], ga, gc)
+    _, _, _, pse, _, _ = welch(pa["score"], pc["score"])
+    assert not un["paired"] and un["n"] == 60 and un["deals"] == 20
+    assert un["diff"] == pytest.approx(dd) and (un["lo"], un["hi"]) == pytest.approx((wlo, whi))
+    assert un["se"] > 1.5 * pse
 
 
 def test_welch_with_one_observation_a_cluster_is_plain_welch():

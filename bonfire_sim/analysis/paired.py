@@ -44,12 +44,17 @@ def _row(diffs: np.ndarray) -> dict[str, float]:
 
 
 def _per_game(p: pd.DataFrame) -> pd.DataFrame:
-    return p.set_index(["game_id", "seat"])[["score", "win_share", "strategy"]]
+    return p.set_index(["game_id", "seat"])[["score", "win_share", "deal"]]
 
 
 def score_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFrame:
     """Per strategy (and ``all``): mean score and win share in A and B and B - A with 95%
-    intervals, paired by game (and seat) when the runs share their deals."""
+    intervals, paired by game (and seat) when the runs share their deals, else Welch.
+
+    Both intervals are clustered by deal, as ``seat_differences``: the seat rotations of
+    one deal share its cards, so its games' differences are not independent; Student t
+    over the deals (``n`` games in ``deals`` deals).  Without seat rotation every game is
+    its own deal: the per-game interval."""
     check_comparable(a, b)
     paired = shares_deals(a, b) if paired is None else paired
     pa, pb = player_rows([a]), player_rows([b])
@@ -67,13 +72,12 @@ def score_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFram
             g = j.groupby(level="game_id")
             ds = (g["score_b"].mean() - g["score_a"].mean()).to_numpy(float)
             dw = (g["win_share_b"].mean() - g["win_share_a"].mean()).to_numpy(float)
-            sc, wn = _row(ds), _row(dw)
+            # shared deals: game i is deal d in both runs, so A's deal labels the pair
+            deals = g["deal_a"].first().to_numpy()
+            sc, wn = _clustered_row(ds, deals), _clustered_row(dw, deals)
         else:
-            _, _, d, se, lo, hi = welch(xa["score"].to_numpy(float), xb["score"].to_numpy(float))
-            sc = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": min(len(xa), len(xb))}
-            _, _, d, se, lo, hi = welch(xa["win_share"].to_numpy(float),
-                                        xb["win_share"].to_numpy(float))
-            wn = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": sc["n"]}
+            sc = _welch_row(xa, xb, "score")
+            wn = _welch_row(xa, xb, "win_share")
         row.update(sc)
         row.update({"win_diff": wn["diff"], "win_se": wn["se"], "win_lo": wn["lo"],
                     "win_hi": wn["hi"]})
@@ -107,15 +111,8 @@ def seat_differences(a: Run, b: Run, paired: bool | None = None) -> pd.DataFrame
             wn = _clustered_row((j["win_share_b"] - j["win_share_a"]).to_numpy(float), deals)
             sc = _clustered_row((j["score_b"] - j["score_a"]).to_numpy(float), deals)
         else:
-            da, db = xa["deal"].to_numpy(), xb["deal"].to_numpy()
-            _, _, d, se, lo, hi = welch(xa["win_share"].to_numpy(float),
-                                        xb["win_share"].to_numpy(float), da, db)
-            deals = min(len(set(da)), len(set(db)))
-            wn = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": min(len(xa), len(xb)),
-                  "deals": deals}
-            _, _, d, se, lo, hi = welch(xa["score"].to_numpy(float),
-                                        xb["score"].to_numpy(float), da, db)
-            sc = {"diff": d, "se": se, "lo": lo, "hi": hi, "n": wn["n"], "deals": deals}
+            wn = _welch_row(xa, xb, "win_share")
+            sc = _welch_row(xa, xb, "score")
         row.update({"diff": wn["diff"], "se": wn["se"], "lo": wn["lo"], "hi": wn["hi"],
                     "n": wn["n"], "deals": wn["deals"], "score_diff": sc["diff"],
                     "score_lo": sc["lo"], "score_hi": sc["hi"]})
@@ -128,6 +125,16 @@ def _clustered_row(diffs: np.ndarray, deals: np.ndarray) -> dict[str, float]:
     t = clustered_total(diffs, deals)  # one pass for the mean, its se and interval
     m, lo, hi = t.mean_ci()
     return {"diff": m, "se": t.se, "lo": lo, "hi": hi, "n": t.n, "deals": t.k}
+
+
+def _welch_row(xa: pd.DataFrame, xb: pd.DataFrame, col: str) -> dict[str, float]:
+    """B - A of ``col`` between two runs' player rows that share no deals: Welch, each
+    run's games clustered by their deal (t over the deals)."""
+    da, db = xa["deal"].to_numpy(), xb["deal"].to_numpy()
+    _, _, d, se, lo, hi = welch(xa[col].to_numpy(float), xb[col].to_numpy(float), da, db)
+    return {"diff": d, "se": se, "lo": lo, "hi": hi,
+            "n": min(xa["game_id"].nunique(), xb["game_id"].nunique()),
+            "deals": min(len(set(da)), len(set(db)))}
 
 
 def value_differences(tab_a: pd.DataFrame, tab_b: pd.DataFrame, kind: str,

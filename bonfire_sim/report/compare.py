@@ -165,7 +165,8 @@ def compare_sections(runs: list[tuple[str, Any]], *, paths: Sequence[Any] = (),
     reasons = _mark(compare_end_reasons(ga, gb))
     how = ("The runs share their deals (same seed, players, strategies and seat rotation): "
            "every difference is taken within each game and averaged (paired by game, "
-           "Student t over games), which removes the deal-to-deal variation."
+           "Student t over deals: a deal's seat rotations are not independent), which "
+           "removes the deal-to-deal variation."
            if paired else
            "The runs do not share their deals: differences are unpaired (Welch t for "
            "means, Newcombe for rates).")
@@ -181,7 +182,7 @@ def compare_sections(runs: list[tuple[str, Any]], *, paths: Sequence[Any] = (),
             scores.assign(diff=scores["win_diff"], lo=scores["win_lo"], hi=scores["win_hi"]),
             title="Win share, B - A", xlabel="win share")), "Win share difference."),
         H.table_block(scores, {
-            "item": ("strategy", ""), "n": ("games", ","),
+            "item": ("strategy", ""), "n": ("games", ","), "deals": ("deals", ","),
             "score_a": ("score A", ".2f"), "score_b": ("score B", ".2f"),
             "diff": ("B - A", "+.2f"), "lo": ("95% lo", "+.2f"), "hi": ("95% hi", "+.2f"),
             "win_a": ("win A", ".3f"), "win_b": ("win B", ".3f"),
