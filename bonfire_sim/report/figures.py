@@ -21,7 +21,6 @@ from bonfire_sim.infra.extras import require
 from bonfire_sim.report.rows import present, value_counts, where_equal
 from bonfire_sim.report.stats import groups as groups_of
 
-COLOURS = {"blue": "#3a6fb0", "red": "#c0392b", "yellow": "#d4a017"}
 FLAG_COLOURS = {"under-valued": "#1b9e77", "over-valued": "#d95f02", "strong": "#1b9e77",
                 "weak": "#d95f02", "": "#777777"}
 
@@ -198,29 +197,6 @@ def seat_excess_by_strategy(seats: pd.DataFrame, ax: Axes | None = None) -> Axes
 
 
 # ---- tasks and gnomes ---------------------------------------------------------------------
-def task_value_scatter(tasks: pd.DataFrame, ax: Axes | None = None) -> Axes:
-    """Printed points vs adjusted score effect of lighting (``stats.task_lit_regression``)."""
-    ax = _ax(ax, (6.4, 5.0))
-    t = tasks.dropna(subset=["value"])
-    jitter = (np.arange(len(t)) % 7 - 3) * 0.05
-    for colour, g in t.groupby("colour"):
-        j = jitter[t.index.get_indexer(g.index)]
-        ax.errorbar(g["printed"] + j, g["value"], yerr=_err(g["value"], g["value_lo"],
-                                                            g["value_hi"]),
-                    fmt="o", ms=4, capsize=2, color=COLOURS.get(colour, "k"), alpha=0.8,
-                    label=colour)
-    for _, r in t[t["flag"] != ""].iterrows():
-        ax.annotate(r["id"], (r["printed"], r["value"]), fontsize=7, xytext=(4, 2),
-                    textcoords="offset points")
-    lim = [0, max(9.0, float(np.nanmax(t["value_hi"])) if len(t) else 9.0)]
-    ax.plot(lim, lim, "k--", lw=0.8, label="empirical = printed")
-    ax.set_xlabel("printed points")
-    ax.set_ylabel("adjusted score effect of lighting")
-    ax.legend(fontsize=8)
-    ax.set_title("Task value: printed vs empirical (95% HC3)")
-    return ax
-
-
 def ranked_effects(est: pd.DataFrame, value: str = "effect", lo: str = "lo", hi: str = "hi",
                    label: str = "id", ref: str | None = None, ax: Axes | None = None,
                    title: str = "", xlabel: str = "") -> Axes:
