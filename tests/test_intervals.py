@@ -36,8 +36,18 @@ def test_mean_ci_is_the_student_t_interval():
 
 def test_halving_an_interval_takes_four_times_the_games():
     assert I.games_needed(1000, 0.04, 0.02) == 4000
+    assert I.games_needed(500, 0.5, 1.0) == 125  # a narrow row needs fewer
     assert I.n_for_rate(0.5, 0.01) == 9604
     assert I.n_for_mean(10.0, 1.0) == 385
+
+
+def test_games_needed_takes_columns_and_leaves_what_it_cannot_tell_missing():
+    """The report's precision table and the card table's forks_needed give it columns:
+    one number a row, NaN for a row with no interval or a zero target (not 0 games)."""
+    need = I.games_needed(np.array([500, 100, 40, 10, 7]),
+                          np.array([2.0, 0.55, np.nan, 1.0, 0.0]), np.array([1, 1, 1, 0, 1]))
+    assert list(need[:2]) == [2000, 31] and np.isnan(need[2:4]).all() and need[4] == 0
+    assert isinstance(I.games_needed(10, 1.0, 0.5), float)
 
 
 def test_newcombe_interval_of_a_rate_difference_matches_the_published_example():

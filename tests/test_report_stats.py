@@ -51,6 +51,20 @@ def test_a_wide_interval_gets_a_warning_with_the_games_needed():
     assert S.precision_warning(est, 500, 0.05, "Rates") is None
 
 
+def test_the_precision_table_gives_the_observations_a_wide_row_needs():
+    from bonfire_sim.report.build import precision_table
+
+    rows = pd.DataFrame({"players": [3, 3, 3, 4], "card": ["B1", "B2", "B3", "B1"],
+                         "n": [400, 100, 50, 900], "lo": [-2.0, -1.5, -0.5, np.nan],
+                         "hi": [2.0, 1.5, 0.5, np.nan], "imprecise": [True, True, False, True],
+                         "flag": ["", "weak", "", ""]})
+    t = precision_table(rows, "card", 1.0).set_index("players")
+    # B1: 400 forks at ±2 need 1,600 for ±1, B2: 100 at ±1.5 need 225; median 912.5
+    assert t.loc[3, "wide"] == 2 and t.loc[3, "need"] == pytest.approx(912.5)
+    assert t.loc[3, "widest"] == 2.0 and t.loc[3, "flagged"] == "card B2"
+    assert list(t.index) == [3]  # no interval at 4 players: no row
+
+
 # ---- start player -----------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def seat_players() -> pd.DataFrame:

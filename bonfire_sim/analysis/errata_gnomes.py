@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis.errata_measure import fresh_dir
+from bonfire_sim.analysis.intervals import games_needed
 from bonfire_sim.analysis.targets import resolved
 from bonfire_sim.rules import tables as T
 from bonfire_sim.sim.runconfig import RunConfig
@@ -127,7 +128,7 @@ def _variant_row(vals: pd.DataFrame, today: pd.Series, margin: float) -> dict[st
     half = math.sqrt(_half(v, "lo", "hi") ** 2 + ref_half2)
     rel = float(v["value"]) - ref
     room = margin - abs(rel)
-    need = (math.ceil(int(v["n"]) * (half / room) ** 2) if room > 0 and half > 0
+    need = (games_needed(int(v["n"]), half, room) if room > 0 and half > 0
             and math.isfinite(half) else math.nan)
     return {"relative": rel, "lo": rel - half, "hi": rel + half, "n": int(v["n"]),
             "forks_needed": need}

@@ -63,14 +63,6 @@ def imprecise(lo: Any, hi: Any, margin: float = MARGIN) -> np.ndarray:
     return ~(half <= margin)
 
 
-def games_for_margin(n: Any, lo: Any, hi: Any, margin: float = MARGIN) -> np.ndarray:
-    """Observations a row would need for a half-width of ``margin`` (width ~ 1/sqrt(n))."""
-    n, lo, hi = (np.asarray(v, dtype=float) for v in (n, lo, hi))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        need = np.ceil(n * ((hi - lo) / 2 / margin) ** 2)
-    return np.where(np.isfinite(need), need, np.nan)
-
-
 def detection_floor(se: Any, family: int, margin: float = MARGIN,
                     alpha: float = ALPHA) -> np.ndarray:
     """The smallest |deviation| a lone row of standard error ``se`` needs to be flagged in

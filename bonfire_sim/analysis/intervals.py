@@ -431,11 +431,17 @@ def pool_inverse_variance(values: Any, se: Any) -> tuple[float, float, float]:
 
 
 # ---- sample sizes -----------------------------------------------------------------------
-def games_needed(n: float, half_width: float, target: float) -> int:
-    """Games for a target half-width, given ``n`` games gave ``half_width`` (hw ~ 1/sqrt n)."""
-    if not (half_width > 0 and target > 0 and n > 0):
-        return 0
-    return int(math.ceil(n * (half_width / target) ** 2))
+def games_needed(n: Any, half_width: Any, target: Any) -> Any:
+    """Observations (games, forks) for a 95% half-width of ``target``, given that ``n``
+    gave ``half_width``: a half-width shrinks as 1/sqrt(n), so ceil(n (half_width /
+    target)^2).  Vectorised (an array, or a float for scalars); NaN where that is not a
+    number (a missing width, a zero target).  The one copy: the report's precision
+    warnings and tables, the card table's ``forks_needed`` and the errata variants'."""
+    n, hw, target = (np.asarray(v, dtype=float) for v in (n, half_width, target))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        need = np.ceil(n * (hw / target) ** 2)
+    need = np.where(np.isfinite(need), need, np.nan)
+    return float(need) if need.ndim == 0 else need
 
 
 def n_for_rate(p: float, target: float, z: float = Z95) -> int:

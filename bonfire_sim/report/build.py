@@ -19,6 +19,7 @@ import pandas as pd
 from bonfire_sim import __version__
 from bonfire_sim import analysis as A
 from bonfire_sim.analysis import flags as FL
+from bonfire_sim.analysis.intervals import games_needed
 from bonfire_sim.config import MAX_POINTS, check_float
 from bonfire_sim.infra import extras, fileio
 from bonfire_sim.infra.memory import give_back
@@ -154,8 +155,8 @@ def _precision_rows(frame: pd.DataFrame, key: str, margin: float,
                     lo: str = "lo", hi: str = "hi", n: str = "n") -> pd.DataFrame:
     """Rows whose interval is wider than ± margin, with the observations they would need."""
     bad = frame[frame["imprecise"] & frame[lo].notna()]
-    need = FL.games_for_margin(bad[n], bad[lo], bad[hi], margin)
-    return bad.assign(half=(bad[hi] - bad[lo]) / 2, need=need)
+    half = (bad[hi] - bad[lo]) / 2
+    return bad.assign(half=half, need=games_needed(bad[n], half, margin))
 
 
 def precision_table(frame: pd.DataFrame, key: str, margin: float, lo: str = "lo",

@@ -479,7 +479,7 @@ def precision_warning(est: pd.DataFrame, n: float, target: float, what: str,
     med = float(hw.median())
     if med <= target:
         return None
-    need = games_needed(n, med, target)
+    need = int(games_needed(n, med, target))  # med > target > 0 and n > 0: a number
     return {"text": f"{what}: intervals are about ±{med:.3g} wide (median), too wide to "
                     f"resolve differences of ±{target:g}; that needs about {need:,} games "
                     f"({need / n:.1f}x the {int(n):,} played).",

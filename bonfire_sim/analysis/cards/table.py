@@ -67,7 +67,7 @@ import pandas as pd
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.cards.probes import GNOME_IDS, TASK_IDS, ProbeSettings
 from bonfire_sim.analysis.cards.window import MIN_PRICE, floor_note
-from bonfire_sim.analysis.intervals import clustered_mean, t95
+from bonfire_sim.analysis.intervals import clustered_mean, games_needed, t95
 from bonfire_sim.analysis.runs import Run
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.rules import components as C
@@ -279,8 +279,7 @@ def card_table(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]],
     out["s_lo"], out["s_hi"] = out["surplus"] - out["half"], out["surplus"] + out["half"]
     out["w_lo"], out["w_hi"] = (out["win_surplus"] - q * out["w_se"],
                                 out["win_surplus"] + q * out["w_se"])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        need = np.ceil(out["n"] * (out["half"] / margin) ** 2)
+    need = pd.Series(games_needed(out["n"], out["half"], margin), index=out.index)
     # Too few deals for the clustered interval: at least the forks that reach MIN_DEALS.
     few = np.ceil(out["n"] * MIN_DEALS / out["deals"].clip(lower=1))
     need = need.where(out["deals"] >= MIN_DEALS, np.fmax(need, few))
