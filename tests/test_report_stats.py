@@ -165,6 +165,24 @@ def test_task_points_follow_an_override():
     assert S.task_points({"task_points": {"B1": 9}}).set_index("id").loc["B1", "printed"] == 9
 
 
+def test_the_report_and_the_card_table_read_one_printed_price():
+    """The report's task table, the card table and the runs' check read the overrides
+    through ``runs.printed_points_under``: the same price for every task."""
+    from bonfire_sim.analysis.cards.table import printed_points
+    from bonfire_sim.analysis.runs import printed_points_under
+    from bonfire_sim.rules import components as C
+    from bonfire_sim.sim.runconfig import RunConfig
+
+    over = {"task_points": {"B1": 9, "Y14": 5}}
+    under = printed_points_under(over)
+    assert under["B1"] == 9 and under["Y14"] == 5
+    assert {k: v for k, v in under.items() if k not in ("B1", "Y14")} == {
+        t.id: t.points for t in C.TASKS if t.id not in ("B1", "Y14")}
+    report = S.task_points(over).set_index("id")["printed"].to_dict()
+    assert report == under == printed_points(RunConfig(games=1, players=3, overrides=over))
+    assert S.task_points().set_index("id")["printed"].to_dict() == printed_points_under()
+
+
 def test_planted_gnome_effects_are_found_and_a_neutral_gnome_is_not_flagged(effect_players):
     gs = S.gnome_owned_regression(effect_players).set_index("id")
     assert gs.loc["S1", "flag"] == "strong" and gs.loc["S1", "lo"] <= 3.0 <= gs.loc["S1", "hi"]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.rules import components as C
@@ -75,14 +76,22 @@ def shares_deals(a: Run, b: Run) -> bool:
     return all(ca[k] == cb[k] for k in SAME_DEALS)
 
 
+def printed_points_under(overrides: Mapping[str, Any] | None = None) -> dict[str, int]:
+    """The points every task prints under a run's ``overrides`` (its ``task_points``
+    applied over the printed cards): the one reading of them, for the card table
+    (``cards.printed_points``), the runs' check below and the report's task table."""
+    pts = {t.id: int(t.points) for t in C.TASKS}
+    pts.update({str(k): int(v) for k, v in
+                dict((overrides or {}).get("task_points", {})).items()})
+    return pts
+
+
 def printed_task_points(runs: list[Run]) -> dict[int, dict[str, int]]:
     """Printed task points per player count (overrides applied); runs of one player count
     must agree."""
     out: dict[int, dict[str, int]] = {}
     for run in runs:
-        pts = {t.id: int(t.points) for t in C.TASKS}
-        pts.update({str(k): int(v) for k, v in
-                    dict(run.config.overrides.get("task_points", {})).items()})
+        pts = printed_points_under(run.config.overrides)
         n = run.config.players
         if n in out and out[n] != pts:
             raise DataError(f"runs with {n} players print different task points; analyse "

@@ -41,6 +41,7 @@ from bonfire_sim.analysis.intervals import (  # noqa: F401 (re-exported for the 
     welch,
     wilson,
 )
+from bonfire_sim.analysis.runs import printed_points_under
 from bonfire_sim.analysis.values import (  # noqa: F401 (re-exported for the report)
     handicaps,
     seat_figures,
@@ -340,10 +341,11 @@ def adjusted_effects(players: pd.DataFrame, ind: np.ndarray, ids: Sequence[str],
 
 
 def task_points(overrides: Mapping[str, Any] | None = None) -> pd.DataFrame:
-    """Printed points and colour of every task (with any ``task_points`` override)."""
-    pts = dict((overrides or {}).get("task_points", {}))
+    """Printed points and colour of every task (with any ``task_points`` override:
+    ``runs.printed_points_under``)."""
+    pts = printed_points_under(overrides)
     return pd.DataFrame({"id": list(TASK_IDS), "colour": [t.colour for t in C.TASKS],
-                         "printed": [int(pts.get(t.id, t.points)) for t in C.TASKS],
+                         "printed": [pts[t.id] for t in C.TASKS],
                          "text": [t.text for t in C.TASKS]})
 
 

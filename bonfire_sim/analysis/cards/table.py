@@ -68,7 +68,7 @@ from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.cards.probes import GNOME_IDS, TASK_IDS, ProbeSettings
 from bonfire_sim.analysis.cards.window import MIN_PRICE, floor_note
 from bonfire_sim.analysis.intervals import clustered_mean, games_needed, t95
-from bonfire_sim.analysis.runs import Run
+from bonfire_sim.analysis.runs import Run, printed_points_under
 from bonfire_sim.errors import ConfigError, DataError
 from bonfire_sim.rules import components as C
 from bonfire_sim.sim.runconfig import RunConfig
@@ -108,10 +108,7 @@ TOP_UP_RUN = "top-up"  # the ``run`` of forks played on fresh deals (``survey``)
 
 def printed_points(config: RunConfig) -> dict[str, int]:
     """The task points a configuration prints (its ``task_points`` overrides applied)."""
-    pts = {t.id: int(t.points) for t in C.TASKS}
-    pts.update({str(k): int(v) for k, v in
-                dict(config.overrides.get("task_points", {})).items()})
-    return pts
+    return printed_points_under(config.overrides)
 
 
 def check_measure(measure: str) -> str:
