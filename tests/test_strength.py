@@ -67,6 +67,17 @@ def test_marks_put_the_rungs_side_by_side_in_ladder_order():
         ST.CONVERGED)
 
 
+def test_a_value_that_rounds_to_zero_reads_zero_in_the_marks():
+    """The stored ladder's search rung: a compensation of -1.4e-15 (-9.7 to 9.7) read
+    "-0.0", a sign nobody measured; the marks write it as the report does (numtext)."""
+    answers = _curve([(1.3, -0.3, 3.0), (-1.3673962563944185e-15, -9.738, 9.738)],
+                     "points", "3 players: compensation of seat 1")
+    cells = ST.marks(answers).iloc[0]
+    assert cells["r1"] == "0.0 (-9.7 to 9.7)" and cells["r0"] == "1.3 (-0.3 to 3.0)"
+    share = ST.marks(_curve([(0.5, -0.0004, 0.6), (0.5, 0.4, 0.6)])).iloc[0]
+    assert share["r0"] == "0.500 (0.000 to 0.600)"
+
+
 def test_flagged_cards_keep_only_cards_flagged_at_some_rung():
     rows = pd.DataFrame([
         {**ST._row("tasks", "2 players: task B1", "points", "a", 0, 2.0, 1.5, 2.5, "w", 9),

@@ -31,6 +31,7 @@ import pandas as pd
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis import populations as P
 from bonfire_sim.errors import ConfigError
+from bonfire_sim.infra.numtext import number
 from bonfire_sim.lineup import DEFAULT_MIX, OLD_MIX, RECOMMENDED_SOLO, TUNED_MIX, who_played
 from bonfire_sim.rules import components as C
 
@@ -350,6 +351,8 @@ def _text(r: Any) -> str:
     fmt = ".3f" if r.kind == "share" else ".1f"
     if not math.isfinite(r.value):
         return "not measured"
-    ci = (f" ({format(r.lo, fmt)} to {format(r.hi, fmt)})"
+    # the one number format: a value that rounds to zero reads 0.0, never -0.0 (the
+    # search rung's 3-player compensation of seat 1, -1e-15, read "-0.0")
+    ci = (f" ({number(r.lo, fmt)} to {number(r.hi, fmt)})"
           if math.isfinite(r.lo) and math.isfinite(r.hi) else "")
-    return f"{format(r.value, fmt)}{ci}"
+    return f"{number(r.value, fmt)}{ci}"
