@@ -127,6 +127,25 @@ def agreement(positions: list[tuple[np.ndarray, np.ndarray, int, int]], beta: fl
     return hits / len(positions)
 
 
+def fit_rule(run_dir: str | Path, spec: str, games: int, out: Path = RULE_FILE,
+             train: float = 0.8) -> dict[str, Any]:
+    """Fit the rule to the first ``train`` share of the council decisions of ``spec`` in the
+    run's first ``games`` games, score it on the rest, and write it to ``out``."""
+    pos = council_positions(run_dir, spec, games)
+    cut = int(train * len(pos))
+    beta, bias = fit(pos[:cut])
+    rule = {"about": f"council rule of bonfire_sim/studies/council_rule.py: fit_rule("
+                     f"{str(run_dir)!r}, {spec!r}, {games}, train={train}); the run: "
+                     f"docs/findings/2026-11-29-search-phases.md",
+            "positions": cut, "held_out": len(pos) - cut,
+            "agreement_train": agreement(pos[:cut], beta, bias),
+            "agreement_held_out": agreement(pos[cut:], beta, bias),
+            "tuned_agreement_held_out": agreement(pos[cut:], 0.0, np.zeros(NCAT)),
+            "beta": beta, "bias": [float(x) for x in bias]}
+    out.write_text(json.dumps(rule, indent=1) + "\n")
+    return rule
+
+
 def load_rule(path: Path = RULE_FILE) -> tuple[float, np.ndarray]:
     data = json.loads(path.read_text())
     return float(data["beta"]), np.asarray(data["bias"], np.float64)
