@@ -37,7 +37,9 @@ would multiply the cost.
 Weight row: ``row[:NW]`` = the rollout policy's weights; ``row[R_BUDGET]`` rollouts per
 decision (at most), ``row[R_WIDTH]`` candidates, ``row[R_SALT]`` seed salt,
 ``row[R_MODE]`` ``MODE_HALVING`` (``search``) or ``MODE_FLAT`` (``search_ref``),
-``row[R_PHASES]`` the searched phases (a bit mask, ``SEARCH_PHASES`` by default).
+``row[R_PHASES]`` the searched phases (a bit mask, ``SEARCH_PHASES`` by default),
+``row[R_FROM]``/``row[R_UNTIL]`` the game turns (``L.G_TURN``) searched, from (inclusive)
+until (exclusive; 0: the end), all by default: the per-phase and per-stage ablation.
 """
 
 from __future__ import annotations
@@ -71,14 +73,20 @@ DEFAULT_BUDGET = 12
 REF_BUDGET = 64
 DEFAULT_WIDTH = 4
 ROW_W = 64
-R_BUDGET, R_WIDTH, R_SALT, R_MODE, R_PHASES = range(ROW_W - 1, ROW_W - 6, -1)
+R_BUDGET, R_WIDTH, R_SALT, R_MODE, R_PHASES, R_FROM, R_UNTIL = range(ROW_W - 1, ROW_W - 8, -1)
 MODE_HALVING, MODE_FLAT = 0, 1  # row[R_MODE]: search / search_ref
 NW = len(WEIGHT_NAMES)
-assert NW <= R_PHASES, "the weight row would overlap the search's own slots"
+assert NW <= R_UNTIL, "the weight row would overlap the search's own slots"
 # Phases worth searching: the turn's option, bonus actions/ending, the island action, the
 # council space and the starting fate tile.
 SEARCH_PHASES = ((1 << L.PH_MAIN) | (1 << L.PH_POST) | (1 << L.PH_SHIP_ACTION)
                  | (1 << L.PH_COUNCIL) | (1 << L.PH_SWAP))
+# Names of the searched phases, for a spec's ``phases=`` (``search:16:phases=council``):
+# a search restricted to some of them plays its rollout policy at the others (the per-phase
+# ablation, docs/findings/2026-11-29-search-phases.md).
+PHASE_NAMES = {"swap": L.PH_SWAP, "main": L.PH_MAIN, "post": L.PH_POST,
+               "ship": L.PH_SHIP_ACTION, "council": L.PH_COUNCIL}
+assert sum(1 << ph for ph in PHASE_NAMES.values()) == SEARCH_PHASES
 MASK32 = 0xFFFFFFFF
 OFF_PILE = C.OFFERING_PILE
 NTOM = C.TOM_DECK_SIZE
@@ -264,7 +272,9 @@ def choose(s, p, moves, n, row):
     c = np.empty_like(s)
     canonical(s, c)
     phases = int(row[R_PHASES])
-    if (phases >> s[L.G_PHASE]) & 1 == 0:
+    turn = s[L.G_TURN]
+    if ((phases >> s[L.G_PHASE]) & 1 == 0 or turn < row[R_FROM]
+            or (row[R_UNTIL] > 0 and turn >= row[R_UNTIL])):
         return E.choose(c, p, moves, n, w)
     width = max(1, min(int(row[R_WIDTH]), n))
     cand = np.empty(width, np.int64)
@@ -316,10 +326,11 @@ def choose(s, p, moves, n, row):
 
 def search_row(policy_row: np.ndarray, budget: int = DEFAULT_BUDGET,
                width: int = DEFAULT_WIDTH, salt: int = 0,
-               mode: int = MODE_HALVING, phases: int = SEARCH_PHASES) -> np.ndarray:
+               mode: int = MODE_HALVING, phases: int = SEARCH_PHASES,
+               turns: tuple[int, int] = (0, 0)) -> np.ndarray:
     """The search's weight row: the rollout policy's row plus budget, width, salt, mode
-    (``MODE_HALVING``: ``search``; ``MODE_FLAT``: ``search_ref``) and the searched
-    phases (a bit mask over ``L.PH_*``)."""
+    (``MODE_HALVING``: ``search``; ``MODE_FLAT``: ``search_ref``), the searched
+    phases (a bit mask over ``L.PH_*``) and turns (from, until; until 0: the end)."""
     row = np.zeros(ROW_W, np.float64)
     row[:NW] = policy_row[:NW]
     row[R_BUDGET] = float(budget)
@@ -327,6 +338,7 @@ def search_row(policy_row: np.ndarray, budget: int = DEFAULT_BUDGET,
     row[R_SALT] = float(salt)
     row[R_MODE] = float(mode)
     row[R_PHASES] = float(phases)
+    row[R_FROM], row[R_UNTIL] = float(turns[0]), float(turns[1])
     return row
 
 

@@ -12,6 +12,10 @@ spec                      player
 ``search_ref:N``          the flat search it replaced (every candidate on every
                           sample; default ``search.REF_BUDGET``), kept as a yardstick
 ``search_expert:N``       the search with ``expert`` rollouts instead of ``tuned``
+``search:N:phases=a+b``   the search at the named phases only (``search.PHASE_NAMES``:
+                          swap, main, post, ship, council; ``all``, ``none``), its
+                          rollout policy elsewhere: the per-phase ablation; add
+                          ``:turns=A-B`` to search game turns A..B-1 only (``A-``: on)
 ``pkg.module:Class``      a pure-Python plug-in (``bonfire_sim.strategies.plugin``), played on the
                           slower Python loop (``bonfire_sim.sim.pyloop``)
 ========================  ====================================================
@@ -98,6 +102,8 @@ class Player:
             rec["width"] = int(self.row[SE.R_WIDTH])
             rec["mode"] = "flat" if self.row[SE.R_MODE] == SE.MODE_FLAT else "halving"
             rec["rollout_policy"] = rollout_policy(self.spec)
+            rec["phases"] = phase_names(int(self.row[SE.R_PHASES]))
+            rec["turns"] = [int(self.row[SE.R_FROM]), int(self.row[SE.R_UNTIL])]
         if self.weights_file is not None:
             rec["weights_file"] = self.weights_file
             rec["weights_sha256"] = self.weights_sha256
@@ -192,19 +198,71 @@ def rollout_policy(spec: str) -> str:
     return EXPERT if spec.split(":", 1)[0].strip() == SE.EXPERT_NAME else SEARCH_POLICY
 
 
+def phase_names(mask: int) -> list[str]:
+    """The names (``search.PHASE_NAMES``) of the phases a search row's mask searches."""
+    return [name for name, ph in SE.PHASE_NAMES.items() if (mask >> ph) & 1]
+
+
+def _phase_mask(spec: str, value: str) -> int:
+    """The phase mask of a spec's ``phases=a+b`` (``all``, ``none`` or phase names)."""
+    names = [v.strip() for v in value.split("+")]
+    known = ", ".join([*SE.PHASE_NAMES, "all", "none"])
+    if not all(names):
+        raise ConfigError(f"{spec!r}: phases=a+b names phases (of {known})")
+    if names in (["all"], ["none"]):
+        return SE.SEARCH_PHASES if names == ["all"] else 0
+    unknown = [n for n in names if n not in SE.PHASE_NAMES]
+    if unknown:
+        raise ConfigError(f"{spec!r}: unknown phase {unknown[0]!r}; choose from {known}")
+    return sum({1 << SE.PHASE_NAMES[n] for n in names})
+
+
+def _turns(spec: str, value: str) -> tuple[int, int]:
+    """A spec's ``turns=A-B``: game turns A (inclusive) to B (exclusive; ``A-`` to the end)."""
+    lo, dash, hi = value.partition("-")
+    try:
+        a, b = int(lo), int(hi) if hi.strip() else 0
+    except ValueError:
+        a, b = -1, -1
+    if not dash or a < 0 or b < 0 or (b and b <= a):
+        raise ConfigError(f"{spec!r}: turns=A-B needs whole turns 0 <= A < B (or A- for "
+                          f"A to the end)")
+    return a, b
+
+
+def _search_options(spec: str, text: str) -> tuple[int, tuple[int, int]]:
+    """The searched phases and turns of the options after a search spec's budget
+    (``phases=main+council``, ``turns=0-20``, each at most once, ``:`` between them)."""
+    options: dict[str, str] = {}
+    for item in text.split(":"):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if key not in ("phases", "turns") or not eq or key in options:
+            raise ConfigError(f"{spec!r}: after the budget only phases=a+b and turns=A-B, "
+                              f"each once")
+        options[key] = value
+    mask = _phase_mask(spec, options["phases"]) if "phases" in options else SE.SEARCH_PHASES
+    return mask, _turns(spec, options["turns"]) if "turns" in options else (0, 0)
+
+
 def _search(spec: str) -> Player:
-    ref = spec.split(":", 1)[0] == SE.REF_NAME
+    name, _, rest = spec.partition(":")
+    ref = name == SE.REF_NAME
     budget = SE.REF_BUDGET if ref else SE.DEFAULT_BUDGET
-    if ":" in spec:
-        text = spec.split(":", 1)[1]
+    phases, turns = SE.SEARCH_PHASES, (0, 0)
+    if rest:
+        text, colon, option = rest.partition(":")
         try:
             budget = int(text)
         except ValueError:
             budget = -1
         if not 1 <= budget <= MAX_BUDGET:
             raise ConfigError(f"{spec!r}: the search budget must be an integer 1..{MAX_BUDGET}")
+        if colon:
+            phases, turns = _search_options(spec, option)
     row = SE.search_row(weights_for(rollout_policy(spec)), budget=budget,
-                        mode=SE.MODE_FLAT if ref else SE.MODE_HALVING)
+                        mode=SE.MODE_FLAT if ref else SE.MODE_HALVING, phases=phases,
+                        turns=turns)
     return Player(spec=spec, kind="search", sid=SEARCH_ID, row=tuple(row), budget=budget)
 
 
