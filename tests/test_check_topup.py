@@ -55,7 +55,7 @@ def test_an_unresolved_row_gets_more_forks_and_its_verdict_rests_on_all_of_them(
     assert set(verdict(before, 1.0)) == {"unresolved"}  # 100 forks: half ~0.8, crosses 1
     table, forks, played, lines = _check()
     a = table.loc[("A", 2)]
-    # 100 of the check + 200 on seed 51 (+ 400 on seed 52 if still open): all of them
+    # 100 of the check + 200 on seed 51 (+ 400 on seed 52 ... if still open): all of them
     assert a["n"] == len(forks[(forks["card"] == "A") & (forks["players"] == 2)])
     assert a["n"] > 100 and set(forks["seed"]) >= {50, 51}
     assert verdict(table.loc[[("A", 2)]], 1.0).iloc[0] == "within"
@@ -69,9 +69,10 @@ def test_a_row_that_stays_unresolved_says_so_with_all_its_forks():
     b = table.loc[[("B", 2)]]  # exactly at the margin: no number of forks resolves it
     assert verdict(b, 1.0).iloc[0] == "unresolved"
     assert len(played) == CHECK_TOP_UPS  # bounded
-    assert [t.games for t in played] == [200, 400]  # doubling, on seeds 51 and 52
-    assert [t.seed for t in played] == [51, 52]
-    assert int(b["n"].iloc[0]) == 100 + 200 + 400
+    looks = [200 * 2 ** k for k in range(CHECK_TOP_UPS)]  # doubling: 200, 400, 800
+    assert [t.games for t in played] == looks
+    assert [t.seed for t in played] == [51 + k for k in range(CHECK_TOP_UPS)]
+    assert int(b["n"].iloc[0]) == 100 + sum(looks)
     assert played[0].to_json() == {"seed": 51, "games": 200,
                                    "rows": [[r[0], r[1]] for r in played[0].rows],
                                    "reference": []}  # a model without tiers: none
