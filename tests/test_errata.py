@@ -729,7 +729,10 @@ def test_a_task_line_verifies_only_on_measured_rows_inside_and_an_open_one_says_
     cards.loc[(cards["card"] == "Y4") & (cards["players"] == 4),
               ["surplus", "s_lo", "s_hi"]] = [1.6, 1.2, 2.0]
     ups = [{"seed": 105, "games": 2400, "rows": [["B1", 3], ["R3", 2]]},
-           {"seed": 106, "games": 4800, "rows": [["B1", 3]]}]
+           {"seed": 106, "games": 4800, "rows": [["B1", 3]],
+            # the second look forked B1's tier too (cards.check_topup.Reference)
+            "reference": [{"players": 3, "group": "blue", "games": 600,
+                           "cards": [f"B{i}" for i in range(2, 23)], "rows": ["B1"]}]}]
     loop.check[0] = replace(check, cards=cards, top_ups=ups)
     sheet = _sheet(loop)
     lines = {x["item"]: x for x in sheet.tasks}
@@ -748,4 +751,6 @@ def test_a_task_line_verifies_only_on_measured_rows_inside_and_an_open_one_says_
     assert "at 4 players +1.6 points (+1.2 to +2.0)" in row, row  # the failing count
     assert "| no: 4p +1.6 (+1.2 to +2.0) on 900 forks |" in row, row
     assert "seed 105: 2 row(s) on 2,400 new games each; seed 106: 1 row(s)" in md
+    assert ("seed 106: 1 row(s) on 4,800 new games each, with their reference: the 21 "
+            "other blue cards at 3p on 600 of them." in md)
     assert "measured and its whole 95% interval lies inside ±1 point(s)" in md

@@ -156,8 +156,11 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
     the check cannot resolve against the task margin (not measured, or its interval
     crosses it) is forked again there on new deals, twice ``focus_games`` on the seed
     after, then twice that on the next, at most ``task_top_ups`` times
-    (``cards.top_up_check``, the step ``reprice --verify``'s check takes too); its row
-    rests on all its forks, and ``Measure.top_ups`` says what was played."""
+    (``cards.top_up_check``, the step ``reprice --verify``'s check takes too), with the
+    other cards of its tier at that count on the first games of the same seed where the
+    reference term of its interval is worth forking (every card at its new print: the
+    edition is planted whole); its row rests on all its forks, and ``Measure.top_ups``
+    says what was played."""
     from bonfire_sim.sim.load import load
     from bonfire_sim.sim.runner import run
 
@@ -209,7 +212,8 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
         def more(todo: Mapping[int, Sequence[str]], s: int, games: int) -> pd.DataFrame:
             parts = []
             for n, cs in todo.items():
-                # new games of the next seed: forks of the open cards alone, no run kept
+                # new games of the next seed: forks of the open cards (or of their tiers'
+                # reference, on fewer games), no run kept
                 cfg = edition_config(bases[n], edition, s, games)
                 what = (f"{population + ' ' if population else ''}{n} players, check "
                         f"top-up seed {s}")
@@ -226,7 +230,7 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
             cards, _, played = top_up_check(
                 pd.concat(forks, ignore_index=True), rows_of, more, focus,
                 targets.task_margin, seed, plan.focus_games, top_ups=task_top_ups,
-                note=say)
+                base_games=plan.fork_games, note=say)
             top_ups = [t.to_json() for t in played]
         else:
             cards = rows_of(pd.concat(forks, ignore_index=True))

@@ -54,14 +54,27 @@ def _check_forks(sheet: Mapping[str, Any]) -> str:
     m = sheet["targets"]["task_margin"]
     ups = sheet["loop"].get("top_ups") or []
     played = "; ".join(f"seed {t['seed']}: {len(t['rows'])} row(s) on {t['games']:,} new "
-                       f"games each" for t in ups)
+                       f"games each{_reference_forks(t.get('reference') or [])}"
+                       for t in ups)
     return (f"A re-printed task is verified only when its check row at every player count "
             f"is measured and its whole 95% interval lies inside ±{m:g} point(s); a row whose "
             f"interval crosses the margin is forked again on new deals (the seeds after the "
-            f"check's, twice the games each time, a bounded number of times) and its "
-            f"verdict rests on all its forks: "
+            f"check's, twice the games each time, a bounded number of times), with the "
+            f"other cards of its colour at that count on the first of those games where "
+            f"its tier's reference is worth sharpening (a surplus is measured against it), "
+            f"and its verdict rests on all its forks: "
             + (f"{played}." if ups else "no row needed more.")
             + " A row still open after them is 'not resolved', with its forks and interval.")
+
+
+def _reference_forks(refs: Sequence[Mapping[str, Any]]) -> str:
+    """", with their reference: the 21 other blue cards at 4p on 600 of them, ..." of one
+    top-up (``cards.check_topup.Reference``), or nothing where it forked none."""
+    if not refs:
+        return ""
+    return ", with their reference: " + ", ".join(
+        f"the {len(r['cards'])} other {r['group']} cards at {r['players']}p on "
+        f"{r['games']:,} of them" for r in refs)
 
 
 def _why(why: Mapping[Any, Mapping[str, Any]]) -> str:

@@ -376,7 +376,8 @@ def _check(groups: dict[int, list[Run]], prices: dict[str, int], printed: dict[s
     re-priced or ``steered`` (moved or flagged in some round, ``back`` where it ended on
     its start value); rows the check cannot resolve get more forks before the verdict
     (``check_topup.top_up_check``: that card at that count, twice the focus games, on the seeds
-    after it, at most ``CHECK_TOP_UPS`` times), which rests on all of them."""
+    after it, at most ``CHECK_TOP_UPS`` times, and its tier's other cards there on the
+    games its reference term is worth), which rests on all of them."""
     moved = sorted({c for c in prices if prices[c] != printed[c]} | set(steered))
     if note:
         back = sum(prices[c] == printed[c] for c in moved)
@@ -386,7 +387,8 @@ def _check(groups: dict[int, list[Run]], prices: dict[str, int], printed: dict[s
                            alpha, tasks, jobs, quiet, measure)
 
     def more(todo: Mapping[int, Sequence[str]], s: int, size: int) -> pd.DataFrame:
-        # only the open cards, only at the counts where they are open
+        # only the open cards (or their tiers' reference), only at the counts where
+        # they are open
         return pd.concat([fresh_table({n: groups[n]}, prices, s, size, (), 0, margin, alpha,
                                       tuple(cs), jobs, quiet, measure)[1]
                           for n, cs in todo.items()], ignore_index=True)
@@ -394,7 +396,7 @@ def _check(groups: dict[int, list[Run]], prices: dict[str, int], printed: dict[s
     check, forks, _ = top_up_check(
         forks, lambda f: card_table(f, {n: prices for n in groups}, margin, alpha,
                                     measure=measure),
-        more, moved, margin, seed, focus_games, note=note)
+        more, moved, margin, seed, focus_games, base_games=games, note=note)
     t = check[check["card"].isin(moved) & (check["kind"] == "task")]
     v = t[["card", "players", "printed", "surplus", "s_lo", "s_hi", "n", "status",
            "flag", "slope", "lit_share"]].copy()
