@@ -754,3 +754,28 @@ def test_a_task_line_verifies_only_on_measured_rows_inside_and_an_open_one_says_
     assert ("seed 106: 1 row(s) on 4,800 new games each, with their reference: the 21 "
             "other blue cards at 3p on 600 of them." in md)
     assert "measured and its whole 95% interval lies inside ±1 point(s)" in md
+
+
+def test_a_task_no_price_fixes_says_change_the_condition_where_the_designer_reads_print(sheet):
+    """The example sheet's card listed "R7 4→1, Y8 7→1" among the prints while its
+    verification table said "no price fixes it: change the condition": a designer reading
+    the card or the print table would print 1 and stop.  Both now say it where the print
+    is."""
+    doc = json.loads(json.dumps(sheet.to_json(), allow_nan=False))
+    line = doc["tasks"][0]
+    item = line["item"]
+
+    def card_and_row(note: str) -> tuple[dict, str]:
+        line["note"] = note
+        card = next(c for c in cards_from_sheet(doc) if c["id"] == "card-tasks")
+        md = R.render_markdown(doc, "Errata", "model")
+        rows = [x for x in md.splitlines() if x.startswith(f"| {item} |")]
+        return card, rows[0]
+
+    card, row = card_and_row("")
+    assert "change the condition" not in card["print"] + card["headline"] + row
+    card, row = card_and_row("no price fixes it: change the condition: too strong even at "
+                             "the lowest print 1 (surplus at 1: 3p +2.0 (+1.5 to +2.5))")
+    assert f"change the condition of {item} ({line['today']}→{line['proposed']})" in card["print"]
+    assert "still too strong at the lowest print" in card["headline"]
+    assert f"| {line['proposed']}, and change the condition |" in row, row

@@ -126,11 +126,22 @@ def task_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
     within = [x for x in left if x["reason"] == "within the margin"]
     who = short_who(list(sheet["who"].values()))
     if tasks:
-        to_print = ", ".join(f"{t['item']} {t['today']}→{t['proposed']}" for t in tasks)
+        # a task printed at the lowest value and still too strong there is not fixed by
+        # its print: a designer scanning "Print" must see that its condition has to change
+        floor = [t for t in tasks if change_condition(t)]
+        priced = [t for t in tasks if not change_condition(t)]
+        to_print = ", ".join(f"{t['item']} {t['today']}→{t['proposed']}" for t in priced)
+        if floor:
+            to_print += (("; " if priced else "") + "and change the condition of "
+                         + ", ".join(f"{t['item']} ({t['today']}→{t['proposed']})"
+                                     for t in floor)
+                         + ": too strong even at the lowest print")
         big = max(tasks, key=lambda t: abs(t["before"] or 0))
         figure = (f"{big['item']}: {number(big['before'])} points beyond its tier today, "
                   f"{task_after(big, margin)} after")
         head = (f"Re-print {len(tasks)} task(s), one value each for every player count"
+                + (f"; {len(floor)} of them still too strong at the lowest print: change "
+                   f"their condition" if floor else "")
                 + (f"; {len(unmeasured)} more not measured: not enough play to tell."
                    if unmeasured else "."))
     else:
@@ -147,6 +158,12 @@ def task_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
                        f"about {need:,} forks each"), None
     return card("card-tasks", "Tasks", head, figure, to_print, verdict, ok, who,
                 "#sheet-tasks")
+
+
+def change_condition(line: Mapping[str, Any]) -> bool:
+    """Whether a sheet's task line is one no price fixes (``analysis.errata.task_lines``'
+    note: printed at the lowest value and still too strong there)."""
+    return str(line.get("note") or "").startswith("no price fixes it")
 
 
 def _need(detail: str) -> int:

@@ -19,7 +19,7 @@ import jinja2
 
 from bonfire_sim.analysis.errata_cards import toml_value
 from bonfire_sim.infra.numtext import number
-from bonfire_sim.report.answer_cards import cards_from_sheet, interval, task_after
+from bonfire_sim.report.answer_cards import cards_from_sheet, change_condition, interval, task_after
 from bonfire_sim.report.html import TEMPLATES
 
 Table = dict[str, Any]
@@ -116,12 +116,14 @@ def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
                    "receipt to ignition, lit value (ignite it against never)",
                    ["task", "card", "today", "print", "residual per count (points)",
                     "why (today, per count)"],
-                   [(x["item"], x["text"], x["today"], x["proposed"],
+                   [(x["item"], x["text"], x["today"],
+                     f"{x['proposed']}, and change the condition" if change_condition(x)
+                     else x["proposed"],
                      "; ".join(f"{n}p {number(r['surplus'])} ({number(r['lo'])} to "
                                f"{number(r['hi'])})" for n, r in sorted(
                                    x["residual"].items(), key=lambda kv: int(kv[0]))),
                      _why(x.get("why") or {}))
-                    for x in sheet["tasks"]], text_cols=(0, 1, 4, 5))
+                    for x in sheet["tasks"]], text_cols=(0, 1, 3, 4, 5))
     off = [g for g in sheet["gnomes"]
            if g.get("changed") or g["reason"] == "no price fixes it"]
     gnomes = _table("print-gnomes", "Gnomes to change (the change tried on fresh deals)",
