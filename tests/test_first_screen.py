@@ -101,3 +101,16 @@ def test_a_figure_that_rounds_to_zero_has_no_minus_sign():
 
     assert interval({"value": -0.04, "lo": -0.7, "hi": 0.6}, "points") == (
         "+0.0 points (-0.7 to +0.6)")
+
+
+def test_the_first_screens_task_card_names_a_card_no_print_fixes_apart():
+    # Y8 printed 7, +16 over its tier at a slope of 1: its fair print lies below the
+    # lowest print 1, so "Y8 7→1" alone would read as a fix; the card says to change the
+    # condition instead (as the errata sheet's card does)
+    tv = _tasks()
+    y8 = tv[tv["task"] == "R3"].assign(task="Y8", printed=7, surplus=16.0, s_lo=15.4, s_hi=16.6)
+    c = FS.task_card({"tasks": {"data": {"by_setting": [("default game",
+                                                         {"tasks": pd.concat([tv, y8])})]}}},
+                     1.0)
+    assert "change the condition of Y8 (7→1)" in c["print"], c["print"]
+    assert c["print"].startswith("R3 5→") and "Y8 7→1," not in c["print"]

@@ -109,8 +109,16 @@ def task_card(by_id: Mapping[str, Any], margin: float) -> dict[str, Any]:
         figure = (f"{top['card']} {top['surplus']:+.1f} points beyond its tier "
                   f"({top['s_lo']:+.1f} to {top['s_hi']:+.1f}) at {int(top['players'])} "
                   f"players")
+        # as the sheet's card: a print at the floor that leaves the task too strong is
+        # no fix, so those cards are named apart with what to do instead
+        floor = changed["note"].fillna("").str.startswith("change the condition")
         to_print = ", ".join(f"{r.card} {printed[r.card]}→{int(r.proposed)}"
-                             for r in changed.itertuples())
+                             for r in changed[~floor].itertuples())
+        if floor.any():
+            to_print += (("; " if (~floor).any() else "") + "and change the condition of "
+                         + ", ".join(f"{r.card} ({printed[r.card]}→{int(r.proposed)})"
+                                     for r in changed[floor].itertuples())
+                         + ": too strong even at the lowest print")
         verdict, ok = NOT_VERIFIED, False
     elif unmeasured:
         head = (f"Not enough play to tell for {len(unmeasured)} task(s); no measured task "
