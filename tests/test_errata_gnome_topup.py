@@ -106,8 +106,8 @@ def test_a_row_whose_reference_alone_fills_its_room_is_not_forked_again_and_says
     forks = Forks(8.3, 1.5)
     trials, lines = _try(forks, _today(ref_half=0.8))
     t = trials["S4"][0]
-    assert ("not forked again, today's reference alone as wide as its room: reference "
-            "±0.80 of ±" in E._trial_text(t))
+    assert ("not forked again, today's reference alone wider than its distance to the "
+            "margin: reference ±0.80 of ±" in E._trial_text(t))
     assert t.looks[4] == [(9, 400)] and all(c == [(9, 400)] for c in forks.calls)
     assert t.verified is None and t.stopped[4] == "reference"
     assert math.isnan(t.rows[4]["forks_needed"])

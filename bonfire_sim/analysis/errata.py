@@ -390,7 +390,7 @@ def _trial_looks(t: Trial, n: int, r: Mapping[str, float]) -> str:
     own, ref = _f(r.get("own_half")), _f(r.get("ref_half"))
     half = math.hypot(own, ref) if math.isfinite(own) and math.isfinite(ref) else math.nan
     why = {"cap": ", stopped at the cap", "margin": ", its estimate on the margin",
-           "reference": ", today's reference alone as wide as its room"}.get(
+           "reference": ", today's reference alone wider than its distance to the margin"}.get(
                t.stopped.get(n, ""), "")
     if len(looks) < 2:
         return (f" (not forked again{why}: reference ±{ref:.2f} of ±{half:.2f})"

@@ -24,9 +24,9 @@ games as the forks it needs (``top_up_games``), at most ``GNOME_TOP_UPS`` looks 
 (the trial's and its top-ups', clustered by run and deal).  Only the variant's own term
 shrinks: today's reference was measured once on the runs and is not forked again, so the
 forks needed are those that bring the *own* half-width to sqrt(room^2 - ref^2), and a row
-whose reference half-width alone is as wide as its room is left open with that said
-(more of its own forks cannot resolve it).  The cap keeps a candidate sitting on the
-margin "not resolved" instead of forking it without end.
+whose reference half-width alone is as wide as its distance to the margin is left open
+with that said (more of its own forks cannot resolve it).  The cap keeps a candidate
+sitting on the margin "not resolved" instead of forking it without end.
 """
 
 from __future__ import annotations
