@@ -461,6 +461,7 @@ def test_an_unresolved_gnome_change_says_the_forks_it_needs_and_a_failed_one_cha
 
 def test_a_variant_is_read_against_todays_reference_with_both_intervals():
     from bonfire_sim.analysis.errata_gnomes import _variant_row
+    from bonfire_sim.analysis.intervals import games_needed
 
     # today: value 10 +- 0.4, 2 above the reference (8) +- 0.6, so the reference's own
     # half-width is sqrt(0.6^2 - 0.4^2)
@@ -471,7 +472,11 @@ def test_a_variant_is_read_against_todays_reference_with_both_intervals():
     half = math.sqrt(0.5 ** 2 + 0.6 ** 2 - 0.4 ** 2)
     assert r["relative"] == pytest.approx(0.5)
     assert (r["lo"], r["hi"]) == (pytest.approx(0.5 - half), pytest.approx(0.5 + half))
-    assert r["forks_needed"] == math.ceil(400 * (half / 0.5) ** 2)
+    # the forks needed shrink only the variant's own term (the reference was measured
+    # once on the runs): its own 0.5 must come to sqrt(0.5^2 - ref^2)
+    ref2 = 0.6 ** 2 - 0.4 ** 2
+    assert r["ref_half"] == pytest.approx(math.sqrt(ref2)) and r["own_half"] == 0.5
+    assert r["forks_needed"] == games_needed(400, 0.5, math.sqrt(0.5 ** 2 - ref2))
     assert math.isnan(_variant_row(variant.iloc[:0], today, 1.0)["relative"])
 
 

@@ -368,6 +368,7 @@ def _trial_text(t: Trial) -> str:
     """``S4: +2 -> +1 points, verified: 4p +0.3 (-0.5 to +1.1)`` or ``not resolved:
     needs about 2,400 forks (has 300)``."""
     per = "; ".join(f"{n}p {number(r['relative'])} ({number(r['lo'])} to {number(r['hi'])})"
+                    + _trial_looks(t, n, r)
                     for n, r in sorted(t.rows.items()) if math.isfinite(r["relative"]))
     if t.verified is True:
         state = "verified"
@@ -379,6 +380,24 @@ def _trial_text(t: Trial) -> str:
         state = (f"not resolved: needs about {int(max(need)):,} forks (has {has:,})"
                  if need else "not resolved")
     return f"{t.candidate.label}, {state}" + (f": {per}" if per else "")
+
+
+def _trial_looks(t: Trial, n: int, r: Mapping[str, float]) -> str:
+    """`` on 1,204 forks of 5,400 games (seeds 2034-2036: 2 top-up(s); reference +-0.9
+    of +-1.1)`` for a count topped up (``errata_gnomes.measure_trial``), and why it
+    stopped open; empty for a count played once."""
+    looks = t.looks.get(n, [])
+    own, ref = _f(r.get("own_half")), _f(r.get("ref_half"))
+    half = math.hypot(own, ref) if math.isfinite(own) and math.isfinite(ref) else math.nan
+    why = {"cap": ", stopped at the cap", "margin": ", its estimate on the margin",
+           "reference": ", today's reference alone wider than its distance to the margin"}.get(
+               t.stopped.get(n, ""), "")
+    if len(looks) < 2:
+        return (f" (not forked again{why}: reference ±{ref:.2f} of ±{half:.2f})"
+                if why else "")
+    seeds = f"{looks[0][0]}-{looks[-1][0]}"
+    return (f" on {int(r['n']):,} forks of {int(r.get('games', 0)):,} games (seeds {seeds}: "
+            f"{len(looks) - 1} top-up(s); reference ±{ref:.2f} of ±{half:.2f}{why})")
 
 
 # ---- Tom ------------------------------------------------------------------------------------

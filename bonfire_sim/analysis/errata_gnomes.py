@@ -15,6 +15,18 @@ candidate whose interval lies inside ±margin at every flagged count is proposed
 (verified); if none does, the best one whose point estimate is inside is proposed as
 ``not resolved`` with the forks it would need; if every candidate is wholly beyond the
 margin, nothing is proposed (``not verified``).
+
+**A trial the first look cannot resolve gets more forks** (the rule the check's task
+rows follow, ``cards.check_topup``): a count whose interval crosses ±margin is played
+again on new deals of the seeds after the trial's (``seed + 1``, ``seed + 2``), as many
+games as the forks it needs (``top_up_games``), at most ``GNOME_TOP_UPS`` looks and
+``GNOME_TOP_UP_CAP`` times the trial's games in all, and its verdict rests on every fork
+(the trial's and its top-ups', clustered by run and deal).  Only the variant's own term
+shrinks: today's reference was measured once on the runs and is not forked again, so the
+forks needed are those that bring the *own* half-width to sqrt(room^2 - ref^2), and a row
+whose reference half-width alone is as wide as its distance to the margin is left open
+with that said (more of its own forks cannot resolve it).  The cap keeps a candidate
+sitting on the margin "not resolved" instead of forking it without end.
 """
 
 from __future__ import annotations
@@ -33,6 +45,18 @@ from bonfire_sim.analysis.intervals import games_needed
 from bonfire_sim.analysis.targets import resolved
 from bonfire_sim.rules import tables as T
 from bonfire_sim.sim.runconfig import RunConfig
+
+# A trial row crossing the margin is forked again at most this many times, on at most
+# GNOME_TOP_UP_CAP x the trial's games in all (the example sheet's trials: 600 games,
+# 126-144 forks, half-widths 1.5-2.5 points; 8x the games halves to thirds of them
+# (about 1/3 when the own term dominates), enough for a variant 0.5 point inside the
+# margin, not for one on it).
+GNOME_TOP_UPS = 2
+GNOME_TOP_UP_CAP = 8
+
+# (candidate, players, looks [(seed, games), ...]) -> the gnome's ``gnome_values`` rows
+# (``value``, ``lo``, ``hi``, ``n``) at that count on the forks of all those looks' games
+VariantFn = Callable[["Candidate", int, Sequence[tuple[int, int]]], pd.DataFrame]
 
 UNITS = {"specialist_points": "points", "specialist_gold": "gold",
          "specialist_yellow": "yellow tiles", "specialist_resources": "extra resources",
@@ -72,12 +96,18 @@ class Trial:
     candidate: Candidate
     rows: dict[int, dict[str, float]] = field(default_factory=dict)
     verified: bool | None = None
+    # per count, every look played: (seed, games) the trial's first, then its top-ups'
+    looks: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    # per count, why the top-ups stopped with the row still open ("cap", "reference")
+    stopped: dict[int, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """Plain data for the sheet."""
         return {"change": self.candidate.label, "key": self.candidate.key,
                 "value": self.candidate.value, "verified": self.verified,
-                "per_count": {str(n): dict(r) for n, r in sorted(self.rows.items())}}
+                "per_count": {str(n): dict(r) for n, r in sorted(self.rows.items())},
+                "looks": {str(n): [list(x) for x in v] for n, v in sorted(self.looks.items())},
+                "stopped": {str(n): v for n, v in sorted(self.stopped.items())}}
 
 
 def candidates(gnome: str, flag: str,
@@ -114,24 +144,55 @@ def _half(row: Mapping[str, Any] | pd.Series, lo: str, hi: str) -> float:
     return (float(row[hi]) - float(row[lo])) / 2.0
 
 
+def own_forks_needed(n: int, own_half: float, ref_half: float, target: float) -> float:
+    """Forks of the variant for a combined half-width of ``target`` when only its own
+    term (``own_half`` on ``n`` forks) shrinks and the reference's (``ref_half``) stays:
+    ``games_needed`` to an own half-width of sqrt(target^2 - ref_half^2); NaN when the
+    reference alone is at least ``target`` wide (no number of own forks gets there)."""
+    left = target ** 2 - ref_half ** 2
+    if left <= 0 or not (math.isfinite(own_half) and own_half > 0):
+        return math.nan
+    return float(games_needed(n, own_half, math.sqrt(left)))
+
+
 def _variant_row(vals: pd.DataFrame, today: pd.Series, margin: float) -> dict[str, float]:
     """The variant's value against today's reference at one count: its recruit value
     minus today's mean of the other gnomes; the half-width combines the variant's own
-    with the reference's (today's relative half-width less the gnome's own value's)."""
+    (``own_half``) with the reference's (``ref_half``: today's relative half-width less
+    the gnome's own value's); ``forks_needed`` to bring it inside the margin
+    (``own_forks_needed``: the reference does not shrink with the variant's forks)."""
     if vals.empty or not np.isfinite(float(vals["value"].iloc[0])):
         return {"relative": math.nan, "lo": math.nan, "hi": math.nan, "n": 0,
-                "forks_needed": math.nan}
+                "forks_needed": math.nan, "own_half": math.nan, "ref_half": math.nan}
     v = vals.iloc[0]
     ref = float(today["value"]) - float(today["relative"])
     ref_half2 = max(_half(today, "rel_lo", "rel_hi") ** 2 - _half(today, "lo", "hi") ** 2,
                     0.0)
-    half = math.sqrt(_half(v, "lo", "hi") ** 2 + ref_half2)
+    own = _half(v, "lo", "hi")
+    half = math.sqrt(own ** 2 + ref_half2)
     rel = float(v["value"]) - ref
     room = margin - abs(rel)
-    need = (games_needed(int(v["n"]), half, room) if room > 0 and half > 0
-            and math.isfinite(half) else math.nan)
+    need = (own_forks_needed(int(v["n"]), own, math.sqrt(ref_half2), room)
+            if room > 0 and math.isfinite(half) else math.nan)
     return {"relative": rel, "lo": rel - half, "hi": rel + half, "n": int(v["n"]),
-            "forks_needed": need}
+            "forks_needed": need, "own_half": own, "ref_half": math.sqrt(ref_half2)}
+
+
+def top_up_games(row: Mapping[str, float], games: int, margin: float) -> float:
+    """More games for a trial row crossing ±``margin`` that has had ``games`` games: the
+    forks that bring its interval inside the margin or wholly beyond it (whichever its
+    estimate is nearer: the distance | |relative| - margin |), at the row's forks per
+    game; NaN when no number resolves it (the estimate on the margin, or the reference's
+    half-width alone wider than the distance)."""
+    n = int(row["n"])
+    rel = float(row["relative"])
+    if n <= 0 or games <= 0 or not math.isfinite(rel):
+        return math.nan
+    need = own_forks_needed(n, float(row["own_half"]), float(row["ref_half"]),
+                            abs(margin - abs(rel)))
+    if not math.isfinite(need):
+        return math.nan
+    return float(math.ceil(max(need - n, 1) * games / n))
 
 
 def flagged_gnomes(gv: pd.DataFrame | None) -> dict[str, dict[int, pd.Series]]:
@@ -145,22 +206,97 @@ def flagged_gnomes(gv: pd.DataFrame | None) -> dict[str, dict[int, pd.Series]]:
     return out
 
 
-def try_changes(gv: pd.DataFrame | None, bases: Mapping[int, RunConfig], games: int,
-                margin: float, alpha: float, work_dir: Path, seed: int, *, jobs: int = 1,
-                status: Callable[[str], None] | None = None,
-                progress: Callable[[int, int], None] | None = None,
-                ) -> dict[str, list[Trial]]:
-    """Per flagged gnome, its candidates (``candidates``) tried in order on ``games``
-    fresh games (seed ``seed``) at each flagged count of ``bases``, stopping at the first
-    verified one; runs kept under ``work_dir``; ``progress(done, total)`` after each
-    planted change and count (total: every candidate tried)."""
+def _play_variant(bases: Mapping[int, RunConfig], work_dir: Path, margin: float,
+                  alpha: float, jobs: int, say: Callable[[str], None]) -> VariantFn:
+    """The ``VariantFn`` that plays: each look's fresh games of the candidate planted
+    (kept under ``work_dir``, resumed when already there), then the gnome forked on all
+    of them (clustered by run and deal)."""
     from bonfire_sim.analysis.cards import ProbeSettings, gnome_values
     from bonfire_sim.analysis.runs import Run
     from bonfire_sim.sim.load import load
     from bonfire_sim.sim.runner import run
 
+    def measure(cand: Candidate, n: int, looks: Sequence[tuple[int, int]]) -> pd.DataFrame:
+        base = bases[n]
+        over = {**base.overrides}
+        over[cand.key] = {**dict(over.get(cand.key, {})), cand.gnome: cand.value}
+        runs = []
+        for seed, games in looks:
+            cfg = replace(base, seed=seed, games=games, overrides=over)
+            where = fresh_dir(work_dir, cfg, f"gnome-{cand.gnome}-{cand.key}-{cand.value}"
+                                             f"-seed{seed}", n)
+            run(cfg, where, jobs=jobs, resume=True, replace_stale=True)
+            runs.append(Run(where.name, where, load(where, turns=False)))
+        vals = gnome_values(runs, probes=ProbeSettings(
+                                games=max(g for _s, g in looks), kinds=("gnome",),
+                                gnomes=(cand.gnome,)),
+                            margin=margin, alpha=alpha, jobs=jobs,
+                            quiet=True)  # the trials' bar counts this step
+        return vals[(vals["gnome"] == cand.gnome) & (vals["players"] == n)]
+
+    return measure
+
+
+def _whole(games: float, n: int, seat_rotation: bool) -> int:
+    g = int(games)
+    return max(g - g % n, n) if seat_rotation else max(g, 1)
+
+
+def measure_trial(trial: Trial, n: int, today: pd.Series, measure: VariantFn, seed: int,
+                  games: int, margin: float, *, seat_rotation: bool = False,
+                  say: Callable[[str], None] | None = None) -> None:
+    """``trial``'s row at ``n`` players: the candidate on ``games`` games of ``seed``,
+    then, while its interval crosses ±``margin``, more games of ``seed + 1``,
+    ``seed + 2`` ... (``top_up_games``, at most ``GNOME_TOP_UPS`` looks and
+    ``GNOME_TOP_UP_CAP`` x ``games`` in all), the row read from every look's forks."""
+    tell = say or (lambda _line: None)
+    cand = trial.candidate
+    looks = [(seed, games)]
+    row = _variant_row(measure(cand, n, looks), today, margin)
+    cap = GNOME_TOP_UP_CAP * games
+    for k in range(GNOME_TOP_UPS):
+        if resolved(row["lo"], row["hi"], margin) is not None:
+            break
+        played = sum(g for _s, g in looks)
+        want = top_up_games(row, played, margin)
+        left = cap - (played - games)
+        if not math.isfinite(want):
+            trial.stopped[n] = "reference" if (
+                math.isfinite(row["relative"]) and row["ref_half"]
+                >= abs(margin - abs(row["relative"]))) else "margin"
+            break
+        if left < n:
+            trial.stopped[n] = "cap"
+            break
+        more = _whole(min(want, left), n, seat_rotation)
+        s = seed + 1 + k
+        tell(f"{cand.label} at {n} players: not resolved on {row['n']:,} forks "
+             f"({row['lo']:+.2f} to {row['hi']:+.2f}): {more:,} more fresh games on seed "
+             f"{s} for its forks (wants {int(want):,}; cap {cap:,} in all)")
+        looks.append((s, more))
+        row = _variant_row(measure(cand, n, looks), today, margin)
+        if (k == GNOME_TOP_UPS - 1 or want > left) and resolved(
+                row["lo"], row["hi"], margin) is None:
+            trial.stopped[n] = "cap"
+    trial.rows[n] = {**row, "games": float(sum(g for _s, g in looks))}
+    trial.looks[n] = looks
+
+
+def try_changes(gv: pd.DataFrame | None, bases: Mapping[int, RunConfig], games: int,
+                margin: float, alpha: float, work_dir: Path, seed: int, *, jobs: int = 1,
+                status: Callable[[str], None] | None = None,
+                progress: Callable[[int, int], None] | None = None,
+                measure: VariantFn | None = None,
+                ) -> dict[str, list[Trial]]:
+    """Per flagged gnome, its candidates (``candidates``) tried in order on ``games``
+    fresh games (seed ``seed``) at each flagged count of ``bases``, a count crossing the
+    margin topped up on the next seeds (``measure_trial``), stopping at the first
+    verified one; runs kept under ``work_dir``; ``progress(done, total)`` after each
+    planted change and count (total: every candidate tried).  ``measure``: how a look's
+    forks are read (default: played, ``_play_variant``)."""
     say = status or (lambda _line: None)
     tick = progress or (lambda _done, _total: None)
+    fork = measure or _play_variant(bases, work_dir, margin, alpha, jobs, say)
     out: dict[str, list[Trial]] = {}
     todo = flagged_gnomes(gv)
     first = next(iter(bases.values()), None)
@@ -179,21 +315,10 @@ def try_changes(gv: pd.DataFrame | None, bases: Mapping[int, RunConfig], games: 
                 if n not in bases:
                     continue
                 base = bases[n]
-                over = {**base.overrides}
-                over[cand.key] = {**dict(over.get(cand.key, {})), gnome: cand.value}
-                g = max(games - games % n, n) if base.seat_rotation else games
-                cfg = replace(base, seed=seed, games=g, overrides=over)
-                where = fresh_dir(work_dir, cfg, f"gnome-{gnome}-{cand.key}-{cand.value}"
-                                                 f"-seed{seed}", n)
+                g = _whole(games, n, base.seat_rotation)
                 say(f"{cand.label} at {n} players: {g:,} fresh games, then its forks")
-                run(cfg, where, jobs=jobs, resume=True, replace_stale=True)
-                vals = gnome_values([Run(where.name, where, load(where, turns=False))],
-                                    probes=ProbeSettings(games=g, kinds=("gnome",),
-                                                         gnomes=(gnome,)),
-                                    margin=margin, alpha=alpha, jobs=jobs,
-                                    quiet=True)  # the trials' bar counts this step
-                mine = vals[(vals["gnome"] == gnome) & (vals["players"] == n)]
-                trial.rows[n] = _variant_row(mine, row, margin)
+                measure_trial(trial, n, row, fork, seed, g, margin,
+                              seat_rotation=base.seat_rotation, say=say)
                 done += 1
                 tick(done, total)
             trial.verified = _verdict(trial.rows, margin)
