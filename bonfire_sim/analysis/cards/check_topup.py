@@ -46,13 +46,27 @@ import pandas as pd
 
 from bonfire_sim.analysis.cards.table import MIN_DEALS
 from bonfire_sim.analysis.cards.window import verdict
-from bonfire_sim.analysis.intervals import t95
+from bonfire_sim.analysis.intervals import games_needed, t95
 
 # More forks for check rows whose interval crosses the margin, at most.  Three since the
 # reference is topped up too: on the example sheet a third look of B9's forks alone left
 # all 9 open task lines open (the reference term had become 53-66% of their variance);
 # with its reference it verified B9 and Y10 (24 lines: 6 verified, 7 open, 11 off).
 CHECK_TOP_UPS = 3
+# Seeds a check's looks may take after its own: the top-ups, then the last look for rows
+# the sharper reference moved across after theirs.
+CHECK_SEEDS = CHECK_TOP_UPS + 1
+# A sized look's bounds, in the check's games per row: a row's own forks over all looks
+# (16: a little more than the doubling's 2 + 4 + 8), and the open rows' own forks of all
+# looks per verified row of the check (the doubling spent 5 on the example sheet).  The
+# reference forks are not in it: the marginal rule gives a tier at most a look's own games
+# (``reference_games``), and a check of one card in a 22-card tier would starve.  A row
+# that would need more than its cap is held "at the margin".
+ROW_CAP = 16
+CHECK_CAP = 6
+# A look aims the row's half-width at this share of its gap to the margin: the estimate
+# moves with the new games, so aiming at the whole gap would resolve about half the rows.
+AIM = 0.8
 GRID = 64  # the reference's games are chosen among x * k / GRID, k = 0 .. GRID
 
 # ({players: the cards open at that count}, seed, games) -> the fork table of those cards
@@ -77,20 +91,43 @@ class Reference:
 
 
 @dataclass(frozen=True)
+class Hold:
+    """An open row a look did not fork: ``why`` "at the margin" (it would need more than
+    its cap, ``needs`` games in all, -1 where no number would do: it sits on the margin)
+    or "budget" (the check's forks were spent on rows that need fewer)."""
+
+    card: str
+    players: int
+    why: str
+    needs: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"card": self.card, "players": self.players, "why": self.why,
+                "needs": self.needs}
+
+
+@dataclass(frozen=True)
 class TopUp:
-    """One top-up of a check: its ``seed`` and ``games`` per count, the ``rows``
-    (card, players) it forked again because their interval crossed the margin, and the
-    ``reference`` forks of their tiers it played on the same seed."""
+    """One look of a check: its ``seed``, the largest ``games`` it played, the ``rows``
+    (card, players) it forked again because their interval crossed the margin, each on
+    its ``row_games`` (sized to what it needs), the ``reference`` forks of their tiers
+    on the same seed, the open rows it ``held`` back, and whether it is the ``last``
+    look (for rows the sharper reference moved across after theirs)."""
 
     seed: int
     games: int
     rows: tuple[tuple[str, int], ...]
     reference: tuple[Reference, ...] = ()
+    row_games: tuple[int, ...] = ()
+    held: tuple[Hold, ...] = ()
+    last: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"seed": self.seed, "games": self.games,
                 "rows": [[c, n] for c, n in self.rows],
-                "reference": [r.to_json() for r in self.reference]}
+                "row_games": list(self.row_games) or [self.games] * len(self.rows),
+                "reference": [r.to_json() for r in self.reference],
+                "held": [h.to_json() for h in self.held], "last": self.last}
 
 
 def open_rows(table: pd.DataFrame, cards: Sequence[str], margin: float) -> dict[int, list[str]]:
@@ -143,22 +180,24 @@ def reference_games(var: Mapping[str, float], card: str, opened: Sequence[str],
     return int(np.ceil(ys[best]))
 
 
-def _reference_plan(table: pd.DataFrame, todo: Mapping[int, Sequence[str]],
-                    seen: Mapping[tuple[str, int], int], x: int) -> list[Reference]:
-    """The reference forks of one top-up: per count and tier holding open rows, the
-    largest ``reference_games`` any of them asks, for the tier's cards not open."""
+def _reference_plan(table: pd.DataFrame, todo: Mapping[tuple[str, int], int],
+                    seen: Mapping[tuple[str, int], int]) -> list[Reference]:
+    """The reference forks of one top-up: per count and tier holding open rows (``todo``:
+    each row's own games at this look), the largest ``reference_games`` any of them asks,
+    for the tier's cards not open."""
     if not {"group", "lo", "hi", "deals", "value"} <= set(table.columns):
         return []  # a table without tiers (a model's): nothing to refer to
     tasks = table[table["kind"] == "task"]
     out = []
-    for n, opened in sorted(todo.items()):
+    for n in sorted({n for _, n in todo}):
+        opened = [c for c, m in todo if m == n]
         at = tasks[tasks["players"] == n]
         for group in sorted({str(g) for g in at.loc[at["card"].isin(opened), "group"]}):
             tier = at[at["group"] == group]
             var = _variances(tier).to_dict()
             here = [c for c in opened if c in var]
             own = {c: seen[(c, n)] for c in var}
-            y = max(reference_games(var, c, here, own, x) for c in here)
+            y = max(reference_games(var, c, here, own, todo[(c, n)]) for c in here)
             # the cards of its reference (a row on too few deals is in none: forking
             # it would change what the surplus is measured against, not sharpen it)
             cards = tuple(sorted(c for c, v in var.items() if c not in here
@@ -166,6 +205,54 @@ def _reference_plan(table: pd.DataFrame, todo: Mapping[int, Sequence[str]],
             if y > 0 and cards:
                 out.append(Reference(int(n), group, y, cards, tuple(here)))
     return out
+
+
+def games_to_resolve(row: Mapping[str, Any], margin: float, seen: int) -> float:
+    """The own games in all (``seen`` so far included) that would put the row's 95%
+    interval on one side of ± ``margin`` if its estimate stayed where it is: its
+    half-width aimed at ``AIM`` of the gap between the estimate and the nearer edge of
+    the margin (``intervals.games_needed``).  A row not measured (no interval) asks
+    twice its games, the old doubling; a row on the margin asks infinitely many."""
+    est, lo, hi = (float(row[k]) for k in ("surplus", "s_lo", "s_hi"))
+    if row.get("status", "measured") != "measured" or not np.isfinite(lo + hi + est):
+        return float(2 * seen)
+    gap = abs(abs(est) - margin)
+    if gap <= 0:
+        return float("inf")
+    need = games_needed(seen, (hi - lo) / 2, AIM * gap)
+    return float(need) if np.isfinite(need) else float("inf")
+
+
+def _round_up(x: float, step: int) -> int:
+    return int(np.ceil(x / step) * step)
+
+
+def _look(table: pd.DataFrame, rows: Sequence[tuple[str, int]], margin: float,
+          seen: Mapping[tuple[str, int], int], own_left: Mapping[tuple[str, int], int],
+          budget: int, step: int,
+          ) -> tuple[dict[tuple[str, int], int], list[Reference], list[Hold]]:
+    """One sized look: (the own games of each row it forks, their reference forks, the
+    rows it holds back).  Each open row asks ``games_to_resolve`` less its games so
+    far; a row asking more than its cap leaves (``own_left``) is held (``at the
+    margin``); the rest are taken cheapest first while their own forks fit the
+    check's ``budget`` left, the others held (``budget``)."""
+    idx = table[table["kind"] == "task"].set_index(["card", "players"])
+    asks: list[tuple[int, tuple[str, int]]] = []
+    held: list[Hold] = []
+    for key in rows:
+        need = games_to_resolve(idx.loc[[key]].iloc[0], margin, seen[key])
+        if not np.isfinite(need) or need - seen[key] > own_left[key]:
+            held.append(Hold(key[0], key[1], "at the margin",
+                             int(need) if np.isfinite(need) else -1))
+            continue
+        asks.append((max(_round_up(need - seen[key], step), step), key))
+    take: dict[tuple[str, int], int] = {}
+    for x, key in sorted(asks, key=lambda a: (a[0], a[1])):
+        if sum(take.values()) + x > budget:
+            held.append(Hold(key[0], key[1], "budget", seen[key] + x))
+            continue
+        take[key] = x
+    return take, (_reference_plan(table, take, seen) if take else []), held
 
 
 def top_up_check(forks: pd.DataFrame, table_of: Callable[[pd.DataFrame], pd.DataFrame],
@@ -176,11 +263,13 @@ def top_up_check(forks: pd.DataFrame, table_of: Callable[[pd.DataFrame], pd.Data
     """(the card table, all forks, the top-ups played) of a check whose ``forks`` were
     played on the deals of ``seed``, ``games`` of them per count for the ``cards`` it
     verifies and ``base_games`` (None: ``games``) for every other card: while some of
-    their rows are unresolved (``open_rows``), at most ``top_ups`` times, fork those
-    cards again at those counts on ``more`` games (twice the last look's) of the next
-    seed (``seed + 1``, ``seed + 2`` ...), their tiers' other cards on the first games
-    of it that the reference is worth (``reference_games``), and re-read the table
-    (``table_of``) from every fork so far."""
+    their rows are unresolved (``open_rows``), at most ``top_ups`` times, fork each such
+    row again on the games it needs (``_look``: sized to its gap to the margin, within
+    ``ROW_CAP`` and ``CHECK_CAP``) of the next seed (``seed + 1``, ``seed + 2`` ...),
+    their tiers' other cards on the first games of it that the reference is worth
+    (``reference_games``), and re-read the table (``table_of``) from every fork so far.
+    Then one last look (seed ``seed + 1 + top_ups``) for the rows that were resolved at
+    the last look and are open now: the sharper reference moved them across."""
     table = table_of(forks)
     played: list[TopUp] = []
     focus = set(cards)
@@ -188,34 +277,60 @@ def top_up_check(forks: pd.DataFrame, table_of: Callable[[pd.DataFrame], pd.Data
     seen: dict[tuple[str, int], int] = {}
     for c, n in zip(table["card"].astype(str), table["players"].astype(int), strict=True):
         seen[(c, n)] = games if c in focus else start
-    for k in range(top_ups):
-        todo = open_rows(table, cards, margin)
-        if not todo:
+    rows0 = [(c, n) for n, cs in open_rows(table, cards, margin).items() for c in cs]
+    own_left = {k: ROW_CAP * games for k in seen}
+    budget = CHECK_CAP * games * int(((table["kind"] == "task")
+                                      & table["card"].isin(list(focus))).sum())
+    step = max(1, games // 16)  # sized games are rounded up to 1/16 of the check's
+    before: set[tuple[str, int]] = set(rows0)  # the rows open when the last look was planned
+    for k in range(top_ups + 1):
+        now = [(c, n) for n, cs in open_rows(table, cards, margin).items() for c in cs]
+        why = "interval across"
+        if k == top_ups:  # the last look: only the rows the reference moved across
+            now = [r for r in now if r not in before]
+            why = "moved across by the sharper reference after their last look"
+        if not now:
             break
-        refs = _reference_plan(table, todo, seen, 2 * games)
-        games *= 2
+        todo, refs, held = _look(table, now, margin, seen, own_left, budget, step)
+        before = set(now)
         s = seed + 1 + k
-        rows = tuple((c, n) for n, cs in sorted(todo.items()) for c in cs)
         if note:
-            note(f"check: {len(rows)} row(s) unresolved (interval across ±{margin:g}): "
-                 f"{games:,} more games of forks for "
-                 + ", ".join(f"{c} at {n}p" for c, n in rows) + f" (seed {s})"
+            note(f"check look {k + 1} (seed {s}): {len(now)} row(s) unresolved ({why} "
+                 f"±{margin:g}); "
+                 + (", ".join(f"{c} at {n}p {x:,} more games" for (c, n), x in todo.items())
+                    or "none forked")
                  + "".join(f"; their reference, the {len(r.cards)} other {r.group} "
                            f"card(s) at {r.players}p, on its first {r.games:,} games"
-                           for r in refs))
-        parts = [forks, more(todo, s, games)]
-        for y in sorted({r.games for r in refs}):
+                           for r in refs)
+                 + "".join(f"; {h.card} at {h.players}p held ({h.why}"
+                           + (f": needs {h.needs:,} games" if h.needs >= 0 else "")
+                           + ")" for h in held))
+        if not todo:
+            played.append(TopUp(s, 0, (), tuple(refs), (), tuple(held), k == top_ups))
+            break
+        parts = [forks]
+        for x in sorted(set(todo.values())):
             same: dict[int, list[str]] = {}
+            for (c, n), v in todo.items():
+                if v == x:
+                    same.setdefault(n, []).append(c)
+            parts.append(more({n: sorted(cs) for n, cs in sorted(same.items())}, s, x))
+        for y in sorted({r.games for r in refs}):
+            same = {}
             for r in refs:
                 if r.games == y:
                     same.setdefault(r.players, []).extend(r.cards)
             parts.append(more({n: sorted(cs) for n, cs in sorted(same.items())}, s, y))
         forks = pd.concat(parts, ignore_index=True)
-        for c, n in rows:
-            seen[(c, n)] = seen.get((c, n), start) + games
+        for key, x in todo.items():
+            seen[key] = seen.get(key, start) + x
+            own_left[key] = own_left.get(key, ROW_CAP * games) - x
         for r in refs:
             for c in r.cards:
                 seen[(c, r.players)] = seen.get((c, r.players), start) + r.games
+        budget -= sum(todo.values())
         table = table_of(forks)
-        played.append(TopUp(s, games, rows, tuple(refs)))
+        rows = tuple(sorted(todo, key=lambda r: (r[1], r[0])))
+        played.append(TopUp(s, max(todo.values()), rows, tuple(refs),
+                            tuple(todo[r] for r in rows), tuple(held), k == top_ups))
     return table, forks, played
