@@ -279,8 +279,8 @@ def top_up_check(forks: pd.DataFrame, table_of: Callable[[pd.DataFrame], pd.Data
         seen[(c, n)] = games if c in focus else start
     rows0 = [(c, n) for n, cs in open_rows(table, cards, margin).items() for c in cs]
     own_left = {k: ROW_CAP * games for k in seen}
-    budget = CHECK_CAP * games * int(((table["kind"] == "task")
-                                      & table["card"].isin(list(focus))).sum())
+    verified = int(((table["kind"] == "task") & table["card"].isin(list(focus))).sum())
+    budget = max(CHECK_CAP * verified, ROW_CAP) * games  # at least one row's cap
     step = max(1, games // 16)  # sized games are rounded up to 1/16 of the check's
     before: set[tuple[str, int]] = set(rows0)  # the rows open when the last look was planned
     for k in range(top_ups + 1):
