@@ -15,8 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from bonfire_sim.analysis.cards import CHECK_TOP_UPS, card_table, top_up_check, verdict
-from bonfire_sim.analysis.cards import check_topup
+from bonfire_sim.analysis.cards import CHECK_TOP_UPS, card_table, check_topup, top_up_check, verdict
 from bonfire_sim.analysis.cards.check_topup import reference_games
 from bonfire_sim.rules import components as C
 

@@ -5,10 +5,28 @@ player count whether the card's surplus lies within ± margin on fresh deals: ``
 only when the row is measured and its whole 95% interval lies inside (``window.verdict``),
 ``off`` when the interval lies wholly beyond.  A row whose interval crosses the margin is
 neither a pass nor a failure, so instead of reading its point estimate the check forks
-that card again at that count on new deals (the seeds after the check's), twice the games
-of the previous look each time, at most ``CHECK_TOP_UPS`` times, and the verdict rests on
-all its forks (the check's and every top-up's, clustered by seed and deal).  A row still
-open after them is reported as unresolved, with its forks and the interval left.
+that card again at that count on new deals (the seeds after the check's), at most
+``CHECK_TOP_UPS`` looks, and the verdict rests on all its forks (the check's and every
+look's, clustered by seed and deal).  A row still open after them is reported as
+unresolved, with its forks and the interval left.
+
+**Each look is sized to what the row needs.**  Doubling the games each look is blind: a
+row at -0.78 with half-width 0.30 against a margin of 1 needs its half-width below 0.22,
+about twice its games, while a row at -0.97 needs 100 times them.  So a look asks, per open
+row, the games that would put its interval on one side of ± margin were its estimate to
+stay (``games_to_resolve``: ``intervals.games_needed`` for ``AIM`` of the gap), less its
+games so far; rows are served cheapest first within the check's budget (``CHECK_CAP``), and
+a row that would need more than its own cap (``ROW_CAP``), or sits on the margin, is held
+"at the margin" with what it would need: its interval is reported as it stands, and its
+forks go to the rows they can resolve.  A row not measured asks as many games again.
+
+**A last look for rows the reference moved.**  A sharper reference moves every row of its
+tier, including rows resolved at the look before (on the example sheet R22 and Y14 at 3
+players crossed the margin after the final top-up).  After the ``CHECK_TOP_UPS`` looks,
+one more (seed ``CHECK_SEEDS`` after the check's) takes the rows open now that were not
+open when the last look was planned, within the same caps.  Its own forks can move its
+tier's other rows again; that is not chased further (a row it moves is reported as it
+stands, with its interval).
 
 **The reference is topped up too.**  A row's surplus is its value minus the leave-one-out
 mean of its tier (``table._relative``), so its variance is var_i + sum_{j != i} var_j /
@@ -19,8 +37,8 @@ on the check's forks, 26% after one top-up, 47% after two and 66% after a third,
 reference).  So each top-up also forks the *other* cards of each open row's tier at that
 count, on the first ``y`` games of the same new seed (the open cards' games begin with the
 same deals; every tier card stands at its new print there, never the pre-change survey's).
-``y`` is the marginal rule of a fixed budget: with ``x`` own games at this look (twice the
-last), a reference game costs ``c`` card forks (the ``c`` cards forked) and buys
+``y`` is the marginal rule of a fixed budget: with ``x`` own games at this look (the
+row's sized games), a reference game costs ``c`` card forks (the ``c`` cards forked) and buys
 ``-dR/dy``, an own game costs one and buys ``V_i a / (a + x)^2`` (``a``: the card's games
 so far); ``y`` minimises R(y) + c y V_i a / (a + x)^2 on a grid of 0..x games, so the
 reference gets games exactly while a reference fork buys more than the card's own last
@@ -28,7 +46,7 @@ fork (where the two terms are alike, after the top-up the reference term is abou
 card's own).  Each card's term is predicted from its games so far (its variance falls as
 1 / games): the check's ``games`` for the cards it verifies, ``base_games`` for the rest.
 Several open rows of one tier and count share one reference: it gets the largest ``y``
-any of them asks.
+any of them asks (each row's ``y`` from its own ``x``).
 
 One home for the step: ``price._check`` (``reprice --verify``) and the errata sheet's check
 round (``errata_measure.fresh_measure``) both call ``top_up_check`` with their own way of
