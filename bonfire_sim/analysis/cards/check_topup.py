@@ -242,7 +242,12 @@ def games_to_resolve(row: Mapping[str, Any], margin: float, seen: int) -> float:
 
 
 def _round_up(x: float, step: int) -> int:
-    return int(np.ceil(x / step) * step)
+    """``x`` games rounded up to ``step`` times a power of two: a look plays its games
+    once per distinct size and count (``MoreFn`` forks its cards on the first ``games`` of
+    one seed), so per-row sizes would replay the same deals once per row; on powers of two
+    a count's games played stay within twice its largest row's, at the price of at most
+    twice the forks a row asks."""
+    return int(step * 2 ** max(0, int(np.ceil(np.log2(max(x, 1) / step)))))
 
 
 def _look(table: pd.DataFrame, rows: Sequence[tuple[str, int]], margin: float,
@@ -263,7 +268,7 @@ def _look(table: pd.DataFrame, rows: Sequence[tuple[str, int]], margin: float,
             held.append(Hold(key[0], key[1], "at the margin",
                              int(need) if np.isfinite(need) else -1))
             continue
-        asks.append((max(_round_up(need - seen[key], step), step), key))
+        asks.append((min(_round_up(need - seen[key], step), own_left[key]), key))
     take: dict[tuple[str, int], int] = {}
     for x, key in sorted(asks, key=lambda a: (a[0], a[1])):
         if sum(take.values()) + x > budget:
