@@ -99,7 +99,8 @@ def test_a_row_near_the_margin_resolves_in_one_sized_look_where_doubling_needs_t
     """D at -0.80, +/-0.60 on the check's 100 forks: its interval clears -1 once its
     half-width is below 0.20, at 900 forks.  Doubling (200, then 400 more) leaves it at
     +/-0.23 after two looks; the sized look asks ``intervals.games_needed`` for 0.8 of the
-    gap (1,406 in all) and resolves it at once."""
+    gap (1,406 in all: 1,307 more, rounded up to 100 / 16 x 2^8 = 1,600: a sixteenth of the
+    check's games times a power of two) and resolves it at once."""
     sd = {"D": 0.6 * 10 / 1.96}
     more = _exact({("D", 2): -0.8}, sd)
     lines: list[str] = []
@@ -108,10 +109,10 @@ def test_a_row_near_the_margin_resolves_in_one_sized_look_where_doubling_needs_t
     d = table.set_index(["card", "players"]).loc[[("D", 2)]]
     assert verdict(d, 1.0).iloc[0] == "within", d
     assert len(played) == 1 and played[0].rows == (("D", 2),)
-    assert 1300 <= played[0].row_games[0] <= 1400  # 1,406 in all, less the check's 100
+    assert played[0].row_games == (1600,)
     # not more than the row's cap, and the line says what was forked
     assert played[0].row_games[0] <= check_topup.ROW_CAP * 100
-    assert "D at 2p 1,308 more games" in lines[0], lines
+    assert "D at 2p 1,600 more games" in lines[0], lines
 
 
 def test_a_row_on_the_margin_is_held_and_says_so():

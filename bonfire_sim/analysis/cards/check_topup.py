@@ -242,12 +242,16 @@ def games_to_resolve(row: Mapping[str, Any], margin: float, seen: int) -> float:
 
 
 def _round_up(x: float, step: int) -> int:
-    """``x`` games rounded up to ``step`` times a power of two: a look plays its games
-    once per distinct size and count (``MoreFn`` forks its cards on the first ``games`` of
-    one seed), so per-row sizes would replay the same deals once per row; on powers of two
-    a count's games played stay within twice its largest row's, at the price of at most
-    twice the forks a row asks."""
-    return int(step * 2 ** max(0, int(np.ceil(np.log2(max(x, 1) / step)))))
+    """``x`` games rounded up to ``step`` / 16 times a power of two (``step``: the
+    check's games, so a row not measured, which asks as many again, gets exactly them).
+    A look plays its games once per distinct size and count (``MoreFn`` forks its cards
+    on the first ``games`` of one seed), so per-row sizes would replay the same deals
+    once per row; on powers of two a count's games played stay within twice its largest
+    row's, at the price of at most twice the forks a row asks."""
+    k = 0
+    while np.ceil(step * 2 ** k / 16) < x:
+        k += 1
+    return int(np.ceil(step * 2 ** k / 16))
 
 
 def _look(table: pd.DataFrame, rows: Sequence[tuple[str, int]], margin: float,
@@ -304,7 +308,7 @@ def top_up_check(forks: pd.DataFrame, table_of: Callable[[pd.DataFrame], pd.Data
     own_left = {k: ROW_CAP * games for k in seen}
     verified = int(((table["kind"] == "task") & table["card"].isin(list(focus))).sum())
     budget = max(CHECK_CAP * verified, ROW_CAP) * games  # at least one row's cap
-    step = max(1, games // 16)  # sized games are rounded up to 1/16 of the check's
+    step = games  # sized games are rounded up to games / 16 times a power of two
     before: set[tuple[str, int]] = set(rows0)  # the rows open when the last look was planned
     for k in range(top_ups + 1):
         now = [(c, n) for n, cs in open_rows(table, cards, margin).items() for c in cs]
