@@ -746,7 +746,7 @@ def test_a_task_line_verifies_only_on_measured_rows_inside_and_an_open_one_says_
     assert lines["R3"]["residual"][2]["verdict"] == "unresolved"
     assert lines["B1"]["unresolved"] == (
         "3p +0.6 (+0.1 to +1.03) on 4,812 forks after 2 top-up(s), at the margin: it "
-        "would need 61,000 forks")
+        "would need 61,000 games")
     assert lines["R3"]["unresolved"].startswith("2p +0.1 (-0.5 to +0.7) on 900 forks after 1")
     md = R.render_markdown(sheet.to_json(), "Errata", "model")
     row = next(x for x in md.splitlines() if x.startswith("| tasks B1 |"))

@@ -284,12 +284,13 @@ def _counts(residual: Mapping[int, Mapping[str, Any]], which: str, margin: float
 
 
 def _held(hold: Mapping[str, Any] | None) -> str:
-    """", at the margin: it would need 61,000 forks" for a row a look held back."""
+    """", at the margin: it would need 61,000 games" (of forks, in all) for a row a look
+    held back."""
     if not hold:
         return ""
     if hold["why"] == "budget":
         return ", held: the check's forks went to rows that need fewer"
-    return (", at the margin: " + (f"it would need {hold['needs']:,} forks" if hold["needs"] >= 0
+    return (", at the margin: " + (f"it would need {hold['needs']:,} games" if hold["needs"] >= 0
                                    else "no number of forks would tell"))
 
 

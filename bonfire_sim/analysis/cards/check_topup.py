@@ -75,12 +75,13 @@ CHECK_TOP_UPS = 3
 # the sharper reference moved across after theirs.
 CHECK_SEEDS = CHECK_TOP_UPS + 1
 # A sized look's bounds, in the check's games per row: a row's own forks over all looks
-# (16: a little more than the doubling's 2 + 4 + 8), and the open rows' own forks of all
+# (32: twice the doubling's 2 + 4 + 8; at 16 the example sheet held B9, R9, Y1 and Y3,
+# asking 28,000-33,000, and verified 2 task lines of 24), and the open rows' own forks of all
 # looks per verified row of the check (the doubling spent 5 on the example sheet).  The
 # reference forks are not in it: the marginal rule gives a tier at most a look's own games
 # (``reference_games``), and a check of one card in a 22-card tier would starve.  A row
 # that would need more than its cap is held "at the margin".
-ROW_CAP = 16
+ROW_CAP = 32
 CHECK_CAP = 6
 # A look aims the row's half-width at this share of its gap to the margin: the estimate
 # moves with the new games, so aiming at the whole gap would resolve about half the rows.
