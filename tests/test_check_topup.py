@@ -117,8 +117,9 @@ def test_a_row_near_the_margin_resolves_in_one_sized_look_where_doubling_needs_t
 
 def test_a_row_on_the_margin_is_held_and_says_so():
     """B exactly on the margin (+1.00) asks for no finite number of forks, and G at -0.97
-    +/- 0.60 for 62,500: both are held 'at the margin' with what they need, no forks
-    spent on them, and the check's other rows still get theirs."""
+    +/- 0.60 for 62,500 (above its cap of ``ROW_CAP`` x 100): both are held 'at the
+    margin' with what they need, no forks spent on them, and the check's other rows still
+    get theirs."""
     sd = {"B": 2.0, "G": 0.6 * 10 / 1.96, "D": 0.6 * 10 / 1.96}
     truth = {("B", 2): 1.0, ("G", 2): -0.97, ("D", 2): -0.8}
     more = _exact(truth, sd)
@@ -130,7 +131,8 @@ def test_a_row_on_the_margin_is_held_and_says_so():
     assert list(verdict(t.loc[[("B", 2), ("G", 2)]], 1.0)) == ["unresolved"] * 2
     held = {(h.card, h.players): h for h in played[0].held}
     assert held[("B", 2)].why == "at the margin" and held[("B", 2)].needs == -1
-    assert held[("G", 2)].why == "at the margin" and held[("G", 2)].needs > 16 * 100
+    g = held[("G", 2)]
+    assert g.why == "at the margin" and g.needs > check_topup.ROW_CAP * 100
     assert "B at 2p held (at the margin)" in lines[0]
     assert f"G at 2p held (at the margin: needs {held[('G', 2)].needs:,} games)" in lines[0]
     assert played[0].to_json()["held"][0] == {"card": "B", "players": 2,
