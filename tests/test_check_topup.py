@@ -105,7 +105,7 @@ def test_a_row_near_the_margin_resolves_in_one_sized_look_where_doubling_needs_t
     more = _exact({("D", 2): -0.8}, sd)
     lines: list[str] = []
     table, forks, played = top_up_check(more({2: ["D"]}, 50, 100), _table, more, ["D"], 1.0,
-                                        50, 100, top_ups=2, note=lines.append)
+                                        50, 100, top_ups=2, note=lines.append, sized=True)
     d = table.set_index(["card", "players"]).loc[[("D", 2)]]
     assert verdict(d, 1.0).iloc[0] == "within", d
     assert len(played) == 1 and played[0].rows == (("D", 2),)
@@ -125,7 +125,8 @@ def test_a_row_on_the_margin_is_held_and_says_so():
     more = _exact(truth, sd)
     lines: list[str] = []
     table, forks, played = top_up_check(more({2: ["B", "G", "D"]}, 50, 100), _table, more,
-                                        ["B", "G", "D"], 1.0, 50, 100, note=lines.append)
+                                        ["B", "G", "D"], 1.0, 50, 100, note=lines.append,
+                                        sized=True)
     assert set(forks.loc[forks["seed"] > 50, "card"]) == {"D"}  # B and G: nothing more
     t = table.set_index(["card", "players"])
     assert list(verdict(t.loc[[("B", 2), ("G", 2)]], 1.0)) == ["unresolved"] * 2
@@ -160,8 +161,13 @@ def test_a_row_the_reference_moves_across_after_its_last_look_gets_a_look():
     t0 = table_of(first).set_index(["card", "players"])
     assert list(verdict(t0.loc[[("A", 2), ("E", 2)]], 1.0)) == ["unresolved", "within"]
     lines: list[str] = []
+    # doubling (the default) takes the last look too: E on 4 x 100 games of seed 52
+    _t, f2, p2 = top_up_check(first, table_of, more, ["A", "E"], 1.0, 50, 100, top_ups=1)
+    assert [(t.seed, t.rows, t.last) for t in p2] == [(51, (("A", 2),), False),
+                                                     (52, (("E", 2),), True)]
+    assert len(f2[(f2["card"] == "E") & (f2["seed"] == 52)]) == 400
     table, forks, played = top_up_check(first, table_of, more, ["A", "E"], 1.0, 50, 100,
-                                        top_ups=1, note=lines.append)
+                                        top_ups=1, note=lines.append, sized=True)
     assert played[0].rows == (("A", 2),)
     assert len(played) == 2 and played[1].last and played[1].seed == 52
     assert played[1].rows == (("E", 2),)

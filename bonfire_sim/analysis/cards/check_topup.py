@@ -86,6 +86,12 @@ CHECK_CAP = 6
 # A look aims the row's half-width at this share of its gap to the margin: the estimate
 # moves with the new games, so aiming at the whole gap would resolve about half the rows.
 AIM = 0.8
+# Sized looks are not the default: on the example sheet they verified 2 and 4 task lines
+# of 24 (row caps 16 and 32) where doubling verified 6, since a row's ask rests on its
+# point estimate, mostly noise at the check (B9 at 4 players read near -1 there, asked
+# 671,703 games and was held; doubling gave it 10,758 forks and verified it).  Doubling
+# (each look twice the last's games for every open row) keeps the last look.
+SIZED = False
 GRID = 64  # the reference's games are chosen among x * k / GRID, k = 0 .. GRID
 
 # ({players: the cards open at that count}, seed, games) -> the fork table of those cards
@@ -286,14 +292,16 @@ def _look(table: pd.DataFrame, rows: Sequence[tuple[str, int]], margin: float,
 def top_up_check(forks: pd.DataFrame, table_of: Callable[[pd.DataFrame], pd.DataFrame],
                  more: MoreFn, cards: Sequence[str], margin: float, seed: int, games: int,
                  *, top_ups: int = CHECK_TOP_UPS, base_games: int | None = None,
+                 sized: bool = SIZED,
                  note: Callable[[str], None] | None = None,
                  ) -> tuple[pd.DataFrame, pd.DataFrame, list[TopUp]]:
     """(the card table, all forks, the top-ups played) of a check whose ``forks`` were
     played on the deals of ``seed``, ``games`` of them per count for the ``cards`` it
     verifies and ``base_games`` (None: ``games``) for every other card: while some of
     their rows are unresolved (``open_rows``), at most ``top_ups`` times, fork each such
-    row again on the games it needs (``_look``: sized to its gap to the margin, within
-    ``ROW_CAP`` and ``CHECK_CAP``) of the next seed (``seed + 1``, ``seed + 2`` ...),
+    row again on twice the last look's games (``sized``: on the games it needs, ``_look``:
+    sized to its gap to the margin, within ``ROW_CAP`` and ``CHECK_CAP``) of the next
+    seed (``seed + 1``, ``seed + 2`` ...),
     their tiers' other cards on the first games of it that the reference is worth
     (``reference_games``), and re-read the table (``table_of``) from every fork so far.
     Then one last look (seed ``seed + 1 + top_ups``) for the rows that were resolved at
@@ -319,7 +327,11 @@ def top_up_check(forks: pd.DataFrame, table_of: Callable[[pd.DataFrame], pd.Data
             why = "moved across by the sharper reference after their last look"
         if not now:
             break
-        todo, refs, held = _look(table, now, margin, seen, own_left, budget, step)
+        if sized:
+            todo, refs, held = _look(table, now, margin, seen, own_left, budget, step)
+        else:  # doubling: every open row on twice the last look's games
+            todo = dict.fromkeys(now, games * 2 ** (k + 1))
+            refs, held = _reference_plan(table, todo, seen), []
         before = set(now)
         s = seed + 1 + k
         if note:
