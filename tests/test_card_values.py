@@ -416,7 +416,9 @@ def test_reprices_check_forks_an_unresolved_row_again_and_rests_its_verdict_on_a
         monkeypatch):
     """Issue 36: ``reprice --verify``'s check takes the errata sheet's step
     (``cards.top_up_check``): B7 reads +0.3 (-0.6 to +1.2) on the check's 30 forks, so
-    it alone is forked again at that count, on twice the focus games of the next seed,
+    it alone is forked again at that count, on the games its gap to the margin asks
+    (``intervals.games_needed`` for 0.8 of 0.7 on the check's 400 games: about 630 more,
+    rounded up to a sixteenth of the focus games times a power of two: 800),
     and its verdict (within) rests on the check's forks and the top-up's; B8, resolved
     at once, is not played again."""
     from bonfire_sim.analysis.cards import price as P
@@ -438,11 +440,12 @@ def test_reprices_check_forks_an_unresolved_row_again_and_rests_its_verdict_on_a
     notes: list[str] = []
     rnd, v = P._check({2: []}, prices, printed, 70, 100, 400, 1.0, 0.05, None, 1, True,
                       notes.append, "receipt")
-    assert calls[1:] == [(71, 800, ("B7",), (2,))]  # B7 alone, 2x the focus games
+    (seed, x, tasks, counts), = calls[1:]  # B7 alone, on the games it asks
+    assert (seed, tasks, counts) == (71, ("B7",), (2,)) and x == 800, calls
     v = v.set_index("card")
     assert v.loc["B7", "n"] == 230 and v.loc["B7", "verdict"] == "within"
     assert v.loc["B8", "verdict"] == "within" and len(calls) == 2
-    assert any("800 more games of forks for B7 at 2p (seed 71)" in x for x in notes)
+    assert any("(seed 71)" in s and f"B7 at 2p {x:,} more games" in s for s in notes), notes
 
 
 def test_a_card_nobody_lights_gets_no_price_but_the_advice_to_change_its_condition():

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from bonfire_sim.analysis.cards import CHECK_TOP_UPS, card_table, top_up_check, verdict
+from bonfire_sim.analysis.cards import CHECK_TOP_UPS, card_table, check_topup, top_up_check, verdict
 from bonfire_sim.analysis.cards.check_topup import reference_games
 from bonfire_sim.rules import components as C
 
@@ -55,33 +55,126 @@ def test_an_unresolved_row_gets_more_forks_and_its_verdict_rests_on_all_of_them(
     assert set(verdict(before, 1.0)) == {"unresolved"}  # 100 forks: half ~0.8, crosses 1
     table, forks, played, lines = _check()
     a = table.loc[("A", 2)]
-    # 100 of the check + 200 on seed 51 (+ 400 on seed 52 ... if still open): all of them
+    # 100 of the check + the sized look(s) on seed 51 ...: all of them
     assert a["n"] == len(forks[(forks["card"] == "A") & (forks["players"] == 2)])
     assert a["n"] > 100 and set(forks["seed"]) >= {50, 51}
     assert verdict(table.loc[[("A", 2)]], 1.0).iloc[0] == "within"
-    assert played[0].seed == 51 and played[0].games == 200
+    assert played[0].seed == 51 and ("A", 2) in played[0].rows
     assert ("C", 2) not in [r for t in played for r in t.rows]  # resolved: not played again
-    assert lines and "200 more games" in lines[0] and "A at 2p" in lines[0]
-
-
-def test_a_row_that_stays_unresolved_says_so_with_all_its_forks():
-    table, _forks_, played, _ = _check()
-    b = table.loc[[("B", 2)]]  # exactly at the margin: no number of forks resolves it
-    assert verdict(b, 1.0).iloc[0] == "unresolved"
-    assert len(played) == CHECK_TOP_UPS  # bounded
-    looks = [200 * 2 ** k for k in range(CHECK_TOP_UPS)]  # doubling: 200, 400, 800
-    assert [t.games for t in played] == looks
-    assert [t.seed for t in played] == [51 + k for k in range(CHECK_TOP_UPS)]
-    assert int(b["n"].iloc[0]) == 100 + sum(looks)
-    assert played[0].to_json() == {"seed": 51, "games": 200,
-                                   "rows": [[r[0], r[1]] for r in played[0].rows],
-                                   "reference": []}  # a model without tiers: none
+    x = played[0].row_games[played[0].rows.index(("A", 2))]
+    assert lines and f"A at 2p {x:,} more games" in lines[0]
 
 
 def test_without_the_top_up_the_same_row_stays_unresolved():
     table, forks, played, lines = _check(top_ups=0)
     assert not played and not lines and set(forks["seed"]) == {50}
     assert verdict(table.loc[[("A", 2)]], 1.0).iloc[0] == "unresolved"
+
+
+# -- sized looks: each open row on the games its gap to the margin asks --------------
+
+def _exact(truth: Mapping[tuple[str, int], float], sd: Mapping[str, float],
+           bias: Mapping[tuple[str, int, int], float] | None = None):
+    """A ``MoreFn`` whose every call's forks of a card have exactly the card's true
+    surplus as mean (plus ``bias[(card, players, seed)]``) and exactly its ``sd``: the
+    row's estimate stays put and its half-width falls as 1 / sqrt(forks), so how many
+    looks a rule takes is a property of the rule, not of the draw."""
+    bias = bias or {}
+
+    def more(todo: Mapping[int, Sequence[str]], seed: int, games: int) -> pd.DataFrame:
+        parts = []
+        for n, cs in todo.items():
+            for c in cs:
+                z = np.random.default_rng([seed, n, ord(c[0])]).normal(0, 1, games)
+                z = (z - z.mean()) / z.std(ddof=1)
+                parts.append(pd.DataFrame({"card": c, "players": n, "seed": seed,
+                                           "x": truth[(c, n)] + bias.get((c, n, seed), 0.0)
+                                           + sd[c] * z}))
+        return pd.concat(parts, ignore_index=True)
+
+    return more
+
+
+def test_a_row_near_the_margin_resolves_in_one_sized_look_where_doubling_needs_three():
+    """D at -0.80, +/-0.60 on the check's 100 forks: its interval clears -1 once its
+    half-width is below 0.20, at 900 forks.  Doubling (200, then 400 more) leaves it at
+    +/-0.23 after two looks; the sized look asks ``intervals.games_needed`` for 0.8 of the
+    gap (1,406 in all: 1,307 more, rounded up to 100 / 16 x 2^8 = 1,600: a sixteenth of the
+    check's games times a power of two) and resolves it at once."""
+    sd = {"D": 0.6 * 10 / 1.96}
+    more = _exact({("D", 2): -0.8}, sd)
+    lines: list[str] = []
+    table, forks, played = top_up_check(more({2: ["D"]}, 50, 100), _table, more, ["D"], 1.0,
+                                        50, 100, top_ups=2, note=lines.append, sized=True)
+    d = table.set_index(["card", "players"]).loc[[("D", 2)]]
+    assert verdict(d, 1.0).iloc[0] == "within", d
+    assert len(played) == 1 and played[0].rows == (("D", 2),)
+    assert played[0].row_games == (1600,)
+    # not more than the row's cap, and the line says what was forked
+    assert played[0].row_games[0] <= check_topup.ROW_CAP * 100
+    assert "D at 2p 1,600 more games" in lines[0], lines
+
+
+def test_a_row_on_the_margin_is_held_and_says_so():
+    """B exactly on the margin (+1.00) asks for no finite number of forks, and G at -0.97
+    +/- 0.60 for 62,500 (above its cap of ``ROW_CAP`` x 100): both are held 'at the
+    margin' with what they need, no forks spent on them, and the check's other rows still
+    get theirs."""
+    sd = {"B": 2.0, "G": 0.6 * 10 / 1.96, "D": 0.6 * 10 / 1.96}
+    truth = {("B", 2): 1.0, ("G", 2): -0.97, ("D", 2): -0.8}
+    more = _exact(truth, sd)
+    lines: list[str] = []
+    table, forks, played = top_up_check(more({2: ["B", "G", "D"]}, 50, 100), _table, more,
+                                        ["B", "G", "D"], 1.0, 50, 100, note=lines.append,
+                                        sized=True)
+    assert set(forks.loc[forks["seed"] > 50, "card"]) == {"D"}  # B and G: nothing more
+    t = table.set_index(["card", "players"])
+    assert list(verdict(t.loc[[("B", 2), ("G", 2)]], 1.0)) == ["unresolved"] * 2
+    held = {(h.card, h.players): h for h in played[0].held}
+    assert held[("B", 2)].why == "at the margin" and held[("B", 2)].needs == -1
+    g = held[("G", 2)]
+    assert g.why == "at the margin" and g.needs > check_topup.ROW_CAP * 100
+    assert "B at 2p held (at the margin)" in lines[0]
+    assert f"G at 2p held (at the margin: needs {held[('G', 2)].needs:,} games)" in lines[0]
+    assert played[0].to_json()["held"][0] == {"card": "B", "players": 2,
+                                              "why": "at the margin", "needs": -1}
+
+
+def test_a_row_the_reference_moves_across_after_its_last_look_gets_a_look():
+    """E is measured against A (its surplus: E's mean less A's error): A's check forks
+    read 1.0 low, so E reads -0.3 +/- 0.3 (within) until A's top-up (about 460 forks), after
+    which A's error shrinks to about 0.18 and E reads about -1.12 +/- 0.3: across -1 after
+    the last top-up.  The last
+    look forks E on the games its gap asks (seed 52), and its verdict rests on them."""
+    truth = {("A", 2): 0.5, ("E", 2): -1.3}
+    sd = {"A": 0.95 * 10 / 1.96, "E": 0.3 * 10 / 1.96}
+    more = _exact(truth, sd, bias={("A", 2, 50): -1.0})
+
+    def table_of(f: pd.DataFrame) -> pd.DataFrame:
+        t = _table(f).set_index(["card", "players"])
+        err = t.loc[("A", 2), "surplus"] - truth[("A", 2)]
+        for k in ("surplus", "s_lo", "s_hi"):
+            t.loc[("E", 2), k] -= err
+        return t.reset_index()
+
+    first = more({2: ["A", "E"]}, 50, 100)
+    t0 = table_of(first).set_index(["card", "players"])
+    assert list(verdict(t0.loc[[("A", 2), ("E", 2)]], 1.0)) == ["unresolved", "within"]
+    lines: list[str] = []
+    # doubling (the default) takes the last look too: E on 4 x 100 games of seed 52
+    _t, f2, p2 = top_up_check(first, table_of, more, ["A", "E"], 1.0, 50, 100, top_ups=1)
+    assert [(t.seed, t.rows, t.last) for t in p2] == [(51, (("A", 2),), False),
+                                                     (52, (("E", 2),), True)]
+    assert len(f2[(f2["card"] == "E") & (f2["seed"] == 52)]) == 400
+    table, forks, played = top_up_check(first, table_of, more, ["A", "E"], 1.0, 50, 100,
+                                        top_ups=1, note=lines.append, sized=True)
+    assert played[0].rows == (("A", 2),)
+    assert len(played) == 2 and played[1].last and played[1].seed == 52
+    assert played[1].rows == (("E", 2),)
+    assert "moved across by the sharper reference" in lines[1]
+    t = table.set_index(["card", "players"])
+    assert verdict(t.loc[[("E", 2)]], 1.0).iloc[0] == "off", t.loc[("E", 2)]
+    assert set(forks.loc[(forks["card"] == "E"), "seed"]) == {50, 52}
 
 
 # -- the reference: the tier's other cards are topped up where their term is worth it --
@@ -149,7 +242,8 @@ def test_a_top_up_shrinks_the_whole_interval_when_the_reference_dominates_it():
     before, after, forks, played, lines = _tier_check(sd, base=30)
     assert before["status"] == "not measured" or before["s_hi"] > 1.0  # open at the check
     (top,) = played
-    assert top.games == 800 and top.rows == ((OPEN, 2),)
+    assert top.rows == ((OPEN, 2),)
+    x = top.row_games[0]
     ratio = _s_se(after) / _s_se(before)
     assert ratio < 0.6, ratio  # B9's own forks alone: ~0.95
     (ref,) = top.reference
@@ -163,9 +257,9 @@ def test_a_top_up_shrinks_the_whole_interval_when_the_reference_dominates_it():
     assert new["deal"].max() < ref.games
     # the whole interval shrank by the factor the model predicts for those games
     m1 = len(BLUE) - 1
-    expected = np.sqrt((4.0 ** 2 / 1200 + 12.0 ** 2 / (30 + ref.games) / m1)
+    expected = np.sqrt((4.0 ** 2 / (400 + x) + 12.0 ** 2 / (30 + ref.games) / m1)
                        / (4.0 ** 2 / 400 + 12.0 ** 2 / 30 / m1))
-    own_only = np.sqrt((4.0 ** 2 / 1200 + 12.0 ** 2 / 30 / m1)
+    own_only = np.sqrt((4.0 ** 2 / (400 + x) + 12.0 ** 2 / 30 / m1)
                        / (4.0 ** 2 / 400 + 12.0 ** 2 / 30 / m1))
     assert expected < 0.55 and own_only > 0.9  # what the test tells apart
     assert abs(ratio - expected) < 0.2 * expected, (ratio, expected, own_only)

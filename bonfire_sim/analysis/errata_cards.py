@@ -32,6 +32,7 @@ gnome_values = cards.gnome_values
 MIN_SLOPE = cards.MIN_SLOPE  # below it no printed value fixes a task
 MIN_PRICE = cards.MIN_PRICE  # the lowest printed value any proposal names (window.py)
 DEFAULT_MEASURE = cards.DEFAULT_MEASURE  # what the sheet's tables measure unless told
+CHECK_SEEDS = cards.CHECK_SEEDS  # seeds after the check's that its looks may take
 CHECK_TOP_UPS = cards.CHECK_TOP_UPS  # a check row it cannot resolve: more forks, at most
 top_up_check = cards.top_up_check
 verdict = cards.verdict
@@ -42,7 +43,8 @@ PROPOSAL_COLUMNS = ("card", "players", "printed", "proposed", "surplus", "s_lo",
 CARD_COLUMNS = ("card", "players", "kind", "printed", "surplus", "s_lo", "s_hi", "half",
                 "n", "deals", "status", "flag", "forks_needed")
 
-__all__ = ["CARD_COLUMNS", "CHECK_TOP_UPS", "DEFAULT_MEASURE", "MIN_PRICE", "MIN_SLOPE",
+__all__ = ["CARD_COLUMNS", "CHECK_SEEDS", "CHECK_TOP_UPS", "DEFAULT_MEASURE", "MIN_PRICE",
+           "MIN_SLOPE",
            "PROPOSAL_COLUMNS", "card_proposals", "first_price", "flags_across_counts",
            "gnome_values",
            "next_prices", "pooled", "pooled_half", "population", "printed_points",

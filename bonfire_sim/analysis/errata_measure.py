@@ -154,12 +154,12 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
 
     ``task_top_ups`` > 0 (the check round's): a re-priced card whose row at some count
     the check cannot resolve against the task margin (not measured, or its interval
-    crosses it) is forked again there on new deals, twice ``focus_games`` on the seed
-    after, then twice that on the next, at most ``task_top_ups`` times
-    (``cards.top_up_check``, the step ``reprice --verify``'s check takes too), with the
-    other cards of its tier at that count on the first games of the same seed where the
-    reference term of its interval is worth forking (every card at its new print: the
-    edition is planted whole); its row rests on all its forks, and ``Measure.top_ups``
+    crosses it) is forked again there on new deals of the seeds after, on the games its
+    gap to the margin asks, at most ``task_top_ups`` looks and a last one for rows the
+    reference moved (``cards.top_up_check``, the step ``reprice --verify``'s check takes
+    too), with the other cards of its tier at that count on the first games of the same
+    seed where the reference term of its interval is worth forking (every card at its new
+    print: the edition is planted whole); its row rests on all its forks, and ``Measure.top_ups``
     says what was played."""
     from bonfire_sim.sim.load import load
     from bonfire_sim.sim.runner import run

@@ -24,6 +24,7 @@ import pandas as pd
 from bonfire_sim.analysis.errata import Sheet, build_sheet, who_played
 from bonfire_sim.analysis.errata_cards import (
     CARD_COLUMNS,
+    CHECK_SEEDS,
     CHECK_TOP_UPS,
     flags_across_counts,
     printed_points,
@@ -178,7 +179,7 @@ def fresh_seed(runs: Sequence[Run], rounds: int, seed: int | None) -> int:
     from the runs'."""
     used = {r.config.seed for r in runs}
     base = (max(used) + 1) if seed is None else int(seed)
-    last = base + rounds + max(CHECK_TOP_UPS, 1)
+    last = base + rounds + max(CHECK_SEEDS, 1)
     clash = sorted(used & set(range(base, last + 1)))
     if clash:
         raise DataError(f"the fresh seeds {base}..{last} include the seed(s) "
@@ -274,7 +275,7 @@ def errata(run_dirs: Sequence[str | Path], out_dir: str | Path, *,
                         gnome_trials=trials)
     say("writing the sheet")
     first = (_primary(multi[max(multi)])[1][0].config if multi else solo[0].config)
-    after = base + rounds + 1 + max(CHECK_TOP_UPS, 1)  # after the check's top-ups' deals
+    after = base + rounds + 1 + max(CHECK_SEEDS, 1)  # after the check's looks' deals
     toml = edition_toml(sheet.to_json(), sorted(multi) or [1],
                         list(first.strategies) if multi else [],
                         max(plan.games, 1000), after, dict(first.variants),

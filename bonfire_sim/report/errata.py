@@ -53,18 +53,32 @@ def _check_forks(sheet: Mapping[str, Any]) -> str:
     """How the check measured the re-printed tasks: its rule, and the top-ups it played."""
     m = sheet["targets"]["task_margin"]
     ups = sheet["loop"].get("top_ups") or []
-    played = "; ".join(f"seed {t['seed']}: {len(t['rows'])} row(s) on {t['games']:,} new "
-                       f"games each{_reference_forks(t.get('reference') or [])}"
-                       for t in ups)
+    played = "; ".join(_look(t) for t in ups)
     return (f"A re-printed task is verified only when its check row at every player count "
             f"is measured and its whole 95% interval lies inside ±{m:g} point(s); a row whose "
             f"interval crosses the margin is forked again on new deals (the seeds after the "
-            f"check's, twice the games each time, a bounded number of times), with the "
-            f"other cards of its colour at that count on the first of those games where "
-            f"its tier's reference is worth sharpening (a surplus is measured against it), "
-            f"and its verdict rests on all its forks: "
+            f"check's, twice the games each look, a bounded number of looks), with "
+            f"the other cards of its colour at that count on the first of those games where "
+            f"its tier's reference is worth sharpening (a surplus is measured against it); "
+            f"a last look takes the rows that sharper reference moved across after theirs; "
+            f"a verdict rests on all the row's forks: "
             + (f"{played}." if ups else "no row needed more.")
             + " A row still open after them is 'not resolved', with its forks and interval.")
+
+
+def _look(t: Mapping[str, Any]) -> str:
+    """One look of the check: "seed 2034: R10 at 4p on 3,100 new games, ...", its
+    reference forks and the rows it held back."""
+    sizes = t.get("row_games") or [t["games"]] * len(t["rows"])
+    rows = ", ".join(f"{c} at {n}p on {g:,}" for (c, n), g in zip(t["rows"], sizes, strict=True))
+    held = ", ".join(f"{h['card']} at {h['players']}p ("
+                     + ("budget" if h["why"] == "budget" else
+                        f"at the margin: needs {h['needs']:,}" if h["needs"] >= 0
+                        else "on the margin") + ")" for h in t.get("held") or [])
+    return (f"seed {t['seed']}{' (rows the reference moved)' if t.get('last') else ''}: "
+            + (f"{rows} new games" if rows else "no row forked")
+            + _reference_forks(t.get("reference") or [])
+            + (f"; held {held}" if held else ""))
 
 
 def _reference_forks(refs: Sequence[Mapping[str, Any]]) -> str:

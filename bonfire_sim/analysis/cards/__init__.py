@@ -80,7 +80,7 @@ from typing import Any
 
 import pandas as pd
 
-from bonfire_sim.analysis.cards.check_topup import CHECK_TOP_UPS, TopUp, top_up_check
+from bonfire_sim.analysis.cards.check_topup import CHECK_SEEDS, CHECK_TOP_UPS, TopUp, top_up_check
 from bonfire_sim.analysis.cards.price import (
     Reprice,
     combine,
@@ -111,7 +111,8 @@ from bonfire_sim.analysis.cards.window import MIN_PRICE, verdict
 from bonfire_sim.analysis.runs import RunLike
 from bonfire_sim.sim.runconfig import RunConfig
 
-__all__ = ["CHECK_TOP_UPS", "DEFAULT_MEASURE", "DETAIL_KINDS", "MEASURES", "MIN_PRICE",
+__all__ = ["CHECK_SEEDS", "CHECK_TOP_UPS", "DEFAULT_MEASURE", "DETAIL_KINDS", "MEASURES",
+           "MIN_PRICE",
            "MIN_SLOPE", "RESPONSE_RATIO", "ProbeSettings", "Reprice", "TopUp", "card_table",
            "card_values", "combine",
            "fair_print", "flags_across_counts", "gnome_values",

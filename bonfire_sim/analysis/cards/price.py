@@ -38,7 +38,7 @@ import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.cards import survey as SV
-from bonfire_sim.analysis.cards.check_topup import CHECK_TOP_UPS, top_up_check
+from bonfire_sim.analysis.cards.check_topup import CHECK_SEEDS, top_up_check
 from bonfire_sim.analysis.cards.groups import group_runs
 from bonfire_sim.analysis.cards.probes import TASK_IDS, ProbeSettings, probe_values
 from bonfire_sim.analysis.cards.steps import (
@@ -292,7 +292,7 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     base = (max(used) + 1) if seed is None else int(seed)
     if not isinstance(top_ups, int) or top_ups < 0:
         raise ConfigError(f"top_ups must be an integer >= 0, got {top_ups!r}")
-    last = base + top_ups + rounds + CHECK_TOP_UPS
+    last = base + top_ups + rounds + CHECK_SEEDS
     if any(s in used for s in range(base, last + 1)):
         raise DataError(f"the fresh seeds {base}..{last} (top-ups, rounds, check) include a "
                         f"seed of the estimating runs ({sorted(used)}): pick a disjoint --seed")
@@ -375,8 +375,9 @@ def _check(groups: dict[int, list[Run]], prices: dict[str, int], printed: dict[s
     """The check: new deals (``seed``) at the final prices, moving nothing, of every card
     re-priced or ``steered`` (moved or flagged in some round, ``back`` where it ended on
     its start value); rows the check cannot resolve get more forks before the verdict
-    (``check_topup.top_up_check``: that card at that count, twice the focus games, on the seeds
-    after it, at most ``CHECK_TOP_UPS`` times, and its tier's other cards there on the
+    (``check_topup.top_up_check``: that card at that count, on the games its gap to the
+    margin asks, on the seeds after it, at most ``CHECK_TOP_UPS`` looks and a last one for
+    rows the reference moved, and its tier's other cards there on the
     games its reference term is worth), which rests on all of them."""
     moved = sorted({c for c in prices if prices[c] != printed[c]} | set(steered))
     if note:
@@ -541,7 +542,7 @@ def overrides_toml(result: Reprice, runs: Sequence[Run], margin: float) -> str:
         lines.append(f"players = {cfg.players}")
         strategies = ", ".join(f'"{s}"' for s in cfg.strategies)
         lines.append(f"strategies = [{strategies}]")
-    seeds = [r.seed for r in result.rounds] + ([result.check.seed + CHECK_TOP_UPS]
+    seeds = [r.seed for r in result.rounds] + ([result.check.seed + CHECK_SEEDS]
                                                 if result.check else [])
     lines += [f"seat_rotation = {'true' if cfg.seat_rotation else 'false'}",
               f"seed = {max([r.config.seed for r in runs] + seeds) + 1}", "",
