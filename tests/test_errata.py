@@ -544,6 +544,11 @@ def test_only_a_card_still_too_strong_at_the_lowest_price_is_one_no_price_fixes(
     assert note(+2.0).startswith("no price fixes it")  # still too strong at 1
     # ... and it says what to do, with the evidence: its surplus measured at the floor
     assert "change the condition" in note(+2.0) and "surplus at 1: 3p +2.0" in note(+2.0)
+    # ... and says it as a field the sheet's card and print table read (not the prose)
+    check = Measure(9, seats, {}, _rows("R3", 1, {3: (2.0, 0.5, "measured")}), measure=LIT)
+    line = E.task_lines(Loop(start=start, estimate=est, edition=Edition({}, {"R3": 1}),
+                             check=[check]), Targets(), {3: "model players"})[0][0]
+    assert line["change_condition"] is True
 
 
 def test_the_sheet_and_the_report_propose_one_not_zero_and_say_change_the_condition():
@@ -777,6 +782,7 @@ def test_a_task_no_price_fixes_says_change_the_condition_where_the_designer_read
 
     def card_and_row(note: str) -> tuple[dict, str]:
         line["note"] = note
+        line["change_condition"] = bool(note)  # as task_lines writes them together
         card = next(c for c in cards_from_sheet(doc) if c["id"] == "card-tasks")
         md = R.render_markdown(doc, "Errata", "model")
         rows = [x for x in md.splitlines() if x.startswith(f"| {item} |")]

@@ -223,6 +223,7 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
                       "note": "" if fixes else "no price fixes it: change the condition: "
                       f"too strong even at the lowest print {MIN_PRICE} (surplus at "
                       f"{MIN_PRICE}: {at})",
+                      "change_condition": not fixes,
                       "today": today[card], "proposed": loop.edition.task_points[card],
                       "changed": True, "before": before,
                       "effect": {"value": after, "lo": after - half, "hi": after + half,

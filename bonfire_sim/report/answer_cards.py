@@ -162,8 +162,8 @@ def task_card(sheet: Mapping[str, Any]) -> dict[str, Any]:
 
 def change_condition(line: Mapping[str, Any]) -> bool:
     """Whether a sheet's task line is one no price fixes (``analysis.errata.task_lines``'
-    note: printed at the lowest value and still too strong there)."""
-    return str(line.get("note") or "").startswith("no price fixes it")
+    ``change_condition``: printed at the lowest value and still too strong there)."""
+    return bool(line.get("change_condition"))
 
 
 def _need(detail: str) -> int:
