@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from bonfire_sim.analysis.cards import CHECK_TOP_UPS, card_table, check_topup, top_up_check, verdict
+from bonfire_sim.analysis.cards import CHECK_TOP_UPS, card_table, top_up_check, verdict
 from bonfire_sim.analysis.cards.check_topup import reference_games
 from bonfire_sim.rules import components as C
 
@@ -55,14 +55,14 @@ def test_an_unresolved_row_gets_more_forks_and_its_verdict_rests_on_all_of_them(
     assert set(verdict(before, 1.0)) == {"unresolved"}  # 100 forks: half ~0.8, crosses 1
     table, forks, played, lines = _check()
     a = table.loc[("A", 2)]
-    # 100 of the check + the sized look(s) on seed 51 ...: all of them
+    # 100 of the check + the doubled look(s) on seed 51 ...: all of them
     assert a["n"] == len(forks[(forks["card"] == "A") & (forks["players"] == 2)])
     assert a["n"] > 100 and set(forks["seed"]) >= {50, 51}
     assert verdict(table.loc[[("A", 2)]], 1.0).iloc[0] == "within"
     assert played[0].seed == 51 and ("A", 2) in played[0].rows
     assert ("C", 2) not in [r for t in played for r in t.rows]  # resolved: not played again
-    x = played[0].row_games[played[0].rows.index(("A", 2))]
-    assert lines and f"A at 2p {x:,} more games" in lines[0]
+    assert played[0].games == 200  # twice the check's games
+    assert lines and "A at 2p 200 more games" in lines[0]
 
 
 def test_without_the_top_up_the_same_row_stays_unresolved():
@@ -71,7 +71,7 @@ def test_without_the_top_up_the_same_row_stays_unresolved():
     assert verdict(table.loc[[("A", 2)]], 1.0).iloc[0] == "unresolved"
 
 
-# -- sized looks: each open row on the games its gap to the margin asks --------------
+# -- a model whose estimate stays put: how many looks a rule takes is the rule's ------
 
 def _exact(truth: Mapping[tuple[str, int], float], sd: Mapping[str, float],
            bias: Mapping[tuple[str, int, int], float] | None = None):
@@ -95,57 +95,12 @@ def _exact(truth: Mapping[tuple[str, int], float], sd: Mapping[str, float],
     return more
 
 
-def test_a_row_near_the_margin_resolves_in_one_sized_look_where_doubling_needs_three():
-    """D at -0.80, +/-0.60 on the check's 100 forks: its interval clears -1 once its
-    half-width is below 0.20, at 900 forks.  Doubling (200, then 400 more) leaves it at
-    +/-0.23 after two looks; the sized look asks ``intervals.games_needed`` for 0.8 of the
-    gap (1,406 in all: 1,307 more, rounded up to 100 / 16 x 2^8 = 1,600: a sixteenth of the
-    check's games times a power of two) and resolves it at once."""
-    sd = {"D": 0.6 * 10 / 1.96}
-    more = _exact({("D", 2): -0.8}, sd)
-    lines: list[str] = []
-    table, forks, played = top_up_check(more({2: ["D"]}, 50, 100), _table, more, ["D"], 1.0,
-                                        50, 100, top_ups=2, note=lines.append, sized=True)
-    d = table.set_index(["card", "players"]).loc[[("D", 2)]]
-    assert verdict(d, 1.0).iloc[0] == "within", d
-    assert len(played) == 1 and played[0].rows == (("D", 2),)
-    assert played[0].row_games == (1600,)
-    # not more than the row's cap, and the line says what was forked
-    assert played[0].row_games[0] <= check_topup.ROW_CAP * 100
-    assert "D at 2p 1,600 more games" in lines[0], lines
-
-
-def test_a_row_on_the_margin_is_held_and_says_so():
-    """B exactly on the margin (+1.00) asks for no finite number of forks, and G at -0.97
-    +/- 0.60 for 62,500 (above its cap of ``ROW_CAP`` x 100): both are held 'at the
-    margin' with what they need, no forks spent on them, and the check's other rows still
-    get theirs."""
-    sd = {"B": 2.0, "G": 0.6 * 10 / 1.96, "D": 0.6 * 10 / 1.96}
-    truth = {("B", 2): 1.0, ("G", 2): -0.97, ("D", 2): -0.8}
-    more = _exact(truth, sd)
-    lines: list[str] = []
-    table, forks, played = top_up_check(more({2: ["B", "G", "D"]}, 50, 100), _table, more,
-                                        ["B", "G", "D"], 1.0, 50, 100, note=lines.append,
-                                        sized=True)
-    assert set(forks.loc[forks["seed"] > 50, "card"]) == {"D"}  # B and G: nothing more
-    t = table.set_index(["card", "players"])
-    assert list(verdict(t.loc[[("B", 2), ("G", 2)]], 1.0)) == ["unresolved"] * 2
-    held = {(h.card, h.players): h for h in played[0].held}
-    assert held[("B", 2)].why == "at the margin" and held[("B", 2)].needs == -1
-    g = held[("G", 2)]
-    assert g.why == "at the margin" and g.needs > check_topup.ROW_CAP * 100
-    assert "B at 2p held (at the margin)" in lines[0]
-    assert f"G at 2p held (at the margin: needs {held[('G', 2)].needs:,} games)" in lines[0]
-    assert played[0].to_json()["held"][0] == {"card": "B", "players": 2,
-                                              "why": "at the margin", "needs": -1}
-
-
 def test_a_row_the_reference_moves_across_after_its_last_look_gets_a_look():
     """E is measured against A (its surplus: E's mean less A's error): A's check forks
-    read 1.0 low, so E reads -0.3 +/- 0.3 (within) until A's top-up (about 460 forks), after
-    which A's error shrinks to about 0.18 and E reads about -1.12 +/- 0.3: across -1 after
+    read 1.0 low, so E reads -0.3 +/- 0.3 (within) until A's top-up (200 forks), after
+    which A's error shrinks to about 0.33 and E reads about -0.97: across the margin after
     the last top-up.  The last
-    look forks E on the games its gap asks (seed 52), and its verdict rests on them."""
+    look forks E on the next doubling (seed 52), and its verdict rests on them."""
     truth = {("A", 2): 0.5, ("E", 2): -1.3}
     sd = {"A": 0.95 * 10 / 1.96, "E": 0.3 * 10 / 1.96}
     more = _exact(truth, sd, bias={("A", 2, 50): -1.0})
@@ -161,19 +116,16 @@ def test_a_row_the_reference_moves_across_after_its_last_look_gets_a_look():
     t0 = table_of(first).set_index(["card", "players"])
     assert list(verdict(t0.loc[[("A", 2), ("E", 2)]], 1.0)) == ["unresolved", "within"]
     lines: list[str] = []
-    # doubling (the default) takes the last look too: E on 4 x 100 games of seed 52
-    _t, f2, p2 = top_up_check(first, table_of, more, ["A", "E"], 1.0, 50, 100, top_ups=1)
-    assert [(t.seed, t.rows, t.last) for t in p2] == [(51, (("A", 2),), False),
-                                                     (52, (("E", 2),), True)]
-    assert len(f2[(f2["card"] == "E") & (f2["seed"] == 52)]) == 400
+    # the last look forks E on the next doubling: 4 x 100 games of seed 52
     table, forks, played = top_up_check(first, table_of, more, ["A", "E"], 1.0, 50, 100,
-                                        top_ups=1, note=lines.append, sized=True)
-    assert played[0].rows == (("A", 2),)
-    assert len(played) == 2 and played[1].last and played[1].seed == 52
-    assert played[1].rows == (("E", 2),)
+                                        top_ups=1, note=lines.append)
+    assert [(t.seed, t.rows, t.last) for t in played] == [(51, (("A", 2),), False),
+                                                         (52, (("E", 2),), True)]
+    assert len(forks[(forks["card"] == "E") & (forks["seed"] == 52)]) == 400
     assert "moved across by the sharper reference" in lines[1]
     t = table.set_index(["card", "players"])
-    assert verdict(t.loc[[("E", 2)]], 1.0).iloc[0] == "off", t.loc[("E", 2)]
+    assert t.loc[("E", 2), "n"] == 500  # its verdict rests on the check's and the look's
+    assert verdict(t.loc[[("E", 2)]], 1.0).iloc[0] != "within", t.loc[("E", 2)]
     assert set(forks.loc[(forks["card"] == "E"), "seed"]) == {50, 52}
 
 
@@ -243,7 +195,7 @@ def test_a_top_up_shrinks_the_whole_interval_when_the_reference_dominates_it():
     assert before["status"] == "not measured" or before["s_hi"] > 1.0  # open at the check
     (top,) = played
     assert top.rows == ((OPEN, 2),)
-    x = top.row_games[0]
+    x = top.games
     ratio = _s_se(after) / _s_se(before)
     assert ratio < 0.6, ratio  # B9's own forks alone: ~0.95
     (ref,) = top.reference

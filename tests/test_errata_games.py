@@ -281,8 +281,7 @@ def test_the_check_plays_a_count_it_cannot_resolve_again_on_more_games(tmp_path,
 def test_the_check_forks_a_task_row_it_cannot_resolve_again_on_the_seeds_after(tmp_path):
     """Issue 36: the sheet's check round (``task_top_ups``) forks a re-printed task whose
     row at some count crosses the margin again, on new games of the seeds after the
-    check's (twice the focus games, then twice that: ``cards.check_topup.SIZED`` is off),
-    through the same step as
+    check's (twice the focus games, then twice that), through the same step as
     ``reprice``'s check (``cards.top_up_check``); its row rests on every fork.  Without
     the top-ups the row has the check's forks alone."""
     from bonfire_sim.analysis import errata_measure as EM
@@ -299,8 +298,8 @@ def test_the_check_forks_a_task_row_it_cannot_resolve_again_on_the_seeds_after(t
                               status=said.append)(edition, 77, ["R3"])
     once = EM.fresh_measure(bases, plan, Targets(), tmp_path / "b")(edition, 77, ["R3"])
     # 40 games of forks cannot resolve a card to a point: a look on the seed after
-    ups = [(t["seed"], t["rows"], t["row_games"]) for t in topped.top_ups]
-    assert ups[:2] == [(78, [["R3", 2]], [80]), (79, [["R3", 2]], [160])], ups
+    ups = [(t["seed"], t["rows"], t["games"]) for t in topped.top_ups]
+    assert ups[:2] == [(78, [["R3", 2]], 80), (79, [["R3", 2]], 160)], ups
     assert [u[0] for u in ups] == list(range(78, 78 + len(ups))) and len(ups) <= 3
     assert once.top_ups == []
     r3 = {m: int(x.cards.loc[x.cards["card"] == "R3", "n"].iloc[0])

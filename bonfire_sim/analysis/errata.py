@@ -189,9 +189,6 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
     # the rows each of the check's top-ups forked again
     looks = [{(str(c), int(n)) for c, n in t["rows"]}
              for t in (loop.check[0].top_ups if loop.check else [])]
-    # the open rows a look held back (the last word on each): at the margin, or budget
-    holds = {(str(h["card"]), int(h["players"])): h
-             for t in (loop.check[0].top_ups if loop.check else []) for h in t.get("held", [])}
     for card in changed:
         rows = check[check["card"] == card]
         # a count verifies only when its row is measured and its whole interval lies
@@ -201,8 +198,7 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
                                         "hi": _f(r["s_hi"]), "status": r["status"],
                                         "n": int(r["n"]), "verdict": str(marks[i]),
                                         "top_ups": sum((card, int(r["players"])) in rs
-                                                       for rs in looks),
-                                        "held": holds.get((card, int(r["players"])))}
+                                                       for rs in looks)}
                     for i, r in rows.iterrows()}
         after = pooled(check, card) if len(rows) else math.nan
         e = est[est["card"] == card]
@@ -279,20 +275,8 @@ def _counts(residual: Mapping[int, Mapping[str, Any]], which: str, margin: float
     return "; ".join(
         f"{n}p {number(r['surplus'])} ({bound(r['lo'])} to {bound(r['hi'])}) on {r['n']:,} forks"
         + (f" after {r['top_ups']} top-up(s)" if r["top_ups"] else "")
-        + _held(r.get("held"))
         if math.isfinite(r["lo"] + r["hi"]) else f"{n}p not measured ({r['n']:,} forks)"
         for n, r in sorted(residual.items()) if r["verdict"] == which)
-
-
-def _held(hold: Mapping[str, Any] | None) -> str:
-    """", at the margin: it would need 61,000 games" (of forks, in all) for a row a look
-    held back."""
-    if not hold:
-        return ""
-    if hold["why"] == "budget":
-        return ", held: the check's forks went to rows that need fewer"
-    return (", at the margin: " + (f"it would need {hold['needs']:,} games" if hold["needs"] >= 0
-                                   else "no number of forks would tell"))
 
 
 def _why(cards: pd.DataFrame, card: str) -> dict[int, dict[str, float]]:

@@ -67,18 +67,12 @@ def _check_forks(sheet: Mapping[str, Any]) -> str:
 
 
 def _look(t: Mapping[str, Any]) -> str:
-    """One look of the check: "seed 2034: R10 at 4p on 3,100 new games, ...", its
-    reference forks and the rows it held back."""
-    sizes = t.get("row_games") or [t["games"]] * len(t["rows"])
-    rows = ", ".join(f"{c} at {n}p on {g:,}" for (c, n), g in zip(t["rows"], sizes, strict=True))
-    held = ", ".join(f"{h['card']} at {h['players']}p ("
-                     + ("budget" if h["why"] == "budget" else
-                        f"at the margin: needs {h['needs']:,}" if h["needs"] >= 0
-                        else "on the margin") + ")" for h in t.get("held") or [])
+    """One look of the check: "seed 2034: R10 at 4p on 3,100 new games, ..." and its
+    reference forks."""
+    rows = ", ".join(f"{c} at {n}p on {t['games']:,}" for c, n in t["rows"])
     return (f"seed {t['seed']}{' (rows the reference moved)' if t.get('last') else ''}: "
             + (f"{rows} new games" if rows else "no row forked")
-            + _reference_forks(t.get("reference") or [])
-            + (f"; held {held}" if held else ""))
+            + _reference_forks(t.get("reference") or []))
 
 
 def _reference_forks(refs: Sequence[Mapping[str, Any]]) -> str:

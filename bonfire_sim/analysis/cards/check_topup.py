@@ -10,21 +10,19 @@ that card again at that count on new deals (the seeds after the check's), at mos
 look's, clustered by seed and deal).  A row still open after them is reported as
 unresolved, with its forks and the interval left.
 
-**Each look is sized to what the row needs.**  Doubling the games each look is blind: a
-row at -0.78 with half-width 0.30 against a margin of 1 needs its half-width below 0.22,
-about twice its games, while a row at -0.97 needs 100 times them.  So a look asks, per open
-row, the games that would put its interval on one side of ± margin were its estimate to
-stay (``games_to_resolve``: ``intervals.games_needed`` for ``AIM`` of the gap), less its
-games so far; rows are served cheapest first within the check's budget (``CHECK_CAP``), and
-a row that would need more than its own cap (``ROW_CAP``), or sits on the margin, is held
-"at the margin" with what it would need: its interval is reported as it stands, and its
-forks go to the rows they can resolve.  A row not measured asks as many games again.
+**Each look doubles.**  Every open row is forked again on twice the last look's games
+(the check's ``games`` x 2, x 4, x 8 ...).  Looks sized to each row's gap to the margin
+were measured and dropped (commit e93b797 and before: ``SIZED``): a row's ask rests on its
+point estimate, mostly noise at the check, so on the example sheet they verified 2 and 4
+task lines of 24 (row caps 16 and 32) where doubling verified 6 (B9 at 4 players read near
+-1 at the check, asked 671,703 games and was held; doubling gave it 10,758 forks and
+verified it).  A row not measured is doubled like the rest.
 
 **A last look for rows the reference moved.**  A sharper reference moves every row of its
 tier, including rows resolved at the look before (on the example sheet R22 and Y14 at 3
 players crossed the margin after the final top-up).  After the ``CHECK_TOP_UPS`` looks,
 one more (seed ``CHECK_SEEDS`` after the check's) takes the rows open now that were not
-open when the last look was planned, within the same caps.  Its own forks can move its
+open when the last look was planned, on the next doubling of games.  Its own forks can move its
 tier's other rows again; that is not chased further (a row it moves is reported as it
 stands, with its interval).
 
@@ -38,7 +36,7 @@ reference).  So each top-up also forks the *other* cards of each open row's tier
 count, on the first ``y`` games of the same new seed (the open cards' games begin with the
 same deals; every tier card stands at its new print there, never the pre-change survey's).
 ``y`` is the marginal rule of a fixed budget: with ``x`` own games at this look (the
-row's sized games), a reference game costs ``c`` card forks (the ``c`` cards forked) and buys
+row's games at this look), a reference game costs ``c`` card forks (the ``c`` cards forked) and buys
 ``-dR/dy``, an own game costs one and buys ``V_i a / (a + x)^2`` (``a``: the card's games
 so far); ``y`` minimises R(y) + c y V_i a / (a + x)^2 on a grid of 0..x games, so the
 reference gets games exactly while a reference fork buys more than the card's own last
@@ -64,7 +62,7 @@ import pandas as pd
 
 from bonfire_sim.analysis.cards.table import MIN_DEALS
 from bonfire_sim.analysis.cards.window import verdict
-from bonfire_sim.analysis.intervals import games_needed, t95
+from bonfire_sim.analysis.intervals import t95
 
 # More forks for check rows whose interval crosses the margin, at most.  Three since the
 # reference is topped up too: on the example sheet a third look of B9's forks alone left
@@ -74,24 +72,6 @@ CHECK_TOP_UPS = 3
 # Seeds a check's looks may take after its own: the top-ups, then the last look for rows
 # the sharper reference moved across after theirs.
 CHECK_SEEDS = CHECK_TOP_UPS + 1
-# A sized look's bounds, in the check's games per row: a row's own forks over all looks
-# (32: twice the doubling's 2 + 4 + 8; at 16 the example sheet held B9, R9, Y1 and Y3,
-# asking 28,000-33,000, and verified 2 task lines of 24), and the open rows' own forks of all
-# looks per verified row of the check (the doubling spent 5 on the example sheet).  The
-# reference forks are not in it: the marginal rule gives a tier at most a look's own games
-# (``reference_games``), and a check of one card in a 22-card tier would starve.  A row
-# that would need more than its cap is held "at the margin".
-ROW_CAP = 32
-CHECK_CAP = 6
-# A look aims the row's half-width at this share of its gap to the margin: the estimate
-# moves with the new games, so aiming at the whole gap would resolve about half the rows.
-AIM = 0.8
-# Sized looks are not the default: on the example sheet they verified 2 and 4 task lines
-# of 24 (row caps 16 and 32) where doubling verified 6, since a row's ask rests on its
-# point estimate, mostly noise at the check (B9 at 4 players read near -1 there, asked
-# 671,703 games and was held; doubling gave it 10,758 forks and verified it).  Doubling
-# (each look twice the last's games for every open row) keeps the last look.
-SIZED = False
 GRID = 64  # the reference's games are chosen among x * k / GRID, k = 0 .. GRID
 
 # ({players: the cards open at that count}, seed, games) -> the fork table of those cards
@@ -116,43 +96,23 @@ class Reference:
 
 
 @dataclass(frozen=True)
-class Hold:
-    """An open row a look did not fork: ``why`` "at the margin" (it would need more than
-    its cap, ``needs`` games in all, -1 where no number would do: it sits on the margin)
-    or "budget" (the check's forks were spent on rows that need fewer)."""
-
-    card: str
-    players: int
-    why: str
-    needs: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"card": self.card, "players": self.players, "why": self.why,
-                "needs": self.needs}
-
-
-@dataclass(frozen=True)
 class TopUp:
     """One look of a check: its ``seed``, the largest ``games`` it played, the ``rows``
     (card, players) it forked again because their interval crossed the margin, each on
-    its ``row_games`` (sized to what it needs), the ``reference`` forks of their tiers
-    on the same seed, the open rows it ``held`` back, and whether it is the ``last``
-    look (for rows the sharper reference moved across after theirs)."""
+    each on ``games`` of them, the ``reference`` forks of their tiers on the same seed,
+    and whether it is the ``last`` look (for rows the sharper reference moved across
+    after theirs)."""
 
     seed: int
     games: int
     rows: tuple[tuple[str, int], ...]
     reference: tuple[Reference, ...] = ()
-    row_games: tuple[int, ...] = ()
-    held: tuple[Hold, ...] = ()
     last: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"seed": self.seed, "games": self.games,
                 "rows": [[c, n] for c, n in self.rows],
-                "row_games": list(self.row_games) or [self.games] * len(self.rows),
-                "reference": [r.to_json() for r in self.reference],
-                "held": [h.to_json() for h in self.held], "last": self.last}
+                "reference": [r.to_json() for r in self.reference], "last": self.last}
 
 
 def open_rows(table: pd.DataFrame, cards: Sequence[str], margin: float) -> dict[int, list[str]]:
@@ -232,77 +192,17 @@ def _reference_plan(table: pd.DataFrame, todo: Mapping[tuple[str, int], int],
     return out
 
 
-def games_to_resolve(row: Mapping[str, Any], margin: float, seen: int) -> float:
-    """The own games in all (``seen`` so far included) that would put the row's 95%
-    interval on one side of ± ``margin`` if its estimate stayed where it is: its
-    half-width aimed at ``AIM`` of the gap between the estimate and the nearer edge of
-    the margin (``intervals.games_needed``).  A row not measured (no interval) asks
-    twice its games, the old doubling; a row on the margin asks infinitely many."""
-    est, lo, hi = (float(row[k]) for k in ("surplus", "s_lo", "s_hi"))
-    if row.get("status", "measured") != "measured" or not np.isfinite(lo + hi + est):
-        return float(2 * seen)
-    gap = abs(abs(est) - margin)
-    if gap <= 0:
-        return float("inf")
-    need = games_needed(seen, (hi - lo) / 2, AIM * gap)
-    return float(need) if np.isfinite(need) else float("inf")
-
-
-def _round_up(x: float, step: int) -> int:
-    """``x`` games rounded up to ``step`` / 16 times a power of two (``step``: the
-    check's games, so a row not measured, which asks as many again, gets exactly them).
-    A look plays its games once per distinct size and count (``MoreFn`` forks its cards
-    on the first ``games`` of one seed), so per-row sizes would replay the same deals
-    once per row; on powers of two a count's games played stay within twice its largest
-    row's, at the price of at most twice the forks a row asks."""
-    k = 0
-    while np.ceil(step * 2 ** k / 16) < x:
-        k += 1
-    return int(np.ceil(step * 2 ** k / 16))
-
-
-def _look(table: pd.DataFrame, rows: Sequence[tuple[str, int]], margin: float,
-          seen: Mapping[tuple[str, int], int], own_left: Mapping[tuple[str, int], int],
-          budget: int, step: int,
-          ) -> tuple[dict[tuple[str, int], int], list[Reference], list[Hold]]:
-    """One sized look: (the own games of each row it forks, their reference forks, the
-    rows it holds back).  Each open row asks ``games_to_resolve`` less its games so
-    far; a row asking more than its cap leaves (``own_left``) is held (``at the
-    margin``); the rest are taken cheapest first while their own forks fit the
-    check's ``budget`` left, the others held (``budget``)."""
-    idx = table[table["kind"] == "task"].set_index(["card", "players"])
-    asks: list[tuple[int, tuple[str, int]]] = []
-    held: list[Hold] = []
-    for key in rows:
-        need = games_to_resolve(idx.loc[[key]].iloc[0], margin, seen[key])
-        if not np.isfinite(need) or need - seen[key] > own_left[key]:
-            held.append(Hold(key[0], key[1], "at the margin",
-                             int(need) if np.isfinite(need) else -1))
-            continue
-        asks.append((min(_round_up(need - seen[key], step), own_left[key]), key))
-    take: dict[tuple[str, int], int] = {}
-    for x, key in sorted(asks, key=lambda a: (a[0], a[1])):
-        if sum(take.values()) + x > budget:
-            held.append(Hold(key[0], key[1], "budget", seen[key] + x))
-            continue
-        take[key] = x
-    return take, (_reference_plan(table, take, seen) if take else []), held
-
-
 def top_up_check(forks: pd.DataFrame, table_of: Callable[[pd.DataFrame], pd.DataFrame],
                  more: MoreFn, cards: Sequence[str], margin: float, seed: int, games: int,
                  *, top_ups: int = CHECK_TOP_UPS, base_games: int | None = None,
-                 sized: bool = SIZED,
                  note: Callable[[str], None] | None = None,
                  ) -> tuple[pd.DataFrame, pd.DataFrame, list[TopUp]]:
     """(the card table, all forks, the top-ups played) of a check whose ``forks`` were
     played on the deals of ``seed``, ``games`` of them per count for the ``cards`` it
     verifies and ``base_games`` (None: ``games``) for every other card: while some of
     their rows are unresolved (``open_rows``), at most ``top_ups`` times, fork each such
-    row again on twice the last look's games (``sized``: on the games it needs, ``_look``:
-    sized to its gap to the margin, within ``ROW_CAP`` and ``CHECK_CAP``) of the next
-    seed (``seed + 1``, ``seed + 2`` ...),
-    their tiers' other cards on the first games of it that the reference is worth
+    row again on twice the last look's games of the next seed (``seed + 1``, ``seed + 2``
+    ...), their tiers' other cards on the first games of it that the reference is worth
     (``reference_games``), and re-read the table (``table_of``) from every fork so far.
     Then one last look (seed ``seed + 1 + top_ups``) for the rows that were resolved at
     the last look and are open now: the sharper reference moved them across."""
@@ -313,12 +213,7 @@ def top_up_check(forks: pd.DataFrame, table_of: Callable[[pd.DataFrame], pd.Data
     seen: dict[tuple[str, int], int] = {}
     for c, n in zip(table["card"].astype(str), table["players"].astype(int), strict=True):
         seen[(c, n)] = games if c in focus else start
-    rows0 = [(c, n) for n, cs in open_rows(table, cards, margin).items() for c in cs]
-    own_left = {k: ROW_CAP * games for k in seen}
-    verified = int(((table["kind"] == "task") & table["card"].isin(list(focus))).sum())
-    budget = max(CHECK_CAP * verified, ROW_CAP) * games  # at least one row's cap
-    step = games  # sized games are rounded up to games / 16 times a power of two
-    before: set[tuple[str, int]] = set(rows0)  # the rows open when the last look was planned
+    before = {(c, n) for n, cs in open_rows(table, cards, margin).items() for c in cs}
     for k in range(top_ups + 1):
         now = [(c, n) for n, cs in open_rows(table, cards, margin).items() for c in cs]
         why = "interval across"
@@ -327,50 +222,35 @@ def top_up_check(forks: pd.DataFrame, table_of: Callable[[pd.DataFrame], pd.Data
             why = "moved across by the sharper reference after their last look"
         if not now:
             break
-        if sized:
-            todo, refs, held = _look(table, now, margin, seen, own_left, budget, step)
-        else:  # doubling: every open row on twice the last look's games
-            todo = dict.fromkeys(now, games * 2 ** (k + 1))
-            refs, held = _reference_plan(table, todo, seen), []
+        x = games * 2 ** (k + 1)
+        todo = dict.fromkeys(now, x)
+        refs = _reference_plan(table, todo, seen)
         before = set(now)
         s = seed + 1 + k
         if note:
             note(f"check look {k + 1} (seed {s}): {len(now)} row(s) unresolved ({why} "
                  f"±{margin:g}); "
-                 + (", ".join(f"{c} at {n}p {x:,} more games" for (c, n), x in todo.items())
-                    or "none forked")
+                 + ", ".join(f"{c} at {n}p {x:,} more games" for c, n in now)
                  + "".join(f"; their reference, the {len(r.cards)} other {r.group} "
                            f"card(s) at {r.players}p, on its first {r.games:,} games"
-                           for r in refs)
-                 + "".join(f"; {h.card} at {h.players}p held ({h.why}"
-                           + (f": needs {h.needs:,} games" if h.needs >= 0 else "")
-                           + ")" for h in held))
-        if not todo:
-            played.append(TopUp(s, 0, (), tuple(refs), (), tuple(held), k == top_ups))
-            break
-        parts = [forks]
-        for x in sorted(set(todo.values())):
-            same: dict[int, list[str]] = {}
-            for (c, n), v in todo.items():
-                if v == x:
-                    same.setdefault(n, []).append(c)
-            parts.append(more({n: sorted(cs) for n, cs in sorted(same.items())}, s, x))
+                           for r in refs))
+        opened: dict[int, list[str]] = {}
+        for c, n in now:
+            opened.setdefault(n, []).append(c)
+        parts = [forks, more({n: sorted(cs) for n, cs in sorted(opened.items())}, s, x)]
         for y in sorted({r.games for r in refs}):
-            same = {}
+            same: dict[int, list[str]] = {}
             for r in refs:
                 if r.games == y:
                     same.setdefault(r.players, []).extend(r.cards)
             parts.append(more({n: sorted(cs) for n, cs in sorted(same.items())}, s, y))
         forks = pd.concat(parts, ignore_index=True)
-        for key, x in todo.items():
+        for key in now:
             seen[key] = seen.get(key, start) + x
-            own_left[key] = own_left.get(key, ROW_CAP * games) - x
         for r in refs:
             for c in r.cards:
                 seen[(c, r.players)] = seen.get((c, r.players), start) + r.games
-        budget -= sum(todo.values())
         table = table_of(forks)
-        rows = tuple(sorted(todo, key=lambda r: (r[1], r[0])))
-        played.append(TopUp(s, max(todo.values()), rows, tuple(refs),
-                            tuple(todo[r] for r in rows), tuple(held), k == top_ups))
+        rows = tuple(sorted(now, key=lambda r: (r[1], r[0])))
+        played.append(TopUp(s, x, rows, tuple(refs), k == top_ups))
     return table, forks, played
