@@ -420,6 +420,20 @@ def rate_difference(k_a: Any, n_a: Any, k_b: Any, n_b: Any) -> tuple[np.ndarray,
             d + np.sqrt((ub - pb) ** 2 + (pa - la) ** 2))
 
 
+def clustered_rate_difference(a: ClusteredTotal, b: ClusteredTotal,
+                              ) -> tuple[float, float, float, float, float]:
+    """(p_a, p_b, p_b - p_a, lo, hi): ``rate_difference``'s Newcombe hybrid interval for
+    two rates whose observations are correlated within clusters (the seat rotations of one
+    deal, the players of one game): each rate's Wilson bounds on its effective number of
+    observations (``ClusteredTotal.wilson``), combined as there.  Plain Newcombe when
+    every cluster holds one observation."""
+    pa, la, ua = a.wilson()
+    pb, lb, ub = b.wilson()
+    d = pb - pa
+    return (pa, pb, d, d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2),
+            d + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2))
+
+
 def pool_inverse_variance(values: Any, se: Any) -> tuple[float, float, float]:
     """(estimate, standard error, p): the inverse-variance weighted mean of independent
     estimates with standard errors ``se``, and the p value of Cochran's Q test that they

@@ -3,10 +3,12 @@
 Two runs share their deals when seed, player count, strategies and seat rotation agree:
 game ``i`` of both is then the same deal with the same seats, and only the runs' overrides
 (or code) differ.  Differences are taken within each game and then averaged, which
-removes the deal-to-deal variation from the comparison (common random numbers); the
-intervals are Student t over games.  Task and gnome value differences pair the two runs'
-forks of the same item in the same game.  Runs that do not share deals fall back to
-unpaired (Welch) differences; runs with different player counts are refused.
+removes the deal-to-deal variation from the comparison (common random numbers).  Every
+interval is clustered by deal (Student t over the deals): the seat rotations of one deal
+share its cards, so its games are not independent.  Task and gnome value differences pair
+the two runs' forks of the same item in the same game.  Runs that do not share deals fall
+back to unpaired (Welch) differences, each run's games clustered by their deal; runs with
+different player counts are refused.
 """
 
 from __future__ import annotations
@@ -20,8 +22,6 @@ from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.cards.views import fork_estimates
 from bonfire_sim.analysis.intervals import (
     clustered_total,
-    mean_ci,
-    mean_se,
     welch,
 )
 from bonfire_sim.analysis.runs import Run, shares_deals
@@ -35,12 +35,6 @@ def check_comparable(a: Run, b: Run) -> None:
     if na != nb:
         raise ConfigError(f"cannot compare a {na}-player run ({a.label}) with a {nb}-player "
                           f"run ({b.label}): compare runs of one player count")
-
-
-def _row(diffs: np.ndarray) -> dict[str, float]:
-    m, lo, hi = mean_ci(diffs)
-    se = mean_se(diffs)[1]
-    return {"diff": m, "se": se, "lo": lo, "hi": hi, "n": len(diffs)}
 
 
 def _per_game(p: pd.DataFrame) -> pd.DataFrame:
@@ -143,8 +137,10 @@ def value_differences(tab_a: pd.DataFrame, tab_b: pd.DataFrame, kind: str,
     """Per item: the fork value (mean score A - B of ``kind`` forks) in run A and in run B
     and their difference B - A with a 95% interval.
 
-    Paired: the items' forks in the same game of both runs are differenced (``n`` pairs);
-    items with fewer than ``min_pairs`` pairs, or unpaired runs, use Welch.  ``q_value`` /
+    Paired: the items' forks in the same game of both runs are differenced (``n`` pairs in
+    ``deals`` deals); items with fewer than ``min_pairs`` pairs, or unpaired runs, use
+    Welch.  Both intervals are clustered by deal, as ``score_differences``: the forks of
+    one deal's seat rotations are not independent (t over the deals).  ``q_value`` /
     ``flag`` (``up`` / ``down``): the difference exceeds ± margin (BH at alpha over the
     items); ``imprecise``: interval wider than ± margin.
     """
@@ -161,20 +157,23 @@ def value_differences(tab_a: pd.DataFrame, tab_b: pd.DataFrame, kind: str,
                                   "value_b": float(db.mean()) if len(db) else np.nan}
         used = False
         if paired:
-            j = (xa.assign(d_a=da).set_index("game_id")[["d_a"]]
+            j = (xa.assign(d_a=da).set_index("game_id")[["d_a", "deal"]]
                  .join(xb.assign(d_b=db).set_index("game_id")[["d_b"]], how="inner"))
             if len(j) >= min_pairs:
-                r = _row((j["d_b"] - j["d_a"]).to_numpy(float))
-                row.update(r)
+                # shared deals: game i is deal d in both runs, so A's deal labels the pair
+                row.update(_clustered_row((j["d_b"] - j["d_a"]).to_numpy(float),
+                                          j["deal"].to_numpy()))
                 row["paired"] = True
                 used = True
         if not used:
-            _, _, d, se, lo, hi = welch(da, db)
+            _, _, d, se, lo, hi = welch(da, db, xa["deal"].to_numpy(), xb["deal"].to_numpy())
             row.update({"diff": d, "se": se, "lo": lo, "hi": hi,
-                        "n": min(len(da), len(db)), "paired": False})
+                        "n": min(len(da), len(db)),
+                        "deals": min(xa["deal"].nunique(), xb["deal"].nunique()),
+                        "paired": False})
         rows.append(row)
     out = pd.DataFrame(rows, columns=["item", "value_a", "value_b", "diff", "se", "lo", "hi",
-                                      "n", "paired"])
+                                      "n", "deals", "paired"])
     q, f = FL.flag(out["diff"], out["se"], 0.0, margin, alpha, labels=("up", "down"))
     out["q_value"], out["flag"] = q, f
     out["imprecise"] = FL.imprecise(out["lo"], out["hi"], margin)

@@ -31,6 +31,7 @@ from bonfire_sim.analysis.intervals import (
     TOTALS_ROWS,
     Z95,
     Block,
+    ClusteredTotal,
     cluster_cuts,
     clustered_totals,
     dense_codes,
@@ -95,6 +96,40 @@ def list_counts(lists: pd.Series, ids: Sequence[str]) -> np.ndarray:
     counts = dict(zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist(),
                       strict=True)) if vc is not None else {}
     return np.array([counts.get(i, 0) for i in ids], dtype=float)
+
+
+def list_totals(lists: pd.Series, clusters: np.ndarray, ids: Sequence[str],
+                ) -> list[ClusteredTotal]:
+    """Per id of ``ids``: the ``ClusteredTotal`` of "this row's list holds the id" (its
+    count per row), the rows correlated within ``clusters`` (a row's deal).  Counted in
+    Arrow as ``list_counts`` and summed per (id, cluster) pair that occurs: no row x id
+    matrix, no row x cluster one.  The squares sum_c (k_c - n_c m)^2 expand to
+    sum k_c^2 - 2 m sum k_c n_c + m^2 sum n_c^2, the first two over the pairs that occur."""
+    arrow = getattr(lists.array, "__arrow_array__", None)
+    arr = arrow() if isinstance(lists.dtype, pd.ArrowDtype) and arrow else pa.array(
+        lists, from_pandas=True)
+    n = len(arr)
+    if n == 0:
+        return [ClusteredTotal(0, 0, float("nan"), float("nan")) for _ in ids]
+    codes = dense_codes(np.asarray(clusters))
+    k = int(codes.max()) + 1
+    n_c = np.bincount(codes, minlength=k).astype(float)
+    found = pc.index_in(pc.list_flatten(arr), value_set=pa.array(list(ids)))
+    item = np.asarray(pc.fill_null(found, -1), dtype=np.int64)
+    row = np.asarray(pc.list_parent_indices(arr), dtype=np.int64)
+    keep = item >= 0
+    pair, k_pair = np.unique(item[keep] * k + codes[row[keep]], return_counts=True)
+    item_of, cluster_of = pair // k, pair % k
+    k_pair = k_pair.astype(float)
+    total = np.bincount(item_of, weights=k_pair, minlength=len(ids))
+    kk = np.bincount(item_of, weights=k_pair ** 2, minlength=len(ids))
+    kn = np.bincount(item_of, weights=k_pair * n_c[cluster_of], minlength=len(ids))
+    nn = float((n_c ** 2).sum())
+    out = []
+    for j in range(len(ids)):
+        m = total[j] / n
+        out.append(ClusteredTotal(n, k, float(m), float(kk[j] - 2 * m * kn[j] + m * m * nn)))
+    return out
 
 
 # ---- pooling across player counts ---------------------------------------------------------

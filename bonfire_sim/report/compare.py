@@ -18,42 +18,44 @@ from bonfire_sim.report import figures as F
 from bonfire_sim.report import html as H
 from bonfire_sim.report import stats as S
 from bonfire_sim.report.build import load_runs, provenance, section_method
-from bonfire_sim.report.stats import rate_difference, welch
 
 
 # ---- comparing two runs -----------------------------------------------------------------
-def compare_scores(pa: pd.DataFrame, pb: pd.DataFrame) -> pd.DataFrame:
-    """Per strategy (and ``all``): mean score and win rate in A and B, B - A with intervals."""
-    rows = []
-    for s in ["all", *sorted(set(pa["strategy"]) | set(pb["strategy"]))]:
-        a = pa if s == "all" else pa[pa["strategy"] == s]
-        b = pb if s == "all" else pb[pb["strategy"] == s]
-        ma, mb, d, _, lo, hi = welch(a["score"], b["score"])
-        ra, rb, rd, rlo, rhi = rate_difference(a["win_share"].sum(), len(a),
-                                               b["win_share"].sum(), len(b))
-        rows.append({"item": s, "n_a": len(a), "n_b": len(b), "score_a": ma, "score_b": mb,
-                     "diff": d, "lo": lo, "hi": hi, "win_a": float(ra), "win_b": float(rb),
-                     "win_diff": float(rd), "win_lo": float(rlo), "win_hi": float(rhi)})
-    return pd.DataFrame(rows)
+def _clusters(frame: pd.DataFrame) -> np.ndarray:
+    """Each row's deal (the seat rotations of one deal share its cards), or its game where
+    the rows carry no deal, or the row itself."""
+    for key in ("deal_key", "deal", "game_id"):
+        if key in frame:
+            return frame[key].to_numpy()
+    return np.arange(len(frame))
 
 
 def compare_tasks(pa: pd.DataFrame, pb: pd.DataFrame) -> pd.DataFrame:
-    """Per task: share of players who lit it in A and B, B - A (Newcombe interval)."""
-    from bonfire_sim.analysis.values import list_counts  # counted in Arrow, not a 0/1 matrix
+    """Per task: share of players who lit it in A and B, B - A (Newcombe interval, each
+    rate clustered by deal: the players of one game and the rotations of one deal are
+    not independent)."""
+    from bonfire_sim.analysis.intervals import clustered_rate_difference
+    from bonfire_sim.analysis.values import list_totals
 
-    ka = list_counts(pa["bonfire_task_ids"], S.TASK_IDS)
-    kb = list_counts(pb["bonfire_task_ids"], S.TASK_IDS)
-    ra, rb, d, lo, hi = rate_difference(ka, len(pa), kb, len(pb))
+    ta = list_totals(pa["bonfire_task_ids"], _clusters(pa), S.TASK_IDS)
+    tb = list_totals(pb["bonfire_task_ids"], _clusters(pb), S.TASK_IDS)
+    rows = [clustered_rate_difference(x, y) for x, y in zip(ta, tb, strict=True)]
+    ra, rb, d, lo, hi = (np.array(c, dtype=float) for c in zip(*rows, strict=True))
     return pd.DataFrame({"item": list(S.TASK_IDS), "rate_a": ra, "rate_b": rb, "diff": d,
                          "lo": lo, "hi": hi})
 
 
 def compare_end_reasons(ga: pd.DataFrame, gb: pd.DataFrame) -> pd.DataFrame:
-    """Per end reason: share of games in A and B, B - A (Newcombe interval)."""
+    """Per end reason: share of games in A and B, B - A (Newcombe interval, each rate
+    clustered by deal)."""
+    from bonfire_sim.analysis.intervals import clustered_rate_difference, clustered_total
+
     reasons = sorted(set(ga["end_reason"]) | set(gb["end_reason"]))
-    ka = ga["end_reason"].value_counts().reindex(reasons, fill_value=0).to_numpy()
-    kb = gb["end_reason"].value_counts().reindex(reasons, fill_value=0).to_numpy()
-    ra, rb, d, lo, hi = rate_difference(ka, len(ga), kb, len(gb))
+    rows = [clustered_rate_difference(
+        clustered_total((ga["end_reason"] == r).to_numpy(float), _clusters(ga)),
+        clustered_total((gb["end_reason"] == r).to_numpy(float), _clusters(gb)))
+        for r in reasons]
+    ra, rb, d, lo, hi = (np.array(c, dtype=float) for c in zip(*rows, strict=True))
     return pd.DataFrame({"item": reasons, "share_a": ra, "share_b": rb, "diff": d,
                          "lo": lo, "hi": hi})
 
@@ -78,8 +80,8 @@ def _diff_table(diff: pd.DataFrame, item: str, what: str, fmt: str = "+.2f"
     return H.table_block(diff, {
         "item": (item, ""), "value_a": (f"{what} A", ".2f"), "value_b": (f"{what} B", ".2f"),
         "diff": ("B - A", fmt), "lo": ("95% lo", fmt), "hi": ("95% hi", fmt),
-        "n": ("pairs / n", ","), "paired": ("paired", ""), "q_value": ("q", ".3f"),
-        "flag": ("flag", ""), "imprecise": ("wide", "")},
+        "n": ("pairs / n", ","), "deals": ("deals", ","), "paired": ("paired", ""),
+        "q_value": ("q", ".3f"), "flag": ("flag", ""), "imprecise": ("wide", "")},
         caption=f"{what}: B - A per {item}", row_class="flag")
 
 
@@ -211,7 +213,8 @@ def compare_sections(runs: list[tuple[str, Any]], *, paths: Sequence[Any] = (),
         H.table_block(tasks.sort_values("diff"), {
             "item": ("task", ""), "rate_a": ("lit A", ".3f"), "rate_b": ("lit B", ".3f"),
             "diff": ("B - A", "+.3f"), "lo": ("95% lo", "+.3f"), "hi": ("95% hi", "+.3f"),
-            "sig": ("", "")}, caption="Task lighting rates (unpaired)", row_class="sig")]
+            "sig": ("", "")}, caption="Task lighting rates (unpaired; clustered by deal)",
+            row_class="sig")]
     reason_blocks = [H.table_block(reasons, {
         "item": ("end reason", ""), "share_a": ("share A", ".3f"), "share_b": ("share B", ".3f"),
         "diff": ("B - A", "+.3f"), "lo": ("95% lo", "+.3f"), "hi": ("95% hi", "+.3f"),
