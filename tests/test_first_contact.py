@@ -5,6 +5,7 @@ subcommand."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -142,6 +143,12 @@ def test_the_headline_says_when_the_rotations_replayed_one_game(tmp_path, monkey
     h = H.headline(tmp_path, cfg)
     assert h.replayed and h.deals == 4
     assert "4 distinct games, not 8" in h.replay_note() and "--seat-rotation" in h.replay_note()
+    assert "(every seat plays tuned)" in h.replay_note()
+    # two names that played alike (search:16:phases=none is tuned): not "every seat plays"
+    alike = dataclasses.replace(h, strategies=("search:16:phases=none", "tuned"))
+    assert "(search:16:phases=none and tuned made the same moves in every deal)" in (
+        alike.replay_note()), alike.replay_note()
+    assert "every seat plays" not in alike.replay_note()
     # one rotation of one deal differs (a player with chance, or distinct players): no note
     other = [(g, s, sc + (1 if (g, s) == (5, 1) else 0), w) for g, s, sc, w in same]
     _players(tmp_path, other)

@@ -47,10 +47,16 @@ class Headline:
         if not self.replayed:
             return ""
         rot = self.games // max(self.deals, 1)
+        who = sorted(set(self.strategies))
+        # distinct names that played identically (search:N:phases=none is tuned) are not
+        # "every seat plays X": say they made the same moves
+        why = (f"every seat plays {who[0]}" if len(who) == 1 else
+               f"{' and '.join(who)} made the same moves in every deal")
+        advice = (f"leave out --seat-rotation when every seat plays one player, for {rot}x "
+                  f"as many distinct games at the same cost" if len(who) == 1 else
+                  "these players play alike here, so no number of games tells them apart")
         return (f"note: the {rot} seat rotations of every deal replayed the same game "
-                f"(every seat plays {self.strategies[0]}): {self.deals:,} distinct games, "
-                f"not {self.games:,}; leave out --seat-rotation when every seat plays one "
-                f"player, for {rot}x as many distinct games at the same cost")
+                f"({why}): {self.deals:,} distinct games, not {self.games:,}; {advice}")
 
     def text(self) -> str:
         """The one line, saying who played."""
