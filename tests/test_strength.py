@@ -16,7 +16,7 @@ from bonfire_sim.studies import strength as ST
 
 def _curve(values: list[tuple[float, float, float]], kind: str = "share",
            figure: str = "2 players: start player's win share") -> pd.DataFrame:
-    rows = [ST._row("start player", figure, kind, f"r{i}", i, v, lo, hi, "who", 100)
+    rows = [ST._row("start player", figure, kind, f"r{i}", i, v, lo, hi, f"player {i}", 100)
             for i, (v, lo, hi) in enumerate(values)]
     return pd.DataFrame(rows, columns=ST.ANSWER_COLUMNS)
 
@@ -146,13 +146,13 @@ def test_a_planted_start_player_bonus_at_the_top_rung_flips_its_mark(tiny_ladder
     figure = "2 players: start player's win share"
 
     def mark(answers: pd.DataFrame) -> str:
-        # a wide tolerance, so the unplanted top rungs (the same games) can converge
         answers = answers.assign(tolerance=0.2)
         return ST.marks(answers).set_index("figure").loc[figure, "mark"]
 
     plain = ST.strength_answers(dirs)
-    assert mark(plain) == ST.CONVERGED
-    top = RunConfig(games=200, players=2, strategies=("steady",), seat_rotation=True,
+    # the unplanted top rungs are the same player: never compared (it read converged)
+    assert mark(plain) == ST.SAME_PLAYER
+    top = RunConfig(games=200, players=2, strategies=("tuned",), seat_rotation=True,
                     seed=7, overrides={"seat_points": [40, 0]})
     planted = {**dirs, "steady_again": {**dirs["steady_again"],
                                         "players=2": run(top, tmp_path / "planted")}}
@@ -184,6 +184,10 @@ def test_the_ladder_file_plays_and_writes_the_report(tmp_path, monkeypatch):
     bad.write_text("[strength]\nout = \"/etc/x\"\n")
     res = CliRunner().invoke(main, ["strength", "bad.toml"])
     assert res.exit_code == 2 and "leads outside" in res.output
+    bad.write_text("[strength]\nsearch_solo_games = \"lots\"\n")
+    res = CliRunner().invoke(main, ["strength", "bad.toml"])
+    assert res.exit_code == 2 and "search_solo_games" in res.output and "auto" in res.output
+    assert "Traceback" not in res.output
 
 
 def test_an_answer_missing_at_the_top_rung_is_not_marked_from_the_lower_rungs():
@@ -220,3 +224,107 @@ def test_the_ladder_progress_counts_a_search_game_by_its_cost(tmp_path, monkeypa
     assert total == round(fast + 4 * two + 2 * (1 + 8 * ST.SEARCH_COST_PER_BUDGET))
     assert seen[1][0] == fast  # after the fast rung: a small share of the work
     assert fast / total < 0.15  # by game count it would be 110 of 116
+
+
+def test_two_rungs_of_the_same_player_at_the_top_are_never_marked():
+    """The top solo rung was once the recommended solo player itself (search:16 against
+    search:16): the Tom marks compared a player with itself.  Tight agreement then read
+    'converged' and a noisy gap 'still moves'; now neither is marked."""
+    for values in ([(0.4, 0.35, 0.45), (0.52, 0.51, 0.53), (0.521, 0.511, 0.531)],
+                   [(0.4, 0.35, 0.45), (0.52, 0.51, 0.53), (0.62, 0.61, 0.63)]):
+        curve = _curve(values)
+        assert ST.convergence(curve)[0] != ST.SAME_PLAYER  # different players: marked
+        same = curve.assign(who=["a", "search:16 against Tom", "search:16 against Tom"])
+        mark, detail = ST.convergence(same)
+        assert mark == ST.SAME_PLAYER and "search:16 against Tom" in detail
+    # the shipped ladder never does it: against Tom its top rung out-searches the default
+    for budget in (1, 8, 16, 64):
+        rungs = ST.ladder(budget)
+        assert rungs[-1].solo != rungs[-2].solo
+        assert ST._budget(rungs[-1].solo) > ST._budget(lineup.RECOMMENDED_SOLO)
+
+
+def test_the_default_rung_plays_fast_games_at_2_to_4_players_and_search_against_tom():
+    """Its solo player searches, its seats do not: ladder.json said the default rung
+    played search_games at 2-4 players (it plays, and reuses, the fast rung's games)."""
+    from bonfire_sim.pipelines.strength import describe
+
+    cfg = ST.StrengthConfig(games=600, search_games=24, solo_games=500,
+                            search_solo_games=30, search_budget=16)
+    by = {r["name"]: r for r in describe(cfg)["rungs"]}
+    assert by["default"]["games"] == 600 and by["default"]["solo_games"] == 30
+    assert by["search:16"]["games"] == 24 and by["tuned_mix"]["solo_games"] == 500
+    auto = ST.StrengthConfig(search_games="auto", search_solo_games="auto", pilot_games=12)
+    assert auto.games_for(auto.rungs[-1], 3) == 12 and auto.solo_for(auto.rungs[2]) == 12
+    assert auto.auto(auto.rungs[2], solo=True) and not auto.auto(auto.rungs[2], solo=False)
+    with pytest.raises(ConfigError, match="auto"):
+        ST.StrengthConfig(search_games="many")
+
+
+def _pilot(rows: list[tuple[str, str, str, float, float]]) -> pd.DataFrame:
+    """Answer rows (figure, kind, rung, half-width, setting) at rungs below and top."""
+    out = [ST._row("x", figure, kind, rung, int(rung == "top"), 0.5, 0.5 - h, 0.5 + h,
+                   rung, 48, setting) for figure, kind, rung, h, setting in rows]
+    return pd.DataFrame(out, columns=ST.ANSWER_COLUMNS)
+
+
+def test_sizing_scales_the_pilot_with_games_needed_and_respects_the_cap():
+    from bonfire_sim.analysis.intervals import games_needed
+    from bonfire_sim.studies import strength_sizing as SZ
+
+    pilot = _pilot([("win", "share", "below", 0.10, "solo-a"),
+                    ("win", "share", "top", 0.10, "solo-a"),
+                    ("hc", "handicap", "below", 4.0, "solo-a"),
+                    ("hc", "handicap", "top", 3.0, "solo-a"),
+                    ("comp", "points", "below", 0.9, "players=3"),
+                    ("comp", "points", "top", 5.0, "players=3"),
+                    ("share", "share", "below", 0.01, "players=3"),
+                    ("share", "share", "top", 0.2, "players=3")])
+    sized = {"below": {"solo-a"}, "top": {"solo-a", "players=3"}}
+    needs = SZ.figure_needs(pilot, sized, 48, cap=2000).set_index("figure")
+    # both top rungs grow (Tom): the difference's pilot width scales to half the tolerance
+    assert needs.loc["hc", "games_needed"] == games_needed(48, 5.0, 1.0) == 1200
+    assert needs.loc["win", "games_needed"] == games_needed(48, math.hypot(0.1, 0.1), 0.015)
+    assert needs.loc["hc", "affordable"] and not needs.loc["win", "affordable"]
+    # a fast rung wider than the aim leaves nothing to size; a narrower one leaves the rest
+    assert math.isnan(needs.loc["comp", "games_needed"]) and not needs.loc["comp",
+                                                                           "affordable"]
+    left = math.sqrt(0.015 ** 2 - 0.01 ** 2)
+    assert needs.loc["share", "games_needed"] == games_needed(48, 0.2, left)
+    sizes = SZ.run_sizes(needs.reset_index(), 48, SZ._players_of)
+    assert sizes == {"solo-a": 1200, "players=3": 48}  # the unaffordable stay at the pilot
+    # the marks then say what each figure cost or would cost
+    marked = pd.DataFrame({"figure": ["hc", "win"], "detail": ["d", "d"]})
+    text = SZ.with_costs(marked, needs.reset_index())["detail"].tolist()
+    assert "1,200 games a run" in text[0] and "played" in text[0]
+    assert "over the run cap" in text[1]
+
+
+def test_a_sized_ladder_plays_the_sized_runs_in_place_of_the_pilots(tmp_path, monkeypatch):
+    from bonfire_sim.studies import strength as ST2
+    from bonfire_sim.studies import strength_sizing as SZ
+
+    cfg = ST.StrengthConfig(players=(2,), decks=("task1",), games=8, solo_games=4,
+                            search_solo_games="auto", pilot_games=4, search_max_games=50,
+                            seed=3, rungs=(ST.Rung("a", ("greedy",), "greedy"),
+                                           ST.Rung("b", ("greedy",), "search:1"),
+                                           ST.Rung("c", ("steady",), "search:2")))
+    assert SZ.sized_settings(cfg) == {"b": {"solo-task1"}, "c": {"solo-task1"}}
+    dirs = ST2.play_ladder(cfg, tmp_path)
+
+    figure_needs = SZ.figure_needs
+
+    def needs(answers, sized, pilot, cap):  # a need the pilot cannot meet, within the cap
+        real = figure_needs(answers, sized, pilot, cap)
+        assert set(real["setting"]) == {"solo-task1"}
+        return real.assign(games_needed=10.0, affordable=True)
+
+    monkeypatch.setattr(SZ, "figure_needs", needs)
+    new, table, played = SZ.top_up(cfg, dirs, tmp_path)
+    assert played == {"b": {"solo-task1": 10}, "c": {"solo-task1": 10}}
+    assert new["c"]["solo-task1"] == tmp_path / "rung=c" / "sized" / "solo-task1"
+    assert new["b"]["players=2"] == dirs["a"]["players=2"]  # reused, not sized
+    answers = ST.strength_answers(new)
+    tom = answers[answers["figure"] == "Tom, task1 deck: win rate"].set_index("rung")
+    assert tom.loc["c", "games"] == 10 and tom.loc["a", "games"] == 4
+    assert tom.loc["c", "who"] == "search:2 against Tom"

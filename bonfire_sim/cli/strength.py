@@ -20,8 +20,12 @@ def strength(ladder_file: str, quiet: bool) -> None:
     compensation (2-4 players), Tom's win rate and handicap per deck, and with
     probe_games the flagged cards' values, then writes a page with each answer as a curve
     over the rungs, marked converged (the top two rungs agree within the answer's
-    tolerance), still moves with strength, or undecided.  The file's format:
-    docs/howto/strength-ladder.md.  A finished ladder is resumed, not replayed.
+    tolerance), still moves with strength, or undecided.  Against Tom the top rung plays a
+    larger search budget than the recommended solo player; two rungs of the same player
+    are never compared.  With search_games = "auto" the search runs are sized from a pilot
+    for the marks (at most search_max_games a run) and each mark says what it needed.
+    The file's format: docs/howto/strength-ladder.md.  A finished ladder is resumed, not
+    replayed.
 
     Example:
 

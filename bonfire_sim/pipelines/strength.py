@@ -5,9 +5,11 @@ A strength-ladder file (``experiments/strength-ladder.toml``)::
     [strength]
     players = [2, 3, 4]        # multiplayer counts (solo is played per Tom deck)
     games = 600                # seat-rotated games per fast rung and count
-    search_games = 24          # the same for the search rung (slow)
+    search_games = 24          # the same for the search rung (slow), or "auto"
     solo_games = 600           # solo games per fast rung and Tom deck
-    search_solo_games = 24
+    search_solo_games = 24     # the same where the solo player searches, or "auto"
+    pilot_games = 48           # "auto": the pilot run that measures the widths
+    search_max_games = 1500    # "auto": the most games a sized run may play
     search_budget = 8          # the search rung is search:8
     probe_games = 0            # forked games per run for the card values (0: none)
     decks = ["task1", "gnome", "path", "guardian"]
@@ -19,9 +21,10 @@ A strength-ladder file (``experiments/strength-ladder.toml``)::
     out = "reports/strength-ladder.html"
     title = "Answers against strength"
 
-Writes the runs under ``out/rung=<name>/``, the tidy answers (``answers.csv``), their
-marks (``marks.csv``) and the ladder's description (``ladder.json``) in ``out``, and the
-report page.  Every value is checked before a game is played; paths stay inside the
+Writes the runs under ``out/rung=<name>/`` (sized runs under ``.../sized/``), the tidy
+answers (``answers.csv``), their marks (``marks.csv``), the games each sized figure needs
+(``sizing.csv``, with ``"auto"``) and the ladder's description (``ladder.json``) in
+``out``, and the report page.  Every value is checked before a game is played; paths stay inside the
 folder the command is run from.
 """
 
@@ -40,9 +43,11 @@ from bonfire_sim.errors import ConfigError
 from bonfire_sim.infra import fileio, safepaths
 from bonfire_sim.report import strength as RS
 from bonfire_sim.studies import strength as ST
+from bonfire_sim.studies import strength_sizing as SZ
 
 KEYS = {"strength": {"players", "games", "search_games", "solo_games", "search_solo_games",
-                     "search_budget", "probe_games", "decks", "seed", "out", "jobs"},
+                     "search_budget", "probe_games", "decks", "seed", "out", "jobs",
+                     "pilot_games", "search_max_games"},
         "report": {"out", "title"}}
 
 
@@ -86,8 +91,14 @@ def read_strength_file(path: str | Path) -> StrengthFile:
         raise ConfigError(f"{where}: strength.decks must be a list of Tom deck names "
                           f"({', '.join(ST.DECKS)})")
     counts: dict[str, Any] = {k: _int(f"{where}: strength.{k}", s[k]) for k in
-              ("games", "search_games", "solo_games", "search_solo_games", "probe_games")
+              ("games", "solo_games", "probe_games", "pilot_games", "search_max_games")
               if k in s}
+    for k in ("search_games", "search_solo_games"):
+        if k in s:
+            counts[k] = ST.AUTO if s[k] == ST.AUTO else _int(
+                f"{where}: strength.{k} (a whole number or \"auto\")", s[k])
+    if counts.get("pilot_games") == 0:
+        raise ConfigError(f"{where}: strength.pilot_games must be at least 1")
     config = replace(ST.StrengthConfig(
         players=tuple(_int(f"{where}: strength.players", n, 2, 4) for n in players),
         decks=tuple(decks),
@@ -105,19 +116,32 @@ def read_strength_file(path: str | Path) -> StrengthFile:
     return StrengthFile(config, Path(out), Path(report), title, jobs)
 
 
-def describe(config: ST.StrengthConfig) -> dict[str, Any]:
-    """The ladder as stored next to the answers (``ladder.json``) and printed."""
+def describe(config: ST.StrengthConfig,
+             played: Mapping[str, Mapping[str, int]] | None = None) -> dict[str, Any]:
+    """The ladder as stored next to the answers (``ladder.json``) and printed: per rung
+    its players and games (``games`` at the largest player count, ``solo_games`` per Tom
+    deck; ``sized``: the sized runs' games by setting, from ``SZ.top_up``)."""
     seen: dict[tuple[str, ...], str] = {}
+    played = played or {}
     rungs = []
     for rung in config.rungs:
         same = seen.setdefault(tuple(rung.seats), rung.name)
+        sized = dict(played.get(rung.name, {}))
+        if same != rung.name:  # the reused rung's sized games are this rung's too
+            sized.update({k: v for k, v in played.get(same, {}).items()
+                          if k.startswith("players=")})
         rungs.append({"name": rung.name, "seats": list(rung.seats), "solo": rung.solo,
                       "games": config.games_for(rung, max(config.players)),
                       "solo_games": config.solo_for(rung),
+                      "sized": sized,
                       "same_as": same if same != rung.name else None})
     return {"rungs": rungs, "players": list(config.players), "decks": list(config.decks),
             "seed": config.seed, "probe_games": config.probe_games,
-            "search_budget": config.search_budget}
+            "search_budget": config.search_budget,
+            "search_games": config.search_games,
+            "search_solo_games": config.search_solo_games,
+            "pilot_games": config.pilot_games,
+            "search_max_games": config.search_max_games, "aim": SZ.AIM}
 
 
 def run_strength(file: StrengthFile, *, progress: Callable[[int, int], None] | None = None,
@@ -127,14 +151,21 @@ def run_strength(file: StrengthFile, *, progress: Callable[[int, int], None] | N
     fileio.check_output_file(file.report)
     dirs = ST.play_ladder(file.config, file.out, jobs=file.jobs, progress=progress,
                           status=status)
+    dirs, needs, played = SZ.top_up(file.config, dirs, file.out, jobs=file.jobs,
+                                    progress=progress, status=status)
     answers = ST.strength_answers(dirs, probe_games=file.config.probe_games, jobs=file.jobs)
-    meta = describe(file.config)
-    write_tables(file.out, answers, meta)
-    return answers, RS.write_page(file.report, answers, meta, file.title)
+    meta = describe(file.config, played)
+    write_tables(file.out, answers, meta, needs)
+    return answers, RS.write_page(file.report, answers, meta, file.title, needs=needs)
 
 
-def write_tables(out: Path, answers: pd.DataFrame, meta: Mapping[str, Any]) -> None:
-    """``answers.csv``, ``marks.csv`` and ``ladder.json`` in the ladder's folder."""
+def write_tables(out: Path, answers: pd.DataFrame, meta: Mapping[str, Any],
+                 needs: pd.DataFrame | None = None) -> None:
+    """``answers.csv``, ``marks.csv``, ``ladder.json`` and (sized ladders) ``sizing.csv``
+    in the ladder's folder."""
     fileio.write_text(out / "answers.csv", answers.to_csv(index=False))
-    fileio.write_text(out / "marks.csv", ST.marks(answers).to_csv(index=False))
+    fileio.write_text(out / "marks.csv", SZ.with_costs(ST.marks(answers), needs)
+                      .to_csv(index=False))
     fileio.write_text(out / "ladder.json", json.dumps(meta, indent=1, sort_keys=True) + "\n")
+    if needs is not None and not needs.empty:
+        fileio.write_text(out / "sizing.csv", needs.to_csv(index=False))

@@ -20,6 +20,7 @@ import pandas as pd
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import html as H
 from bonfire_sim.studies import strength as ST
+from bonfire_sim.studies import strength_sizing as SZ
 
 TITLE = "Answers against strength"
 ANSWER_TITLES = {"start player": "Start player: win share and compensation per seat",
@@ -27,7 +28,7 @@ ANSWER_TITLES = {"start player": "Start player: win share and compensation per s
                  "tasks": "Tasks flagged at some rung: surplus over the colour (points)",
                  "gnomes": "Gnomes flagged at some rung: points against the average gnome"}
 MARK_COLOURS = {ST.CONVERGED: "#1b9e77", ST.MOVES: "#d95f02", ST.UNDECIDED: "#777777",
-                ST.NOT_MEASURED: "#777777"}
+                ST.NOT_MEASURED: "#777777", ST.SAME_PLAYER: "#777777"}
 PANELS_PER_ROW = 4
 
 
@@ -62,19 +63,24 @@ def curves(answers: pd.DataFrame, marked: pd.DataFrame, ax: Any = None) -> Any:
 def _rung_lines(meta: Mapping[str, Any]) -> str:
     parts = []
     for r in meta.get("rungs", []):
+        sized = r.get("sized") or {}
+        grown = (", sized to " + ", ".join(f"{n:,} ({k})" for k, n in sized.items())
+                 if sized else "")
         parts.append(f"{r['name']}: {', '.join(r['seats'])} (solo: {r['solo']}; "
                      f"{r['games']} games per player count, {r['solo_games']} per Tom deck"
                      + (f", the same games as {r['same_as']}" if r.get("same_as") else "")
-                     + ")")
+                     + grown + ")")
     return "; ".join(parts)
 
 
-def section(answers: pd.DataFrame, meta: Mapping[str, Any]) -> dict[str, Any]:
-    """The report section (``{"id": "strength", "title", "blocks", "absent"}``)."""
+def section(answers: pd.DataFrame, meta: Mapping[str, Any],
+            needs: pd.DataFrame | None = None) -> dict[str, Any]:
+    """The report section (``{"id": "strength", "title", "blocks", "absent"}``);
+    ``needs``: the sizing table of a sized ladder (each mark then says its cost)."""
     if answers.empty:
         return {"id": "strength", "title": TITLE, "blocks": [], "absent":
                 "no strength ladder was played (bonfire-sim strength FILE.toml)"}
-    marked = ST.marks(answers)
+    marked = SZ.with_costs(ST.marks(answers), needs)
     counts = marked["mark"].value_counts()
     blocks: list[dict[str, Any]] = [H.text_block(
         f"Each headline answer measured at every rung of play, weakest first, on the same "
@@ -83,7 +89,12 @@ def section(answers: pd.DataFrame, meta: Mapping[str, Any]) -> dict[str, Any]:
         f"(±{ST.TOLERANCE['share']:g} for a win share, ±{ST.TOLERANCE['points']:g} point for "
         f"a compensation or a card value, ±{ST.TOLERANCE['handicap']:g} for a handicap), "
         f"{ST.MOVES} when it lies wholly outside, and {ST.UNDECIDED} when the games cannot "
-        f"tell.  Marks here: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + ".",
+        f"tell; two rungs of the same player are never compared ({ST.SAME_PLAYER})."
+        + (f"  The search runs were sized from a {meta.get('pilot_games')}-game pilot for a "
+           f"difference half-width of {meta.get('aim'):g} times the tolerance, at most "
+           f"{meta.get('search_max_games'):,} games a run; each figure's why says what it "
+           f"needed." if needs is not None and not needs.empty else "")
+        + "  Marks here: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + ".",
         "answer")]
     for answer in ST.ANSWERS:
         part = answers[answers["answer"] == answer]
@@ -107,8 +118,10 @@ def section(answers: pd.DataFrame, meta: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def write_page(path: str | Path, answers: pd.DataFrame, meta: Mapping[str, Any],
-               title: str = TITLE, extra: Sequence[dict[str, Any]] = ()) -> Path:
+               title: str = TITLE, extra: Sequence[dict[str, Any]] = (),
+               needs: pd.DataFrame | None = None) -> Path:
     """The strength section on a page of its own."""
     subtitle = (f"seed {meta.get('seed')}; player counts {meta.get('players')}; "
                 f"Tom decks {', '.join(meta.get('decks', []))}")
-    return H.write(path, H.render(title, subtitle, [section(answers, meta), *extra]))
+    return H.write(path, H.render(title, subtitle, [section(answers, meta, needs),
+                                                    *extra]))

@@ -32,18 +32,29 @@ from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis import populations as P
 from bonfire_sim.errors import ConfigError
 from bonfire_sim.infra.numtext import number
-from bonfire_sim.lineup import DEFAULT_MIX, OLD_MIX, RECOMMENDED_SOLO, TUNED_MIX, who_played
+from bonfire_sim.lineup import (
+    DEFAULT_MIX,
+    OLD_MIX,
+    RECOMMENDED_SOLO,
+    TUNED_MIX,
+    is_search_name,
+    who_played,
+)
 from bonfire_sim.rules import components as C
 
 CONVERGED = "converged"
 MOVES = "still moves with strength"
 UNDECIDED = "undecided"
 NOT_MEASURED = "not measured at the top rungs"
+# The top two rungs played by the same player(s): their difference is noise, so no mark
+# (it was the Tom marks' fate while the top solo rung was the recommended solo player).
+SAME_PLAYER = "not marked: the same player at the top two rungs"
+AUTO = "auto"  # search_games / search_solo_games sized from a pilot (studies.strength_sizing)
 # How close the top two rungs must be for an answer to count as converged (the same
 # practical tolerances as the population marks, analysis.populations.TOLERANCE).
 TOLERANCE = {"share": P.TOLERANCE["share"], "points": FL.MARGIN, "handicap": 2.0}
 ANSWER_COLUMNS = ["answer", "figure", "kind", "tolerance", "rung", "step", "value", "lo",
-                  "hi", "who", "games"]
+                  "hi", "who", "games", "setting"]
 ANSWERS = ("start player", "tom", "tasks", "gnomes")
 DECKS = tuple(v.name for v in C.VARIANTS["tom_deck"])
 
@@ -79,19 +90,24 @@ def ladder(search_budget: int = 8) -> tuple[Rung, ...]:
 @dataclass(frozen=True)
 class StrengthConfig:
     """What to play: per rung and player count ``games`` seat-rotated games (``search_games``
-    for the search rung), per rung and Tom deck ``solo_games`` solo games
-    (``search_solo_games``), all from ``seed`` (the same deals at every rung)."""
+    where the seats search), per rung and Tom deck ``solo_games`` solo games
+    (``search_solo_games`` where the solo player searches), all from ``seed`` (the same
+    deals at every rung).  A search count of ``"auto"`` plays ``pilot_games`` first and
+    then as many games as the top two rungs' marks need, at most ``search_max_games`` a
+    run (``studies.strength_sizing``)."""
 
     players: tuple[int, ...] = (2, 3, 4)
     games: int = 600
-    search_games: int = 24
+    search_games: int | str = 24
     solo_games: int = 600
-    search_solo_games: int = 24
+    search_solo_games: int | str = 24
     decks: tuple[str, ...] = DECKS
     search_budget: int = 8
     probe_games: int = 0  # games whose decisions are forked for the card values (0: none)
     seed: int = 35
     rungs: tuple[Rung, ...] = field(default=())
+    pilot_games: int = 48
+    search_max_games: int = 1500
 
     def __post_init__(self) -> None:
         if not self.rungs:
@@ -105,21 +121,38 @@ class StrengthConfig:
         if unknown:
             raise ConfigError(f"unknown Tom deck {unknown}; choose from {', '.join(DECKS)}")
         for name in ("games", "search_games", "solo_games", "search_solo_games",
-                     "search_budget"):
-            if not isinstance(getattr(self, name), int) or getattr(self, name) < 0:
-                raise ConfigError(f"{name} must be a whole number >= 0")
+                     "search_budget", "pilot_games", "search_max_games"):
+            value = getattr(self, name)
+            if value == AUTO and name in ("search_games", "search_solo_games"):
+                continue
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                more = ' or "auto"' if name.startswith("search_") and "games" in name \
+                    and name != "search_max_games" else ""
+                raise ConfigError(f"{name} must be a whole number >= 0{more}, got {value!r}")
 
     def is_search(self, rung: Rung) -> bool:
-        """True for a rung with a search player (played on the smaller budgets)."""
-        return any(s.startswith("search") for s in (*rung.seats, rung.solo))
+        """True for a rung whose multiplayer seats search (played on the search counts)."""
+        return any(is_search_name(s) for s in rung.seats)
+
+    def auto(self, rung: Rung, solo: bool) -> bool:
+        """True where a rung's runs (solo or multiplayer) are sized from a pilot."""
+        if solo:
+            return is_search_name(rung.solo) and self.search_solo_games == AUTO
+        return self.is_search(rung) and self.search_games == AUTO
 
     def games_for(self, rung: Rung, players: int) -> int:
-        """Seat-rotated games of a rung at a player count: a whole number of deals."""
+        """Seat-rotated games of a rung at a player count (the pilot's when sized
+        automatically): a whole number of deals."""
         g = self.search_games if self.is_search(rung) else self.games
+        g = self.pilot_games if g == AUTO else int(g)
         return max(players, g - g % players)
 
     def solo_for(self, rung: Rung) -> int:
-        return self.search_solo_games if self.is_search(rung) else self.solo_games
+        """Solo games of a rung per Tom deck (the pilot's when sized automatically); the
+        solo player alone decides whether they are the search's counts (the default rung
+        plays the fast mix at 2-4 players and the search against Tom)."""
+        g = self.search_solo_games if is_search_name(rung.solo) else self.solo_games
+        return self.pilot_games if g == AUTO else int(g)
 
 
 def plan(config: StrengthConfig) -> list[dict[str, Any]]:
@@ -135,18 +168,29 @@ def plan(config: StrengthConfig) -> list[dict[str, Any]]:
         same = first.setdefault(key_seats, rung.name)
         for n in config.players:
             seats = tuple(rung.seats[i % len(rung.seats)] for i in range(n))
-            cfg = RunConfig(games=config.games_for(rung, n), players=n, strategies=seats,
-                            seat_rotation=True, seed=config.seed + n, chunk_size=200)
+            games = config.games_for(rung, n)
+            cfg = RunConfig(games=games, players=n, strategies=seats, seat_rotation=True,
+                            seed=config.seed + n, chunk_size=chunk_size(games, seats))
             out.append({"rung": rung.name, "key": f"players={n}", "config": cfg,
                         "same_as": same if same != rung.name else None})
         same_solo = first.setdefault(("solo", rung.solo), rung.name)
         for deck in config.decks:
-            cfg = RunConfig(games=max(1, config.solo_for(rung)), players=1,
-                            strategies=(rung.solo,), seed=config.seed + 1, chunk_size=200,
+            games = max(1, config.solo_for(rung))
+            cfg = RunConfig(games=games, players=1, strategies=(rung.solo,),
+                            seed=config.seed + 1, chunk_size=chunk_size(games, (rung.solo,)),
                             variants={"tom_deck": deck})
             out.append({"rung": rung.name, "key": f"solo-{deck}", "config": cfg,
                         "same_as": same_solo if same_solo != rung.name else None})
     return out
+
+
+def chunk_size(games: int, seats: Sequence[str]) -> int:
+    """Games per chunk: 200 for fast players; a search run in eighths (at least 8 games),
+    so a few hundred slow games still keep every job busy (one 200-game chunk ran on one
+    core).  A game depends only on its configuration, seed and index, not on chunking."""
+    if not any(is_search_name(s) for s in seats):
+        return 200
+    return max(8, min(200, games // 8))
 
 
 # How many fast games one game costs per search seat and unit of budget (measured
@@ -181,7 +225,7 @@ def play_ladder(config: StrengthConfig, out: str | Path, *, jobs: int = 1,
         if job["same_as"] is not None:
             dirs.setdefault(job["rung"], {})[job["key"]] = dirs[job["same_as"]][job["key"]]
             continue
-        where = Path(out) / _folder(job["rung"]) / job["key"]
+        where = Path(out) / folder(job["rung"]) / job["key"]
 
         cost = game_cost(job["config"])
         if status is not None and cost > 1:
@@ -200,17 +244,19 @@ def play_ladder(config: StrengthConfig, out: str | Path, *, jobs: int = 1,
     return dirs
 
 
-def _folder(rung: str) -> str:
+def folder(rung: str) -> str:
     return "rung=" + rung.replace(":", "-")
 
 
 # ---- the answers ---------------------------------------------------------------------
 def _row(answer: str, figure: str, kind: str, rung: str, step: int, value: float,
-         lo: float, hi: float, label: str, games: int) -> dict[str, Any]:
+         lo: float, hi: float, label: str, games: int, setting: str = "") -> dict[str, Any]:
+    """One answer row; ``setting`` is the run it was measured on (``players=2``,
+    ``solo-task1``), so the sizing knows which run to top up."""
     return {"answer": answer, "figure": figure, "kind": kind,
             "tolerance": TOLERANCE[kind], "rung": rung, "step": step,
             "value": float(value), "lo": float(lo), "hi": float(hi), "who": label,
-            "games": int(games)}
+            "games": int(games), "setting": setting}
 
 
 def seat_answers(runs: Sequence[Any], rung: str, step: int) -> list[dict[str, Any]]:
@@ -226,11 +272,12 @@ def seat_answers(runs: Sequence[Any], rung: str, step: int) -> list[dict[str, An
         for s in sa[sa["players"] == n].itertuples():
             if s.seat == 0:
                 rows.append(_row("start player", f"{n} players: start player's win share",
-                                 "share", rung, step, s.value, s.lo, s.hi, label, s.n))
+                                 "share", rung, step, s.value, s.lo, s.hi, label, s.n,
+                                 f"players={n}"))
             else:
                 rows.append(_row("start player", f"{n} players: compensation of seat "
                                  f"{int(s.seat)}", "points", rung, step, s.compensation,
-                                 s.c_lo, s.c_hi, label, s.n))
+                                 s.c_lo, s.c_hi, label, s.n, f"players={n}"))
     return rows
 
 
@@ -245,9 +292,9 @@ def tom_answers(runs_by_deck: Mapping[str, Any], rung: str, step: int,
         for t in tom_difficulty(run_dir).itertuples():
             label = who_played([str(t.strategy)], 1)
             rows.append(_row("tom", f"Tom, {deck} deck: win rate", "share", rung, step,
-                             t.value, t.lo, t.hi, label, t.n))
+                             t.value, t.lo, t.hi, label, t.n, f"solo-{deck}"))
             rows.append(_row("tom", f"Tom, {deck} deck: handicap", "handicap", rung, step,
-                             t.handicap, t.h_lo, t.h_hi, label, t.n))
+                             t.handicap, t.h_lo, t.h_hi, label, t.n, f"solo-{deck}"))
     return rows
 
 
@@ -266,13 +313,15 @@ def card_answers(runs: Sequence[Any], rung: str, step: int, probe_games: int,
             label = str(t.who)
             rows.append({**_row("tasks", f"{int(t.players)} players: task {t.task}",
                                 "points", rung, step, t.surplus, t.s_lo, t.s_hi, label,
-                                t.deals), "flag": str(t.flag or "")})
+                                t.deals, f"players={int(t.players)}"),
+                         "flag": str(t.flag or "")})
         for g in gv[gv["players"] > 0].itertuples():
             if not pd.notna(g.relative):
                 continue
             rows.append({**_row("gnomes", f"{int(g.players)} players: gnome {g.gnome}",
                                 "points", rung, step, g.relative, g.rel_lo, g.rel_hi,
-                                str(g.who), g.deals), "flag": str(g.flag or "")})
+                                str(g.who), g.deals, f"players={int(g.players)}"),
+                         "flag": str(g.flag or "")})
     return rows
 
 
@@ -307,9 +356,10 @@ def strength_answers(dirs: Mapping[str, Mapping[str, Any]], *, probe_games: int 
 # ---- the marks -----------------------------------------------------------------------
 def convergence(curve: pd.DataFrame, rungs: Sequence[str] | None = None) -> tuple[str, str]:
     """(mark, detail) of one answer's curve (its rows, one per rung measured): the top two
-    rungs' difference against the answer's tolerance.  ``rungs``: the ladder's rungs,
-    weakest first (default: the curve's own, by ``step``); a top rung without a
-    measurement leaves the answer not measured, never marked from lower rungs."""
+    rungs' difference against the answer's tolerance, never between two rungs of the same
+    player (``SAME_PLAYER``).  ``rungs``: the ladder's rungs, weakest first (default: the
+    curve's own, by ``step``); a top rung without a measurement leaves the answer not
+    measured, never marked from lower rungs."""
     c = curve.sort_values("step")
     order = list(rungs) if rungs is not None else list(dict.fromkeys(c["rung"]))
     if len(order) < 2:
@@ -321,6 +371,9 @@ def convergence(curve: pd.DataFrame, rungs: Sequence[str] | None = None) -> tupl
     if missing:
         return NOT_MEASURED, f"not measured at {' and '.join(missing)}"
     top, below = by[top_name], by[below_name]
+    if str(top.who) == str(below.who):
+        return SAME_PLAYER, (f"{below_name} and {top_name} are both {top.who}: their "
+                             f"difference is noise, not strength")
     mark, detail = P.number_mark({below_name: (below.value, below.lo, below.hi),
                                   top_name: (top.value, top.lo, top.hi)},
                                  float(top.tolerance))
