@@ -16,6 +16,9 @@ Each answer's curve gets a mark from its top two rungs (``convergence``): **conv
 when the 95% interval of their difference lies within the answer's tolerance, **still
 moves with strength** when it lies wholly outside, and **undecided** when the games
 cannot tell (the search rung is slow, so its intervals are honest and often wide).
+Where the top two rungs played the same deals the difference is taken per deal
+(``strength_paired``: common random numbers, clustered by deal); elsewhere the two
+rungs' intervals are combined as unrelated, and the mark's detail says which.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from bonfire_sim.lineup import (
     who_played,
 )
 from bonfire_sim.rules import components as C
+from bonfire_sim.studies import strength_paired as SP
 
 CONVERGED = "converged"
 MOVES = "still moves with strength"
@@ -55,6 +59,9 @@ AUTO = "auto"  # search_games / search_solo_games sized from a pilot (studies.st
 TOLERANCE = {"share": P.TOLERANCE["share"], "points": FL.MARGIN, "handicap": 2.0}
 ANSWER_COLUMNS = ["answer", "figure", "kind", "tolerance", "rung", "step", "value", "lo",
                   "hi", "who", "games", "setting"]
+# The top rung's difference from the rung below (``strength_paired``): NaN where unpaired,
+# ``pairing`` says which interval the mark used and why.
+PAIR_COLUMNS = ["d", "d_lo", "d_hi", "pairing"]
 ANSWERS = ("start player", "tom", "tasks", "gnomes")
 DECKS = tuple(v.name for v in C.VARIANTS["tom_deck"])
 
@@ -342,6 +349,9 @@ def strength_answers(dirs: Mapping[str, Mapping[str, Any]], *, probe_games: int 
     ``{rung: {key: run}}`` (``play_ladder``'s result: keys ``players=N`` and
     ``solo-<deck>``), rungs in the order given (weakest first)."""
     rows: list[dict[str, Any]] = []
+    order = list(dirs)
+    pairs = (SP.paired_differences(dirs[order[-2]], dirs[order[-1]])
+             if len(order) >= 2 else {})
     for step, (rung, runs) in enumerate(dirs.items()):
         multi = [v for k, v in runs.items() if k.startswith("players=")]
         solo = {k.removeprefix("solo-"): v for k, v in runs.items() if k.startswith("solo-")}
@@ -349,7 +359,12 @@ def strength_answers(dirs: Mapping[str, Mapping[str, Any]], *, probe_games: int 
         rows += tom_answers(solo, rung, step)
         if probe_games:
             rows += card_answers(multi, rung, step, probe_games, jobs)
-    frame = pd.DataFrame(rows, columns=[*ANSWER_COLUMNS, "flag"])
+    # the top rung's rows carry its difference from the rung below, paired by deal where
+    # the two share their deals (``strength_paired``); the marks read it
+    for row in rows:
+        if row["rung"] == order[-1]:
+            row.update(pairs.get((row["setting"], row["kind"]), {}))
+    frame = pd.DataFrame(rows, columns=[*ANSWER_COLUMNS, "flag", *PAIR_COLUMNS])
     return flagged_cards(frame)
 
 
@@ -374,13 +389,37 @@ def convergence(curve: pd.DataFrame, rungs: Sequence[str] | None = None) -> tupl
     if str(top.who) == str(below.who):
         return SAME_PLAYER, (f"{below_name} and {top_name} are both {top.who}: their "
                              f"difference is noise, not strength")
+    tol = float(top.tolerance)
+    d_lo, d_hi = _paired_interval(top)
+    if d_lo is not None and d_hi is not None:
+        d = float(top.d)
+        if -tol <= d_lo and d_hi <= tol:
+            word, detail = CONVERGED, f"within ±{tol:g}"
+        elif d_lo > tol or d_hi < -tol:
+            word, detail = MOVES, f"beyond ±{tol:g}"
+        else:
+            word, detail = UNDECIDED, f"too few games to tell a difference of ±{tol:g}"
+        return word, (f"{top_name} - {below_name} = {d:+.3g} ({d_lo:+.3g} to {d_hi:+.3g}, "
+                      f"{top.pairing}; tolerance ±{tol:g}); {detail}")
     mark, detail = P.number_mark({below_name: (below.value, below.lo, below.hi),
-                                  top_name: (top.value, top.lo, top.hi)},
-                                 float(top.tolerance))
+                                  top_name: (top.value, top.lo, top.hi)}, tol)
     word = {P.HOLDS: CONVERGED, P.DIFFERS: MOVES}.get(mark, UNDECIDED)
     d = float(top.value) - float(below.value)
-    return word, (f"{top_name} - {below_name} = {d:+.3g} (tolerance ±{float(top.tolerance):g}"
-                  f"); {detail}")
+    why = getattr(top, "pairing", None)
+    how = f"; {why}" if isinstance(why, str) and why else ""
+    return word, (f"{top_name} - {below_name} = {d:+.3g} (tolerance ±{tol:g}); "
+                  f"{detail}{how}")
+
+
+def _paired_interval(top: Any) -> tuple[float | None, float | None]:
+    """The top row's paired interval of the difference, (None, None) where unpaired (or
+    an answers table from before pairing)."""
+    lo, hi = getattr(top, "d_lo", math.nan), getattr(top, "d_hi", math.nan)
+    try:
+        lo, hi = float(lo), float(hi)
+    except (TypeError, ValueError):
+        return None, None
+    return (lo, hi) if math.isfinite(lo) and math.isfinite(hi) else (None, None)
 
 
 def marks(answers: pd.DataFrame) -> pd.DataFrame:

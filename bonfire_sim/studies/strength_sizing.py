@@ -10,15 +10,20 @@ figure whose rungs truly agree is marked converged in about 95% of ladders, and 
 whose rungs differ by 1.5 tolerances or more is marked as moving.
 
 Where both top rungs are sized (Tom: the recommended solo player and the stronger top
-solo player, both searches) both play the same number of games; where one is a fast rung
+solo player, both searches) both play the same number of games, the same deals, so their difference is sized on its
+paired width (``strength_paired``: per deal, which the mark then reads); where one is a
+fast rung
 its width stands as played and the search rung gets what is left of the aim (nothing
 when the fast rung alone is wider: then its ``games`` must grow first).  A run plays the
 most its affordable figures need, at most ``search_max_games``; a figure that would need
-more stays at the pilot's games, undecided, and the table says what it would cost.
+more stays at the pilot's games, undecided, and the table says what it would cost.  A
+finished sized run of at least the games now needed is read as played, never replayed
+(the same deals, a few more of them).
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -32,11 +37,22 @@ from bonfire_sim.studies import strength as ST
 
 AIM = 0.5  # the difference's 95% half-width sized for, as a share of the tolerance
 SIZING_COLUMNS = ["figure", "setting", "sized", "pilot_games", "top_half", "below_half",
-                  "aim", "games_needed", "affordable"]
+                  "paired_half", "aim", "games_needed", "affordable"]
 
 
 def _half(row: Any) -> float:
     return (float(row.hi) - float(row.lo)) / 2
+
+
+def _paired_half(top: Any) -> float | None:
+    """The half-width of the top row's paired difference (``strength_paired``), None
+    where the pilots were not paired."""
+    lo, hi = getattr(top, "d_lo", math.nan), getattr(top, "d_hi", math.nan)
+    try:
+        half = (float(hi) - float(lo)) / 2
+    except (TypeError, ValueError):
+        return None
+    return half if math.isfinite(half) else None
 
 
 def figure_needs(answers: pd.DataFrame, sized: Mapping[str, set[str]], pilot: int,
@@ -62,8 +78,11 @@ def figure_needs(answers: pd.DataFrame, sized: Mapping[str, set[str]], pilot: in
             continue
         aim = AIM * float(top.tolerance)
         h_top, h_below = _half(top), _half(below)
+        paired = _paired_half(top)
         if top_sized and below_sized:  # both grow together: the difference's width scales
-            need = games_needed(pilot, math.hypot(h_top, h_below), aim)
+            # (paired by deal where the pilots share their deals: the paired variance)
+            width = paired if paired is not None else math.hypot(h_top, h_below)
+            need = games_needed(pilot, width, aim)
         else:  # one fast rung, its width as played: the search rung gets the rest
             fixed, grows = (h_below, h_top) if top_sized else (h_top, h_below)
             left = aim * aim - fixed * fixed
@@ -72,6 +91,7 @@ def figure_needs(answers: pd.DataFrame, sized: Mapping[str, set[str]], pilot: in
                      "sized": " and ".join(n for n, s in ((below_name, below_sized),
                                                           (top_name, top_sized)) if s),
                      "pilot_games": pilot, "top_half": h_top, "below_half": h_below,
+                     "paired_half": math.nan if paired is None else paired,
                      "aim": aim, "games_needed": need,
                      "affordable": bool(math.isfinite(need) and need <= cap)})
     return pd.DataFrame(rows, columns=SIZING_COLUMNS)
@@ -137,6 +157,13 @@ def top_up(config: ST.StrengthConfig, dirs: Mapping[str, Mapping[str, Any]],
         cfg = replace(job["config"], games=n,
                       chunk_size=ST.chunk_size(n, job["config"].strategies))
         where = Path(out) / ST.folder(job["rung"]) / "sized" / job["key"]
+        more = _finished_games(where, cfg)
+        if more >= n:  # played before for a wider aim: the same deals, read as they are
+            new[job["rung"]][job["key"]] = where
+            played.setdefault(job["rung"], {})[job["key"]] = more
+            continue
+        if more:  # a finished smaller run stays as it is; the larger one goes beside it
+            where = where.with_name(f"{job['key']}-games={n}")
         cost = ST.game_cost(cfg)
         if status is not None:
             status(f"{job['rung']}, {job['key']}: sized to {n:,} games (pilot "
@@ -156,6 +183,19 @@ def top_up(config: ST.StrengthConfig, dirs: Mapping[str, Mapping[str, Any]],
         if job["same_as"] is not None:
             new[job["rung"]][job["key"]] = new[job["same_as"]][job["key"]]
     return new, needs, played
+
+
+def _finished_games(where: Path, cfg: Any) -> int:
+    """The games of a finished run in ``where`` whose configuration is ``cfg``'s but for
+    its games and chunks (0 when there is none)."""
+    path = where / "manifest.json"
+    if not path.is_file():
+        return 0
+    manifest = json.loads(path.read_text())
+    stored = dict(manifest.get("config", {}))
+    want = cfg.to_json()
+    same = all(stored.get(k) == v for k, v in want.items() if k not in ("games", "chunk_size"))
+    return int(stored.get("games", 0)) if same and manifest.get("complete") else 0
 
 
 def with_costs(marked: pd.DataFrame, needs: pd.DataFrame | None) -> pd.DataFrame:
