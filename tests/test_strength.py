@@ -328,3 +328,22 @@ def test_a_sized_ladder_plays_the_sized_runs_in_place_of_the_pilots(tmp_path, mo
     tom = answers[answers["figure"] == "Tom, task1 deck: win rate"].set_index("rung")
     assert tom.loc["c", "games"] == 10 and tom.loc["a", "games"] == 4
     assert tom.loc["c", "who"] == "search:2 against Tom"
+
+    # sized again for fewer games (a narrower paired width): the finished run is read as
+    # played, never replayed; for more, the larger run goes beside it
+    def fewer(answers, sized, pilot, cap):
+        return figure_needs(answers, sized, pilot, cap).assign(games_needed=6.0,
+                                                               affordable=True)
+
+    monkeypatch.setattr(SZ, "figure_needs", fewer)
+    stamp = (tmp_path / "rung=c" / "sized" / "solo-task1" / "manifest.json").stat().st_mtime
+    again, _, played = SZ.top_up(cfg, dirs, tmp_path)
+    assert played == {"b": {"solo-task1": 10}, "c": {"solo-task1": 10}}
+    assert again["c"]["solo-task1"] == new["c"]["solo-task1"]
+    assert (tmp_path / "rung=c" / "sized" / "solo-task1" / "manifest.json"
+            ).stat().st_mtime == stamp
+    monkeypatch.setattr(SZ, "figure_needs", lambda *a: figure_needs(*a).assign(
+        games_needed=12.0, affordable=True))
+    more, _, played = SZ.top_up(cfg, dirs, tmp_path)
+    assert played == {"b": {"solo-task1": 12}, "c": {"solo-task1": 12}}
+    assert more["c"]["solo-task1"] == tmp_path / "rung=c" / "sized" / "solo-task1-games=12"

@@ -10,15 +10,15 @@ figure whose rungs truly agree is marked converged in about 95% of ladders, and 
 whose rungs differ by 1.5 tolerances or more is marked as moving.
 
 Where both top rungs are sized (Tom: the recommended solo player and the stronger top
-solo player, both searches) both play the same number of games, the same deals, so their difference is sized on its
-paired width (``strength_paired``: per deal, which the mark then reads); where one is a
-fast rung
-its width stands as played and the search rung gets what is left of the aim (nothing
-when the fast rung alone is wider: then its ``games`` must grow first).  A run plays the
-most its affordable figures need, at most ``search_max_games``; a figure that would need
-more stays at the pilot's games, undecided, and the table says what it would cost.  A
-finished sized run of at least the games now needed is read as played, never replayed
-(the same deals, a few more of them).
+solo player, both searches) both play the same number of games, the same deals, so their
+difference is sized on its paired width (``strength_paired``: per deal, as the mark reads
+it); where one is a fast rung its width stands as played and the search rung gets what
+is left of the aim (nothing when the fast rung alone is wider: then its ``games`` must
+grow first).  A run plays the most its affordable figures need, at most
+``search_max_games``; a figure that would need more stays at the pilot's games,
+undecided, and the table says what it would cost.  A finished sized run of at least the
+games now needed is read as played, never replayed (the same deals, a few more of them);
+one of fewer stays beside the larger run that replaces it (``sized/<setting>-games=N``).
 """
 
 from __future__ import annotations
