@@ -111,6 +111,18 @@ def test_a_rung_with_the_players_of_an_earlier_rung_reuses_its_games():
     assert by[("c", "solo-task1")] is None  # another solo player: its own games
 
 
+def test_only_a_mix_is_seat_rotated_one_player_in_every_seat_plays_distinct_deals():
+    """A rotation of a deal with one (deterministic) player in every seat replays the same
+    game: the search rung's 48 rotated games at 4 players were 12 distinct games."""
+    cfg = ST.StrengthConfig(players=(2, 4), decks=("task1",), games=8, solo_games=4,
+                            rungs=(ST.Rung("mix", ("tuned_portal", "tuned_planner"), "steady"),
+                                   ST.Rung("one", ("search:4",), "search:4")))
+    rotated = {(j["rung"], j["key"]): j["config"].seat_rotation for j in ST.plan(cfg)
+               if j["key"].startswith("players")}
+    assert rotated == {("mix", "players=2"): True, ("mix", "players=4"): True,
+                       ("one", "players=2"): False, ("one", "players=4"): False}
+
+
 @pytest.fixture(scope="module")
 def tiny_ladder(tmp_path_factory):
     """Three rungs at 2 players and one Tom deck; the top two share their players."""

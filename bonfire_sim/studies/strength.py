@@ -176,7 +176,11 @@ def plan(config: StrengthConfig) -> list[dict[str, Any]]:
         for n in config.players:
             seats = tuple(rung.seats[i % len(rung.seats)] for i in range(n))
             games = config.games_for(rung, n)
-            cfg = RunConfig(games=games, players=n, strategies=seats, seat_rotation=True,
+            # one player in every seat: a rotation of a deal replays the same game (the
+            # players are deterministic given the deal), so rotating would pay 2-4x for
+            # the same distinct games; rotate only a mix
+            cfg = RunConfig(games=games, players=n, strategies=seats,
+                            seat_rotation=len(set(seats)) > 1,
                             seed=config.seed + n, chunk_size=chunk_size(games, seats))
             out.append({"rung": rung.name, "key": f"players={n}", "config": cfg,
                         "same_as": same if same != rung.name else None})
