@@ -381,8 +381,9 @@ def test_the_check_verifies_a_card_the_loop_moved_and_brought_back_to_its_start(
         tmp_path, monkeypatch):
     """Issue 36: R20 at 4 players went 2 -> 7 -> 4 -> 2 and the check, which listed only
     cards whose price changed, never verified it.  A scripted loop (a synthetic card table
-    per price: B7 reads -2.4 at its planted 2, +4.4 at 4, -0.2 at 2 again) moves B7
-    2 -> 4 -> 2; the check must verify it and say it is back at its start value."""
+    per price: B7 reads -2.4 at its planted 2, +2.4 at 4, -0.2 at 2 again) moves B7
+    2 -> 4 -> 2 (4 - 2.4 / its first response 1.2); the check must verify it and say it
+    is back at its start value."""
     from bonfire_sim.analysis.cards import price as P
 
     r = run(RunConfig(games=8, players=2, seed=5, seat_rotation=True,
@@ -391,7 +392,7 @@ def test_the_check_verifies_a_card_the_loop_moved_and_brought_back_to_its_start(
     reads = iter([-2.4])  # the estimate; fresh rounds read by price below
 
     def forks(price: int, first: bool = False) -> pd.DataFrame:
-        s = next(reads) if first else {4: 4.4}.get(price, -0.2)
+        s = next(reads) if first else {4: 2.4}.get(price, -0.2)
         vals = {t: (0.0, 400) for t in BLUE} | {"B7": (s, 2000)}
         return _synthetic(vals, seed=9, lit=0.6, exact=True)
 
