@@ -331,9 +331,10 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     # card against its tier at the runs' prices, before the proposal re-priced the tier
     # (Y13 on the planted loop, seeds 99x0: -0.8 at 4 in the estimate, +1.5 at 4 on
     # round 2's deals, after six other yellow cards went from 6-7 to 1), so a line
-    # through it reads the tier's move as the card's own response (2.0 a point where the
-    # rounds' own prices said 0.4) and the first step and every minimax prediction
-    # after it rest on that (docs/findings/2026-11-29-plants-one-loop.md).
+    # through it reads the tier's move as the card's own response (round 2: 1.8 a point,
+    # where the rounds' own two prices said 0.7 and fresh deals at 1-3 0.3-0.7 per count)
+    # and the first step and every minimax prediction after it rest on that
+    # (docs/findings/2026-11-29-plants-one-loop.md).
     history: dict[str, list[tuple[float, float]]] = {c: [] for c in proposal}
     slopes = {c: RESPONSE_RATIO[measure] * pooled(table, c, "slope") for c in proposal}
     # ... and each count's own (printed, surplus, half) pairs, from the same rounds: the
