@@ -381,8 +381,9 @@ def test_the_check_verifies_a_card_the_loop_moved_and_brought_back_to_its_start(
         tmp_path, monkeypatch):
     """Issue 36: R20 at 4 players went 2 -> 7 -> 4 -> 2 and the check, which listed only
     cards whose price changed, never verified it.  A scripted loop (a synthetic card table
-    per price: B7 reads -2.4 at its planted 2, +4.4 at 4, -0.2 at 2 again) moves B7
-    2 -> 4 -> 2; the check must verify it and say it is back at its start value."""
+    per price: B7 reads -2.4 at its planted 2, +2.4 at 4, -0.2 at 2 again) moves B7
+    2 -> 4 -> 2 (4 - 2.4 / its first response 1.2); the check must verify it and say it
+    is back at its start value."""
     from bonfire_sim.analysis.cards import price as P
 
     r = run(RunConfig(games=8, players=2, seed=5, seat_rotation=True,
@@ -391,7 +392,7 @@ def test_the_check_verifies_a_card_the_loop_moved_and_brought_back_to_its_start(
     reads = iter([-2.4])  # the estimate; fresh rounds read by price below
 
     def forks(price: int, first: bool = False) -> pd.DataFrame:
-        s = next(reads) if first else {4: 4.4}.get(price, -0.2)
+        s = next(reads) if first else {4: 2.4}.get(price, -0.2)
         vals = {t: (0.0, 400) for t in BLUE} | {"B7": (s, 2000)}
         return _synthetic(vals, seed=9, lit=0.6, exact=True)
 
@@ -410,6 +411,45 @@ def test_the_check_verifies_a_card_the_loop_moved_and_brought_back_to_its_start(
     v = res.verified.set_index("card")
     assert "B7" in v.index and bool(v.loc["B7", "back"])  # ... and is checked there
     assert v.loc["B7", "verdict"] == "within" and v.loc["B7", "original"] == 2
+
+
+def test_the_loops_line_starts_on_its_own_deals_not_on_the_estimates_tier(
+        tmp_path, monkeypatch):
+    """Issue 36 bar 1: the estimate measures a card against its tier at the runs' prices,
+    before the proposal re-prices the tier; on the planted loop (seeds 99x0) Y13 read
+    -0.8 at 4 in the estimate and +1.5 at 4 on round 2's deals, after six other yellow
+    cards went from 6-7 to 1.  A scripted loop: on the loop's deals B7's surplus is
+    0.5 x (printed - 3) (fair at 3), the first response 2 x its fixed-play slope 0.25 =
+    0.5 exactly; the estimate read -3.0 at its planted 2 (the tier before it moved,
+    where the loop's line reads -0.5), so the estimate proposes 8.  Round 1 reads +2.5 at
+    8 and steps to the zero, 3, which the check plays.  With the estimate's pair in the
+    line (the old rule) the first secant slope is (2.5 + 3.0) / 6 = 0.92 and the step
+    stops at 5, read +1.0 at the check: the margin."""
+    from bonfire_sim.analysis.cards import price as P
+
+    r = run(RunConfig(games=8, players=2, seed=5, seat_rotation=True,
+                      overrides={"task_points": {"B7": 2}}), tmp_path / "r")
+    assert printed_points(as_runs(r)[0].config)["B7"] == 2  # the plant
+
+    def forks(surplus: float) -> pd.DataFrame:
+        vals = {t: (0.0, 400) for t in BLUE} | {"B7": (surplus, 2000)}
+        return _synthetic(vals, seed=9, lit=0.25, exact=True)
+
+    played: list[int] = []
+
+    def fresh(groups, prices, seed, games, focus, *a, **k):
+        played.append(prices["B7"])
+        f = forks(0.5 * (prices["B7"] - 3))
+        return card_table(f, {2: prices}, 1.0, 0.05, measure="receipt"), f
+
+    monkeypatch.setattr(P, "_forks", lambda *a, **k: forks(-3.0))
+    monkeypatch.setattr(P, "fresh_table", fresh)
+    res = reprice(r, verify=True, rounds=1, top_ups=0, measure="receipt")
+    assert res.estimate.set_index("card").loc["B7", "proposed"] == 8
+    assert played[:2] == [8, 3], played  # round 1 at the estimate's 8, the check at 3
+    assert res.proposal == {"B7": 3}
+    v = res.verified.set_index("card").loc["B7"]
+    assert v["verdict"] == "within" and v["surplus"] == pytest.approx(0.0, abs=1e-9)
 
 
 def test_reprices_check_forks_an_unresolved_row_again_and_rests_its_verdict_on_all(

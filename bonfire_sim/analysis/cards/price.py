@@ -326,14 +326,20 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
     # Each card's (printed, surplus) history, one pooled surplus per round (the
     # inverse-variance mean over the counts, as the one printed value serves them all),
     # and its first response: the measured surplus per printed point at fixed play times
-    # the measure's RESPONSE_RATIO (the first secant step's slope).
-    history = {c: [(float(printed[c]), pooled(table, c))] for c in proposal}
+    # the measure's RESPONSE_RATIO (the first secant step's slope).  The history starts
+    # on the loop's own deals, without the estimate's pair: the estimate measured each
+    # card against its tier at the runs' prices, before the proposal re-priced the tier
+    # (Y13 on the planted loop, seeds 99x0: -0.8 at 4 in the estimate, +1.5 at 4 on
+    # round 2's deals, after six other yellow cards went from 6-7 to 1), so a line
+    # through it reads the tier's move as the card's own response (round 2: 1.8 a point,
+    # where the rounds' own two prices said 0.7 and fresh deals at 1-3 0.3-0.7 per count)
+    # and the first step and every minimax prediction after it rest on that
+    # (docs/findings/2026-11-29-plants-one-loop.md).
+    history: dict[str, list[tuple[float, float]]] = {c: [] for c in proposal}
     slopes = {c: RESPONSE_RATIO[measure] * pooled(table, c, "slope") for c in proposal}
-    # ... and each count's own (printed, surplus, half) pairs: the minimax print's
-    # per-count responses where they are pinned down
-    counts = {c: [(float(printed[c]), count_rows(table[(table["card"] == c)
-                                                       & (table["kind"] == "task")]))]
-              for c in proposal}
+    # ... and each count's own (printed, surplus, half) pairs, from the same rounds: the
+    # minimax print's per-count responses where they are pinned down
+    counts: dict[str, list[Any]] = {c: [] for c in proposal}
     current = dict(printed) | proposal
     tasks = settings.tasks
     for i in range(rounds):

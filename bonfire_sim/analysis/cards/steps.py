@@ -143,7 +143,8 @@ def responses(history: dict[str, list[tuple[float, float]]], slopes: dict[str, f
 def response(history: Sequence[tuple[float, float]], first: float = 1.0) -> float:
     """What a printed point does to a re-priced card's surplus once the players have
     re-optimised: the least-squares slope of the loop's (printed, pooled surplus) pairs
-    (the estimate's and every steered round's), or ``first`` (the fixed-play slope) where
+    (every steered round's: the estimate's was measured before the proposal re-priced the
+    card's tier, ``price.reprice``), or ``first`` (the fixed-play slope) where
     the loop played one price only; held in [``MIN_SLOPE``, ``SLOPE_HI``].  Under the
     receipt value it is well below one (measured at 3 players: R15 0.34, Y20 0.14 a
     printed point), so a surplus within +-1 point leaves the price open by several."""
