@@ -30,6 +30,7 @@ flags_across_counts = cards.flags_across_counts
 pooled_half = cards.pooled_half
 population = cards.population
 gnome_values = cards.gnome_values
+ProbeSettings = cards.ProbeSettings  # which forks (the estimate's gnome survey asks one)
 MIN_SLOPE = cards.MIN_SLOPE  # below it no printed value fixes a task
 MIN_PRICE = cards.MIN_PRICE  # the lowest printed value any proposal names (window.py)
 DEFAULT_MEASURE = cards.DEFAULT_MEASURE  # what the sheet's tables measure unless told
@@ -48,7 +49,8 @@ CARD_COLUMNS = ("card", "players", "kind", "printed", "surplus", "s_lo", "s_hi",
                 "n", "deals", "status", "flag", "forks_needed")
 
 __all__ = ["CARD_COLUMNS", "CHECK_SEEDS", "CHECK_TOP_UPS", "DEFAULT_MEASURE", "MIN_PRICE",
-           "MIN_SLOPE", "SURVEY_MAX_GAMES", "SURVEY_ROUNDS", "TARGET_SHARE", "estimate_top_ups",
+           "MIN_SLOPE", "ProbeSettings", "SURVEY_MAX_GAMES", "SURVEY_ROUNDS", "TARGET_SHARE",
+           "estimate_top_ups",
            "PROPOSAL_COLUMNS", "card_proposals", "first_price", "flags_across_counts",
            "gnome_values",
            "next_prices", "pooled", "pooled_half", "population", "printed_points",

@@ -146,8 +146,7 @@ def estimate(multi: dict[int, dict[tuple[str, ...], list[Run]]], today: Edition,
     as ``reprice``; gnomes to the gnome margin, as the report's card survey), gnome values
     None without forks; and what the top-ups played (per count and kind: games, rounds,
     rows still not measured)."""
-    from bonfire_sim.analysis.cards.probes import ProbeSettings
-    from bonfire_sim.analysis.errata_cards import gnome_values
+    from bonfire_sim.analysis.errata_cards import ProbeSettings, gnome_values
 
     probe_games = how.probe_games
     runs = [r for pops in multi.values() for r in _primary(pops)[1]]
@@ -164,7 +163,8 @@ def estimate(multi: dict[int, dict[tuple[str, ...], list[Run]]], today: Edition,
                                 jobs=jobs, quiet=quiet, progress=tick, detail=True))
     info: dict[str, Any] = {"probe_games": probe_games, "max_games": how.max_games,
                             "top_ups": how.top_ups, "seeds": [], "tasks": {}, "gnomes": {}}
-    batches: list[Any] = []
+    batches: list[Any] = []  # the top-ups' probes (survey.Batch), tasks' and gnomes'
+    gbatches: list[Any] = []
     if parts:
         forks = pd.concat(parts, ignore_index=True)
         extra, played = estimate_top_ups(
@@ -185,15 +185,15 @@ def estimate(multi: dict[int, dict[tuple[str, ...], list[Run]]], today: Edition,
     if probe_games:
         tick = step(f"gnome forks of {len(runs)} run(s) (first {probe_games:,} games each)",
                     sum(min(probe_games, r.config.games) for r in runs), "games")
-        gbatches: list[Any] = []
-        gv = gnome_values(runs, probes=ProbeSettings(games=probe_games, survey=bool(how.top_ups)),
+        gv = gnome_values(runs, probes=ProbeSettings(games=probe_games,
+                                                     survey=bool(how.top_ups)),
                           margin=targets.gnome_margin, alpha=targets.alpha, jobs=jobs,
                           quiet=quiet, progress=tick, note=note, max_games=how.max_games,
                           rounds=how.top_ups, seed=how.seed, batches=gbatches,
                           top_up_progress=_bars(lambda d, t, u: step(f"gnome top-ups, {d}",
                                                                      t, u)))
         info["gnomes"] = _played(gbatches, gv.rename(columns={"gnome": "card"}))
-    info["seeds"] = sorted({b.seed for b in batches + (gbatches if probe_games else [])})
+    info["seeds"] = sorted({b.seed for b in batches + gbatches})
     return Measure(seed=-1, seats=seats, seat_next=nxt, cards=cards), gv, info
 
 
