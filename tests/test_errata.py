@@ -789,3 +789,34 @@ def test_a_task_no_price_fixes_says_change_the_condition_where_the_designer_read
     assert f"change the condition of {item} ({line['today']}→{line['proposed']})" in card["print"]
     assert "still too strong at the lowest print" in card["headline"]
     assert f"| {line['proposed']}, and change the condition |" in row, row
+
+
+def test_the_estimates_top_up_seeds_follow_every_seed_the_loop_and_the_check_take():
+    """Issue 36: the estimate's top-ups (one seed per round) come after the rounds, the
+    check, its looks (``CHECK_SEEDS``), Tom's check and the gnome trials with their
+    top-ups; the edition file plays the seed after them; a run's seed among any of them
+    is refused (an estimate's top-up replaying a deal the check judges on would be)."""
+    from types import SimpleNamespace
+
+    from bonfire_sim.analysis.cards.check_topup import CHECK_SEEDS
+    from bonfire_sim.analysis.errata_gnomes import GNOME_TOP_UPS
+    from bonfire_sim.errors import DataError
+    from bonfire_sim.pipelines.errata import edition_seed, estimate_seed, fresh_seed
+
+    base, rounds, ups = 2030, 3, 4
+    check = base + rounds
+    taken = (set(range(base, check + 1)) | set(range(check + 1, check + 1 + CHECK_SEEDS))
+             | set(range(check + 1, check + 2 + GNOME_TOP_UPS)))  # Tom: check + 1
+    first = estimate_seed(base, rounds)
+    top_ups = set(range(first, first + ups))
+    assert first == 2038 and not top_ups & taken, (sorted(top_ups), sorted(taken))
+    assert edition_seed(base, rounds, ups) == 2042 not in top_ups | taken
+    assert edition_seed(base, rounds, 0) == first  # no top-ups: the seed after the looks
+
+    def runs(*seeds: int) -> list:
+        return [SimpleNamespace(config=SimpleNamespace(seed=s)) for s in seeds]
+
+    assert fresh_seed(runs(2026, 2029), rounds, None, ups) == base
+    with pytest.raises(DataError, match="2040"):  # a run on the third top-up's seed
+        fresh_seed(runs(2029, 2040), rounds, base, ups)
+    assert fresh_seed(runs(2029, 2040), rounds, base, 2) == base  # two top-ups: 2038-2039

@@ -22,7 +22,7 @@ ARTEFACTS = Path(os.environ.get("BONFIRE_TEST_ARTEFACTS",
 CHROMIUM = "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else (
     shutil.which("chromium") or shutil.which("chromium-browser"))
 SMALL = ["--probe-games", "40", "--games", "200", "--fork-games", "40", "--focus-games",
-         "80", "--rounds", "1", "--tom-games", "60", "--jobs", "1"]
+         "80", "--rounds", "1", "--tom-games", "60", "--jobs", "1", "--top-ups", "0"]
 
 
 @pytest.fixture(scope="module")
@@ -158,6 +158,60 @@ def test_the_sheet_and_the_report_in_chromium(runs, sheet_dir, tmp_path):
             browser.close()
     assert not errors, errors
     assert (ARTEFACTS / "errata-sheet.png").stat().st_size > 10_000
+
+
+def test_the_estimate_tops_up_the_rows_it_cannot_tell_on_seeds_no_other_step_plays(
+        runs, tmp_path):
+    """Issue 36: today's task and gnome rows are topped up as ``values`` and ``reprice``
+    survey them (``cards.top_up_runs``): rows 'not measured' on the runs' 40 forked games
+    are forked again on fresh deals and measured; without top-ups (``--top-ups 0``, the
+    sheet before) they stay 'not measured'.  The top-ups take the seeds after the check's
+    looks, none of them a seed of the rounds, the check, its looks or Tom's check, and
+    the edition file plays the seed after them.  (A 3-point margin keeps it small.)"""
+    (tmp_path / "t.toml").write_text("[targets]\ntask_margin = 3.0\ngnome_margin = 3.0\n")
+    docs = {}
+    for name, extra in (("none", ["--top-ups", "0"]),
+                        ("survey", ["--top-ups", "2", "--max-games", "240"])):
+        out = tmp_path / name
+        result = CliRunner().invoke(main, ["errata", str(runs["p2"]), "--out", str(out),
+                                           "--targets", str(tmp_path / "t.toml"), *SMALL,
+                                           "--tom-games", "0", "--games", "100",
+                                           "--check-games", "100", *extra])
+        assert result.exit_code == 0, result.output
+        docs[name] = json.loads((out / "errata.json").read_text())
+        docs[name]["toml"] = (out / "edition.toml").read_text()
+        docs[name]["output"] = result.output
+
+    def open_rows(doc, kind):
+        return doc["loop"]["estimate"][kind]["2"]["not_measured"]
+
+    def unmeasured(doc, kind):
+        return {x["item"] for x in doc["unchanged"]
+                if x["component"] == kind and x["reason"] == "not measured"}
+
+    none, survey = docs["none"], docs["survey"]
+    assert none["loop"]["estimate"]["seeds"] == [] and open_rows(none, "tasks") > 0
+    for kind in ("tasks", "gnomes"):
+        assert open_rows(survey, kind) < open_rows(none, kind), (kind, survey["loop"])
+        assert unmeasured(survey, kind) < unmeasured(none, kind)  # a proper subset
+        assert survey["loop"]["estimate"][kind]["2"]["games"] > 0
+    # each round says what it forks (its progress bar shows only while it plays: a
+    # cached pass has none)
+    assert re.search(r"errata: 2 players, top-up 1: \d+ row\(s\) wider than ±1\.8, "
+                     r"each forked on the games it needs \([\d,-]+\) of seed 9",
+                     survey["output"]), survey["output"]
+    # the seeds: runs 2 (and 3 for the solo run, not given here); rounds 3, check 4,
+    # its looks 5-8, then the estimate's top-ups, then the edition file's seed
+    seeds = survey["loop"]["estimate"]["seeds"]
+    check = survey["loop"]["check_seed"]
+    taken = ({r["seed"] for r in survey["loop"]["rounds"]} | {check}
+             | set(range(check + 1, check + 1 + 4)) | {t["seed"] for t in
+                                                     survey["loop"]["top_ups"]})
+    assert seeds and not set(seeds) & taken, (seeds, taken)
+    assert seeds == list(range(check + 5, check + 5 + len(seeds)))
+    assert f"seed = {check + 5 + 2}" in survey["toml"]
+    assert f"seed = {check + 5}" in none["toml"]  # no top-ups: the seed after the looks
+    assert "Today's values:" in (tmp_path / "survey" / "errata.md").read_text()
 
 
 def test_a_flagged_gnome_change_is_planted_on_fresh_deals_and_its_recruit_value_forked(

@@ -256,12 +256,22 @@ def task_lines(loop: Loop, targets: Targets, who: Mapping[int, str],
             need = g["forks_needed"].dropna()
             reason = "not measured"
             detail = (f"not enough play to tell: needs about {int(need.max()):,} forks "
-                      f"(has {int(g['n'].min()):,})" if len(need) else
+                      f"(has {int(g['n'].min()):,}{_on_games(g)})" if len(need) else
                       "not enough play to tell: never forked")
         left.append({"component": "tasks", "item": card, "reason": reason, "detail": detail,
                      "today": today.get(card), "surplus": {
                          int(r["players"]): _f(r["surplus"]) for _, r in g.iterrows()}})
     return lines, left
+
+
+def _on_games(rows: pd.DataFrame) -> str:
+    """" on 64,000 games at 2 players" (the games the row needing most forks got, the
+    estimate's top-ups included) where the estimate says; '' where it does not."""
+    if "games" not in rows or not len(rows):
+        return ""
+    r = rows.loc[pd.to_numeric(rows["forks_needed"], errors="coerce").fillna(-1).idxmax()]
+    g = _f(r["games"])
+    return f" on {int(g):,} games at {int(r['players'])} players" if math.isfinite(g) else ""
 
 
 def _counts(residual: Mapping[int, Mapping[str, Any]], which: str, margin: float) -> str:

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import cards
+from bonfire_sim.analysis.cards.probes import TASK_IDS
 from bonfire_sim.sim.runconfig import RunConfig
 
 printed_points = cards.printed_points
@@ -29,6 +30,7 @@ flags_across_counts = cards.flags_across_counts
 pooled_half = cards.pooled_half
 population = cards.population
 gnome_values = cards.gnome_values
+ProbeSettings = cards.ProbeSettings  # which forks (the estimate's gnome survey asks one)
 MIN_SLOPE = cards.MIN_SLOPE  # below it no printed value fixes a task
 MIN_PRICE = cards.MIN_PRICE  # the lowest printed value any proposal names (window.py)
 DEFAULT_MEASURE = cards.DEFAULT_MEASURE  # what the sheet's tables measure unless told
@@ -36,6 +38,9 @@ CHECK_SEEDS = cards.CHECK_SEEDS  # seeds after the check's that its looks may ta
 CHECK_TOP_UPS = cards.CHECK_TOP_UPS  # a check row it cannot resolve: more forks, at most
 top_up_check = cards.top_up_check
 verdict = cards.verdict
+TARGET_SHARE = cards.TARGET_SHARE  # the estimate's task rows aim at this share of the margin
+SURVEY_MAX_GAMES = cards.SURVEY_MAX_GAMES  # the estimate's top-ups: 4-player games per card
+SURVEY_ROUNDS = cards.SURVEY_ROUNDS  # ... and rounds (seeds) at most
 
 PROPOSAL_COLUMNS = ("card", "players", "printed", "proposed", "surplus", "s_lo", "s_hi",
                     "half", "n", "deals", "status", "flag", "forks_needed", "changed", "slope",
@@ -44,7 +49,8 @@ CARD_COLUMNS = ("card", "players", "kind", "printed", "surplus", "s_lo", "s_hi",
                 "n", "deals", "status", "flag", "forks_needed")
 
 __all__ = ["CARD_COLUMNS", "CHECK_SEEDS", "CHECK_TOP_UPS", "DEFAULT_MEASURE", "MIN_PRICE",
-           "MIN_SLOPE",
+           "MIN_SLOPE", "ProbeSettings", "SURVEY_MAX_GAMES", "SURVEY_ROUNDS", "TARGET_SHARE",
+           "estimate_top_ups",
            "PROPOSAL_COLUMNS", "card_proposals", "first_price", "flags_across_counts",
            "gnome_values",
            "next_prices", "pooled", "pooled_half", "population", "printed_points",
@@ -131,6 +137,30 @@ def task_forks(configs: Sequence[tuple[str, RunConfig, Any]], games: int, *,
             t = pd.concat([t[~t["item"].isin(focus)], extra], ignore_index=True)
         parts.append(t.assign(cluster=label + "|" + t["deal"].astype(str)))
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def estimate_top_ups(forks: pd.DataFrame, groups: Mapping[int, Sequence[Any]],
+                     probe_games: int, margin: float, alpha: float, *, max_games: int,
+                     top_ups: int, seed: int, jobs: int = 1, quiet: bool = True,
+                     note: Callable[[str], None] | None = None,
+                     progress: Callable[[str, int, int], None] | None = None,
+                     batches: list[Any] | None = None,
+                     ) -> tuple[pd.DataFrame, dict[int, dict[str, int]]]:
+    """The estimate's task top-ups: the survey ``values`` and ``reprice`` estimate from
+    (``cards.top_up_runs``), so the sheet sees the rows they see.  Per player count of
+    ``groups`` (its runs, one game), every task row the runs' ``forks`` (their first
+    ``probe_games`` games, a ``cluster`` column) leave wider than ``TARGET_SHARE`` x
+    ``margin`` is forked alone on fresh deals of the runs' game, the games it needs, round
+    after round (seeds ``seed`` .. ``seed + top_ups - 1``), at most ``max_games``
+    four-player games per card (as many seat-games at the other counts); each probe is
+    appended to ``batches`` (``survey.Batch``).  Returns (the extra forks, per count the
+    games each card was forked on in all)."""
+    forked = cards.forked_games(groups, probe_games)
+    return cards.top_up_runs(forks, groups, forked, cards=TASK_IDS,
+                             target=cards.TARGET_SHARE * margin, alpha=alpha,
+                             max_games=max_games, rounds=top_ups, seed=seed, jobs=jobs,
+                             quiet=quiet, note=note, measure=DEFAULT_MEASURE,
+                             progress=progress, batches=batches)
 
 
 def task_rows(forks: pd.DataFrame, printed: Mapping[int, Mapping[str, int]], margin: float,

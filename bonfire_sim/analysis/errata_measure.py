@@ -35,6 +35,7 @@ from bonfire_sim.analysis.errata_loop import Edition, Measure, seats_within
 from bonfire_sim.analysis.runs import Run
 from bonfire_sim.analysis.targets import Targets
 from bonfire_sim.analysis.values import seat_advantage, seat_games
+from bonfire_sim.infra.progress import step_of
 from bonfire_sim.sim.runconfig import RunConfig
 
 
@@ -126,14 +127,6 @@ def fresh_dir(work_dir: Path, cfg: RunConfig, stem: str, n: int) -> Path:
     return work_dir / f"{stem}-{config_key(cfg)}-{n}p" if other else plain
 
 
-def _tick(progress: Callable[[str, int, int], None] | None,
-          what: str) -> Callable[[int, int], None] | None:
-    """A ``progress(done, total)`` for one step of ``progress(step, done, total)``."""
-    if progress is None:
-        return None
-    return lambda done, total: progress(what, done, total)
-
-
 def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targets,
                   work_dir: Path, *, population: str = "", quiet: bool = True,
                   status: Callable[[str], None] | None = None,
@@ -171,7 +164,7 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
         out = fresh_dir(work_dir, cfg, f"{stem}seed{seed}", n)
         say(f"{what}: {cfg.games:,} fresh games")
         run(cfg, out, jobs=plan.jobs, resume=True, replace_stale=True,
-            progress=_tick(progress, f"{what}: games"))
+            progress=step_of(progress, f"{what}: games"))
         # the seat figures read four player columns and the deal: read those eagerly
         # (a whole 80,000-game check round would be loaded lazily, as LazyFrames)
         return Run(out.name, out, load(out, turns=False, lazy=False, columns=SEAT_COLUMNS))
@@ -190,7 +183,7 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
                 forks.append(task_forks([(f"{seed}|{n}", cfg, out)], plan.fork_games,
                                         focus=focus, focus_games=plan.focus_games,
                                         jobs=plan.jobs, quiet=quiet,
-                                        progress=_tick(progress, f"{what}: forks")))
+                                        progress=step_of(progress, f"{what}: forks")))
                 printed_tasks[n] = printed_points(cfg)
         printed = {n: list(edition.seat_points.get(n, ())) for n in bases}
         seats, nxt = seat_figures(runs, targets, printed)
@@ -219,7 +212,7 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
                         f"top-up seed {s}")
                 parts.append(task_forks([(f"{s}|{n}", cfg, None)], games, tasks=cs,
                                         jobs=plan.jobs, quiet=quiet,
-                                        progress=_tick(progress, f"{what}: forks"),
+                                        progress=step_of(progress, f"{what}: forks"),
                                         cache_as={"errata check top-up": 1}))
             return pd.concat(parts, ignore_index=True)
 

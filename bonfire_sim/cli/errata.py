@@ -6,7 +6,14 @@ from collections.abc import Callable
 
 import click
 
-from bonfire_sim.cli.options import DIR, FILE, Budget, progress_callback, quiet_option
+from bonfire_sim.cli.options import (
+    DIR,
+    FILE,
+    Budget,
+    estimate_top_up_options,
+    progress_callback,
+    quiet_option,
+)
 from bonfire_sim.config import MAX_GAMES
 
 
@@ -20,7 +27,10 @@ from bonfire_sim.config import MAX_GAMES
                    "targets [default: seats within 1.5 pp, tasks and gnomes within 1 "
                    "point, Tom within 3 points].")
 @click.option("--probe-games", type=Budget(0, MAX_GAMES), default=300, show_default=True,
-              help="Games per run forked for today's task and gnome values (0: none).")
+              help="Games per run forked for today's task and gnome values (0: none); "
+                   "every row still too wide is then topped up on fresh deals (--top-ups, "
+                   "--max-games).")
+@estimate_top_up_options
 @click.option("--games", type=Budget(2, MAX_GAMES), default=4000, show_default=True,
               help="Fresh games per player count and round (the seats' figures).")
 @click.option("--fork-games", type=Budget(0, MAX_GAMES), default=300, show_default=True,
@@ -44,12 +54,14 @@ from bonfire_sim.config import MAX_GAMES
 @quiet_option
 def errata(run_dirs: tuple[str, ...], out: str, targets_file: str | None, probe_games: int,
            games: int, fork_games: int, focus_games: int, check_games: int, rounds: int,
-           tom_games: int,
+           tom_games: int, max_games: int, top_ups: int,
            seed: int | None, jobs: int, quiet: bool) -> None:
     """One verified errata sheet: everything to print, planted together on fresh deals.
 
     Measures today's edition from the runs (seats from their games, tasks and gnomes
-    from engine forks), proposes seat points per player count and ONE printed value per
+    from engine forks on the runs' games, every row too wide to tell topped up on fresh
+    deals as 'values' and 'reprice' do: tasks to 0.6 x the margin, gnomes to the margin,
+    at most --max-games per card), proposes seat points per player count and ONE printed value per
     task that misses its target with confidence, plants all of them together at every
     player count of the runs on fresh deals, re-measures every target and moves the set
     until nothing moves, then verifies it on new deals.  Solo runs add Tom's starting
@@ -83,7 +95,8 @@ def errata(run_dirs: tuple[str, ...], out: str, targets_file: str | None, probe_
 
         sheet, paths = run_errata(list(run_dirs), out, targets=targets, plan=plan,
                                   probe_games=probe_games, rounds=rounds, seed=seed,
-                                  tom_games=tom_games, quiet=quiet, step=step,
+                                  tom_games=tom_games, max_games=max_games,
+                                  top_ups=top_ups, quiet=quiet, step=step,
                                   status=lambda line: steps.write(f"errata: {line}"))
     said = {True: "verified", False: "NOT verified"}
     click.echo(f"{sheet.n_changes} change(s); "

@@ -382,3 +382,20 @@ def measure_option(fn: F) -> F:
              "'lit' (igniting it at a moment its owner could, against never; a printed "
              "point moves it by one, the difficulty of its condition left out).",
     )(fn)
+
+
+def estimate_top_up_options(fn: F) -> F:
+    """``--max-games`` and ``--top-ups`` (parameters ``max_games``, ``top_ups``): the
+    survey's top-ups of an estimate from runs (``reprice``'s, the errata sheet's), one
+    spelling and one help for both."""
+    from bonfire_sim.config import MAX_GAMES
+
+    fn = click.option(
+        "--top-ups", type=click.IntRange(min=0, max=20), default=4, show_default=True,
+        help="Top-up rounds of the estimate at most (each on fresh deals; 0: the "
+             "runs' forks alone).")(fn)
+    return click.option(
+        "--max-games", type=Budget(1, MAX_GAMES), default=32_000, show_default=True,
+        help="The estimate's top-ups, as in 'values': four-player games per card at "
+             "most, the runs' games included (as many seat-games at the other counts: "
+             "twice the games at 2 players).")(fn)

@@ -12,6 +12,7 @@ from bonfire_sim.cli.options import (
     FILE,
     Budget,
     backend_options,
+    estimate_top_up_options,
     measure_option,
     quiet_option,
 )
@@ -62,13 +63,7 @@ def _print_estimate(res, margin: float) -> None:  # noqa: ANN001
 @click.option("--focus-games", type=Budget(1, MAX_GAMES), default=None,
               help="Fresh games per player count and round on which the re-priced cards "
                    "alone are forked (their own intervals) [default: 4x --verify-games].")
-@click.option("--max-games", type=Budget(1, MAX_GAMES), default=32_000, show_default=True,
-              help="The estimate's top-ups, as in 'values': four-player games per task at "
-                   "most, the runs' games included (as many seat-games at the other counts: "
-                   "twice the games at 2 players).")
-@click.option("--top-ups", type=click.IntRange(min=0, max=20), default=4, show_default=True,
-              help="Top-up rounds of the estimate at most (each on fresh deals; 0: the "
-                   "runs' forks alone).")
+@estimate_top_up_options
 @click.option("--rounds", type=click.IntRange(min=1, max=20), default=3, show_default=True,
               help="Iteration rounds at most (each on new deals), then one check round.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,

@@ -196,6 +196,15 @@ class Steps:
         self.close()
 
 
+def step_of(progress: Callable[[str, int, int], None] | None,
+            what: str) -> Callable[[int, int], None] | None:
+    """A ``progress(done, total)`` for one step ``what`` of ``progress(step, done,
+    total)`` (a job of several named steps: each draws its own bar)."""
+    if progress is None:
+        return None
+    return lambda done, total: progress(what, done, total)
+
+
 def part_of(progress: Callable[[int, int], None] | None, start: int,
             total: int) -> Callable[[int, int], None] | None:
     """``progress(done, total)`` for one part of a larger job: the part's ``done`` counts

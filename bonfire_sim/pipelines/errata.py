@@ -15,7 +15,7 @@ is played.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +26,13 @@ from bonfire_sim.analysis.errata_cards import (
     CARD_COLUMNS,
     CHECK_SEEDS,
     CHECK_TOP_UPS,
+    SURVEY_MAX_GAMES,
+    SURVEY_ROUNDS,
+    estimate_top_ups,
     flags_across_counts,
     printed_points,
-    task_table,
+    task_forks,
+    task_rows,
 )
 from bonfire_sim.analysis.errata_gnomes import flagged_gnomes
 from bonfire_sim.analysis.errata_loop import Edition, Measure, joint_loop
@@ -107,36 +111,103 @@ def _today(multi: dict[int, dict[tuple[str, ...], list[Run]]]) -> Edition:
     return Edition(seats, prices)
 
 
-def estimate(multi: dict[int, dict[tuple[str, ...], list[Run]]], today: Edition,
-             targets: Targets, probe_games: int, jobs: int, quiet: bool,
-             step: StepFn) -> tuple[Measure, pd.DataFrame | None]:
-    """Today's figures from the runs' primary population: seats from their games, task
-    values from forks on ``probe_games`` games per run, gnome values (None: no forks)."""
-    from bonfire_sim.analysis.errata_cards import gnome_values
+@dataclass(frozen=True)
+class EstimatePlan:
+    """How today's card values are measured: every task and gnome forked on the first
+    ``probe_games`` games of each run, then the survey's top-ups (``values``' and
+    ``reprice``'s) on fresh deals of the runs' games, ``top_ups`` rounds at most (seeds
+    ``seed`` ..; 0: the runs' forks alone), at most ``max_games`` four-player games per
+    card (``games_cap`` at the other counts)."""
 
+    probe_games: int = 300
+    max_games: int = SURVEY_MAX_GAMES
+    top_ups: int = SURVEY_ROUNDS
+    seed: int = 0
+
+
+def _bars(step: StepFn) -> Callable[[str, int, int], None]:
+    """``progress(what, done, total)`` drawing one step per ``what``."""
+    bars: dict[str, Callable[[int, int], None]] = {}
+
+    def progress(what: str, done: int, total: int) -> None:
+        if what not in bars:
+            bars[what] = step(what, total, "games")
+        bars[what](done, total)
+    return progress
+
+
+def estimate(multi: dict[int, dict[tuple[str, ...], list[Run]]], today: Edition,
+             targets: Targets, how: EstimatePlan, jobs: int, quiet: bool,
+             step: StepFn, note: Callable[[str], None] | None = None,
+             ) -> tuple[Measure, pd.DataFrame | None, dict[str, Any]]:
+    """Today's figures from the runs' primary population: seats from their games, task
+    and gnome values from forks on ``how.probe_games`` games per run topped up as the
+    survey tops them up (``EstimatePlan``: tasks to ``TARGET_SHARE`` x the task margin,
+    as ``reprice``; gnomes to the gnome margin, as the report's card survey), gnome values
+    None without forks; and what the top-ups played (per count and kind: games, rounds,
+    rows still not measured)."""
+    from bonfire_sim.analysis.errata_cards import ProbeSettings, gnome_values
+
+    probe_games = how.probe_games
     runs = [r for pops in multi.values() for r in _primary(pops)[1]]
     seats, nxt = seat_figures(runs, targets, {n: list(p) for n, p in
                                               today.seat_points.items()})
-    tables = []
+    groups = {n: [r for r in runs if r.config.players == n] for n in sorted(multi)}
+    parts = []
     for n in sorted(multi) if probe_games else []:
-        rs = [r for r in runs if r.config.players == n]
+        rs = groups[n]
         tick = step(f"task forks of {n}-player run(s) {', '.join(r.label for r in rs)} "
                     f"(first {probe_games:,} games each)",
                     sum(min(probe_games, r.config.games) for r in rs), "games")
-        tables.append(task_table([(r.label, r.config, r.path) for r in rs], probe_games,
-                                 targets.task_margin, targets.alpha, jobs=jobs, quiet=quiet,
-                                 progress=tick, detail=True))
-    cards = (flags_across_counts(pd.concat(tables, ignore_index=True), targets.task_margin,
-                                 targets.alpha) if tables
-             else pd.DataFrame(columns=list(CARD_COLUMNS)))
+        parts.append(task_forks([(r.label, r.config, r.path) for r in rs], probe_games,
+                                jobs=jobs, quiet=quiet, progress=tick, detail=True))
+    info: dict[str, Any] = {"probe_games": probe_games, "max_games": how.max_games,
+                            "top_ups": how.top_ups, "seeds": [], "tasks": {}, "gnomes": {}}
+    batches: list[Any] = []  # the top-ups' probes (survey.Batch), tasks' and gnomes'
+    gbatches: list[Any] = []
+    if parts:
+        forks = pd.concat(parts, ignore_index=True)
+        extra, played = estimate_top_ups(
+            forks, groups, probe_games, targets.task_margin, targets.alpha,
+            max_games=how.max_games, top_ups=how.top_ups, seed=how.seed, jobs=jobs,
+            quiet=quiet, note=note, batches=batches,
+            progress=_bars(lambda d, t, u: step(f"task top-ups, {d}", t, u)))
+        table = task_rows(pd.concat([forks, extra], ignore_index=True),
+                          {n: printed_points(g[0].config) for n, g in groups.items()},
+                          targets.task_margin, targets.alpha)
+        table["games"] = [played[int(n)].get(str(c), 0)
+                          for n, c in zip(table["players"], table["card"], strict=True)]
+        cards = flags_across_counts(table, targets.task_margin, targets.alpha)
+        info["tasks"] = _played(batches, table)
+    else:
+        cards = pd.DataFrame(columns=list(CARD_COLUMNS))
     gv = None
     if probe_games:
         tick = step(f"gnome forks of {len(runs)} run(s) (first {probe_games:,} games each)",
                     sum(min(probe_games, r.config.games) for r in runs), "games")
-        gv = gnome_values(runs, probes=probe_games,
+        gv = gnome_values(runs, probes=ProbeSettings(games=probe_games,
+                                                     survey=bool(how.top_ups)),
                           margin=targets.gnome_margin, alpha=targets.alpha, jobs=jobs,
-                          quiet=quiet, progress=tick)
-    return Measure(seed=-1, seats=seats, seat_next=nxt, cards=cards), gv
+                          quiet=quiet, progress=tick, note=note, max_games=how.max_games,
+                          rounds=how.top_ups, seed=how.seed, batches=gbatches,
+                          top_up_progress=_bars(lambda d, t, u: step(f"gnome top-ups, {d}",
+                                                                     t, u)))
+        info["gnomes"] = _played(gbatches, gv.rename(columns={"gnome": "card"}))
+    info["seeds"] = sorted({b.seed for b in batches + gbatches})
+    return Measure(seed=-1, seats=seats, seat_next=nxt, cards=cards), gv, info
+
+
+def _played(batches: Sequence[Any], table: pd.DataFrame) -> dict[str, dict[str, int]]:
+    """Per player count: the top-ups' rounds and games, the rows still not measured."""
+    out: dict[str, dict[str, int]] = {}
+    for n in sorted({int(v) for v in table["players"] if int(v) > 0}):
+        done = [b for b in batches if b.players == n and b.stage > 0]
+        rows = table[table["players"] == n]
+        out[str(n)] = {"rounds": len(done), "games": int(sum(b.games for b in done)),
+                       "forks": int(sum(b.forks for b in done)),
+                       "not_measured": int((rows["status"] != "measured").sum()),
+                       "rows": len(rows)}
+    return out
 
 
 def tom_rows(solo: Sequence[Run]) -> pd.DataFrame:
@@ -173,13 +244,32 @@ def tom_check(tom: pd.DataFrame, targets: Targets, seed: int, games: int, jobs: 
     return out
 
 
-def fresh_seed(runs: Sequence[Run], rounds: int, seed: int | None) -> int:
+def estimate_seed(base: int, rounds: int) -> int:
+    """The first seed of the estimate's top-ups: after every seed the loop may play.
+
+    The layout from the first fresh seed ``base`` (2030 on the example): the loop's
+    rounds ``base`` .. ``base + rounds - 1``; the check ``base + rounds``; the check's
+    looks (``CHECK_SEEDS``), Tom's check and the gnome trials with their top-ups from
+    ``base + rounds + 1``; the estimate's top-ups from here (``base + rounds + 1 +
+    CHECK_SEEDS``, 2038), one seed per round, tasks and gnomes on the same deals (never
+    pooled: other rows); the edition file's seed after them (``edition_seed``).  Placed
+    last so that a sheet made again with more or fewer top-ups plays the loop on the same
+    deals (its caches hold), and so no top-up replays a deal the check judges on."""
+    return base + rounds + 1 + max(CHECK_SEEDS, 1)
+
+
+def edition_seed(base: int, rounds: int, top_ups: int) -> int:
+    """The seed the new edition's experiment file plays: after every seed of the sheet."""
+    return estimate_seed(base, rounds) + top_ups
+
+
+def fresh_seed(runs: Sequence[Run], rounds: int, seed: int | None, top_ups: int = 0) -> int:
     """The first fresh seed: one above the runs' largest, or ``seed`` when it and the
-    seeds after it (the rounds, the check, its task top-ups, Tom's check) are disjoint
-    from the runs'."""
+    seeds after it (the rounds, the check, its task top-ups, Tom's check, the estimate's
+    ``top_ups``: ``estimate_seed``) are disjoint from the runs'."""
     used = {r.config.seed for r in runs}
     base = (max(used) + 1) if seed is None else int(seed)
-    last = base + rounds + max(CHECK_SEEDS, 1)
+    last = edition_seed(base, rounds, top_ups) - 1
     clash = sorted(used & set(range(base, last + 1)))
     if clash:
         raise DataError(f"the fresh seeds {base}..{last} include the seed(s) "
@@ -190,12 +280,15 @@ def fresh_seed(runs: Sequence[Run], rounds: int, seed: int | None) -> int:
 def errata(run_dirs: Sequence[str | Path], out_dir: str | Path, *,
            targets: Targets | None = None, plan: FreshPlan | None = None,
            probe_games: int = 300, rounds: int = 3, seed: int | None = None,
-           tom_games: int = TOM_GAMES, quiet: bool = True,
+           tom_games: int = TOM_GAMES, max_games: int = SURVEY_MAX_GAMES,
+           top_ups: int = SURVEY_ROUNDS, quiet: bool = True,
            step: StepFn | None = None, status: Callable[[str], None] | None = None,
            ) -> tuple[Sheet, dict[str, Path]]:
     """Build, verify and write the errata sheet of finished runs into ``out_dir``
     (``errata.html``, ``errata.md``, ``errata.json``, ``edition.toml`` and the fresh
-    runs under ``fresh/``); returns (the sheet, the paths written)."""
+    runs under ``fresh/``); returns (the sheet, the paths written).  Today's card values
+    rest on ``probe_games`` games per run topped up by the survey (``EstimatePlan``:
+    ``top_ups`` rounds, at most ``max_games`` four-player games per card)."""
     from bonfire_sim.infra import fileio
     from bonfire_sim.report.errata import edition_toml, write_sheet
 
@@ -210,19 +303,20 @@ def errata(run_dirs: Sequence[str | Path], out_dir: str | Path, *,
     multi, solo = split_runs(runs)
     if not multi and not solo:
         raise DataError("no games in these runs")
-    base = fresh_seed(runs, rounds, seed)
+    if not isinstance(top_ups, int) or top_ups < 0:
+        raise DataError(f"top_ups must be an integer >= 0, got {top_ups!r}")
+    if not isinstance(max_games, int) or max_games < 1:
+        raise DataError(f"max_games must be an integer >= 1, got {max_games!r}")
+    base = fresh_seed(runs, rounds, seed, top_ups)
     today = _today(multi) if multi else Edition({}, {})
     who = who_played([r for pops in multi.values() for r in _primary(pops)[1]])
     fresh = out / "fresh"
     gv = None
+    how = EstimatePlan(probe_games, max_games, top_ups, estimate_seed(base, rounds))
+    measured: dict[str, Any] = {}
     if multi:
-        est, gv = estimate(multi, today, targets, probe_games, plan.jobs, quiet, go)
-        bars: dict[str, Callable[[int, int], None]] = {}
-
-        def progress(what: str, done: int, total: int) -> None:
-            if what not in bars:
-                bars[what] = go(what, total, "games")
-            bars[what](done, total)
+        est, gv, measured = estimate(multi, today, targets, how, plan.jobs, quiet, go, say)
+        progress = _bars(go)
 
         def measure_of(pop_index: int, games: int | None = None, task_top_ups: int = 0) -> Any:
             bases = {}
@@ -273,9 +367,10 @@ def errata(run_dirs: Sequence[str | Path], out_dir: str | Path, *,
                              progress=tick)
     sheet = build_sheet(loop, targets, who, gnomes=gv, tom=tom, tom_fresh=tom_fresh,
                         gnome_trials=trials)
+    sheet.loop["estimate"] = measured
     say("writing the sheet")
     first = (_primary(multi[max(multi)])[1][0].config if multi else solo[0].config)
-    after = base + rounds + 1 + max(CHECK_SEEDS, 1)  # after the check's looks' deals
+    after = edition_seed(base, rounds, top_ups)  # after every deal the sheet played
     toml = edition_toml(sheet.to_json(), sorted(multi) or [1],
                         list(first.strategies) if multi else [],
                         max(plan.games, 1000), after, dict(first.variants),

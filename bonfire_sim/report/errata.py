@@ -66,6 +66,31 @@ def _check_forks(sheet: Mapping[str, Any]) -> str:
             + " A row still open after them is 'not resolved', with its forks and interval.")
 
 
+def _estimate_forks(sheet: Mapping[str, Any]) -> str:
+    """How today's task and gnome values were measured: the runs' forks, then the
+    survey's top-ups on fresh deals, per count their games and the rows left open."""
+    e = sheet["loop"]["estimate"]
+    t = sheet["targets"]
+    seeds = e.get("seeds") or []
+    span = (f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {seeds[0]}-{seeds[-1]}"
+            if seeds else "none needed")
+
+    def per_count(kind: str) -> str:
+        return "; ".join(f"{n}p {v['games']:,} top-up games in {v['rounds']} round(s), "
+                         f"{v['not_measured']} of {v['rows']} rows not measured"
+                         for n, v in sorted(e.get(kind, {}).items()))
+
+    head = (f"Today's values: every task and gnome forked on the first "
+            f"{e['probe_games']:,} games of each run, then "
+            + (f"every task row wider than ±{0.6 * t['task_margin']:g} point(s) and every "
+               f"gnome row wider than ±{t['gnome_margin']:g} forked alone on fresh deals of "
+               f"the runs' game ({span}), the games it needs, {e['top_ups']} round(s) and "
+               f"{e['max_games']:,} four-player games per card at most (as 'values' and "
+               f"'reprice' survey them)" if e.get("top_ups") else "no top-up (--top-ups 0)"))
+    rest = [f"{k}: {per_count(k)}" for k in ("tasks", "gnomes") if e.get(k)]
+    return head + (": " + "; ".join(rest) if rest else "") + "."
+
+
 def _look(t: Mapping[str, Any]) -> str:
     """One look of the check: "seed 2034: R10 at 4p on 3,100 new games, ..." and its
     reference forks."""
@@ -214,6 +239,7 @@ def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
         + ("fixed point reached" if loop.get("fixed_point") else
            "rounds spent before a fixed point") + "; populations on the check round: "
         + ", ".join(loop.get("populations", [])) + ".",
+        *([_estimate_forks(sheet)] if loop.get("estimate") else []),
         *([_check_forks(sheet)] if sheet["tasks"] else []),
         "Who played: " + "; ".join(f"{n} players: {w}" for n, w in sheet["who"].items())
         + ". Stronger players may value tasks, gnomes and the start seat differently."]}

@@ -64,7 +64,9 @@ a fork table), ``task_kinds`` (the forks a measure reads), ``printed_points``,
 ``population`` (who played, in words), ``combine`` (one printed value per card over the
 counts), ``pooled`` (a card's surplus over the counts), ``next_prices`` (one round's
 secant steps), ``top_up_check`` (the check's more forks for the rows it cannot resolve,
-``check_topup``), ``verdict`` (a check row within / off / unresolved), ``toml_value``.
+``check_topup``), ``verdict`` (a check row within / off / unresolved), ``toml_value``;
+and for its estimate ``top_up_runs`` / ``forked_games`` (the survey's top-ups of finished
+runs' forks to ``TARGET_SHARE`` x the margin, as ``reprice`` estimates).
 
 The modules: ``layout`` (the fork kernel's named result layout), ``kernel`` (the compiled
 forks), ``probes`` (fork tables of a configuration, cached), ``table`` (card values from
@@ -91,7 +93,15 @@ from bonfire_sim.analysis.cards.price import (
 )
 from bonfire_sim.analysis.cards.price import reprice as _reprice
 from bonfire_sim.analysis.cards.probes import ProbeSettings, probe_values
-from bonfire_sim.analysis.cards.survey import card_values, survey_cards
+from bonfire_sim.analysis.cards.survey import MAX_GAMES as SURVEY_MAX_GAMES
+from bonfire_sim.analysis.cards.survey import ROUNDS as SURVEY_ROUNDS
+from bonfire_sim.analysis.cards.survey import (
+    TARGET_SHARE,
+    card_values,
+    forked_games,
+    survey_cards,
+    top_up_runs,
+)
 from bonfire_sim.analysis.cards.table import (
     DEFAULT_MEASURE,
     DETAIL_KINDS,
@@ -113,8 +123,9 @@ from bonfire_sim.sim.runconfig import RunConfig
 
 __all__ = ["CHECK_SEEDS", "CHECK_TOP_UPS", "DEFAULT_MEASURE", "DETAIL_KINDS", "MEASURES",
            "MIN_PRICE",
-           "MIN_SLOPE", "RESPONSE_RATIO", "ProbeSettings", "Reprice", "TopUp", "card_table",
-           "card_values", "combine",
+           "MIN_SLOPE", "RESPONSE_RATIO", "SURVEY_MAX_GAMES", "SURVEY_ROUNDS", "TARGET_SHARE",
+           "ProbeSettings", "Reprice", "TopUp", "card_table",
+           "card_values", "combine", "forked_games", "top_up_runs",
            "fair_print", "flags_across_counts", "gnome_values",
            "measure", "next_prices", "pooled", "pooled_half", "population", "price_divisor",
            "printed_points", "probe_values", "reprice", "task_kinds", "task_values",

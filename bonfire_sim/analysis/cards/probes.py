@@ -316,14 +316,16 @@ def probe_values(config: RunConfig | dict[str, Any], settings: ProbeSettings | N
 
 def probe_staggered(config: RunConfig, games: Mapping[str, int], *,
                     kinds: Mapping[str, Sequence[str]], chunk_size: int = 100,
-                    jobs: int = 1, quiet: bool = True, cache: bool = True) -> pd.DataFrame:
+                    jobs: int = 1, quiet: bool = True, cache: bool = True,
+                    progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """One pass over the first ``max(games.values())`` games of ``config`` in which card
     ``c`` (a task or gnome id) is forked in its first ``games[c]`` games only, with the
     fork ``kinds`` of its type (``{"task": (...), "gnome": (...)}``): cards that need
     different numbers of games share the games they have in common instead of each
     replaying its own.  Cached like ``probe_values`` (keyed by the configuration, the
     games per card and the engine), so a report re-built with ``--measure-cards`` does not
-    play its top-ups again (``cache=False``: neither read nor written, for timing)."""
+    play its top-ups again (``cache=False``: neither read nor written, for timing).
+    ``progress(done, total)``: games of the pass played (a cached pass reports none)."""
     if not games:
         return pd.DataFrame({c: [] for c in COLUMNS})
     total = max(games.values())
@@ -346,7 +348,7 @@ def probe_staggered(config: RunConfig, games: Mapping[str, int], *,
                                                          else ())
         chunks.append(np.arange(a, b, dtype=np.int64))
         each.append(ProbeSettings(kinds=ks, tasks=tasks or None, gnomes=gnomes or None))
-    parts = _execute(config, each, chunks, jobs, quiet, None)
+    parts = _execute(config, each, chunks, jobs, quiet, progress)
     table = pd.concat(parts, ignore_index=True)
     if path is not None:
         _write_cached(path, table, {"key": key, "config": config.to_json(), "plan": plan,

@@ -66,6 +66,7 @@ from bonfire_sim.analysis.cards.table import (
 )
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs
 from bonfire_sim.errors import ConfigError, DataError
+from bonfire_sim.infra.progress import step_of
 from bonfire_sim.sim.runconfig import RunConfig
 
 FIRST_GAMES = 400  # games per player count on which every card is forked
@@ -275,12 +276,14 @@ def top_up(forks: pd.DataFrame, config: RunConfig, played: dict[str, int], *,
            max_games: int = MAX_GAMES, rounds: int = ROUNDS, seed: int, jobs: int = 1,
            quiet: bool = True, note: Callable[[str], None] | None = None,
            batches: list[Batch] | None = None, cache: bool = True,
-           measure: str = DEFAULT_MEASURE) -> pd.DataFrame:
+           measure: str = DEFAULT_MEASURE,
+           progress: Callable[[str, int, int], None] | None = None) -> pd.DataFrame:
     """The top-up forks of one player count: round after round (fresh seeds ``seed``,
     ``seed + 1``, ...), every row of ``cards`` that ``forks`` (with a ``cluster``
     column) leave wider than ``margin`` forked alone on the games it needs
     (``top_up_plan``) of ``config``'s game.  ``played`` (card -> games forked so far) is
-    updated in place; each probe is appended to ``batches``."""
+    updated in place; each probe is appended to ``batches``; ``progress(what, done,
+    total)``: the games of each round's pass (``what`` names the count, round and seed)."""
     n = config.players
     printed = {n: printed_points(config)}
     wanted = set(cards)
@@ -298,8 +301,9 @@ def top_up(forks: pd.DataFrame, config: RunConfig, played: dict[str, int], *,
                  f"±{margin:g}, each forked on the games it needs ({lo:,}"
                  + (f"-{hi:,}" if hi > lo else "") + f") of seed {cfg.seed}")
         t0 = time.perf_counter()
+        what = f"{n} players, top-up {r + 1} (seed {cfg.seed}, {len(sizes)} row(s))"
         got = probe_staggered(cfg, sizes, kinds=kinds_of(measure), jobs=jobs, quiet=quiet,
-                              cache=cache)
+                              cache=cache, progress=step_of(progress, what))
         if batches is not None:
             batches.append(Batch(n, r + 1, cfg.seed, cfg.games, tuple(sorted(sizes)),
                                  len(got), time.perf_counter() - t0))
@@ -318,14 +322,22 @@ def card_forks(runs: Sequence[Run], probes: ProbeSettings | int | None = None, *
                alpha: float = FL.ALPHA, jobs: int = 1, quiet: bool = True,
                note: Callable[[str], None] | None = None,
                measure: str = DEFAULT_MEASURE,
-               progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+               progress: Callable[[int, int], None] | None = None,
+               max_games: int | None = None, rounds: int | None = None,
+               seed: int | None = None,
+               top_up_progress: Callable[[str, int, int], None] | None = None,
+               batches: list[Batch] | None = None) -> pd.DataFrame:
     """The runs' forks of ``card_settings(probes, measure)`` limited to ``kinds`` (default
     every kind the ``measure``'s card table reads; so the tasks'
     values never pay for gnome forks, nor the reverse; cached like ``probe_values``)
     with ``run`` and a deal ``cluster`` column (run, deal).  With ``probes.survey`` the
     rows of those kinds still wider than ``margin`` are topped up per player count on
     fresh deals of the runs' game (``top_up``, seeds above the runs'); their ``run`` is
-    ``TOP_UP_RUN``.  ``progress(done, total)``: the runs' forked games (not the top-ups)."""
+    ``TOP_UP_RUN``: at most ``max_games`` (default ``MAX_GAMES``) four-player games per
+    card, ``rounds`` (default ``ROUNDS``) rounds on the seeds from ``seed`` (default one
+    above the runs').  ``progress(done, total)``: the runs' forked games;
+    ``top_up_progress(what, done, total)``: each top-up round's (``top_up``); each
+    top-up probe is appended to ``batches``."""
     from bonfire_sim.infra.progress import part_of
 
     kinds = card_kinds(measure) if kinds is None else kinds
@@ -349,9 +361,12 @@ def card_forks(runs: Sequence[Run], probes: ProbeSettings | int | None = None, *
               for n in sorted({r.config.players for r in runs})}
     forked = forked_games(groups, settings.games)
     extra, _ = top_up_runs(forks, groups, forked, cards=cards, target=margin, alpha=alpha,
-                           max_games=MAX_GAMES, rounds=ROUNDS,  # read now: tests lower them
-                           seed=max(r.config.seed for r in runs) + 1, jobs=jobs,
-                           quiet=quiet, note=note, measure=measure)
+                           # the module's defaults read now: tests lower them
+                           max_games=MAX_GAMES if max_games is None else max_games,
+                           rounds=ROUNDS if rounds is None else rounds,
+                           seed=max(r.config.seed for r in runs) + 1 if seed is None else seed,
+                           jobs=jobs, quiet=quiet, note=note, measure=measure,
+                           progress=top_up_progress, batches=batches)
     return pd.concat([forks, extra.assign(run=TOP_UP_RUN)], ignore_index=True)
 
 
@@ -368,6 +383,7 @@ def top_up_runs(forks: pd.DataFrame, groups: Mapping[int, Sequence[Run]],
                 seed: int, jobs: int = 1, quiet: bool = True,
                 note: Callable[[str], None] | None = None,
                 measure: str = DEFAULT_MEASURE, batches: list[Batch] | None = None,
+                progress: Callable[[str, int, int], None] | None = None,
                 ) -> tuple[pd.DataFrame, dict[int, dict[str, int]]]:
     """The survey's top-ups of finished runs' own forks (with a ``cluster`` column), per
     player count of ``groups`` (runs of one count must play one game: the top-ups play
@@ -375,7 +391,7 @@ def top_up_runs(forks: pd.DataFrame, groups: Mapping[int, Sequence[Run]],
     alone on the games it needs (``top_up``; seeds ``seed`` .. ``seed + rounds - 1`` at
     every count), at most ``games_cap(max_games, n)`` games per card (or the ``forked``
     games the runs gave it, if more).  Returns the extra forks and, per count, the games
-    each card was forked on in all."""
+    each card was forked on in all; ``progress`` as ``top_up``'s."""
     parts = [forks.iloc[:0]]
     played: dict[int, dict[str, int]] = {}
     for n, group in sorted(groups.items()):
@@ -385,7 +401,7 @@ def top_up_runs(forks: pd.DataFrame, groups: Mapping[int, Sequence[Run]],
                             cards=cards, margin=target, alpha=alpha,
                             max_games=max(games_cap(max_games, n), forked[n]),
                             rounds=rounds, seed=seed, jobs=jobs, quiet=quiet, note=note,
-                            batches=batches, measure=measure))
+                            batches=batches, measure=measure, progress=progress))
     return pd.concat(parts, ignore_index=True), played
 
 

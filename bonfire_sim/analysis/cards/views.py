@@ -5,6 +5,7 @@ say beside them: take and lit rates, recruit rates, example games, who played)."
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -211,7 +212,12 @@ def gnome_values(runs: RunLike | Sequence[RunLike], *,
                  probes: ProbeSettings | int | None = None, margin: float = FL.MARGIN,
                  alpha: float = FL.ALPHA, pooled: bool = False, jobs: int = 1,
                  quiet: bool = True,
-                 progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+                 progress: Callable[[int, int], None] | None = None,
+                 note: Callable[[str], None] | None = None,
+                 max_games: int | None = None, rounds: int | None = None,
+                 seed: int | None = None,
+                 top_up_progress: Callable[[str, int, int], None] | None = None,
+                 batches: list[Any] | None = None) -> pd.DataFrame:
     """Per gnome and player count, the card value (``card_values``): ``value`` (``lo``,
     ``hi``, ``n``, ``deals``) = the mover's final score after recruiting the gnome at a
     decision where it could, minus the best other move (interval clustered by deal);
@@ -224,11 +230,15 @@ def gnome_values(runs: RunLike | Sequence[RunLike], *,
     ``recruit_lo`` / ``recruit_hi``), ``kind``, ``text``, ``who``, ``games``.  A gnome
     prints no number, so nothing is proposed here: a strong gnome is weakened by its ability
     (``analysis.errata_gnomes`` tries its amounts or the ability as overrides).
-    ``progress(done, total)``: forked games, as ``card_forks``."""
+    ``progress(done, total)``: forked games; with ``probes.survey`` the rows wider than
+    ``margin`` are topped up on fresh deals (``max_games``, ``rounds``, ``seed``,
+    ``note``, ``top_up_progress``, ``batches``: as ``card_forks``)."""
     rs = as_runs(runs)
     who = populations(rs)
     forks = card_forks(rs, probes, kinds=("gnome",), margin=margin, alpha=alpha, jobs=jobs,
-                       quiet=quiet, progress=progress)
+                       quiet=quiet, progress=progress, note=note, max_games=max_games,
+                       rounds=rounds, seed=seed, top_up_progress=top_up_progress,
+                       batches=batches)
     counts = sorted({r.config.players for r in rs})
     tab = card_table(forks, {n: {t: 0 for t in TASK_IDS} for n in counts}, margin, alpha)
     out = tab[tab["kind"] == "gnome"].rename(columns={
