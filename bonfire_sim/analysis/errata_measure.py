@@ -212,7 +212,11 @@ def fresh_measure(bases: Mapping[int, RunConfig], plan: FreshPlan, targets: Targ
                         f"top-up seed {s}")
                 parts.append(task_forks([(f"{s}|{n}", cfg, None)], games, tasks=cs,
                                         jobs=plan.jobs, quiet=quiet,
-                                        progress=step_of(progress, f"{what}: forks"),
+                                        # one bar per call: the open cards' forks and
+                                        # their reference's on fewer games of the same
+                                        # seed (one bar read "12800/400 games")
+                                        progress=step_of(progress, f"{what}: forks of "
+                                                         f"{len(cs)} card(s), {games:,} games"),
                                         cache_as={"errata check top-up": 1}))
             return pd.concat(parts, ignore_index=True)
 
