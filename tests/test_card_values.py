@@ -957,7 +957,8 @@ def test_closed_loop_on_a_four_player_run_heavy(tmp_path):
 
 # 13-16 minutes on the shared 2-core machine (its forks not cached): a study, outside
 # make test-heavy's budget; run it with `pytest -m study -k test_retest_on_two -s
-# tests/test_card_values.py`.  Measured 2026-11-29 11:26 UTC: 60 of 66 (91%).
+# tests/test_card_values.py`.  Measured 2026-11-29 11:26 UTC: 60 of 66 (91%); 21:05 UTC on
+# main 4a49dce: 62 of 66 (94%); the rows' own whole values agree for 98% of 55 tasks.
 @pytest.mark.study
 def test_test_retest_on_two_seeds_heavy(tmp_path):
     """Issue 36 bar 3: the printed values the tool proposes (a re-price where a card is
@@ -1008,7 +1009,11 @@ def test_test_retest_on_two_seeds_heavy(tmp_path):
             if prop[card] < tier_floor(card):
                 e = est.loc[card]
                 assert e["status_4"] == "measured" and not e["holds"], e
-                assert e["slope"] >= MIN_SLOPE and e["note"].startswith("below"), e
+                # the evidence: "below its colour's lowest printing (2) ...: fair 0.8 (...)"
+                # or, where even the lowest print 1 is too much, "change the condition: its
+                # fair print (0.3) lies below the lowest print 1; at 1 its surplus is ..."
+                assert e["slope"] >= MIN_SLOPE and e["note"].startswith(
+                    ("below", "change the condition: its fair print")), e
         hard = set(est.index[est["no_price"]])
         assert {"Y15", "Y16", "Y17"} <= hard and not hard & moved
 
