@@ -14,7 +14,8 @@ STAMP := $(VENV)/.bonfire-sim-installed
 # verified by their intervals; 20,000 fresh games a round resolve the 4-player seats to
 # about +-0.6 pp), the report whose first screen is that sheet's four answer cards (task and
 # gnome details from engine forks on 300 of the games; example games linked to views), and
-# one game as a page to step through in the browser.  About 6 minutes on 2 cores.  The run
+# one game as a page to step through in the browser.  About 6-8 minutes on 2 cores (7 min 39 s
+# at load 5, 2026-11-29, with the sheet's estimate topping up every row).  The run
 # resumes where an earlier demo stopped and is played afresh after an engine change.
 # ---------------------------------------------------------------------------------------
 define DEMO_CMDS
