@@ -490,6 +490,23 @@ def test_the_check_plays_a_print_some_round_played_when_one_is_not_shown_off(
     assert v["verdict"] == "within" and v["surplus"] == pytest.approx(0.0, abs=1e-9)
 
 
+def test_last_played_keeps_a_played_print_and_skips_prints_shown_off():
+    """``steps.last_played``: a played print stays; an unplayed one falls back to the
+    played print whose worst pooled count is nearest zero, among those no count's pooled
+    row shows off (beyond +-margin) and no round flagged; none such: the loop's print."""
+    from bonfire_sim.analysis.cards.steps import last_played
+
+    h = [(5.0, {2: (2.2, 0.4), 3: (1.9, 0.5)}),   # 5: shown off at 2 and 3 players
+         (2.0, {2: (-0.7, 0.5), 3: (0.3, 0.5)}),
+         (2.0, {2: (-1.3, 0.5), 3: (0.1, 0.5)}),  # 2 pooled: 2p -1.0 +- 0.35, not off
+         (3.0, {2: (0.4, 0.5), 3: (0.9, 0.5)})]
+    assert last_played(h, 3, {5, 2, 3}, 1.0) == 3      # played: kept
+    assert last_played(h, 1, {5, 2, 3}, 1.0) == 3      # worst |s|: 0.9 at 3, 1.0 at 2
+    assert last_played(h, 1, {5, 2}, 1.0) == 2         # 3 not played (its rows ignored)
+    assert last_played(h, 1, {5, 2}, 1.0, flagged={2}) == 1  # a flagged print is off
+    assert last_played(h[:1], 4, {5}, 1.0) == 4        # every played print shown off
+
+
 def test_reprices_check_forks_an_unresolved_row_again_and_rests_its_verdict_on_all(
         monkeypatch):
     """Issue 36: ``reprice --verify``'s check takes the errata sheet's step
