@@ -452,6 +452,61 @@ def test_the_loops_line_starts_on_its_own_deals_not_on_the_estimates_tier(
     assert v["verdict"] == "within" and v["surplus"] == pytest.approx(0.0, abs=1e-9)
 
 
+def test_the_check_plays_a_print_some_round_played_when_one_is_not_shown_off(
+        tmp_path, monkeypatch):
+    """Issue 36 bar 1: the loop's last move rests on one round's rows and was never played
+    before the check (Y13 on the planted loop: 5 -> 2, 2, then 2 -> 1 on round 3, checked
+    off at 2 players, where fresh deals read it within at every count at 2).  A scripted
+    loop: B7's surplus is 0.5 x (printed - 3) (fair at 3); the estimate proposes 8, round
+    1 reads +2.5 there and steps to 3; round 2 reads 3 noisy, -1.05 (its interval not
+    wholly beyond the margin), and its secant steps on to 4, a print no round played.
+    The check plays 3, the played print no count shows off (the old rule played 4)."""
+    from bonfire_sim.analysis.cards import price as P
+
+    r = run(RunConfig(games=8, players=2, seed=5, seat_rotation=True,
+                      overrides={"task_points": {"B7": 2}}), tmp_path / "r")
+
+    def forks(surplus: float) -> pd.DataFrame:
+        vals = {t: (0.0, 400) for t in BLUE} | {"B7": (surplus, 2000)}
+        return _synthetic(vals, seed=9, lit=0.25, exact=True)
+
+    played: list[int] = []
+
+    def fresh(groups, prices, seed, games, focus, *a, **k):
+        played.append(prices["B7"])
+        f = forks(0.5 * (prices["B7"] - 3) - (1.05 if len(played) == 2 else 0.0))
+        return card_table(f, {2: prices}, 1.0, 0.05, measure="receipt"), f
+
+    monkeypatch.setattr(P, "_forks", lambda *a, **k: forks(-3.0))
+    monkeypatch.setattr(P, "fresh_table", fresh)
+    notes: list[str] = []
+    res = reprice(r, verify=True, rounds=2, top_ups=0, measure="receipt", note=notes.append)
+    assert [x.prices["B7"] for x in res.rounds] == [8, 3]
+    row = res.rounds[1].table.set_index("card").loc["B7"]
+    assert row["surplus"] == pytest.approx(-1.05) and row["s_hi"] > -1.0
+    assert played[2] == 3, played  # the check, at the print round 2 played
+    assert res.proposal == {"B7": 3} and any("B7: 4 (not played) -> 3" in n for n in notes)
+    v = res.verified.set_index("card").loc["B7"]
+    assert v["verdict"] == "within" and v["surplus"] == pytest.approx(0.0, abs=1e-9)
+
+
+def test_last_played_keeps_a_played_print_and_skips_prints_shown_off():
+    """``steps.last_played``: a played print stays; an unplayed one falls back to the
+    played print whose worst pooled count is nearest zero, among those no count's pooled
+    row shows off (beyond +-margin) and no round flagged; none such: the loop's print."""
+    from bonfire_sim.analysis.cards.steps import last_played
+
+    h = [(5.0, {2: (2.2, 0.4), 3: (1.9, 0.5)}),   # 5: shown off at 2 and 3 players
+         (2.0, {2: (-0.7, 0.5), 3: (0.3, 0.5)}),
+         (2.0, {2: (-1.3, 0.5), 3: (0.1, 0.5)}),  # 2 pooled: 2p -1.0 +- 0.35, not off
+         (3.0, {2: (0.4, 0.5), 3: (0.9, 0.5)})]
+    assert last_played(h, 3, {5, 2, 3}, 1.0) == 3      # played: kept
+    assert last_played(h, 1, {5, 2, 3}, 1.0) == 3      # worst |s|: 0.9 at 3, 1.0 at 2
+    assert last_played(h, 1, {5, 2}, 1.0) == 2         # 3 not played (its rows ignored)
+    assert last_played(h, 1, {5, 2}, 1.0, flagged={2}) == 1  # a flagged print is off
+    assert last_played(h[:1], 4, {5}, 1.0) == 4        # every played print shown off
+
+
 def test_reprices_check_forks_an_unresolved_row_again_and_rests_its_verdict_on_all(
         monkeypatch):
     """Issue 36: ``reprice --verify``'s check takes the errata sheet's step

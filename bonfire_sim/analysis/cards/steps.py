@@ -26,7 +26,7 @@ as any print.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -157,3 +157,35 @@ def response(history: Sequence[tuple[float, float]], first: float = 1.0) -> floa
     else:
         slope = float(first) if math.isfinite(first) else 1.0
     return float(np.clip(slope, MIN_SLOPE, SLOPE_HI))
+
+
+def last_played(history: CountHistory, price: int, played: Collection[int],
+                margin: float, flagged: Collection[int] = ()) -> int:
+    """The print a card is checked at: ``price`` (where the loop left it) if some round
+    played it, else, among the prints the rounds did play (``history``: each round's
+    per-count rows at its print, pooled inverse-variance per print and count), the one
+    whose worst count is nearest zero, of those not shown off: no round's flag test
+    flagged the card there (``flagged``: the evidence that moves a card first flagged
+    on a round's deals, at a count or across counts) and no count's pooled row lies
+    beyond +-``margin``; ``price`` again where every played print is shown off.  A
+    round's last move rests on that round's rows alone, whose pooled half-width (0.45
+    at 600 / 2,400 games) is about a printed point for a shallow card: Y13 on the
+    planted loop was moved 2 -> 1 on round 3 and checked off at 2 players, where fresh
+    deals read it within at every count at 2 (docs/findings/2026-11-29-plants-one-loop.md)."""
+    if price in played:
+        return price
+    rows: dict[int, dict[int, list[tuple[float, float]]]] = {}
+    for p, r in history:
+        for n, (s, h) in r.items():
+            if math.isfinite(s) and h > 0:
+                rows.setdefault(int(p), {}).setdefault(n, []).append((s, h))
+    worst_: dict[int, float] = {}
+    for p, by in rows.items():
+        pooled = []
+        for rs in by.values():
+            w = np.array([1.0 / h ** 2 for _, h in rs])
+            pooled.append((float((w * [s for s, _ in rs]).sum() / w.sum()),
+                           float(w.sum() ** -0.5)))
+        if p in played and p not in flagged and all(abs(s) - h <= margin for s, h in pooled):
+            worst_[p] = max(abs(s) for s, _ in pooled)
+    return min(worst_, key=lambda p: (worst_[p], abs(p - price))) if worst_ else price
