@@ -10,6 +10,7 @@ so that each stays well under a minute on one core; the full-size versions are m
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -413,6 +414,32 @@ def test_the_check_verifies_a_card_the_loop_moved_and_brought_back_to_its_start(
     assert v.loc["B7", "verdict"] == "within" and v.loc["B7", "original"] == 2
 
 
+def _scripted_b7_loop(tmp_path, monkeypatch, noise: dict[int, float] | None = None,
+                      ) -> tuple[Any, list[int]]:
+    """A run with B7 planted at 2 and a price loop whose every fresh look reads B7's
+    surplus as 0.5 x (printed - 3) (fair at 3), plus ``noise[k]`` on the k-th look; the
+    estimate reads -3.0.  Returns the run and the prints the looks played, in order."""
+    from bonfire_sim.analysis.cards import price as P
+
+    r = run(RunConfig(games=8, players=2, seed=5, seat_rotation=True,
+                      overrides={"task_points": {"B7": 2}}), tmp_path / "r")
+
+    def forks(surplus: float) -> pd.DataFrame:
+        vals = {t: (0.0, 400) for t in BLUE} | {"B7": (surplus, 2000)}
+        return _synthetic(vals, seed=9, lit=0.25, exact=True)
+
+    played: list[int] = []
+
+    def fresh(groups, prices, seed, games, focus, *a, **k):
+        played.append(prices["B7"])
+        f = forks(0.5 * (prices["B7"] - 3) + (noise or {}).get(len(played), 0.0))
+        return card_table(f, {2: prices}, 1.0, 0.05, measure="receipt"), f
+
+    monkeypatch.setattr(P, "_forks", lambda *a, **k: forks(-3.0))
+    monkeypatch.setattr(P, "fresh_table", fresh)
+    return r, played
+
+
 def test_the_loops_line_starts_on_its_own_deals_not_on_the_estimates_tier(
         tmp_path, monkeypatch):
     """Issue 36 bar 1: the estimate measures a card against its tier at the runs' prices,
@@ -425,25 +452,8 @@ def test_the_loops_line_starts_on_its_own_deals_not_on_the_estimates_tier(
     8 and steps to the zero, 3, which the check plays.  With the estimate's pair in the
     line (the old rule) the first secant slope is (2.5 + 3.0) / 6 = 0.92 and the step
     stops at 5, read +1.0 at the check: the margin."""
-    from bonfire_sim.analysis.cards import price as P
-
-    r = run(RunConfig(games=8, players=2, seed=5, seat_rotation=True,
-                      overrides={"task_points": {"B7": 2}}), tmp_path / "r")
+    r, played = _scripted_b7_loop(tmp_path, monkeypatch)
     assert printed_points(as_runs(r)[0].config)["B7"] == 2  # the plant
-
-    def forks(surplus: float) -> pd.DataFrame:
-        vals = {t: (0.0, 400) for t in BLUE} | {"B7": (surplus, 2000)}
-        return _synthetic(vals, seed=9, lit=0.25, exact=True)
-
-    played: list[int] = []
-
-    def fresh(groups, prices, seed, games, focus, *a, **k):
-        played.append(prices["B7"])
-        f = forks(0.5 * (prices["B7"] - 3))
-        return card_table(f, {2: prices}, 1.0, 0.05, measure="receipt"), f
-
-    monkeypatch.setattr(P, "_forks", lambda *a, **k: forks(-3.0))
-    monkeypatch.setattr(P, "fresh_table", fresh)
     res = reprice(r, verify=True, rounds=1, top_ups=0, measure="receipt")
     assert res.estimate.set_index("card").loc["B7", "proposed"] == 8
     assert played[:2] == [8, 3], played  # round 1 at the estimate's 8, the check at 3
@@ -461,24 +471,7 @@ def test_the_check_plays_a_print_some_round_played_when_one_is_not_shown_off(
     1 reads +2.5 there and steps to 3; round 2 reads 3 noisy, -1.05 (its interval not
     wholly beyond the margin), and its secant steps on to 4, a print no round played.
     The check plays 3, the played print no count shows off (the old rule played 4)."""
-    from bonfire_sim.analysis.cards import price as P
-
-    r = run(RunConfig(games=8, players=2, seed=5, seat_rotation=True,
-                      overrides={"task_points": {"B7": 2}}), tmp_path / "r")
-
-    def forks(surplus: float) -> pd.DataFrame:
-        vals = {t: (0.0, 400) for t in BLUE} | {"B7": (surplus, 2000)}
-        return _synthetic(vals, seed=9, lit=0.25, exact=True)
-
-    played: list[int] = []
-
-    def fresh(groups, prices, seed, games, focus, *a, **k):
-        played.append(prices["B7"])
-        f = forks(0.5 * (prices["B7"] - 3) - (1.05 if len(played) == 2 else 0.0))
-        return card_table(f, {2: prices}, 1.0, 0.05, measure="receipt"), f
-
-    monkeypatch.setattr(P, "_forks", lambda *a, **k: forks(-3.0))
-    monkeypatch.setattr(P, "fresh_table", fresh)
+    r, played = _scripted_b7_loop(tmp_path, monkeypatch, noise={2: -1.05})
     notes: list[str] = []
     res = reprice(r, verify=True, rounds=2, top_ups=0, measure="receipt", note=notes.append)
     assert [x.prices["B7"] for x in res.rounds] == [8, 3]
