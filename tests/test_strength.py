@@ -359,3 +359,16 @@ def test_a_sized_ladder_plays_the_sized_runs_in_place_of_the_pilots(tmp_path, mo
     more, _, played = SZ.top_up(cfg, dirs, tmp_path)
     assert played == {"b": {"solo-task1": 12}, "c": {"solo-task1": 12}}
     assert more["c"]["solo-task1"] == tmp_path / "rung=c" / "sized" / "solo-task1-games=12"
+
+
+def test_a_corrupt_manifest_in_a_sized_run_folder_is_one_data_error(tmp_path):
+    """A sized run's folder is read through the run's own manifest reader: a corrupt (or
+    linked, or foreign) manifest is a DataError (one ``Error:`` line), not a traceback."""
+    from bonfire_sim.errors import DataError
+    from bonfire_sim.sim.runconfig import RunConfig
+    from bonfire_sim.studies.strength_sizing import _finished_games
+
+    assert _finished_games(tmp_path, RunConfig(games=4, players=2)) == 0  # none there
+    (tmp_path / "manifest.json").write_text("{not json")
+    with pytest.raises(DataError, match="corrupt"):
+        _finished_games(tmp_path, RunConfig(games=4, players=2))

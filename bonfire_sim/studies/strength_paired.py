@@ -105,11 +105,10 @@ def paired_differences(below: Mapping[str, Any], top: Mapping[str, Any],
     for setting in sorted(set(below) & set(top)):
         b, t = as_runs([below[setting]])[0], as_runs([top[setting]])[0]
         ok, why = shared_deals(b, t)
+        out[(setting, "share")] = _start_player(b, t) if ok else _unpaired(why)
         if setting.startswith("solo-"):
-            out[(setting, "share")] = _start_player(b, t) if ok else _unpaired(why)
             out[(setting, "handicap")] = _handicap(b, t) if ok else _unpaired(why)
         else:
-            out[(setting, "share")] = _start_player(b, t) if ok else _unpaired(why)
             out[(setting, "points")] = _unpaired(
                 why if not ok else "a fitted point whose joint-deal bootstrap is not built")
     return out

@@ -23,7 +23,6 @@ one of fewer stays beside the larger run that replaces it (``sized/<setting>-gam
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -188,11 +187,15 @@ def top_up(config: ST.StrengthConfig, dirs: Mapping[str, Mapping[str, Any]],
 def _finished_games(where: Path, cfg: Any) -> int:
     """The games of a finished run in ``where`` whose configuration is ``cfg``'s but for
     its games and chunks (0 when there is none)."""
-    path = where / "manifest.json"
-    if not path.is_file():
+    from bonfire_sim.sim.runner import MANIFEST, read_manifest
+    from bonfire_sim.sim.tablecheck import stored_config
+
+    if not (where / MANIFEST).is_file():
         return 0
-    manifest = json.loads(path.read_text())
-    stored = dict(manifest.get("config", {}))
+    # the run's own reader: a linked, special, corrupt or foreign manifest is one
+    # DataError (exit 2), never a traceback or a read elsewhere
+    manifest = read_manifest(where)
+    stored = stored_config(manifest)
     want = cfg.to_json()
     same = all(stored.get(k) == v for k, v in want.items() if k not in ("games", "chunk_size"))
     return int(stored.get("games", 0)) if same and manifest.get("complete") else 0
