@@ -74,3 +74,27 @@ def test_copies_of_a_deal_do_not_narrow_a_paired_value_difference():
     w1, w4 = (rows[c]["hi"] - rows[c]["lo"] for c in (1, 4))
     assert rows[4]["paired"] and rows[4]["deals"] == deals and rows[4]["n"] == 4 * deals
     assert w4 == pytest.approx(w1, rel=0.02), (w1, w4)
+
+
+def test_copies_of_a_deal_do_not_narrow_a_fork_estimate():
+    """``fork_estimates`` (one run's fork values, and the ratio per printed point) reads
+    the forks of one deal as one observation, like the card table."""
+    from bonfire_sim.analysis.cards.views import fork_estimates
+
+    deals = 150
+    x = np.random.default_rng(11).normal(1.0, 4, deals)
+    h = (np.random.default_rng(12).random(deals) < 0.6).astype(float)
+
+    def tab(copies: int) -> pd.DataFrame:
+        g = np.arange(deals * copies)
+        return pd.DataFrame({"players": 2, "kind": "light", "item": "B1", "game_id": g,
+                             "deal": g // copies, "score_a": np.repeat(x * h, copies),
+                             "score_b": 0.0, "win_a": np.repeat(h, copies), "win_b": 0.0,
+                             "has_a": np.repeat(h, copies), "has_b": 0.0, "kept_b": 1.0})
+
+    one, four = (fork_estimates(tab(c), "light").iloc[0] for c in (1, 4))
+    assert four["n"] == 4 * deals and four["value"] == pytest.approx(one["value"])
+    for lo, hi in (("lo", "hi"), ("win_lo", "win_hi")):
+        w1, w4 = one[hi] - one[lo], four[hi] - four[lo]
+        assert w4 == pytest.approx(w1, rel=0.02), (lo, w1, w4)  # rows alone: w1 / 2
+    assert four["ratio_se"] == pytest.approx(one["ratio_se"], rel=0.02)

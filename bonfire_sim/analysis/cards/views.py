@@ -21,7 +21,7 @@ from bonfire_sim.analysis.cards.table import (
     populations,
     task_kinds,
 )
-from bonfire_sim.analysis.intervals import mean_ci, mean_se, wilson
+from bonfire_sim.analysis.intervals import clustered_mean, clustered_mean_ci, wilson
 from bonfire_sim.analysis.runs import Run, RunLike, as_runs, printed_task_points
 from bonfire_sim.analysis.values import TOM, example_ids, list_counts, pool
 from bonfire_sim.rules import components as C
@@ -43,27 +43,35 @@ def probe_table(runs: RunLike | Sequence[RunLike], probes: ProbeSettings | int |
 
 def fork_estimates(tab: pd.DataFrame, kind: str) -> pd.DataFrame:
     """Per (players, item) of one probe kind: the mean score and win differences A - B
-    with t intervals, the share ending with the item in each branch, and the price slope.
+    with t intervals clustered by deal, the share ending with the item in each branch, and
+    the price slope.
+
+    The forks of one deal's seat rotations share its cards, so they are not independent:
+    every interval is clustered by the table's ``cluster`` column where it has one (the
+    survey's (seed, deal)), else by ``deal``, as the card table's (with one fork per
+    cluster it is the plain t interval).
 
     Columns: players, item, n, value/se/lo/hi (score), win/win_lo/win_hi, has_a, has_b,
     ratio/ratio_se (value per point of the item's printed points, see ``task_values``),
     games (example game ids), kept (share of forks whose branch B kept its ban).
     """
     t = tab[tab["kind"] == kind]
+    by = "cluster" if "cluster" in t.columns else "deal" if "deal" in t.columns else "game_id"
     rows = []
     for (players, item), g in t.groupby(["players", "item"], sort=True):
         d = (g["score_a"] - g["score_b"]).to_numpy(float)
         w = (g["win_a"] - g["win_b"]).to_numpy(float)
         h = (g["has_a"] - g["has_b"]).to_numpy(float)
+        cl = g[by].to_numpy()
         n = len(d)
-        m, lo, hi = mean_ci(d)
-        wm, wlo, whi = mean_ci(w)
-        se = mean_se(d)[1]
+        m, lo, hi = clustered_mean_ci(d, cl)
+        wm, wlo, whi = clustered_mean_ci(w, cl)
+        se = clustered_mean(d, cl)[1]
         slope = float(h.mean())
-        # Ratio estimator value / slope, linearised for its standard error.
+        # Ratio estimator value / slope, linearised for its (clustered) standard error.
         ratio = m / slope if slope > 0 else np.nan
-        z = (d - ratio * h) / slope if slope > 0 else np.full(n, np.nan)
-        ratio_se = float(z.std(ddof=1) / np.sqrt(n)) if n > 1 and slope > 0 else np.nan
+        ratio_se = (clustered_mean((d - ratio * h) / slope, cl)[1]
+                    if n > 1 and slope > 0 else np.nan)
         rows.append({"players": int(players), "item": item, "n": n, "value": m, "se": se,
                      "lo": lo, "hi": hi, "win": wm, "win_lo": wlo, "win_hi": whi,
                      "has_a": float(g["has_a"].mean()), "has_b": float(g["has_b"].mean()),
