@@ -309,7 +309,13 @@ def test_sizing_scales_the_pilot_with_games_needed_and_respects_the_cap():
     marked = pd.DataFrame({"figure": ["hc", "win"], "detail": ["d", "d"]})
     text = SZ.with_costs(marked, needs.reset_index())["detail"].tolist()
     assert "1,200 games a run" in text[0] and "played" in text[0]
-    assert "over the run cap" in text[1]
+    # "win" is over the cap, but its run (solo-a) was sized to 1,200 games for "hc": it
+    # is read there, and its detail says so instead of "not played"
+    assert "over the run cap" in text[1] and "read on the 1,200 games" in text[1]
+    assert "not played" not in text[1]
+    only = needs.reset_index().query("figure == 'win'")
+    alone = SZ.with_costs(marked.iloc[[1]], only)["detail"].iloc[0]
+    assert "over the run cap, not played" in alone  # no other figure sized its run
 
 
 def test_a_sized_ladder_plays_the_sized_runs_in_place_of_the_pilots(tmp_path, monkeypatch):
@@ -372,3 +378,18 @@ def test_a_corrupt_manifest_in_a_sized_run_folder_is_one_data_error(tmp_path):
     (tmp_path / "manifest.json").write_text("{not json")
     with pytest.raises(DataError, match="corrupt"):
         _finished_games(tmp_path, RunConfig(games=4, players=2))
+
+
+def test_a_ladder_without_tom_decks_names_no_solo_player():
+    """A ladder of player counts only (``decks = []``) says so, and its rungs name the
+    seats it played, not a solo player it never seated (and the reverse)."""
+    from bonfire_sim.report import strength as RS
+
+    rung = {"name": "a", "seats": ["tuned"], "solo": "search:16", "games": 10,
+            "solo_games": 4}
+    multi = RS._rung_lines({"rungs": [rung], "players": [2], "decks": []})
+    assert "search:16" not in multi and "Tom deck" not in multi and "10 games" in multi
+    solo = RS._rung_lines({"rungs": [rung], "players": [], "decks": ["task1"]})
+    assert "solo search:16" in solo and "player count" not in solo and "tuned" not in solo
+    both = RS._rung_lines({"rungs": [rung], "players": [2], "decks": ["task1"]})
+    assert "solo: search:16" in both and "4 per Tom deck" in both

@@ -62,12 +62,17 @@ def curves(answers: pd.DataFrame, marked: pd.DataFrame, ax: Any = None) -> Any:
 
 def _rung_lines(meta: Mapping[str, Any]) -> str:
     parts = []
+    # a ladder without Tom decks (or without player counts) names no player it did not seat
+    solo, multi = bool(meta.get("decks", [None])), bool(meta.get("players", [None]))
     for r in meta.get("rungs", []):
         sized = r.get("sized") or {}
         grown = (", sized to " + ", ".join(f"{n:,} ({k})" for k, n in sized.items())
                  if sized else "")
-        parts.append(f"{r['name']}: {', '.join(r['seats'])} (solo: {r['solo']}; "
-                     f"{r['games']} games per player count, {r['solo_games']} per Tom deck"
+        games = ", ".join([f"{r['games']} games per player count"] * multi
+                          + [f"{r['solo_games']} per Tom deck"] * solo)
+        seats = ", ".join(r["seats"]) if multi else f"solo {r['solo']}"
+        parts.append(f"{r['name']}: {seats} ("
+                     + (f"solo: {r['solo']}; " if solo and multi else "") + games
                      + (f", the same games as {r['same_as']}" if r.get("same_as") else "")
                      + grown + ")")
     return "; ".join(parts)
@@ -121,7 +126,8 @@ def write_page(path: str | Path, answers: pd.DataFrame, meta: Mapping[str, Any],
                title: str = TITLE, extra: Sequence[dict[str, Any]] = (),
                needs: pd.DataFrame | None = None) -> Path:
     """The strength section on a page of its own."""
+    decks = ", ".join(meta.get("decks", []))
     subtitle = (f"seed {meta.get('seed')}; player counts {meta.get('players')}; "
-                f"Tom decks {', '.join(meta.get('decks', []))}")
+                + (f"Tom decks {decks}" if decks else "no solo games"))
     return H.write(path, H.render(title, subtitle, [section(answers, meta, needs),
                                                     *extra]))

@@ -208,6 +208,10 @@ def with_costs(marked: pd.DataFrame, needs: pd.DataFrame | None) -> pd.DataFrame
     if needs is None or needs.empty:
         return marked
     by = {str(r.figure): r for r in needs.itertuples()}
+    # a figure over the cap is still read on its setting's run, which another figure of
+    # that setting may have sized beyond the pilot: say on how many games, not "not played"
+    pilot = int(needs["pilot_games"].max())
+    sizes = run_sizes(needs, pilot, _players_of)
     out = marked.copy()
     details = []
     for figure, detail in zip(out["figure"], out["detail"], strict=True):
@@ -218,7 +222,11 @@ def with_costs(marked: pd.DataFrame, needs: pd.DataFrame | None) -> pd.DataFrame
             details.append(f"{detail}; sizing: the fast rung alone is wider than ±"
                            f"{r.aim:g}, it needs more games first")
         else:
-            said = "played" if r.affordable else "over the run cap, not played"
+            ran = sizes.get(str(r.setting), pilot)
+            said = ("played" if r.affordable
+                    else f"over the run cap; read on the {ran:,} games its run was sized to "
+                         f"for another figure" if ran > r.pilot_games
+                    else "over the run cap, not played")
             details.append(f"{detail}; sizing: {int(r.games_needed):,} games a run for ±"
                            f"{r.aim:g} on the difference ({said}; pilot {r.pilot_games})")
     return out.assign(detail=details)
