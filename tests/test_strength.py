@@ -200,6 +200,28 @@ def test_the_ladder_file_plays_and_writes_the_report(tmp_path, monkeypatch):
     res = CliRunner().invoke(main, ["strength", "bad.toml"])
     assert res.exit_code == 2 and "search_solo_games" in res.output and "auto" in res.output
     assert "Traceback" not in res.output
+    bad.write_text("[strength]\nplayers = []\ndecks = []\n")
+    res = CliRunner().invoke(main, ["strength", "bad.toml"])
+    assert res.exit_code == 2 and "measures nothing" in res.output
+
+
+def test_a_ladder_of_tom_decks_alone_plays(tmp_path, monkeypatch):
+    """``players = []``: Tom's answers only (no multiplayer run is played or named)."""
+    from click.testing import CliRunner
+
+    from bonfire_sim.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tom.toml").write_text(
+        "[strength]\nplayers = []\nsolo_games = 4\nsearch_solo_games = 2\n"
+        "search_budget = 1\ndecks = [\"task1\"]\nseed = 3\nout = \"runs/t\"\n\n"
+        "[report]\nout = \"t.html\"\n")
+    res = CliRunner().invoke(main, ["strength", "tom.toml", "--quiet"])
+    assert res.exit_code == 0, res.output
+    marks = pd.read_csv(tmp_path / "runs" / "t" / "marks.csv")
+    assert set(marks["answer"]) == {"tom"}
+    assert not list((tmp_path / "runs" / "t").glob("rung=*/players=*"))
+    assert "solo only" in (tmp_path / "t.html").read_text()
 
 
 def test_an_answer_missing_at_the_top_rung_is_not_marked_from_the_lower_rungs():
@@ -389,7 +411,9 @@ def test_a_ladder_without_tom_decks_names_no_solo_player():
             "solo_games": 4}
     multi = RS._rung_lines({"rungs": [rung], "players": [2], "decks": []})
     assert "search:16" not in multi and "Tom deck" not in multi and "10 games" in multi
-    solo = RS._rung_lines({"rungs": [rung], "players": [], "decks": ["task1"]})
+    solo = RS._rung_lines({"rungs": [rung | {"same_as": "b"}], "players": [],
+                           "decks": ["task1"]})
     assert "solo search:16" in solo and "player count" not in solo and "tuned" not in solo
+    assert "same" not in solo  # a rung reuses another's multiplayer games, not its solo ones
     both = RS._rung_lines({"rungs": [rung], "players": [2], "decks": ["task1"]})
     assert "solo: search:16" in both and "4 per Tom deck" in both

@@ -85,11 +85,14 @@ def read_strength_file(path: str | Path) -> StrengthFile:
     s, r = doc.get("strength", {}), doc.get("report", {})
     players = s.get("players", [2, 3, 4])
     decks = s.get("decks", list(ST.DECKS))
-    if not isinstance(players, list) or not players:
+    if not isinstance(players, list):
         raise ConfigError(f"{where}: strength.players must be a list such as [2, 3, 4]")
     if not isinstance(decks, list) or not all(isinstance(d, str) for d in decks):
         raise ConfigError(f"{where}: strength.decks must be a list of Tom deck names "
                           f"({', '.join(ST.DECKS)})")
+    if not players and not decks:  # [] for one of them: a ladder of the other alone
+        raise ConfigError(f"{where}: the ladder measures nothing: give strength.players "
+                          f"(such as [2, 3, 4]) or strength.decks (such as [\"task1\"])")
     counts: dict[str, Any] = {k: _int(f"{where}: strength.{k}", s[k]) for k in
               ("games", "solo_games", "probe_games", "pilot_games", "search_max_games")
               if k in s}
@@ -131,7 +134,8 @@ def describe(config: ST.StrengthConfig,
             sized.update({k: v for k, v in played.get(same, {}).items()
                           if k.startswith("players=")})
         rungs.append({"name": rung.name, "seats": list(rung.seats), "solo": rung.solo,
-                      "games": config.games_for(rung, max(config.players)),
+                      "games": (config.games_for(rung, max(config.players))
+                                if config.players else 0),
                       "solo_games": config.solo_for(rung),
                       "sized": sized,
                       "same_as": same if same != rung.name else None})

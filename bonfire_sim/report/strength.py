@@ -73,7 +73,9 @@ def _rung_lines(meta: Mapping[str, Any]) -> str:
         seats = ", ".join(r["seats"]) if multi else f"solo {r['solo']}"
         parts.append(f"{r['name']}: {seats} ("
                      + (f"solo: {r['solo']}; " if solo and multi else "") + games
-                     + (f", the same games as {r['same_as']}" if r.get("same_as") else "")
+                     # the same seats reuse multiplayer games; the solo player differs
+                     + (f", the same multiplayer games as {r['same_as']}"
+                        if r.get("same_as") and multi else "")
                      + grown + ")")
     return "; ".join(parts)
 
@@ -127,7 +129,9 @@ def write_page(path: str | Path, answers: pd.DataFrame, meta: Mapping[str, Any],
                needs: pd.DataFrame | None = None) -> Path:
     """The strength section on a page of its own."""
     decks = ", ".join(meta.get("decks", []))
-    subtitle = (f"seed {meta.get('seed')}; player counts {meta.get('players')}; "
+    counts = ", ".join(str(n) for n in meta.get("players", []))
+    subtitle = (f"seed {meta.get('seed')}; "
+                + (f"player counts {counts}; " if counts else "solo only; ")
                 + (f"Tom decks {decks}" if decks else "no solo games"))
     return H.write(path, H.render(title, subtitle, [section(answers, meta, needs),
                                                     *extra]))
