@@ -221,7 +221,10 @@ def test_a_ladder_of_tom_decks_alone_plays(tmp_path, monkeypatch):
     marks = pd.read_csv(tmp_path / "runs" / "t" / "marks.csv")
     assert set(marks["answer"]) == {"tom"}
     assert not list((tmp_path / "runs" / "t").glob("rung=*/players=*"))
-    assert "solo only" in (tmp_path / "t.html").read_text()
+    page = (tmp_path / "t.html").read_text()
+    assert "solo only" in page
+    # the top rung is named after its multiplayer budget; against Tom it plays search:32
+    assert "search:1 (solo: search:32)" in page and "default (solo: search:16)" in page
 
 
 def test_an_answer_missing_at_the_top_rung_is_not_marked_from_the_lower_rungs():

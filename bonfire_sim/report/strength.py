@@ -114,7 +114,11 @@ def section(answers: pd.DataFrame, meta: Mapping[str, Any],
             f"{ANSWER_TITLES[answer]}, per rung with its 95% interval; who played: "
             f"{'; '.join(dict.fromkeys(part['who']))}"))
         rung_cols = [c for c in m.columns if c not in ("answer", "figure", "mark", "detail")]
-        columns = {"figure": ("figure", ""), **{c: (c, "") for c in rung_cols},
+        # against Tom a rung is its solo player (search:16's rung plays search:32 there)
+        solo = {r["name"]: r["solo"] for r in meta.get("rungs", [])} if answer == "tom" else {}
+        columns = {"figure": ("figure", ""),
+                   **{c: (f"{c} (solo: {solo[c]})" if solo.get(c, c) != c else c, "")
+                      for c in rung_cols},
                    "mark": ("mark", ""), "detail": ("why", "")}
         blocks.append(H.table_block(m, columns, caption=ANSWER_TITLES[answer],
                                     row_class="mark"))
