@@ -258,8 +258,7 @@ def joint_loop(start: Edition, estimate: Measure, measure: MeasureFn, targets: T
             loop.fixed_point = True
             break
         edition = nxt
-    loop.edition = edition
-    loop.edition = edition = _played_prints(loop, targets, say)
+    loop.edition = edition = _played_prints(loop, edition, targets, say)
     focus = edition.changes(start)["tasks"]
     say(f"check: {edition.n_changes(start)} change(s) on new deals (seed {seed + rounds}), "
         f"figures that move nothing")
@@ -268,14 +267,16 @@ def joint_loop(start: Edition, estimate: Measure, measure: MeasureFn, targets: T
     return loop
 
 
-def _played_prints(loop: Loop, targets: Targets, say: Callable[[str], None]) -> Edition:
-    """The edition the check plays: each steered card at a print some round played unless
-    every played print is shown off (``errata_cards.check_print``, reprice's rule): the
-    last round's step rests on that round's rows alone (a pooled half-width of about a
-    printed point for a shallow card), and the check would verify a print no round
-    played.  Seat points keep their step, which plays a slope-1 line and settles on the
-    best played points when asked back to them (``step``)."""
-    prices = dict(loop.edition.task_points)
+def _played_prints(loop: Loop, edition: Edition, targets: Targets,
+                   say: Callable[[str], None]) -> Edition:
+    """The edition the check plays (``edition``, where the rounds left it): each steered
+    card at a print some round played unless every played print is shown off
+    (``errata_cards.check_print``, reprice's rule): the last round's step rests on that
+    round's rows alone (a pooled half-width of about a printed point for a shallow card),
+    and the check would verify a print no round played.  Seat points keep their step,
+    which plays a slope-1 line and settles on the best played points when asked back to
+    them (``step``)."""
+    prices = dict(edition.task_points)
     for c in loop.history:
         to = check_print(loop.counts.get(c, []), prices[c],
                          [(ed.task_points[c], m.cards) for ed, m in loop.rounds], c,
@@ -283,7 +284,7 @@ def _played_prints(loop: Loop, targets: Targets, say: Callable[[str], None]) -> 
         if to != prices[c]:
             say(f"{c}: {prices[c]} (not played) -> {to}, the played print fair at every count")
             prices[c] = to
-    return replace(loop.edition, task_points=prices)
+    return replace(edition, task_points=prices)
 
 
 def _any_missed(m: Measure, targets: Targets) -> bool:
