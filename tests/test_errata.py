@@ -526,6 +526,73 @@ def test_a_re_priced_card_is_steered_by_its_surplus_pooled_over_the_counts():
     assert nxt is not None and nxt.task_points["R3"] == 1
 
 
+def _scripted_sheet_loop(estimate: pd.DataFrame, read, rounds: int):
+    """The sheet's joint loop on one card, B7, with scripted figures: ``estimate`` its
+    rows in the runs, ``read(print, seed)`` its surplus (half-width 0.4 at 2, 3 and 4
+    players) on the fresh deals of a round or the check; fixed-play slope 0.25 under the
+    receipt value, so a first step divides by 2 x 0.25 = 0.5.  Returns the loop and the
+    prints each measure call played, in order."""
+    seats = pd.DataFrame(columns=["players", "seat", "value", "lo", "hi", "fair", "n"])
+    played: list[int] = []
+
+    def measure(edition: Edition, seed: int, focus: Sequence[str] = ()) -> Measure:
+        p = edition.task_points["B7"]
+        played.append(p)
+        s = read(p, seed)
+        cards = _rows("B7", p, {n: (s, 0.4, "measured") for n in COUNTS}).assign(slope=0.25)
+        return Measure(seed, seats, {}, cards, measure="receipt")
+
+    est = Measure(-1, seats, {}, estimate.assign(slope=0.25, flag="strong"),
+                  measure="receipt")
+    start = Edition({}, {"B7": int(estimate["printed"].iloc[0])})
+    return joint_loop(start, est, measure, Targets(), seed=100, rounds=rounds), played
+
+
+def test_the_sheets_loop_line_starts_on_its_own_deals_not_on_the_estimates_tier():
+    """Reprice's rule (commit 8801224), now the sheet's: the estimate measured a card
+    against its tier at today's prices, before the proposal re-priced the tier (Y13 on
+    the planted loop: -0.8 at 4 in the estimate, +1.5 at 4 on round 2's deals).  B7 is
+    planted at 2; on the loop's deals its surplus is 0.5 x (print - 3) (fair at 3), but
+    the estimate read -3.0 at 2 (the tier before it moved; the loop's line says -0.5), so
+    the first proposal is 2 + 3.0 / 0.5 = 8.  Round 1 reads +2.5 at 8 and steps by its
+    first response 0.5 to the zero, 3, which the check plays and reads 0.  With the
+    estimate's pair in the line (the old rule) the first secant slope is (2.5 + 3.0) / 6
+    = 0.92 and the step stops at 5, checked +1.0: the margin."""
+    est = _rows("B7", 2, {n: (-3.0, 0.4, "measured") for n in COUNTS})
+    loop, played = _scripted_sheet_loop(est, lambda p, _seed: 0.5 * (p - 3), rounds=1)
+    assert loop.edition.task_points["B7"] == 3, (played, loop.history)
+    assert played == [8, 3]  # round 1 at the estimate's 8, the check at the line's zero
+    assert loop.history["B7"] == [(8.0, 2.5)]  # the loop's own deals only
+    assert E.build_sheet(loop, Targets(), {n: "model players" for n in COUNTS}).tasks[0][
+        "verified"] is True
+
+
+def test_the_sheets_check_plays_a_print_some_round_played_unless_each_is_shown_off():
+    """Reprice's last-played rule (``steps.last_played``), now the sheet's: the last
+    round's step rests on that round's rows alone and the check would verify a print no
+    round played (Y13 on the planted loop went 2 -> 1 on round 3 and was checked off at
+    2 players, where fresh deals read it within at 2).  B7 planted at 4 reads +1.0 in the
+    estimate: proposed at 4 - 1.0 / 0.5 = 2; round 1 reads +0.6 (inside the margin) there
+    and steps to 1 (2 - 0.6 / 0.5 = 0.8, rounded), where the check reads -1.6 (off); at 2
+    the check reads +0.3.  The old rule checked 1; the new checks 2, the played print not shown off.
+    Where the played print is shown off (+2.5 at 2) the check plays the step's print."""
+    est = _rows("B7", 4, {n: (1.0, 0.4, "measured") for n in COUNTS})
+    check_seed = 101  # seed 100 + rounds
+
+    def read(p: int, seed: int) -> float:
+        return {2: 0.6 if seed < check_seed else 0.3, 1: -1.6}[p]
+
+    loop, played = _scripted_sheet_loop(est, read, rounds=1)
+    assert played == [2, 2], played  # round 1 at 2, the check at 2 (not the unplayed 1)
+    assert loop.edition.task_points["B7"] == 2
+    line = E.build_sheet(loop, Targets(), {n: "model players" for n in COUNTS}).tasks[0]
+    assert line["verified"] is True and line["proposed"] == 2, line
+    # shown off at the played print: the check plays the step's print
+    loop, played = _scripted_sheet_loop(
+        est, lambda p, seed: {2: 2.5, 0: -0.1, 1: 0.4}[p], rounds=1)
+    assert played[0] == 2 and played[1] != 2 and loop.edition.task_points["B7"] == played[1]
+
+
 def test_only_a_card_still_too_strong_at_the_lowest_price_is_one_no_price_fixes():
     from bonfire_sim.analysis.errata_loop import Loop
 

@@ -4,8 +4,9 @@ small module, so a redefined worth (a receipt value, a slope-aware price) drops 
 ``card_proposals`` returns the tidy table the sheet reads: one row per task and player
 count with the ONE printed value proposed for the card (the same at every count) and each
 count's residual.  ``task_table`` measures the task rows of a configuration from its
-forks; ``pooled`` and ``next_prices`` are the closed loop's per-card steps (the secant
-step of ``reprice``).  All of them go through the card room's one entry,
+forks; ``pooled``, ``next_prices``, ``check_print`` and ``response`` are the closed loop's
+per-card steps (the secant step, the checked print and the printed point's response of
+``reprice``, one copy each in ``cards.steps``).  All of them go through the card room's one entry,
 ``bonfire_sim.analysis.cards``, with its default measure (``cards.DEFAULT_MEASURE``, the
 receipt value's surplus over the typical card of its colour; ``cards.MEASURES``): the
 fair value divides the surplus by what a printed point moves it (``price_divisor``: 1
@@ -15,7 +16,7 @@ under the lit value, about twice the fixed-play slope under the receipt value).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ import pandas as pd
 
 from bonfire_sim.analysis import cards
 from bonfire_sim.analysis.cards.probes import TASK_IDS
+from bonfire_sim.analysis.cards.steps import check_print, responses  # reprice's steps
 from bonfire_sim.sim.runconfig import RunConfig
 
 printed_points = cards.printed_points
@@ -51,9 +53,10 @@ CARD_COLUMNS = ("card", "players", "kind", "printed", "surplus", "s_lo", "s_hi",
 __all__ = ["CARD_COLUMNS", "CHECK_SEEDS", "CHECK_TOP_UPS", "DEFAULT_MEASURE", "MIN_PRICE",
            "MIN_SLOPE", "ProbeSettings", "SURVEY_MAX_GAMES", "SURVEY_ROUNDS", "TARGET_SHARE",
            "estimate_top_ups",
-           "PROPOSAL_COLUMNS", "card_proposals", "first_price", "flags_across_counts",
+           "PROPOSAL_COLUMNS", "card_proposals", "check_print", "first_price",
+           "flags_across_counts",
            "gnome_values",
-           "next_prices", "pooled", "pooled_half", "population", "printed_points",
+           "next_prices", "pooled", "pooled_half", "population", "printed_points", "response",
            "task_forks", "task_rows", "task_table", "toml_value", "top_up_check", "verdict"]
 
 
@@ -203,16 +206,37 @@ def pooled(table: pd.DataFrame, card: str) -> float:
 def next_prices(table: pd.DataFrame, current: dict[str, int], printed: dict[str, int],
                 history: dict[str, list[tuple[float, float]]],
                 margin: float,
-                measure: str = DEFAULT_MEASURE) -> tuple[dict[str, int], list[str]]:
+                measure: str = DEFAULT_MEASURE,
+                counts: dict[str, list[Any]] | None = None,
+                ) -> tuple[dict[str, int], list[str]]:
     """(the cards to move after a fresh round, the re-priced cards too wide to steer by):
     ``reprice``'s secant steps.  A card's first step divides by the default measure's
     response to a printed point (``RESPONSE_RATIO`` x its pooled fixed-play slope in
-    ``table``: 1 under the lit value, whose slope is exactly 1), as ``reprice`` does."""
+    ``table``: 1 under the lit value, whose slope is exactly 1), as ``reprice`` does;
+    ``counts``: each card's per-count rows round by round (the minimax print's per-count
+    responses, ``cards.steps.minimax_print``), extended in place as ``history`` is."""
     t = _lit_columns(table)
+    slopes = _first_responses(t, history, measure)
+    return cards.next_prices(t, current, history, slopes, margin, measure, counts)
+
+
+def _first_responses(table: pd.DataFrame, which: Iterable[str],
+                     measure: str) -> dict[str, float]:
+    """Each card's first response in ``table``: ``RESPONSE_RATIO`` x its pooled
+    fixed-play slope (measured ones only)."""
     ratio = cards.RESPONSE_RATIO[measure]
-    slopes = {c: ratio * cards.pooled(t, c, "slope") for c in history}
-    slopes = {c: s for c, s in slopes.items() if math.isfinite(s)}
-    return cards.next_prices(t, current, history, slopes, margin, measure)
+    slopes = {c: ratio * cards.pooled(table, c, "slope") for c in which}
+    return {c: s for c, s in slopes.items() if math.isfinite(s)}
+
+
+def response(line: Sequence[tuple[float, float]], table: pd.DataFrame, card: str,
+             measure: str = DEFAULT_MEASURE) -> float:
+    """What a printed point does to ``card``'s surplus (``cards.steps.responses``, as
+    ``reprice``'s check reads it): the slope of its (printed, pooled surplus) ``line``
+    over the loop's prices, or its first response in ``table`` where the line has one
+    price (1 under the lit value)."""
+    first = _first_responses(_lit_columns(table), [card], measure)
+    return responses({card: list(line)}, first, measure)[card]
 
 
 def toml_value(v: Any) -> str:

@@ -23,7 +23,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from bonfire_sim.analysis import flags as FL
@@ -33,9 +32,11 @@ from bonfire_sim.analysis import flags as FL
 from bonfire_sim.analysis.errata_cards import (
     DEFAULT_MEASURE,
     MIN_PRICE,
+    check_print,
     first_price,
     next_prices,
     pooled,
+    response,
 )
 from bonfire_sim.analysis.intervals import se_from_interval
 from bonfire_sim.analysis.targets import Targets
@@ -99,7 +100,9 @@ MeasureFn = Callable[[Edition, int, Sequence[str]], Measure]
 class Loop:
     """The loop's course: ``start`` (today's edition), ``estimate`` (the runs' figures at
     today's edition), the ``rounds`` played (edition and figures), the final ``edition``,
-    whether it is a ``fixed_point`` and the ``check`` round's figures (per population)."""
+    whether it is a ``fixed_point`` and the ``check`` round's figures (per population);
+    per steered card its (printed, pooled surplus) ``history`` and its per-count rows
+    (``counts``) round by round, on the loop's own deals only."""
 
     start: Edition
     estimate: Measure
@@ -109,6 +112,7 @@ class Loop:
     check: list[Measure] = field(default_factory=list)
     history: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
     seat_history: SeatHistory = field(default_factory=dict)
+    counts: dict[str, list[Any]] = field(default_factory=dict)
 
 
 def seats_missed(seats: pd.DataFrame, targets: Targets) -> dict[int, bool]:
@@ -171,7 +175,8 @@ def worst_seat(seats: pd.DataFrame, n: int) -> float:
 def step(edition: Edition, m: Measure, targets: Targets,
          history: dict[str, list[tuple[float, float]]],
          printed: Mapping[str, int], seat_history: SeatHistory | None = None,
-         today: Mapping[int, Sequence[float]] | None = None) -> Edition | None:
+         today: Mapping[int, Sequence[float]] | None = None,
+         counts: dict[str, list[Any]] | None = None) -> Edition | None:
     """The next edition after one fresh round, or None at a fixed point (nothing moves).
 
     Seats: a count whose seats still miss their target with confidence moves to the
@@ -183,7 +188,8 @@ def step(edition: Edition, m: Measure, targets: Targets,
     per count the points played and their worst seat's distance from fair) settles on
     the best of those instead of bouncing.  Cards: ``errata_cards.next_prices`` (a secant
     step for every re-priced card measured there; a fair-value step for an untouched card
-    flagged there)."""
+    flagged there; ``counts``: the per-count rows the minimax print reads, as
+    ``reprice``'s)."""
     seats = dict(edition.seat_points)
     moved = False
     within = seats_within(m.seats, targets)
@@ -206,7 +212,7 @@ def step(edition: Edition, m: Measure, targets: Targets,
                 seats[n], moved = nxt, True
     current = dict(edition.task_points)
     moves, unsteered = next_prices(m.cards, current, dict(printed), history,
-                                   targets.task_margin, m.measure)
+                                   targets.task_margin, m.measure, counts)
     cards = {c: max(v, MIN_PRICE) for c, v in moves.items()}
     cards = {c: v for c, v in cards.items() if v != current[c]}
     if not moved and not cards and not unsteered:
@@ -229,9 +235,14 @@ def joint_loop(start: Edition, estimate: Measure, measure: MeasureFn, targets: T
     printed = dict(start.task_points)
     edition = first_proposal(start, estimate, targets)
     loop = Loop(start=start, estimate=estimate, edition=edition)
-    # Each re-priced card's (printed, pooled surplus) history, the runs' own first.
-    loop.history = {c: [(float(printed[c]), pooled(estimate.cards, c))]
-                    for c in edition.changes(start)["tasks"]}
+    # Each re-priced card's (printed, pooled surplus) line and per-count rows start on the
+    # loop's own deals, as reprice's do: the estimate measured a card against its tier at
+    # today's prices, before the proposal re-priced the tier, so a line through its pair
+    # reads the tier's move as the card's own response (Y13 on the planted loop: -0.8 at 4
+    # in the estimate, +1.5 at 4 on round 2's deals; 2.0 a point where the rounds' own
+    # prices said 0.4-0.7; docs/findings/2026-11-29-plants-one-loop.md).
+    loop.history = {c: [] for c in edition.changes(start)["tasks"]}
+    loop.counts = {c: [] for c in loop.history}
     for i in range(rounds):
         if edition.n_changes(start) == 0 and i == 0 and not _any_missed(estimate, targets):
             loop.fixed_point = True  # nothing to change: the check round still measures
@@ -242,18 +253,38 @@ def joint_loop(start: Edition, estimate: Measure, measure: MeasureFn, targets: T
         m = measure(edition, seed + i, focus)
         loop.rounds.append((edition, m))
         nxt = step(edition, m, targets, loop.history, printed, loop.seat_history,
-                   start.seat_points)
+                   start.seat_points, loop.counts)
         if nxt is None:
             loop.fixed_point = True
             break
         edition = nxt
-    loop.edition = edition
+    loop.edition = edition = _played_prints(loop, edition, targets, say)
     focus = edition.changes(start)["tasks"]
     say(f"check: {edition.n_changes(start)} change(s) on new deals (seed {seed + rounds}), "
         f"figures that move nothing")
     loop.check = [fn(edition, seed + rounds, focus)
                   for fn in (check_measure or measure, *check)]
     return loop
+
+
+def _played_prints(loop: Loop, edition: Edition, targets: Targets,
+                   say: Callable[[str], None]) -> Edition:
+    """The edition the check plays (``edition``, where the rounds left it): each steered
+    card at a print some round played unless every played print is shown off
+    (``errata_cards.check_print``, reprice's rule): the last round's step rests on that
+    round's rows alone (a pooled half-width of about a printed point for a shallow card),
+    and the check would verify a print no round played.  Seat points keep their step,
+    which plays a slope-1 line and settles on the best played points when asked back to
+    them (``step``)."""
+    prices = dict(edition.task_points)
+    for c in loop.history:
+        to = check_print(loop.counts.get(c, []), prices[c],
+                         [(ed.task_points[c], m.cards) for ed, m in loop.rounds], c,
+                         targets.task_margin)
+        if to != prices[c]:
+            say(f"{c}: {prices[c]} (not played) -> {to}, the played print fair at every count")
+            prices[c] = to
+    return replace(edition, task_points=prices)
 
 
 def _any_missed(m: Measure, targets: Targets) -> bool:
@@ -278,11 +309,10 @@ def drop_effects(loop: Loop, targets: Targets) -> pd.DataFrame:
                      "misses": bool(worst > targets.seat_share)})
     for card in loop.edition.changes(today)["tasks"]:
         s = pooled(check.cards, card)
-        hist = loop.history.get(card, [])
-        slope = 1.0
-        if len(hist) >= 2:
-            (p1, s1), (p0, s0) = hist[-1], hist[-2]
-            slope = float(np.clip((s1 - s0) / (p1 - p0), 0.5, 2.0)) if p1 != p0 else 1.0
+        # what a printed point does to it: the loop's own prices and the check's, as
+        # reprice's check reads a card's response (errata_cards.response)
+        line = [*loop.history.get(card, []), (float(loop.edition.task_points[card]), s)]
+        slope = response(line, check.cards, card, check.measure)
         # back at today's price: the surplus moves by slope x (today - proposed)
         without = s + slope * (today.task_points[card] - loop.edition.task_points[card])
         rows.append({"component": "tasks", "item": card, "without": without,

@@ -44,8 +44,8 @@ from bonfire_sim.analysis.cards.probes import TASK_IDS, ProbeSettings, probe_val
 from bonfire_sim.analysis.cards.steps import (
     SLOPE_HI,
     SLOPE_LO,
+    check_print,
     count_responses,
-    last_played,
     minimax_print,
     responses,
     secant_step,
@@ -362,8 +362,8 @@ def reprice(runs: RunLike | Sequence[RunLike], *, margin: float = FL.MARGIN,
         current |= step
     # the check plays no print that no round played while a played one is not shown off
     for c in history:
-        to = last_played(counts.get(c, []), current[c], {r.prices[c] for r in result.rounds},
-                         margin, {r.prices[c] for r in result.rounds if flagged_on(r.table, c)})
+        to = check_print(counts.get(c, []), current[c],
+                         [(r.prices[c], r.table) for r in result.rounds], c, margin)
         if note and to != current[c]:
             note(f"{c}: {current[c]} (not played) -> {to}, the played print fair at every count")
         current[c] = to
@@ -430,12 +430,6 @@ def pooled(table: pd.DataFrame, card: str, column: str = "surplus") -> float:
         return math.nan
     w = 1.0 / t["half"] ** 2
     return float((t[column] * w).sum() / w.sum())
-
-
-def flagged_on(table: pd.DataFrame, card: str) -> bool:
-    """Whether a round's table flags ``card`` (at a count or across counts)."""
-    g = table[(table["card"] == card) & (table["kind"] == "task")]
-    return bool((g["flag"] != "").any() or (g["flag_counts"] != "").any())
 
 
 def pooled_half(table: pd.DataFrame, card: str) -> float:

@@ -29,6 +29,7 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
+import pandas as pd
 
 from bonfire_sim.analysis.cards.table import (
     DEFAULT_MEASURE,
@@ -189,3 +190,22 @@ def last_played(history: CountHistory, price: int, played: Collection[int],
         if p in played and p not in flagged and all(abs(s) - h <= margin for s, h in pooled):
             worst_[p] = max(abs(s) for s, _ in pooled)
     return min(worst_, key=lambda p: (worst_[p], abs(p - price))) if worst_ else price
+
+
+def flagged_on(table: pd.DataFrame, card: str) -> bool:
+    """Whether a round's table flags ``card`` (at a count or, where the table ran that
+    test, across counts)."""
+    g = table[(table["card"] == card) & (table["kind"] == "task")]
+    across = (g["flag_counts"] != "").any() if "flag_counts" in g else False
+    return bool((g["flag"] != "").any() or across)
+
+
+def check_print(history: CountHistory, price: int,
+                rounds: Sequence[tuple[int, pd.DataFrame]], card: str,
+                margin: float) -> int:
+    """``last_played`` for a loop's rounds given as (``card``'s print there, the round's
+    table): the played prints, and those a round's flag test flagged the card at.  The
+    one final-print choice of both price loops (``price.reprice`` and the errata sheet's
+    ``errata_loop.joint_loop``): each checks on new deals what its last step left."""
+    return last_played(history, price, {int(p) for p, _t in rounds}, margin,
+                       {int(p) for p, t in rounds if flagged_on(t, card)})
