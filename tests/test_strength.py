@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -174,17 +175,27 @@ def test_a_planted_start_player_bonus_at_the_top_rung_flips_its_mark(tiny_ladder
     assert mark(answers) == ST.MOVES
 
 
-def test_the_ladder_file_plays_and_writes_the_report(tmp_path, monkeypatch):
+def _strength_file(tmp_path, monkeypatch, name: str, text: str) -> Any:
+    """``bonfire-sim strength NAME.toml`` run in ``tmp_path`` on ``text``."""
     from click.testing import CliRunner
 
     from bonfire_sim.cli.main import main
 
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "ladder.toml").write_text(
+    (tmp_path / f"{name}.toml").write_text(text)
+    return CliRunner().invoke(main, ["strength", f"{name}.toml", "--quiet"])
+
+
+def test_the_ladder_file_plays_and_writes_the_report(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from bonfire_sim.cli.main import main
+
+    res = _strength_file(
+        tmp_path, monkeypatch, "ladder",
         "[strength]\nplayers = [2]\ngames = 8\nsearch_games = 2\nsolo_games = 4\n"
         "search_solo_games = 1\nsearch_budget = 1\ndecks = [\"task1\"]\nseed = 3\n"
         "out = \"runs/sl\"\n\n[report]\nout = \"sl.html\"\n")
-    res = CliRunner().invoke(main, ["strength", "ladder.toml", "--quiet"])
     assert res.exit_code == 0, res.output
     page = (tmp_path / "sl.html").read_text()
     assert "Answers against strength" in page and "search:1" in page
@@ -207,16 +218,11 @@ def test_the_ladder_file_plays_and_writes_the_report(tmp_path, monkeypatch):
 
 def test_a_ladder_of_tom_decks_alone_plays(tmp_path, monkeypatch):
     """``players = []``: Tom's answers only (no multiplayer run is played or named)."""
-    from click.testing import CliRunner
-
-    from bonfire_sim.cli.main import main
-
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "tom.toml").write_text(
+    res = _strength_file(
+        tmp_path, monkeypatch, "tom",
         "[strength]\nplayers = []\nsolo_games = 4\nsearch_solo_games = 2\n"
         "search_budget = 1\ndecks = [\"task1\"]\nseed = 3\nout = \"runs/t\"\n\n"
         "[report]\nout = \"t.html\"\n")
-    res = CliRunner().invoke(main, ["strength", "tom.toml", "--quiet"])
     assert res.exit_code == 0, res.output
     marks = pd.read_csv(tmp_path / "runs" / "t" / "marks.csv")
     assert set(marks["answer"]) == {"tom"}
