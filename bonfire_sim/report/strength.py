@@ -68,8 +68,8 @@ def _rung_lines(meta: Mapping[str, Any]) -> str:
         sized = r.get("sized") or {}
         grown = (", sized to " + ", ".join(f"{n:,} ({k})" for k, n in sized.items())
                  if sized else "")
-        games = ", ".join([f"{r['games']} games per player count"] * multi
-                          + [f"{r['solo_games']} per Tom deck"] * solo)
+        games = ", ".join(([f"{r['games']} games per player count"] if multi else [])
+                          + ([f"{r['solo_games']} per Tom deck"] if solo else []))
         seats = ", ".join(r["seats"]) if multi else f"solo {r['solo']}"
         parts.append(f"{r['name']}: {seats} ("
                      + (f"solo: {r['solo']}; " if solo and multi else "") + games
