@@ -426,3 +426,33 @@ def test_a_ladder_without_tom_decks_names_no_solo_player():
     assert "same" not in solo  # a rung reuses another's multiplayer games, not its solo ones
     both = RS._rung_lines({"rungs": [rung], "players": [2], "decks": ["task1"]})
     assert "solo: search:16" in both and "4 per Tom deck" in both
+
+
+def test_the_tom_curves_name_each_rung_by_its_solo_player(monkeypatch):
+    """Against Tom the top rung plays ``search:32``, not the ``search:16`` it is named
+    after: the curves' ticks say so, as the table's columns do (the seat curves do not)."""
+    from bonfire_sim.report import strength as RS
+
+    answers = pd.DataFrame([ST._row(answer, figure, "share", rung, step, v, v - 0.1,
+                                    v + 0.1, "someone", 100)
+                            for answer, figure in (("tom", "Tom, task1 deck: win rate"),
+                                                   ("start player", "2 players: start "
+                                                    "player's win share"))
+                            for step, (rung, v) in enumerate((("default", 0.5),
+                                                              ("search:16", 0.6)))])
+    meta = {"players": [2], "decks": ["task1"],
+            "rungs": [{"name": name, "solo": solo, "seats": [name], "games": 100,
+                       "solo_games": 100}
+                      for name, solo in (("default", "search:16"), ("search:16", "search:32"))]}
+    ticks: dict[str, list[str]] = {}
+    drawn = RS.curves
+
+    def spy(part, marked, ax=None, labels=None):
+        first = drawn(part, marked, ax, labels=labels)
+        ticks[part["answer"].iloc[0]] = [t.get_text() for t in first.get_xticklabels()]
+        return first
+
+    monkeypatch.setattr(RS, "curves", spy)
+    RS.section(answers, meta)
+    assert ticks["tom"] == ["default (solo: search:16)", "search:16 (solo: search:32)"]
+    assert ticks["start player"] == ["default", "search:16"]

@@ -32,9 +32,11 @@ MARK_COLOURS = {ST.CONVERGED: "#1b9e77", ST.MOVES: "#d95f02", ST.UNDECIDED: "#77
 PANELS_PER_ROW = 4
 
 
-def curves(answers: pd.DataFrame, marked: pd.DataFrame, ax: Any = None) -> Any:
+def curves(answers: pd.DataFrame, marked: pd.DataFrame, ax: Any = None,
+           labels: Mapping[str, str] | None = None) -> Any:
     """Small multiples: per figure its value and interval at each rung (x, weakest
-    first), titled with the figure and coloured by its mark; returns the first axes."""
+    first, named by ``labels`` where given), titled with the figure and coloured by its
+    mark; returns the first axes."""
     from matplotlib.figure import Figure
 
     figures = list(dict.fromkeys(answers["figure"]))
@@ -50,7 +52,8 @@ def curves(answers: pd.DataFrame, marked: pd.DataFrame, ax: Any = None) -> Any:
         colour = MARK_COLOURS.get(mark_of.get(name, ""), "#777777")
         a.errorbar(x, g["value"], yerr=F._err(g["value"], g["lo"], g["hi"]), fmt="o-",
                    color=colour, capsize=3, markersize=4)
-        a.set_xticks(range(len(rungs)), rungs, rotation=30, fontsize=7)
+        a.set_xticks(range(len(rungs)), [(labels or {}).get(r, r) for r in rungs],
+                     rotation=30, fontsize=7)
         a.tick_params(axis="y", labelsize=7)
         a.set_xlim(-0.5, len(rungs) - 0.5)
         a.set_title(F.wrap_label(f"{name}\n[{mark_of.get(name, '')}]", 34), fontsize=8,
@@ -108,17 +111,18 @@ def section(answers: pd.DataFrame, meta: Mapping[str, Any],
         if part.empty:
             continue
         m = marked[marked["answer"] == answer]
+        # against Tom a rung is its solo player (search:16's rung plays search:32 there):
+        # the curves' ticks and the table's columns name it
+        solo = {r["name"]: r["solo"] for r in meta.get("rungs", [])} if answer == "tom" else {}
+        named = {c: f"{c} (solo: {solo[c]})" for c in solo if solo[c] != c}
         blocks.append(H.heading_block(ANSWER_TITLES[answer], f"strength-{answer[:5]}"))
         blocks.append(H.figure_block(
-            F.to_png_base64(curves(part, m)),
+            F.to_png_base64(curves(part, m, labels=named)),
             f"{ANSWER_TITLES[answer]}, per rung with its 95% interval; who played: "
             f"{'; '.join(dict.fromkeys(part['who']))}"))
         rung_cols = [c for c in m.columns if c not in ("answer", "figure", "mark", "detail")]
-        # against Tom a rung is its solo player (search:16's rung plays search:32 there)
-        solo = {r["name"]: r["solo"] for r in meta.get("rungs", [])} if answer == "tom" else {}
         columns = {"figure": ("figure", ""),
-                   **{c: (f"{c} (solo: {solo[c]})" if solo.get(c, c) != c else c, "")
-                      for c in rung_cols},
+                   **{c: (named.get(c, c), "") for c in rung_cols},
                    "mark": ("mark", ""), "detail": ("why", "")}
         blocks.append(H.table_block(m, columns, caption=ANSWER_TITLES[answer],
                                     row_class="mark"))
