@@ -1,0 +1,237 @@
+"""Does a wider search beat ``search:16``?  The search with more candidates, as plug-ins.
+
+The built-in search races the ``tuned`` evaluator's top ``width`` = 4 candidates
+(``strategies/search.py``); no budget can find a move outside them.  This script plays the
+same compiled search with another width without touching the engine (a change under
+``rules``/``strategies``/``sim`` would change the engine hash and orphan every stored run):
+each class below is a plug-in player (``strategies/plugin.py``) whose row is
+``search_row(tuned's row, budget, width)``, asked through the compiled dispatch the
+built-in ``search`` seat uses (``sim.loop.choose`` with ``SEARCH_ID``).
+``Width4B16`` is the control: it must play the built-in ``search:16``'s games exactly
+(``tests/test_search_width_script.py``).  Findings:
+``docs/findings/2026-11-30-search-width.md``.
+
+    # the control and the cost a game, every width against tuned on the same deals
+    nice -n 10 .venv/bin/python scripts/search_width.py cost --deals 20
+    # one arm head to head against the built-in search:16 (seat-rotated, jobs 1)
+    nice -n 10 .venv/bin/python scripts/search_width.py arm Width8B16 --deals 200
+
+As a seat spec elsewhere: ``PYTHONPATH=scripts bonfire-sim ... search_width:Width8B16``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bonfire_sim.sim.loop import choose as compiled_choose
+from bonfire_sim.strategies import SEARCH_ID, weights_for
+from bonfire_sim.strategies import search as SE
+from bonfire_sim.strategies.specs import rollout_policy
+
+MODULE = "search_width"
+
+
+class WidthSearch:
+    """The built-in search (sequential halving, ``tuned`` rollouts) with ``width``
+    candidates and ``budget`` rollouts a decision."""
+
+    width = SE.DEFAULT_WIDTH
+    budget = 16
+
+    def __init__(self) -> None:
+        # the same policy row the built-in search:N seat gets (specs._search)
+        self.row = SE.search_row(weights_for(rollout_policy("search")), budget=self.budget,
+                                 width=self.width)
+        self.name = f"{MODULE}:{type(self).__name__}"
+
+    def choose(self, view: Any, moves: np.ndarray) -> int:
+        # the view's arrays are read-only copies; the compiled dispatch was compiled (and
+        # cached) for writable C arrays, so hand it writable copies (no new compile)
+        s = np.array(view.state, dtype=np.int64, copy=True)
+        mv = np.array(moves, dtype=np.int64, copy=True)
+        return int(compiled_choose(s, view.params, mv, mv.shape[0], SEARCH_ID, self.row))
+
+
+class Width4B16(WidthSearch):
+    """The control: the built-in search:16 as a plug-in."""
+
+    width, budget = 4, 16
+
+
+class Width6B16(WidthSearch):
+    width, budget = 6, 16
+
+
+class Width8B16(WidthSearch):
+    width, budget = 8, 16
+
+
+class Width8B32(WidthSearch):
+    width, budget = 8, 32
+
+
+ARMS = {cls.__name__: cls for cls in (Width4B16, Width6B16, Width8B16, Width8B32)}
+
+
+def rollouts(width: int, budget: int) -> int:
+    """Rollouts a decision with ``width`` candidates (search.choose's halving schedule)."""
+    rounds = max(1, int(np.ceil(np.log2(width)))) if width > 1 else 1
+    per_round = max(1, budget // rounds)
+    m, total = width, 0
+    for _ in range(rounds):
+        total += max(1, per_round // m) * m
+        m = (m + 1) // 2
+    return total
+
+
+def _games(spec: str, deals: int, seed: int) -> tuple[list[Any], float]:
+    """``spec`` against ``tuned`` on ``deals`` deals in both seatings; results and seconds."""
+    from bonfire_sim.studies.ladder import play_schedule
+
+    plan = [(d, (spec, "tuned") if k == 0 else ("tuned", spec))
+            for d in range(deals) for k in range(2)]
+    t0 = time.perf_counter()
+    out = play_schedule([spec, "tuned"], 2, seed, plan)
+    return out, time.perf_counter() - t0
+
+
+def cost(deals: int, seed: int) -> int:
+    """The control (Width4B16 against built-in search:16, game by game) and the cost a
+    game of every arm against tuned, on the same deals, in this one process."""
+    _games("search:16", 1, seed + 1)  # warm-up: load the compiled kernels
+    _games(f"{MODULE}:Width4B16", 1, seed + 1)
+    rows = []
+    t0 = time.perf_counter()
+    for _ in range(5):
+        _games("tuned", deals, seed)
+    base = (time.perf_counter() - t0) / (5 * 2 * deals)
+    ref, ref_t = _games("search:16", deals, seed)
+    rows.append(("search:16 (built-in)", ref_t))
+    same = True
+    for name, cls in ARMS.items():
+        res, t = _games(f"{MODULE}:{name}", deals, seed)
+        rows.append((f"{name} (width {cls.width}, budget {cls.budget}, "
+                     f"{rollouts(cls.width, cls.budget)} rollouts)", t))
+        if name == "Width4B16":
+            diff = [(r.deal, r.strategies, r.scores, q.scores)
+                    for r, q in zip(res, ref, strict=True) if r.scores != q.scores]
+            same = not diff
+            print(f"control: Width4B16 vs built-in search:16, {len(res)} games: "
+                  + ("identical final scores in every game" if same else f"DIFFER: {diff}"))
+    games = 2 * deals
+    print(f"tuned vs tuned: {1000 * base:.1f} ms a game")
+    for label, t in rows:
+        ms = 1000 * t / games
+        print(f"{label} + tuned: {ms:.0f} ms a game, x{ms / (1000 * base):.0f} tuned, "
+              f"x{t / ref_t:.2f} search:16")
+    return 0 if same else 1
+
+
+def ranked(s: np.ndarray, p: np.ndarray, moves: np.ndarray, k: int) -> list[int]:
+    """``tuned``'s first ``k`` moves in the search's candidate order (``search.candidates``:
+    the choice, passing, then the next choices), ranked on ``s`` itself where the search
+    ranks on its canonical copy; ``outside`` checks the two agree on the control."""
+    from bonfire_sim.rules import layout as L
+    from bonfire_sim.strategies import STRATEGY_IDS
+
+    tid, row = STRATEGY_IDS[rollout_policy("search")], weights_for(rollout_policy("search"))
+    n = moves.shape[0]
+    left = list(range(n))
+    pass_i = next((i for i in range(n) if moves[i, 0] == L.M_PASS), -1)
+    out: list[int] = []
+    while left and len(out) < k:
+        sub = np.ascontiguousarray(moves[left])
+        i = left[int(compiled_choose(s, p, sub, len(left), tid, row))]
+        if not out or i != pass_i:
+            out.append(i)
+            if len(out) == 1 and pass_i >= 0 and i != pass_i:
+                out.append(pass_i)
+        left.remove(i)
+    return out
+
+
+def outside(name: str, deals: int, seed: int) -> int:
+    """Where the arm's choices rank in tuned's order, along games it plays against the
+    built-in search:16 (both seatings): how often it plays a move the width-4 control
+    could not have played (rank 5 or later)."""
+    from bonfire_sim.rules import layout as L
+    from bonfire_sim.sim.pyloop import play_mixed
+    from bonfire_sim.studies.ladder import deal_seed
+
+    arm_p, control = ARMS[name](), Width4B16()
+    ranks: list[int] = []
+    control_ranks: list[int] = []
+
+    class Recorder:
+        def choose(self, view: Any, moves: np.ndarray) -> int:
+            i = arm_p.choose(view, moves)
+            s = np.array(view.state, dtype=np.int64, copy=True)
+            if (SE.SEARCH_PHASES >> int(s[L.G_PHASE])) & 1:
+                mv = np.array(moves, dtype=np.int64, copy=True)
+                order = ranked(s, view.params, mv, mv.shape[0])
+                ranks.append(order.index(i))
+                control_ranks.append(order.index(control.choose(view, moves)))
+            return i
+
+    for d in range(deals):
+        for lineup in ((Recorder(), "search:16"), ("search:16", Recorder())):
+            play_mixed(deal_seed(seed, d), 2, list(lineup))
+    r, c = np.array(ranks), np.array(control_ranks)
+    def shares(x: np.ndarray) -> str:
+        return (f"tuned's first {100 * np.mean(x == 0):.1f}%, ranks 2-4 "
+                f"{100 * np.mean((x >= 1) & (x <= 3)):.1f}%, rank 5+ {100 * np.mean(x >= 4):.1f}%")
+
+    print(f"{name} against search:16, {2 * deals} games, {len(r)} searched decisions with "
+          f"2+ moves: its choice is {shares(r)}; the control's at the same decisions: "
+          f"{shares(c)} (its rank 5+ is the ranking's error: on the state, not the "
+          "search's canonical copy)")
+    return 0
+
+
+def arm(name: str, deals: int, seed: int) -> int:
+    from bonfire_sim.studies.headtohead import head_to_head
+
+    t0 = time.perf_counter()
+    r = head_to_head(f"{MODULE}:{name}", "search:16", 2, deals, seed, jobs=1)
+    print(r.line())
+    print(f"wall {time.perf_counter() - t0:.0f} s, 1 job")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    # the plug-ins are loaded as module ``search_width`` (also when run as a script)
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("cost", help="the control and the cost a game against tuned")
+    c.add_argument("--deals", type=int, default=20)
+    c.add_argument("--seed", type=int, default=3636)
+    a = sub.add_parser("arm", help="one arm head to head against the built-in search:16")
+    a.add_argument("name", choices=sorted(ARMS))
+    a.add_argument("--deals", type=int, default=200)
+    a.add_argument("--seed", type=int, default=3636)
+    o = sub.add_parser("outside", help="how often the arm plays outside tuned's top 4")
+    o.add_argument("name", choices=sorted(ARMS))
+    o.add_argument("--deals", type=int, default=10)
+    o.add_argument("--seed", type=int, default=3636)
+    args = ap.parse_args(argv)
+    if args.deals < 1:
+        print("Error: --deals must be at least 1", file=sys.stderr)
+        return 2
+    if args.cmd == "cost":
+        return cost(args.deals, args.seed)
+    if args.cmd == "outside":
+        return outside(args.name, args.deals, args.seed)
+    return arm(args.name, args.deals, args.seed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
