@@ -21,7 +21,6 @@ As a seat spec elsewhere: ``PYTHONPATH=scripts bonfire-sim ... search_width:Widt
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -209,7 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     here = str(Path(__file__).resolve().parent)
     if here not in sys.path:
         sys.path.insert(0, here)
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from _oneline import OneLineParser
+
+    ap = OneLineParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("cost", help="the control and the cost a game against tuned")
     c.add_argument("--deals", type=int, default=20)

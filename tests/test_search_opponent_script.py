@@ -136,3 +136,16 @@ def test_rollout_plays_the_opponent_model(so) -> None:
     assert tuned == _rollout(so, state, params, "tuned", 0.0)
     assert tuned[1] != _rollout(so, state, params, so.EXPERT, 0.0)[1]
     assert tuned[1] != _rollout(so, state, params, "tuned", 1.0)[1]
+
+
+@pytest.mark.parametrize("argv", [["arm", "NoSuchArm"], ["arm"], ["cost", "--deals", "x"],
+                                  ["cost", "--deals", "0"]])
+def test_bad_arguments_are_one_error_line(so, capsys, argv) -> None:
+    """An unknown arm, a missing or bad value: one ``Error:`` line and exit 2, as the
+    bonfire-sim commands answer bad input (not argparse's usage block)."""
+    with pytest.raises(SystemExit) as stop:
+        code = so.main(argv)
+        raise SystemExit(code)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2
+    assert err.startswith("Error: ") and err.count("\n") == 1, err

@@ -76,3 +76,16 @@ def test_rollout_schedule(sw) -> None:
     """Width 8 at budget 16 spends what width 4 does (8+4+2x2 against 4x2+2x4)."""
     assert sw.rollouts(4, 16) == sw.rollouts(8, 16) == 16
     assert sw.rollouts(6, 16) == 13 and sw.rollouts(8, 32) == 26
+
+
+@pytest.mark.parametrize("argv", [["arm", "NoSuchArm"], ["arm"], ["cost", "--deals", "x"],
+                                  ["cost", "--deals", "0"]])
+def test_bad_arguments_are_one_error_line(sw, capsys, argv) -> None:
+    """An unknown arm, a missing or bad value: one ``Error:`` line and exit 2, as the
+    bonfire-sim commands answer bad input (not argparse's usage block)."""
+    with pytest.raises(SystemExit) as stop:
+        code = sw.main(argv)
+        raise SystemExit(code)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2
+    assert err.startswith("Error: ") and err.count("\n") == 1, err
