@@ -267,40 +267,19 @@ def cost(deals: int, seed: int) -> int:
     return 0 if same else 1
 
 
-def arm(name: str, against: str, deals: int, seed: int) -> int:
-    from bonfire_sim.studies.headtohead import head_to_head
-
-    t0 = time.perf_counter()
-    r = head_to_head(f"{MODULE}:{name}", against, 2, deals, seed, jobs=1)
-    print(r.line())
-    print(f"wall {time.perf_counter() - t0:.0f} s, 1 job")
-    return 0
-
-
 def main(argv: list[str] | None = None) -> int:
     # the plug-ins are loaded as module ``search_opponent`` (also when run as a script)
     here = str(Path(__file__).resolve().parent)
     if here not in sys.path:
         sys.path.insert(0, here)
-    from _oneline import OneLineParser
+    from _arms import parse, parser
 
-    ap = OneLineParser(description=__doc__.splitlines()[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("cost", help="the control and the cost a game against tuned")
-    c.add_argument("--deals", type=int, default=20)
-    c.add_argument("--seed", type=int, default=3636)
-    a = sub.add_parser("arm", help="one arm head to head (against search:16 by default)")
-    a.add_argument("name", choices=sorted(ARMS))
-    a.add_argument("--against", default="search:16")
-    a.add_argument("--deals", type=int, default=200)
-    a.add_argument("--seed", type=int, default=3636)
-    args = ap.parse_args(argv)
-    if args.deals < 1:
-        print("Error: --deals must be at least 1", file=sys.stderr)
-        return 2
+    args = parse(parser(__doc__, ARMS, against=True)[0], argv)
     if args.cmd == "cost":
         return cost(args.deals, args.seed)
-    return arm(args.name, args.against, args.deals, args.seed)
+    from _arms import play_arm
+
+    return play_arm(f"{MODULE}:{args.name}", args.against, args.deals, args.seed)
 
 
 if __name__ == "__main__":
