@@ -56,3 +56,44 @@ def play_arm(spec: str, against: str, deals: int, seed: int) -> int:
     print(r.line())
     print(f"wall {time.perf_counter() - t0:.0f} s, 1 job")
     return 0
+
+
+def against_tuned(spec: str, deals: int, seed: int) -> tuple[list[Any], float]:
+    """``spec`` against ``tuned`` on ``deals`` deals in both seatings; results and seconds."""
+    from bonfire_sim.studies.ladder import play_schedule
+
+    plan = [(d, (spec, "tuned") if k == 0 else ("tuned", spec))
+            for d in range(deals) for k in range(2)]
+    t0 = time.perf_counter()
+    out = play_schedule([spec, "tuned"], 2, seed, plan)
+    return out, time.perf_counter() - t0
+
+
+def cost_table(arms: Sequence[tuple[str, str]], control: str, deals: int, seed: int) -> int:
+    """The ``control`` arm against the built-in ``search:16`` game by game, and the cost a
+    game of every arm (``(label, spec)``) against ``tuned`` on the same deals, in this one
+    process (ratios from one run); exit 1 if the control departs from ``search:16``."""
+    against_tuned("search:16", 1, seed + 1)  # warm-up: load the compiled kernels
+    t0 = time.perf_counter()
+    for _ in range(5):
+        against_tuned("tuned", deals, seed)
+    base = (time.perf_counter() - t0) / (5 * 2 * deals)
+    ref, ref_t = against_tuned("search:16", deals, seed)
+    rows = [("search:16 (built-in)", ref_t)]
+    same = True
+    for label, spec in arms:
+        res, t = against_tuned(spec, deals, seed)
+        rows.append((label, t))
+        if spec == control:
+            diff = [(r.deal, r.strategies, r.scores, q.scores)
+                    for r, q in zip(res, ref, strict=True) if r.scores != q.scores]
+            same = not diff
+            print(f"control: {spec} vs built-in search:16, {len(res)} games: "
+                  + ("identical final scores in every game" if same else f"DIFFER: {diff}"))
+    games = 2 * deals
+    print(f"tuned vs tuned: {1000 * base:.1f} ms a game")
+    for label, t in rows:
+        ms = 1000 * t / games
+        print(f"{label} + tuned: {ms:.0f} ms a game, x{ms / (1000 * base):.0f} tuned, "
+              f"x{t / ref_t:.2f} search:16")
+    return 0 if same else 1

@@ -224,47 +224,16 @@ class Noisy(OppSearch):
 ARMS = {cls.__name__: cls for cls in (Control, Mixed, Expert, Noisy)}
 
 
-def _games(spec: str, deals: int, seed: int) -> tuple[list[Any], float]:
-    """``spec`` against ``tuned`` on ``deals`` deals in both seatings; results and seconds."""
-    from bonfire_sim.studies.ladder import play_schedule
-
-    plan = [(d, (spec, "tuned") if k == 0 else ("tuned", spec))
-            for d in range(deals) for k in range(2)]
-    t0 = time.perf_counter()
-    out = play_schedule([spec, "tuned"], 2, seed, plan)
-    return out, time.perf_counter() - t0
-
-
 def cost(deals: int, seed: int) -> int:
     """The control against the built-in search:16, game by game, and the cost a game of
     every arm against tuned on the same deals, in this one process."""
+    from _arms import against_tuned, cost_table
+
     t0 = time.perf_counter()
-    _games(f"{MODULE}:Control", 1, seed + 1)  # the first call compiles (or loads) choose_opp
+    against_tuned(f"{MODULE}:Control", 1, seed + 1)  # the first call compiles (or loads)
     print(f"first decision (compile or cache load): {time.perf_counter() - t0:.1f} s")
-    _games("search:16", 1, seed + 1)
-    t0 = time.perf_counter()
-    for _ in range(5):
-        _games("tuned", deals, seed)
-    base = (time.perf_counter() - t0) / (5 * 2 * deals)
-    ref, ref_t = _games("search:16", deals, seed)
-    rows = [("search:16 (built-in)", ref_t)]
-    same = True
-    for name in ARMS:
-        res, t = _games(f"{MODULE}:{name}", deals, seed)
-        rows.append((name, t))
-        if name == "Control":
-            diff = [(r.deal, r.strategies, r.scores, q.scores)
-                    for r, q in zip(res, ref, strict=True) if r.scores != q.scores]
-            same = not diff
-            print(f"control: Control vs built-in search:16, {len(res)} games: "
-                  + ("identical final scores in every game" if same else f"DIFFER: {diff}"))
-    games = 2 * deals
-    print(f"tuned vs tuned: {1000 * base:.1f} ms a game")
-    for label, t in rows:
-        ms = 1000 * t / games
-        print(f"{label} + tuned: {ms:.0f} ms a game, x{ms / (1000 * base):.0f} tuned, "
-              f"x{t / ref_t:.2f} search:16")
-    return 0 if same else 1
+    return cost_table([(name, f"{MODULE}:{name}") for name in ARMS], f"{MODULE}:Control",
+                      deals, seed)
 
 
 def main(argv: list[str] | None = None) -> int:

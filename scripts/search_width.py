@@ -22,7 +22,6 @@ As a seat spec elsewhere: ``PYTHONPATH=scripts bonfire-sim ... search_width:Widt
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +79,7 @@ ARMS = {cls.__name__: cls for cls in (Width4B16, Width6B16, Width8B16, Width8B32
 
 def rollouts(width: int, budget: int) -> int:
     """Rollouts a decision with ``width`` candidates (search.choose's halving schedule)."""
-    rounds = max(1, int(np.ceil(np.log2(width)))) if width > 1 else 1
+    rounds = int(SE.halving_rounds(width, SE.MODE_HALVING))
     per_round = max(1, budget // rounds)
     m, total = width, 0
     for _ in range(rounds):
@@ -89,47 +88,15 @@ def rollouts(width: int, budget: int) -> int:
     return total
 
 
-def _games(spec: str, deals: int, seed: int) -> tuple[list[Any], float]:
-    """``spec`` against ``tuned`` on ``deals`` deals in both seatings; results and seconds."""
-    from bonfire_sim.studies.ladder import play_schedule
-
-    plan = [(d, (spec, "tuned") if k == 0 else ("tuned", spec))
-            for d in range(deals) for k in range(2)]
-    t0 = time.perf_counter()
-    out = play_schedule([spec, "tuned"], 2, seed, plan)
-    return out, time.perf_counter() - t0
-
-
 def cost(deals: int, seed: int) -> int:
     """The control (Width4B16 against built-in search:16, game by game) and the cost a
     game of every arm against tuned, on the same deals, in this one process."""
-    _games("search:16", 1, seed + 1)  # warm-up: load the compiled kernels
-    _games(f"{MODULE}:Width4B16", 1, seed + 1)
-    rows = []
-    t0 = time.perf_counter()
-    for _ in range(5):
-        _games("tuned", deals, seed)
-    base = (time.perf_counter() - t0) / (5 * 2 * deals)
-    ref, ref_t = _games("search:16", deals, seed)
-    rows.append(("search:16 (built-in)", ref_t))
-    same = True
-    for name, cls in ARMS.items():
-        res, t = _games(f"{MODULE}:{name}", deals, seed)
-        rows.append((f"{name} (width {cls.width}, budget {cls.budget}, "
-                     f"{rollouts(cls.width, cls.budget)} rollouts)", t))
-        if name == "Width4B16":
-            diff = [(r.deal, r.strategies, r.scores, q.scores)
-                    for r, q in zip(res, ref, strict=True) if r.scores != q.scores]
-            same = not diff
-            print(f"control: Width4B16 vs built-in search:16, {len(res)} games: "
-                  + ("identical final scores in every game" if same else f"DIFFER: {diff}"))
-    games = 2 * deals
-    print(f"tuned vs tuned: {1000 * base:.1f} ms a game")
-    for label, t in rows:
-        ms = 1000 * t / games
-        print(f"{label} + tuned: {ms:.0f} ms a game, x{ms / (1000 * base):.0f} tuned, "
-              f"x{t / ref_t:.2f} search:16")
-    return 0 if same else 1
+    from _arms import against_tuned, cost_table
+
+    against_tuned(f"{MODULE}:Width4B16", 1, seed + 1)  # warm-up
+    return cost_table([(f"{name} (width {cls.width}, budget {cls.budget}, "
+                        f"{rollouts(cls.width, cls.budget)} rollouts)", f"{MODULE}:{name}")
+                       for name, cls in ARMS.items()], f"{MODULE}:Width4B16", deals, seed)
 
 
 def ranked(s: np.ndarray, p: np.ndarray, moves: np.ndarray, k: int) -> list[int]:
