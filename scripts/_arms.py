@@ -8,8 +8,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
+
+from bonfire_sim.errors import BonfireError
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -44,6 +46,16 @@ def parse(ap: OneLineParser, argv: list[str] | None) -> argparse.Namespace:
     if args.deals < 1:
         ap.error("--deals must be at least 1")
     return args
+
+
+def guarded(command: Callable[..., int], *args: Any) -> int:
+    """``command(*args)``, a bad value the package refuses (a seed out of range, an unknown
+    player) as one ``Error:`` line and exit 2, as the ``bonfire-sim`` commands answer it."""
+    try:
+        return command(*args)
+    except (BonfireError, ValueError) as error:
+        sys.stderr.write(f"Error: {error}\n")
+        return 2
 
 
 def play_arm(spec: str, against: str, deals: int, seed: int) -> int:

@@ -244,11 +244,11 @@ def main(argv: list[str] | None = None) -> int:
     from _arms import parse, parser
 
     args = parse(parser(__doc__, ARMS, against=True)[0], argv)
-    if args.cmd == "cost":
-        return cost(args.deals, args.seed)
-    from _arms import play_arm
+    from _arms import guarded, play_arm
 
-    return play_arm(f"{MODULE}:{args.name}", args.against, args.deals, args.seed)
+    if args.cmd == "cost":
+        return guarded(cost, args.deals, args.seed)
+    return guarded(play_arm, f"{MODULE}:{args.name}", args.against, args.deals, args.seed)
 
 
 if __name__ == "__main__":

@@ -173,13 +173,13 @@ def main(argv: list[str] | None = None) -> int:
     o.add_argument("--deals", type=int, default=10)
     o.add_argument("--seed", type=int, default=3636)
     args = parse(ap, argv)
-    if args.cmd == "cost":
-        return cost(args.deals, args.seed)
-    if args.cmd == "outside":
-        return outside(args.name, args.deals, args.seed)
-    from _arms import play_arm
+    from _arms import guarded, play_arm
 
-    return play_arm(f"{MODULE}:{args.name}", "search:16", args.deals, args.seed)
+    if args.cmd == "cost":
+        return guarded(cost, args.deals, args.seed)
+    if args.cmd == "outside":
+        return guarded(outside, args.name, args.deals, args.seed)
+    return guarded(play_arm, f"{MODULE}:{args.name}", "search:16", args.deals, args.seed)
 
 
 if __name__ == "__main__":

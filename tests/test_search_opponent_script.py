@@ -139,7 +139,8 @@ def test_rollout_plays_the_opponent_model(so) -> None:
 
 
 @pytest.mark.parametrize("argv", [["arm", "NoSuchArm"], ["arm"], ["cost", "--deals", "x"],
-                                  ["cost", "--deals", "0"]])
+                                  ["cost", "--deals", "0"],
+                                  ["arm", "Mixed", "--against", "nosuch", "--deals", "1"]])
 def test_bad_arguments_are_one_error_line(so, capsys, argv) -> None:
     """An unknown arm, a missing or bad value: one ``Error:`` line and exit 2, as the
     bonfire-sim commands answer bad input (not argparse's usage block)."""

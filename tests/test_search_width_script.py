@@ -79,7 +79,8 @@ def test_rollout_schedule(sw) -> None:
 
 
 @pytest.mark.parametrize("argv", [["arm", "NoSuchArm"], ["arm"], ["cost", "--deals", "x"],
-                                  ["cost", "--deals", "0"]])
+                                  ["cost", "--deals", "0"],
+                                  ["arm", "Width4B16", "--seed", "-5", "--deals", "1"]])
 def test_bad_arguments_are_one_error_line(sw, capsys, argv) -> None:
     """An unknown arm, a missing or bad value: one ``Error:`` line and exit 2, as the
     bonfire-sim commands answer bad input (not argparse's usage block)."""
