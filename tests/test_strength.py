@@ -456,3 +456,182 @@ def test_the_tom_curves_name_each_rung_by_its_solo_player(monkeypatch):
     RS.section(answers, meta)
     assert ticks["tom"] == ["default (solo: search:16)", "search:16 (solo: search:32)"]
     assert ticks["start player"] == ["default", "search:16"]
+
+
+def test_the_search_rungs_card_forks_play_the_card_budget_on_the_rungs_deals():
+    """A fork plays the rest of a game twice, so the search rung's card values are
+    played by a cheaper search (card_budget) on the deals of the rung's own run."""
+    cfg = ST.StrengthConfig(players=(2, 3), decks=(), games=8, search_games=6,
+                            probe_games=40, search_budget=16, card_budget=4, seed=5)
+    top, fast = cfg.rungs[-1], cfg.rungs[1]
+    runs = {(j["rung"], j["key"]): j["config"] for j in ST.plan(cfg)}
+    source = ST.card_source(cfg, top, 3, "runs/top")
+    forked, played = source[3], runs[(top.name, "players=3")]
+    assert set(forked.strategies) == {"search:4"} and set(played.strategies) == {"search:16"}
+    assert (forked.seed, forked.seat_rotation) == (played.seed, played.seat_rotation)
+    assert (forked.games, forked.players) == (40, 3)
+    # a fast rung, or no card budget: the rung's own run is forked
+    assert ST.card_source(cfg, fast, 3, "runs/fast") == ["runs/fast"]
+    own = ST.StrengthConfig(players=(2,), decks=(), probe_games=40, search_budget=16)
+    assert ST.card_source(own, own.rungs[-1], 2, "runs/top") == ["runs/top"]
+    with pytest.raises(ConfigError, match="card_budget"):
+        ST.StrengthConfig(card_budget=-1)
+
+
+def _card_table() -> pd.DataFrame:
+    base = {"players": 2, "who": "search:4, search:4", "deals": 300}
+    return pd.DataFrame([
+        {**base, "card": "R3", "kind": "task", "surplus": 4.0, "s_lo": 3.0, "s_hi": 5.0,
+         "flag": "strong"},
+        {**base, "card": "S4", "kind": "gnome", "surplus": -0.5, "s_lo": -2.0, "s_hi": 1.0,
+         "flag": None},
+        {**base, "card": "Y7", "kind": "task", "surplus": math.nan, "s_lo": math.nan,
+         "s_hi": math.nan, "flag": None}])
+
+
+def test_card_rows_carry_the_surveys_surplus_flag_and_players(monkeypatch):
+    from bonfire_sim.analysis import cards
+    from bonfire_sim.sim.runconfig import RunConfig
+
+    seen: dict[str, Any] = {}
+    config = RunConfig(games=500, players=2, strategies=("search:4",))
+
+    def survey(source: Any, **options: Any) -> pd.DataFrame:
+        seen.update(options, source=source)
+        return _card_table()
+
+    monkeypatch.setattr(cards, "measure", survey)
+    notes: list[str] = []
+    rows = pd.DataFrame(ST.card_answers({2: {2: config}}, "search:16", 3, 500,
+                                        status=notes.append)).set_index("figure")
+    assert seen["games"] == 500 and seen["rounds"] == 0 and seen["source"] == {2: config}
+    assert list(rows.index) == ["2 players: task R3", "2 players: gnome S4"]  # Y7: no value
+    r3 = rows.loc["2 players: task R3"]
+    assert (r3["answer"], r3["value"], r3["lo"], r3["hi"], r3["flag"]) == (
+        "tasks", 4.0, 3.0, 5.0, "strong")
+    assert rows.loc["2 players: gnome S4", "answer"] == "gnomes"
+    assert rows.loc["2 players: gnome S4", "who"] == "search:4, search:4"
+    assert rows["setting"].eq("players=2").all() and rows["tolerance"].eq(1.0).all()
+    assert notes and "500 games of search:4" in notes[0]
+
+
+def test_card_rows_at_the_top_rung_are_never_given_the_seats_pairing(tiny_ladder,
+                                                                     monkeypatch):
+    """Card rows share a setting and kind with the seat compensation (players=2, points):
+    they took its 'fitted point' pairing note; their forks are unrelated draws."""
+    from bonfire_sim.analysis import cards
+
+    _cfg, _out, dirs = tiny_ladder
+    monkeypatch.setattr(cards, "measure", lambda source, **_o: _card_table())
+    answers = ST.strength_answers(dirs, probe_games=10)
+    top = answers[answers["rung"] == "steady_again"].set_index("figure")
+    assert "no fork has a twin" in top.loc["2 players: task R3", "pairing"]
+    assert math.isnan(top.loc["2 players: task R3", "d"])
+    assert "fitted point" in top.loc["2 players: compensation of seat 1", "pairing"]
+    # the gnome was flagged at no rung: only the flagged card is kept
+    assert "2 players: gnome S4" not in set(answers["figure"])
+
+
+def test_the_ladder_file_reads_the_card_budget(tmp_path, monkeypatch):
+    from bonfire_sim.pipelines.strength import describe, read_strength_file
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.toml").write_text("[strength]\nprobe_games = 40\ncard_budget = 4\n")
+    file = read_strength_file("c.toml")
+    assert file.config.card_budget == 4 and describe(file.config)["card_budget"] == 4
+    (tmp_path / "c.toml").write_text("[strength]\ncard_budget = -2\n")
+    with pytest.raises(ConfigError, match="card_budget"):
+        read_strength_file("c.toml")
+
+
+def test_the_page_says_how_the_cards_were_measured_and_who_forked_the_search_rung():
+    """With probe_games and no card flagged the page said the cards were 'not measured
+    (its probe_games is 0)'; the search rung's card rows are played by card_budget."""
+    from bonfire_sim.report import strength as RS
+
+    meta = {"probe_games": 1000, "card_budget": 4,
+            "rungs": [{"name": "default", "seats": ["tuned_portal"], "solo": "search:16"},
+                      {"name": "search:16", "seats": ["search:16"], "solo": "search:32"}]}
+    seats = _curve([(0.5, 0.49, 0.51), (0.52, 0.5, 0.54)])
+    note = RS._card_note(seats, meta)
+    assert "1,000 games" in note and "search:4" in note and "none was" in note
+    assert "not measured" in RS._card_note(seats, {**meta, "probe_games": 0})
+    assert RS._rung_labels("gnomes", meta) == {"search:16": "search:16 (cards: search:4)"}
+    assert RS._rung_labels("start player", meta) == {}
+    assert RS._rung_labels("tom", meta) == {"default": "default (solo: search:16)",
+                                            "search:16": "search:16 (solo: search:32)"}
+    assert RS._rung_labels("tasks", {**meta, "card_budget": 0}) == {}
+
+
+def _cards(values: Any, noise: float, rng: Any, flags: dict[str, str] | None = None
+           ) -> pd.DataFrame:
+    """A card table of 60 tasks measured with ``noise`` (the standard error) around
+    ``values``."""
+    import numpy as np
+
+    names = [f"B{i}" for i in range(1, len(values) + 1)]
+    return pd.DataFrame({"card": names, "kind": "task", "players": 2,
+                         "surplus": np.asarray(values) + rng.normal(0, noise, len(values)),
+                         "half": 1.96 * noise,
+                         "flag": [(flags or {}).get(c, "") for c in names]})
+
+
+def test_the_cards_order_is_kept_reshuffled_or_spread_as_planted():
+    """The card agreement answers 'do strong players find the same cards off their
+    tier, in the same order?': kept order reads ~1 after the noise correction, a
+    reshuffle ~0, and doubled values a spread ratio of ~2."""
+    import numpy as np
+
+    from bonfire_sim.studies import strength_cards as SC
+
+    rng = np.random.default_rng(1)
+    true = rng.normal(0, 2.0, 60)
+    below = _cards(true, 0.8, rng, {"B1": "strong", "B2": "weak"})
+    same = SC.agreement(below, _cards(true, 0.8, rng, {"B2": "weak", "B3": "strong"})
+                        ).iloc[0]
+    # the raw correlation is held down by the noise; the corrected one is not
+    assert same["r"] < same["corrected"] and same["c_lo"] > 0.85
+    assert same["ratio_lo"] < 1 < same["ratio_hi"]
+    assert (same["flagged_below"], same["flagged_top"], same["flagged_both"]) == (
+        "B1 B2", "B2 B3", "B2")
+    shuffled = SC.agreement(below, _cards(rng.permutation(true), 0.8, rng)).iloc[0]
+    assert abs(shuffled["corrected"]) < 0.4 and shuffled["c_lo"] < 0 < shuffled["c_hi"]
+    spread = SC.agreement(below, _cards(2 * true, 0.8, rng)).iloc[0]
+    assert spread["ratio_lo"] > 1.5 and spread["ratio"] == pytest.approx(2, abs=0.3)
+    assert spread["corrected"] > 0.85  # the same order, only wider
+    # the same tables, the same intervals (a seeded bootstrap)
+    again = SC.agreement(below, _cards(2 * true, 0.8, np.random.default_rng(9)))
+    assert again.equals(SC.agreement(below, _cards(2 * true, 0.8, np.random.default_rng(9))))
+
+
+def test_a_ladder_with_card_values_writes_the_cards_order(tmp_path, monkeypatch):
+    """probe_games and card_budget from the file reach the survey (search:1's rung forked
+    by search:2), and the cards' order at the top two rungs is written and shown."""
+    import numpy as np
+
+    from bonfire_sim.analysis import cards
+
+    rng = np.random.default_rng(3)
+    true = rng.normal(0, 2.0, 60)
+    asked: list[Any] = []
+
+    def survey(source: Any, **options: Any) -> pd.DataFrame:
+        asked.append((source, options["games"]))
+        return _cards(true, 0.8, rng, {"B1": "strong"}).assign(
+            s_lo=lambda t: t["surplus"] - t["half"], s_hi=lambda t: t["surplus"] + t["half"],
+            who="w", deals=30)
+
+    monkeypatch.setattr(cards, "measure", survey)
+    res = _strength_file(
+        tmp_path, monkeypatch, "cards",
+        "[strength]\nplayers = [2]\ngames = 8\nsearch_games = 2\nsearch_budget = 1\n"
+        "probe_games = 6\ncard_budget = 2\ndecks = []\nseed = 3\nout = \"runs/c\"\n\n"
+        "[report]\nout = \"c.html\"\n")
+    assert res.exit_code == 0, res.output
+    searched = [s for s, _g in asked if isinstance(s, dict)]
+    assert searched and {set(s[2].strategies) == {"search:2"} for s in searched} == {True}
+    assert {g for _s, g in asked} == {6}
+    order = pd.read_csv(tmp_path / "runs" / "c" / "card-agreement.csv")
+    assert order[["players", "kind", "cards"]].values.tolist() == [[2, "task", 60]]
+    page = (tmp_path / "c.html").read_text()
+    assert "Do the cards keep their order" in page and "search:1 (cards: search:2)" in page

@@ -38,6 +38,7 @@ def strength(ladder_file: str, quiet: bool) -> None:
     file = read_strength_file(ladder_file)
     # counted in fast-game equivalents: a search game is worth many (studies.strength)
     with Progress(None, "strength ladder", "fast-game eq.", quiet=quiet) as bar:
-        answers, page = run_strength(file, progress=progress_callback(bar), status=bar.write)
+        answers, page = run_strength(file, progress=progress_callback(bar), status=bar.write,
+                                     quiet=quiet)
     click.echo(f"{len(answers)} figures over {len(file.config.rungs)} rungs; "
                f"tables in {file.out}; report {page}")

@@ -12,6 +12,7 @@ A strength-ladder file (``experiments/strength-ladder.toml``)::
     search_max_games = 1500    # "auto": the most games a sized run may play
     search_budget = 8          # the search rung is search:8
     probe_games = 0            # forked games per run for the card values (0: none)
+    card_budget = 4            # the search rung's card forks at search:4 (0: its own)
     decks = ["task1", "gnome", "path", "guardian"]
     seed = 35
     out = "runs/strength-ladder"
@@ -23,9 +24,10 @@ A strength-ladder file (``experiments/strength-ladder.toml``)::
 
 Writes the runs under ``out/rung=<name>/`` (sized runs under ``.../sized/``), the tidy
 answers (``answers.csv``), their marks (``marks.csv``), the games each sized figure needs
-(``sizing.csv``, with ``"auto"``) and the ladder's description (``ladder.json``) in
-``out``, and the report page.  Every value is checked before a game is played; paths stay inside the
-folder the command is run from.
+(``sizing.csv``, with ``"auto"``), whether the cards keep their order from the rung below
+the top to the top (``card-agreement.csv``, with ``probe_games``) and the ladder's
+description (``ladder.json``) in ``out``, and the report page.  Every value is checked
+before a game is played; paths stay inside the folder the command is run from.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from bonfire_sim.studies import strength_sizing as SZ
 
 KEYS = {"strength": {"players", "games", "search_games", "solo_games", "search_solo_games",
                      "search_budget", "probe_games", "decks", "seed", "out", "jobs",
-                     "pilot_games", "search_max_games"},
+                     "pilot_games", "search_max_games", "card_budget"},
         "report": {"out", "title"}}
 
 
@@ -107,6 +109,7 @@ def read_strength_file(path: str | Path) -> StrengthFile:
         decks=tuple(decks),
         search_budget=_int(f"{where}: strength.search_budget", s.get("search_budget", 8),
                            1, 4096),
+        card_budget=_int(f"{where}: strength.card_budget", s.get("card_budget", 0), 0, 4096),
         seed=check_seed(s.get("seed", 35), f"{where}: strength.seed")), **counts)
     base = Path.cwd()
     out = safepaths.within(base, s.get("out", "runs/strength-ladder"), where, "strength.out")
@@ -141,6 +144,7 @@ def describe(config: ST.StrengthConfig,
                       "same_as": same if same != rung.name else None})
     return {"rungs": rungs, "players": list(config.players), "decks": list(config.decks),
             "seed": config.seed, "probe_games": config.probe_games,
+            "card_budget": config.card_budget,
             "search_budget": config.search_budget,
             "search_games": config.search_games,
             "search_solo_games": config.search_solo_games,
@@ -149,27 +153,35 @@ def describe(config: ST.StrengthConfig,
 
 
 def run_strength(file: StrengthFile, *, progress: Callable[[int, int], None] | None = None,
-                 status: Callable[[str], None] | None = None) -> tuple[pd.DataFrame, Path]:
+                 status: Callable[[str], None] | None = None,
+                 quiet: bool = True) -> tuple[pd.DataFrame, Path]:
     """Play (or resume) the ladder, measure the answers, write the tables and the page;
-    returns (the tidy answers, the page's path)."""
+    returns (the tidy answers, the page's path).  ``quiet=False`` shows the card
+    surveys' progress (forks are cached, so a survey interrupted resumes)."""
     fileio.check_output_file(file.report)
     dirs = ST.play_ladder(file.config, file.out, jobs=file.jobs, progress=progress,
                           status=status)
     dirs, needs, played = SZ.top_up(file.config, dirs, file.out, jobs=file.jobs,
                                     progress=progress, status=status)
-    answers = ST.strength_answers(dirs, probe_games=file.config.probe_games, jobs=file.jobs)
+    answers = ST.strength_answers(dirs, probe_games=file.config.probe_games, jobs=file.jobs,
+                                  config=file.config, quiet=quiet, status=status)
     meta = describe(file.config, played)
-    write_tables(file.out, answers, meta, needs)
-    return answers, RS.write_page(file.report, answers, meta, file.title, needs=needs)
+    agree = ST.card_agreement(file.config, dirs, jobs=file.jobs)
+    write_tables(file.out, answers, meta, needs, agree)
+    return answers, RS.write_page(file.report, answers, meta, file.title, needs=needs,
+                                  agreement=agree)
 
 
 def write_tables(out: Path, answers: pd.DataFrame, meta: Mapping[str, Any],
-                 needs: pd.DataFrame | None = None) -> None:
-    """``answers.csv``, ``marks.csv``, ``ladder.json`` and (sized ladders) ``sizing.csv``
-    in the ladder's folder."""
+                 needs: pd.DataFrame | None = None,
+                 agreement: pd.DataFrame | None = None) -> None:
+    """``answers.csv``, ``marks.csv``, ``ladder.json``, (sized ladders) ``sizing.csv`` and
+    (with card values) ``card-agreement.csv`` in the ladder's folder."""
     fileio.write_text(out / "answers.csv", answers.to_csv(index=False))
     fileio.write_text(out / "marks.csv", SZ.with_costs(ST.marks(answers), needs)
                       .to_csv(index=False))
     fileio.write_text(out / "ladder.json", json.dumps(meta, indent=1, sort_keys=True) + "\n")
     if needs is not None and not needs.empty:
         fileio.write_text(out / "sizing.csv", needs.to_csv(index=False))
+    if agreement is not None and not agreement.empty:
+        fileio.write_text(out / "card-agreement.csv", agreement.to_csv(index=False))

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bonfire_sim.lineup import is_search_name
 from bonfire_sim.report import figures as F
 from bonfire_sim.report import html as H
 from bonfire_sim.studies import strength as ST
@@ -83,10 +84,79 @@ def _rung_lines(meta: Mapping[str, Any]) -> str:
     return "; ".join(parts)
 
 
+def _rung_labels(answer: str, meta: Mapping[str, Any]) -> dict[str, str]:
+    """Rung -> tick label where the rung's player differs for this answer: against Tom
+    its solo player (search:16's rung plays search:32 there), for the cards the search
+    rung's card budget (its forks play search:4)."""
+    rungs = meta.get("rungs", [])
+    if answer == "tom":
+        return {r["name"]: f"{r['name']} (solo: {r['solo']})" for r in rungs
+                if r["solo"] != r["name"]}
+    budget = int(meta.get("card_budget") or 0)
+    if answer in ("tasks", "gnomes") and budget:
+        return {r["name"]: f"{r['name']} (cards: search:{budget})" for r in rungs
+                if any(is_search_name(s) for s in r["seats"])}
+    return {}
+
+
+def _card_note(answers: pd.DataFrame, meta: Mapping[str, Any]) -> str:
+    """How the card values were measured, or why there are none."""
+    probes = int(meta.get("probe_games") or 0)
+    if not probes:
+        return "Card values were not measured on this ladder (its probe_games is 0)."
+    budget = int(meta.get("card_budget") or 0)
+    shown = answers["answer"].isin(["tasks", "gnomes"])
+    return (f"Card values: the receipt value of bonfire-sim values (a task's surplus over "
+            f"its colour, a gnome's over the average gnome) from the forks of the first "
+            f"{probes:,} games of each rung, without top-ups, so the search rung's rows are "
+            f"wide"
+            + (f"; the search rung's forks are played by search:{budget} in every seat on "
+               f"its deals (a fork plays the rest of a game twice)" if budget else "")
+            + ".  Only cards flagged (surplus beyond ±1 point) at some rung are shown"
+            + ("" if shown.any() else ": none was") + ".")
+
+
+def _agreement_blocks(agreement: pd.DataFrame, meta: Mapping[str, Any]
+                      ) -> list[dict[str, Any]]:
+    """The cards' order at the top two rungs: one table row per count and kind."""
+    names = [r["name"] for r in meta.get("rungs", [])][-2:]
+    below, top = names if len(names) == 2 else ("below", "top")
+    a = agreement.copy()
+    a["corr"] = [f"{r:.2f} ({lo:.2f} to {hi:.2f})" for r, lo, hi in
+                 zip(a["r"], a["r_lo"], a["r_hi"], strict=True)]
+    a["true_corr"] = [f"{c:.2f} ({lo:.2f} to {hi:.2f})" for c, lo, hi in
+                      zip(a["corrected"], a["c_lo"], a["c_hi"], strict=True)]
+    a["spread"] = [f"{b:.1f} / {t:.1f}: x{q:.2f} ({lo:.2f} to {hi:.2f})" for b, t, q, lo, hi
+                   in zip(a["spread_below"], a["spread_top"], a["ratio"], a["ratio_lo"],
+                          a["ratio_hi"], strict=True)]
+    a["flags"] = [f"{len(b.split())} / {len(t.split())}, both: {both or 'none'}"
+                  for b, t, both in zip(a["flagged_below"], a["flagged_top"],
+                                        a["flagged_both"], strict=True)]
+    columns = {"players": ("players", ""), "kind": ("cards", ""), "cards": ("n", ""),
+               "corr": (f"correlation {below} / {top} (95%)", ""),
+               "true_corr": ("corrected for fork noise (at most 1)", ""),
+               "spread": (f"spread of the true surpluses, {below} / {top}", ""),
+               "flags": (f"flagged at {below} / {top}", "")}
+    return [H.heading_block("Do the cards keep their order under stronger play?",
+                            "strength-order"),
+            H.text_block(
+                f"Each card's own mark above is read against ±1 point and rests on few forks "
+                f"at the search rung.  Across the cards the noise averages out: the "
+                f"correlation of the cards' surpluses at {below} and {top} (bootstrap over "
+                f"cards), the same corrected for the forks' noise (the correlation of the "
+                f"true values: about 1 when stronger play keeps the cards' order, 0 when it "
+                f"reshuffles them), and the spread of the true surpluses across the cards "
+                f"at each rung (points; above x1 when stronger players make the good cards "
+                f"better and the bad ones worse).  studies/strength_cards.py."),
+            H.table_block(a, columns, caption="The cards' order at the top two rungs")]
+
+
 def section(answers: pd.DataFrame, meta: Mapping[str, Any],
-            needs: pd.DataFrame | None = None) -> dict[str, Any]:
+            needs: pd.DataFrame | None = None,
+            agreement: pd.DataFrame | None = None) -> dict[str, Any]:
     """The report section (``{"id": "strength", "title", "blocks", "absent"}``);
-    ``needs``: the sizing table of a sized ladder (each mark then says its cost)."""
+    ``needs``: the sizing table of a sized ladder (each mark then says its cost);
+    ``agreement``: whether the cards keep their order at the top two rungs."""
     if answers.empty:
         return {"id": "strength", "title": TITLE, "blocks": [], "absent":
                 "no strength ladder was played (bonfire-sim strength FILE.toml)"}
@@ -106,15 +176,18 @@ def section(answers: pd.DataFrame, meta: Mapping[str, Any],
            f"needed." if needs is not None and not needs.empty else "")
         + "  Marks here: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + ".",
         "answer")]
+    note = _card_note(answers, meta)
     for answer in ST.ANSWERS:
         part = answers[answers["answer"] == answer]
         if part.empty:
             continue
+        if answer in ("tasks", "gnomes") and note:  # how the cards were measured, first
+            blocks.append(H.text_block(note))
+            note = ""
         m = marked[marked["answer"] == answer]
         # against Tom a rung is its solo player (search:16's rung plays search:32 there):
         # the curves' ticks and the table's columns name it
-        solo = {r["name"]: r["solo"] for r in meta.get("rungs", [])} if answer == "tom" else {}
-        named = {c: f"{c} (solo: {solo[c]})" for c in solo if solo[c] != c}
+        named = _rung_labels(answer, meta)
         blocks.append(H.heading_block(ANSWER_TITLES[answer], f"strength-{answer[:5]}"))
         blocks.append(H.figure_block(
             F.to_png_base64(curves(part, m, labels=named)),
@@ -126,20 +199,23 @@ def section(answers: pd.DataFrame, meta: Mapping[str, Any],
                    "mark": ("mark", ""), "detail": ("why", "")}
         blocks.append(H.table_block(m, columns, caption=ANSWER_TITLES[answer],
                                     row_class="mark"))
-    if "tasks" not in set(answers["answer"]):
-        blocks.append(H.text_block("Card values were not measured on this ladder (its "
-                                   "probe_games is 0)."))
+    if note:
+        blocks.append(H.text_block(note))
+    if agreement is not None and not agreement.empty:
+        blocks += _agreement_blocks(agreement, meta)
     return {"id": "strength", "title": TITLE, "blocks": blocks, "absent": None}
 
 
 def write_page(path: str | Path, answers: pd.DataFrame, meta: Mapping[str, Any],
                title: str = TITLE, extra: Sequence[dict[str, Any]] = (),
-               needs: pd.DataFrame | None = None) -> Path:
-    """The strength section on a page of its own."""
+               needs: pd.DataFrame | None = None,
+               agreement: pd.DataFrame | None = None) -> Path:
+    """The strength section on a page of its own (``agreement``: the cards' order at the
+    top two rungs, ``studies.strength_cards``)."""
     decks = ", ".join(meta.get("decks", []))
     counts = ", ".join(str(n) for n in meta.get("players", []))
     subtitle = (f"seed {meta.get('seed')}; "
                 + (f"player counts {counts}; " if counts else "solo only; ")
                 + (f"Tom decks {decks}" if decks else "no solo games"))
-    return H.write(path, H.render(title, subtitle, [section(answers, meta, needs),
+    return H.write(path, H.render(title, subtitle, [section(answers, meta, needs, agreement),
                                                     *extra]))

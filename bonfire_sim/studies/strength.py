@@ -111,6 +111,12 @@ class StrengthConfig:
     decks: tuple[str, ...] = DECKS
     search_budget: int = 8
     probe_games: int = 0  # games whose decisions are forked for the card values (0: none)
+    # The search rung's card forks played by search:card_budget in every seat (0: the
+    # rung's own budget).  Every fork plays the rest of a game twice, so the card values
+    # cost about 27 search games a game at 2 players; search:4 plays level with search:16
+    # head to head (49.0%, 45.5-52.5, docs/findings/2026-11-30-search-budget.md) at about
+    # 35% of its cost.
+    card_budget: int = 0
     seed: int = 35
     rungs: tuple[Rung, ...] = field(default=())
     pilot_games: int = 48
@@ -128,7 +134,8 @@ class StrengthConfig:
         if unknown:
             raise ConfigError(f"unknown Tom deck {unknown}; choose from {', '.join(DECKS)}")
         for name in ("games", "search_games", "solo_games", "search_solo_games",
-                     "search_budget", "pilot_games", "search_max_games"):
+                     "search_budget", "pilot_games", "search_max_games", "probe_games",
+                     "card_budget"):
             value = getattr(self, name)
             if value == AUTO and name in ("search_games", "search_solo_games"):
                 continue
@@ -309,31 +316,89 @@ def tom_answers(runs_by_deck: Mapping[str, Any], rung: str, step: int,
     return rows
 
 
-def card_answers(runs: Sequence[Any], rung: str, step: int, probe_games: int,
-                 jobs: int = 1) -> list[dict[str, Any]]:
-    """Per player count: each task's surplus over its colour and each gnome's points
-    against the average gnome (forks of ``probe_games`` games); ``flag`` kept in
-    ``who``'s neighbour column ``flag`` for ``flagged_cards``."""
-    from bonfire_sim.analysis.cards.views import gnome_values, task_values
+def card_source(config: StrengthConfig, rung: Rung, players: int, run: Any) -> Any:
+    """What a rung's card survey forks at ``players``: the rung's own run (its first
+    ``probe_games`` games), or at a search rung with ``card_budget`` set the same deals
+    (the run's seed, no seat rotation) played by ``search:card_budget`` in every seat."""
+    from bonfire_sim.sim.runconfig import RunConfig
 
+    if not (config.card_budget and config.is_search(rung)):
+        return [run]
+    seats = (f"search:{config.card_budget}",)
+    games = config.probe_games
+    return {players: RunConfig(games=games, players=players, strategies=seats,
+                               seat_rotation=False, seed=config.seed + players,
+                               chunk_size=chunk_size(games, seats))}
+
+
+def card_tables(sources: Mapping[int, Any], probe_games: int, jobs: int = 1, *,
+                quiet: bool = True, status: Callable[[str], None] | None = None,
+                rung: str = "") -> dict[int, pd.DataFrame]:
+    """Per player count (``{players: card_source(...)}``) the whole card table: the
+    receipt value of the card survey (``analysis.cards.measure``, no top-ups: forks of the
+    first ``probe_games`` games; cached, so asking again costs no forks); ``status``
+    hears which survey starts, ``quiet=False`` shows the forks' progress."""
+    from bonfire_sim.analysis import cards
+
+    out = {}
+    for n, source in sorted(sources.items()):
+        if status is not None:
+            who = (", ".join(dict.fromkeys(source[n].strategies))
+                   if isinstance(source, Mapping) else "its own players")
+            status(f"{rung}, players={n}: card values from the forks of {probe_games:,} "
+                   f"games of {who}")
+        table = cards.measure(source, games=probe_games, rounds=0, jobs=jobs, quiet=quiet)
+        out[n] = table[table["players"] == n]
+    return out
+
+
+def card_answers(sources: Mapping[int, Any], rung: str, step: int, probe_games: int,
+                 jobs: int = 1, *, quiet: bool = True,
+                 status: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+    """``card_tables`` as answer rows: each task's surplus over its colour and each
+    gnome's over the average gnome; the survey's ``flag`` kept in the column ``flag`` for
+    ``flagged_cards``."""
     rows = []
-    for r in runs:
-        tv = task_values([r], probes=probe_games, jobs=jobs)
-        gv = gnome_values([r], probes=probe_games, jobs=jobs)
-        for t in tv[tv["players"] > 0].itertuples():
-            label = str(t.who)
-            rows.append({**_row("tasks", f"{int(t.players)} players: task {t.task}",
-                                "points", rung, step, t.surplus, t.s_lo, t.s_hi, label,
-                                t.deals, f"players={int(t.players)}"),
-                         "flag": str(t.flag or "")})
-        for g in gv[gv["players"] > 0].itertuples():
-            if not pd.notna(g.relative):
+    tables = card_tables(sources, probe_games, jobs, quiet=quiet, status=status, rung=rung)
+    for n, table in tables.items():
+        for t in table.itertuples():
+            if not pd.notna(t.surplus):
                 continue
-            rows.append({**_row("gnomes", f"{int(g.players)} players: gnome {g.gnome}",
-                                "points", rung, step, g.relative, g.rel_lo, g.rel_hi,
-                                str(g.who), g.deals, f"players={int(g.players)}"),
-                         "flag": str(g.flag or "")})
+            kind = "task" if t.kind == "task" else "gnome"
+            rows.append({**_row("tasks" if kind == "task" else "gnomes",
+                                f"{n} players: {kind} {t.card}", "points", rung, step,
+                                t.surplus, t.s_lo, t.s_hi, str(t.who), t.deals,
+                                f"players={n}"),
+                         "flag": str(t.flag) if pd.notna(t.flag) else ""})
     return rows
+
+
+def card_sources(config: StrengthConfig, rung: Rung, runs: Mapping[str, Any]
+                 ) -> dict[int, Any]:
+    """``{players: card_source(...)}`` of a rung's multiplayer runs (``{"players=N":
+    run}``)."""
+    return {int(k.removeprefix("players=")): card_source(
+        config, rung, int(k.removeprefix("players=")), v)
+        for k, v in runs.items() if k.startswith("players=")}
+
+
+def card_agreement(config: StrengthConfig, dirs: Mapping[str, Mapping[str, Any]],
+                   jobs: int = 1) -> pd.DataFrame:
+    """Do the cards keep their order from the rung below the top to the top?
+    (``strength_cards.agreement`` of the two rungs' whole card tables per player count;
+    empty without ``probe_games``).  The tables come from the fork cache that
+    ``strength_answers`` filled."""
+    from bonfire_sim.studies import strength_cards as SC
+
+    order = list(dirs)
+    if not config.probe_games or len(order) < 2:
+        return pd.DataFrame(columns=SC.COLUMNS)
+    by_name = {r.name: r for r in config.rungs}
+    below, top = (card_tables(card_sources(config, by_name[name], dirs[name]),
+                              config.probe_games, jobs) for name in order[-2:])
+    parts = [SC.agreement(below[n], top[n], seed=config.seed + n)
+             for n in sorted(set(below) & set(top))]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=SC.COLUMNS)
 
 
 def flagged_cards(rows: pd.DataFrame) -> pd.DataFrame:
@@ -348,12 +413,17 @@ def flagged_cards(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def strength_answers(dirs: Mapping[str, Mapping[str, Any]], *, probe_games: int = 0,
-                     jobs: int = 1) -> pd.DataFrame:
+                     jobs: int = 1, config: StrengthConfig | None = None,
+                     quiet: bool = True, status: Callable[[str], None] | None = None,
+                     ) -> pd.DataFrame:
     """Tidy ``ANSWER_COLUMNS`` rows of every headline answer at every rung, from
     ``{rung: {key: run}}`` (``play_ladder``'s result: keys ``players=N`` and
-    ``solo-<deck>``), rungs in the order given (weakest first)."""
+    ``solo-<deck>``), rungs in the order given (weakest first).  ``config``: the
+    ladder's, for the search rung's card budget (``card_source``); ``quiet`` and
+    ``status`` as in ``card_answers``."""
     rows: list[dict[str, Any]] = []
     order = list(dirs)
+    by_name = {r.name: r for r in config.rungs} if config is not None else {}
     pairs = (SP.paired_differences(dirs[order[-2]], dirs[order[-1]])
              if len(order) >= 2 else {})
     for step, (rung, runs) in enumerate(dirs.items()):
@@ -362,12 +432,20 @@ def strength_answers(dirs: Mapping[str, Mapping[str, Any]], *, probe_games: int 
         rows += seat_answers(multi, rung, step)
         rows += tom_answers(solo, rung, step)
         if probe_games:
-            rows += card_answers(multi, rung, step, probe_games, jobs)
+            sources = (card_sources(config, by_name[rung], runs)
+                       if config is not None and rung in by_name else
+                       {int(k.removeprefix("players=")): [v] for k, v in runs.items()
+                        if k.startswith("players=")})
+            rows += card_answers(sources, rung, step, probe_games, jobs, quiet=quiet,
+                                 status=status)
     # the top rung's rows carry its difference from the rung below, paired by deal where
     # the two share their deals (``strength_paired``); the marks read it
+    # (a card row's forks fall at other decisions of other games at each rung: unpaired)
+    cards_apart = SP.unpaired("each rung forks its own decisions, so no fork has a twin")
     for row in rows:
         if row["rung"] == order[-1]:
-            row.update(pairs.get((row["setting"], row["kind"]), {}))
+            row.update(cards_apart if row["answer"] in ("tasks", "gnomes")
+                       else pairs.get((row["setting"], row["kind"]), {}))
     frame = pd.DataFrame(rows, columns=[*ANSWER_COLUMNS, "flag", *PAIR_COLUMNS])
     return flagged_cards(frame)
 

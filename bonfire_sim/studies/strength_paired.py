@@ -67,7 +67,7 @@ def _paired(how: str, d: float, lo: float, hi: float, deals: int) -> dict[str, A
             "pairing": f"{how}, {deals:,} deals"}
 
 
-def _unpaired(why: str) -> dict[str, Any]:
+def unpaired(why: str) -> dict[str, Any]:
     return {"d": np.nan, "d_lo": np.nan, "d_hi": np.nan,
             "pairing": f"unpaired (the two rungs' intervals combined): {why}"}
 
@@ -105,10 +105,10 @@ def paired_differences(below: Mapping[str, Any], top: Mapping[str, Any],
     for setting in sorted(set(below) & set(top)):
         b, t = as_runs([below[setting]])[0], as_runs([top[setting]])[0]
         ok, why = shared_deals(b, t)
-        out[(setting, "share")] = _start_player(b, t) if ok else _unpaired(why)
+        out[(setting, "share")] = _start_player(b, t) if ok else unpaired(why)
         if setting.startswith("solo-"):
-            out[(setting, "handicap")] = _handicap(b, t) if ok else _unpaired(why)
+            out[(setting, "handicap")] = _handicap(b, t) if ok else unpaired(why)
         else:
-            out[(setting, "points")] = _unpaired(
+            out[(setting, "points")] = unpaired(
                 why if not ok else "a fitted point whose joint-deal bootstrap is not built")
     return out
