@@ -26,13 +26,17 @@ independent given the players), seeded, so the same tables give the same interva
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
+
+from bonfire_sim.analysis.intervals import Z95, bootstrap_ci
 
 COLUMNS = ["players", "kind", "cards", "r", "r_lo", "r_hi", "corrected", "c_lo", "c_hi",
            "spread_below", "spread_top", "ratio", "ratio_lo", "ratio_hi", "flagged_below",
            "flagged_top", "flagged_both"]
-Z95 = 1.959963984540054
 DRAWS = 2000
 
 
@@ -44,7 +48,7 @@ def _stats(x: np.ndarray, y: np.ndarray, sx: np.ndarray, sy: np.ndarray
     true_x = max(var_x - float(np.mean(sx ** 2)), 0.0)
     true_y = max(var_y - float(np.mean(sy ** 2)), 0.0)
     rel = (true_x / var_x) * (true_y / var_y) if var_x > 0 and var_y > 0 else 0.0
-    corrected = min(r / np.sqrt(rel), 1.0) if rel > 0 else float("nan")
+    corrected = min(r / np.sqrt(rel), 1.0) if rel > 0 else math.nan
     return r, float(corrected), float(np.sqrt(true_x)), float(np.sqrt(true_y))
 
 
@@ -59,6 +63,15 @@ def _flagged(table: pd.DataFrame) -> list[str]:
                   key=_print_order)
 
 
+def _over_cards(sample: tuple[np.ndarray, ...], pick: Callable[[tuple[float, ...]], float],
+                draws: int, seed: int) -> tuple[float, float]:
+    """The bootstrap interval over cards of one of ``_stats``' statistics; the same seed
+    for every statistic, so each sees the same resampled cards."""
+    x, y, sx, sy = sample
+    return bootstrap_ci(np.arange(len(x)), lambda i: pick(_stats(x[i], y[i], sx[i], sy[i])),
+                        n_boot=draws, seed=seed)
+
+
 def agreement(below: pd.DataFrame, top: pd.DataFrame, *, draws: int = DRAWS,
               seed: int = 0) -> pd.DataFrame:
     """One row per player count and card kind (``COLUMNS``) from two card tables
@@ -68,7 +81,6 @@ def agreement(below: pd.DataFrame, top: pd.DataFrame, *, draws: int = DRAWS,
     cols = [*keys, "surplus", "half", "flag"]
     both = below[cols].merge(top[cols], on=keys, suffixes=("_b", "_t"))
     both = both.dropna(subset=["surplus_b", "surplus_t", "half_b", "half_t"])
-    rng = np.random.default_rng(seed)
     rows = []
     for (players, kind), g in both.groupby(["players", "kind"], sort=True):
         if len(g) < 3:
@@ -76,20 +88,18 @@ def agreement(below: pd.DataFrame, top: pd.DataFrame, *, draws: int = DRAWS,
         x, y = g["surplus_b"].to_numpy(float), g["surplus_t"].to_numpy(float)
         sx, sy = g["half_b"].to_numpy(float) / Z95, g["half_t"].to_numpy(float) / Z95
         r, corrected, spread_b, spread_t = _stats(x, y, sx, sy)
-        boot = np.array([_stats(x[i], y[i], sx[i], sy[i]) for i in
-                         (rng.integers(0, len(x), len(x)) for _ in range(draws))])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratios = boot[:, 3] / boot[:, 2]
-        r_lo, r_hi = np.nanpercentile(boot[:, 0], [2.5, 97.5])
-        c_lo, c_hi = np.nanpercentile(boot[:, 1], [2.5, 97.5])
-        q_lo, q_hi = np.nanpercentile(ratios[np.isfinite(ratios)], [2.5, 97.5])
+        sample = (x, y, sx, sy)
+        r_lo, r_hi = _over_cards(sample, lambda s: s[0], draws, seed)
+        c_lo, c_hi = _over_cards(sample, lambda s: s[1], draws, seed)
+        q_lo, q_hi = _over_cards(sample, lambda s: s[3] / s[2] if s[2] > 0 else math.nan,
+                                 draws, seed)
         flag_b = set(_flagged(g.rename(columns={"flag_b": "flag"})))
         flag_t = set(_flagged(g.rename(columns={"flag_t": "flag"})))
         rows.append({"players": int(players), "kind": str(kind), "cards": len(g),
                      "r": r, "r_lo": r_lo, "r_hi": r_hi, "corrected": corrected,
                      "c_lo": c_lo, "c_hi": c_hi, "spread_below": spread_b,
                      "spread_top": spread_t,
-                     "ratio": spread_t / spread_b if spread_b > 0 else float("nan"),
+                     "ratio": spread_t / spread_b if spread_b > 0 else math.nan,
                      "ratio_lo": q_lo, "ratio_hi": q_hi,
                      "flagged_below": " ".join(sorted(flag_b, key=_print_order)),
                      "flagged_top": " ".join(sorted(flag_t, key=_print_order)),
