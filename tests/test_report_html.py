@@ -96,7 +96,13 @@ def test_a_report_without_solo_games_says_so_instead_of_failing(runs, tmp_path):
     assert "Start-player advantage: no multiplayer games in these runs" in answers
 
 
-def test_the_report_command_writes_the_page(runs, tmp_path):
+def test_the_report_command_writes_the_page(runs, tmp_path, monkeypatch):
+    from bonfire_sim.infra import progress
+
+    # a log holds its step lines back until its first beat (LOG_EVERY seconds), so a report
+    # faster than that (forks already in the cache: a second `make test`) printed none and
+    # this test failed by timing; beat at once so it reads the step lines every time
+    monkeypatch.setattr(progress, "LOG_EVERY", 0.01)
     out = tmp_path / "cli.html"
     result = CliRunner().invoke(main, ["report", str(runs[0]), "--out", str(out),
                                        "--probe-games", "60"])
