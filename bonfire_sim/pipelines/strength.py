@@ -163,10 +163,13 @@ def run_strength(file: StrengthFile, *, progress: Callable[[int, int], None] | N
                           status=status)
     dirs, needs, played = SZ.top_up(file.config, dirs, file.out, jobs=file.jobs,
                                     progress=progress, status=status)
-    answers = ST.strength_answers(dirs, probe_games=file.config.probe_games, jobs=file.jobs,
-                                  config=file.config, quiet=quiet, status=status)
+    # the card tables once, for the card rows and for the cards' order
+    tables = (ST.ladder_card_tables(dirs, file.config.probe_games, file.jobs,
+                                    config=file.config, quiet=quiet, status=status)
+              if file.config.probe_games else {})
+    answers = ST.strength_answers(dirs, tables=tables)
     meta = describe(file.config, played)
-    agree = ST.card_agreement(file.config, dirs, jobs=file.jobs)
+    agree = ST.card_agreement(tables, seed=file.config.seed)
     write_tables(file.out, answers, meta, needs, agree)
     return answers, RS.write_page(file.report, answers, meta, file.title, needs=needs,
                                   agreement=agree)

@@ -316,13 +316,14 @@ def tom_answers(runs_by_deck: Mapping[str, Any], rung: str, step: int,
     return rows
 
 
-def card_source(config: StrengthConfig, rung: Rung, players: int, run: Any) -> Any:
+def card_source(config: StrengthConfig | None, rung: Rung | None, players: int,
+                run: Any) -> Any:
     """What a rung's card survey forks at ``players``: the rung's own run (its first
     ``probe_games`` games), or at a search rung with ``card_budget`` set the same deals
     (the run's seed, no seat rotation) played by ``search:card_budget`` in every seat."""
     from bonfire_sim.sim.runconfig import RunConfig
 
-    if not (config.card_budget and config.is_search(rung)):
+    if config is None or rung is None or not (config.card_budget and config.is_search(rung)):
         return [run]
     seats = (f"search:{config.card_budget}",)
     games = config.probe_games
@@ -358,8 +359,14 @@ def card_answers(sources: Mapping[int, Any], rung: str, step: int, probe_games: 
     """``card_tables`` as answer rows: each task's surplus over its colour and each
     gnome's over the average gnome; the survey's ``flag`` kept in the column ``flag`` for
     ``flagged_cards``."""
+    return card_rows(card_tables(sources, probe_games, jobs, quiet=quiet, status=status,
+                                 rung=rung), rung, step)
+
+
+def card_rows(tables: Mapping[int, pd.DataFrame], rung: str, step: int
+              ) -> list[dict[str, Any]]:
+    """Answer rows of one rung's card tables (``card_tables``)."""
     rows = []
-    tables = card_tables(sources, probe_games, jobs, quiet=quiet, status=status, rung=rung)
     for n, table in tables.items():
         for t in table.itertuples():
             if not pd.notna(t.surplus):
@@ -373,8 +380,8 @@ def card_answers(sources: Mapping[int, Any], rung: str, step: int, probe_games: 
     return rows
 
 
-def card_sources(config: StrengthConfig, rung: Rung, runs: Mapping[str, Any]
-                 ) -> dict[int, Any]:
+def card_sources(config: StrengthConfig | None, rung: Rung | None,
+                 runs: Mapping[str, Any]) -> dict[int, Any]:
     """``{players: card_source(...)}`` of a rung's multiplayer runs (``{"players=N":
     run}``)."""
     return {int(k.removeprefix("players=")): card_source(
@@ -382,21 +389,31 @@ def card_sources(config: StrengthConfig, rung: Rung, runs: Mapping[str, Any]
         for k, v in runs.items() if k.startswith("players=")}
 
 
-def card_agreement(config: StrengthConfig, dirs: Mapping[str, Mapping[str, Any]],
-                   jobs: int = 1) -> pd.DataFrame:
+def ladder_card_tables(dirs: Mapping[str, Mapping[str, Any]], probe_games: int,
+                       jobs: int = 1, *, config: StrengthConfig | None = None,
+                       quiet: bool = True, status: Callable[[str], None] | None = None,
+                       ) -> dict[str, dict[int, pd.DataFrame]]:
+    """``{rung: card_tables(...)}`` of every rung of ``dirs``, measured once for both the
+    answers and the cards' order (``config``: the ladder's, for the search rung's
+    ``card_budget``)."""
+    by_name = {r.name: r for r in config.rungs} if config is not None else {}
+    return {rung: card_tables(card_sources(config, by_name.get(rung), runs), probe_games,
+                              jobs, quiet=quiet, status=status, rung=rung)
+            for rung, runs in dirs.items()}
+
+
+def card_agreement(tables: Mapping[str, Mapping[int, pd.DataFrame]], seed: int
+                   ) -> pd.DataFrame:
     """Do the cards keep their order from the rung below the top to the top?
-    (``strength_cards.agreement`` of the two rungs' whole card tables per player count;
-    empty without ``probe_games``).  The tables come from the fork cache that
-    ``strength_answers`` filled."""
+    (``strength_cards.agreement`` of the two rungs' whole card tables per player count,
+    from ``ladder_card_tables``, rungs weakest first; empty without card tables)."""
     from bonfire_sim.studies import strength_cards as SC
 
-    order = list(dirs)
-    if not config.probe_games or len(order) < 2:
+    order = [r for r, t in tables.items() if t]
+    if len(order) < 2:
         return pd.DataFrame(columns=SC.COLUMNS)
-    by_name = {r.name: r for r in config.rungs}
-    below, top = (card_tables(card_sources(config, by_name[name], dirs[name]),
-                              config.probe_games, jobs) for name in order[-2:])
-    parts = [SC.agreement(below[n], top[n], seed=config.seed + n)
+    below, top = (tables[name] for name in order[-2:])
+    parts = [SC.agreement(below[n], top[n], seed=seed + n)
              for n in sorted(set(below) & set(top))]
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=SC.COLUMNS)
 
@@ -415,15 +432,19 @@ def flagged_cards(rows: pd.DataFrame) -> pd.DataFrame:
 def strength_answers(dirs: Mapping[str, Mapping[str, Any]], *, probe_games: int = 0,
                      jobs: int = 1, config: StrengthConfig | None = None,
                      quiet: bool = True, status: Callable[[str], None] | None = None,
+                     tables: Mapping[str, Mapping[int, pd.DataFrame]] | None = None,
                      ) -> pd.DataFrame:
     """Tidy ``ANSWER_COLUMNS`` rows of every headline answer at every rung, from
     ``{rung: {key: run}}`` (``play_ladder``'s result: keys ``players=N`` and
     ``solo-<deck>``), rungs in the order given (weakest first).  ``config``: the
     ladder's, for the search rung's card budget (``card_source``); ``quiet`` and
-    ``status`` as in ``card_answers``."""
+    ``status`` as in ``card_answers``; ``tables``: the rungs' card tables already measured
+    (``ladder_card_tables``), measured here with ``probe_games`` otherwise."""
     rows: list[dict[str, Any]] = []
     order = list(dirs)
-    by_name = {r.name: r for r in config.rungs} if config is not None else {}
+    if probe_games and tables is None:
+        tables = ladder_card_tables(dirs, probe_games, jobs, config=config, quiet=quiet,
+                                    status=status)
     pairs = (SP.paired_differences(dirs[order[-2]], dirs[order[-1]])
              if len(order) >= 2 else {})
     for step, (rung, runs) in enumerate(dirs.items()):
@@ -431,13 +452,8 @@ def strength_answers(dirs: Mapping[str, Mapping[str, Any]], *, probe_games: int 
         solo = {k.removeprefix("solo-"): v for k, v in runs.items() if k.startswith("solo-")}
         rows += seat_answers(multi, rung, step)
         rows += tom_answers(solo, rung, step)
-        if probe_games:
-            sources = (card_sources(config, by_name[rung], runs)
-                       if config is not None and rung in by_name else
-                       {int(k.removeprefix("players=")): [v] for k, v in runs.items()
-                        if k.startswith("players=")})
-            rows += card_answers(sources, rung, step, probe_games, jobs, quiet=quiet,
-                                 status=status)
+        if tables:
+            rows += card_rows(tables.get(rung, {}), rung, step)
     # the top rung's rows carry its difference from the rung below, paired by deal where
     # the two share their deals (``strength_paired``); the marks read it
     # (a card row's forks fall at other decisions of other games at each rung: unpaired)
