@@ -205,6 +205,10 @@ def test_the_sheet_prints_one_value_per_task_and_every_count_residual(sheet):
     assert all(f"{n}p " in row for n in COUNTS)
     assert "The sheet makes 6 change(s)." in md
     assert "receipt value" in md  # the sheet names the measure its worth is
+    # who played, and where a reader finds how the answers move with stronger players
+    method = md[md.index("## 5. "):]
+    assert "Who played: " in method and "bonfire-sim strength" in method
+    assert "cards-against-strength" in method
 
 
 def test_a_reprinted_task_shows_why_beside_its_receipt_value():

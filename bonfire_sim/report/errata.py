@@ -242,7 +242,12 @@ def sections(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
         *([_estimate_forks(sheet)] if loop.get("estimate") else []),
         *([_check_forks(sheet)] if sheet["tasks"] else []),
         "Who played: " + "; ".join(f"{n} players: {w}" for n, w in sheet["who"].items())
-        + ". Stronger players may value tasks, gnomes and the start seat differently."]}
+        + ". Stronger players may value tasks, gnomes and the start seat differently: "
+        "bonfire-sim strength measures each answer on a ladder up to the search player "
+        "(docs/howto/strength-ladder.md).  On the base game the tasks kept their order "
+        "under strong play at 2-4 players and at 2 players sat about a third further from "
+        "their tier (docs/findings/2026-11-30-cards-against-strength.md): a proposed print "
+        "is a fast-player reading."]}
     return [first, second, third, fourth, fifth]
 
 
