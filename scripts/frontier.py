@@ -1,0 +1,104 @@
+"""What does closeness to the search cost?  The cheapest lookahead players against
+``search:16``: the speed-strength frontier behind issue 35's stated conflict.
+
+Issue 35 asks for a default player that wins at least 30% of seat-rotated two-player games
+against ``search:16`` and costs at most about 1.3-1.75x ``tuned`` a game (the speed bar: the
+default mix at 20x Catanatron's games/s).  Every fast try (a static evaluator, 1x) stayed
+at or below 17.5%; the search itself (146x and up) plays level.  Nobody had measured the
+players in between: the search restricted to a few decisions of the game (the phase and
+turn masks of ``search:N:phases=...:turns=A-B``, built in, engine unchanged), the
+cheapest lookahead there is.  This script measures them in the order a reader needs:
+
+    # the cost a game of every arm against tuned on the same deals, one process
+    nice -n 10 .venv/bin/python scripts/frontier.py cost --deals 20
+    # one arm head to head against search:16 (seat-rotated, clustered by deal)
+    nice -n 10 .venv/bin/python scripts/frontier.py arm council4 --deals 200 --jobs 2
+
+Findings: ``docs/findings/2026-11-30-speed-strength-frontier.md``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from _arms import OneLineParser, against_tuned, guarded
+
+# label -> seat spec; each searches only the named phases (and game turns), tuned elsewhere
+ARMS = {
+    "tuned": "tuned",
+    "expert": "expert",
+    "council4": "search:4:phases=council",
+    "council16": "search:16:phases=council",
+    "few4": "search:4:phases=council+ship+swap",
+    "late4": "search:4:phases=main:turns=40-999",
+    "early4": "search:4:phases=main:turns=1-19",
+    "main4": "search:4:phases=main",
+    "end60": "search:4:turns=60-999",
+    "end70": "search:4:turns=70-999",
+    "xend60": "search_expert:4:turns=60-999",
+    "xend70": "search_expert:4:turns=70-999",
+    "xlate4": "search_expert:4:phases=main:turns=40-999",
+    "xmain30": "search_expert:4:phases=main:turns=30-999",
+    "xmain50": "search_expert:4:phases=main:turns=50-999",
+    "xall40": "search_expert:4:turns=40-999",
+    "search4": "search:4",
+}
+
+
+def cost(deals: int, seed: int) -> int:
+    """Every arm's cost a game against ``tuned`` on the same deals, in this one process
+    (the ratios from one run), after a warm-up."""
+    against_tuned("search:4", 1, seed + 1)  # warm-up: load the compiled kernels
+    t0 = time.perf_counter()
+    for _ in range(5):
+        against_tuned("tuned", deals, seed)
+    base = (time.perf_counter() - t0) / (5 * 2 * deals)
+    print(f"tuned vs tuned: {1000 * base:.2f} ms a game ({2 * deals} games x 5)")
+    for label, spec in ARMS.items():
+        if spec == "tuned":
+            continue
+        _, t = against_tuned(spec, deals, seed)
+        ms = 1000 * t / (2 * deals)
+        print(f"{label} ({spec}) + tuned: {ms:.1f} ms a game, x{ms / (1000 * base):.1f} tuned")
+    return 0
+
+
+def arm(name: str, against: str, deals: int, seed: int, jobs: int, players: int = 2) -> int:
+    """One arm head to head against ``against`` (one seat of ``players`` against the
+    rest), seat-rotated."""
+    from bonfire_sim.studies.headtohead import head_to_head
+
+    t0 = time.perf_counter()
+    r = head_to_head(ARMS[name], against, players, deals, seed, jobs=jobs)
+    print(r.line())
+    print(f"wall {time.perf_counter() - t0:.0f} s, {jobs} job(s)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = OneLineParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("cost", help="the cost a game of every arm against tuned")
+    c.add_argument("--deals", type=int, default=20)
+    c.add_argument("--seed", type=int, default=3636)
+    a = sub.add_parser("arm", help="one arm head to head (against search:16 by default)")
+    a.add_argument("name", choices=sorted(ARMS))
+    a.add_argument("--against", default="search:16")
+    a.add_argument("--deals", type=int, default=200)
+    a.add_argument("--seed", type=int, default=3640)
+    a.add_argument("--jobs", type=int, default=1)
+    a.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    args = ap.parse_args(argv)
+    if args.deals < 1:
+        ap.error("--deals must be at least 1")
+    if args.cmd == "cost":
+        return guarded(cost, args.deals, args.seed)
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
+    return guarded(arm, args.name, args.against, args.deals, args.seed, args.jobs,
+                   args.players)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

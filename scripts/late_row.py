@@ -1,0 +1,199 @@
+"""A second weight row for the late game: does the evaluator close the gap to the search
+where the frontier says the gap is made?
+
+``scripts/frontier.py`` found that `expert` with its option decisions searched from game
+turn 40 on (``search_expert:4:phases=main:turns=40-999``) wins about a third of two-player
+games against ``search:16`` where `expert` alone wins 17%, while searching turns 1-19 buys
+nothing.  A fast player cannot search, but it can switch rows: this script labels
+positions of game turn ``--from`` on with the search's rollouts (``expert`` rows in every
+seat, the labelling of ``bonfire-sim expert``), fits a row to them from `expert`'s (the
+same CMA-ES fit, ``studies.expert.fit_row``), and plays ``LateRow``: `expert`'s row before
+the turn, the fitted row from it, on the compiled evaluator (a plug-in: engine unchanged).
+
+    # label and fit (66 s for 300 deals at 2 jobs); the same seed gives the same row
+    nice -n 10 .venv/bin/python scripts/late_row.py fit --deals 300 --jobs 2
+    # LateRow (or the control EarlyOnly) head to head against search:16, seat-rotated
+    nice -n 10 .venv/bin/python scripts/late_row.py arm LateRow --deals 200 --jobs 2
+
+The fitted row is written to ``runs/late-row/late.toml`` with its provenance (another file:
+``LATE_ROW=path``).  Findings: ``docs/findings/2026-11-30-speed-strength-frontier.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from _arms import OneLineParser, guarded
+
+OUT = Path("runs/late-row")
+MODULE = "late_row"
+FROM_TURN = 40
+
+
+def _label(job: tuple[np.ndarray, int, list[int], int, int, int]) -> Any:
+    """Worker: play ``deals`` with row ``w`` in every seat (one seat, rotated, plays the
+    search's best labelled move), labelling the decisions of game turn ``first`` on."""
+    from bonfire_sim.rules import layout as L
+    from bonfire_sim.rules import tables as T
+    from bonfire_sim.rules.moves import apply_move, legal_moves
+    from bonfire_sim.rules.rng import game_seed
+    from bonfire_sim.rules.setup import new_game
+    from bonfire_sim.strategies import evaluate as E
+    from bonfire_sim.strategies import labels as LB
+    from bonfire_sim.studies.expert import LABEL_PHASES, MASK63, Positions
+
+    w, seed, deals, first, width, samples = job
+    p = T.DEFAULT_PARAMS
+    buf = np.zeros((L.MAX_MOVES, L.MOVE_W), np.int64)
+    cand = np.zeros(width, np.int64)
+    q = np.zeros(width, np.float64)
+    states, rows, offsets, cands, qs, ks, deal_ix = [], [], [0], [], [], [], []
+    for deal in deals:
+        s = new_game(game_seed(seed, deal) & MASK63, 2)
+        labeller = deal % 2
+        while s[L.G_OVER] == 0:
+            n = legal_moves(s, p, buf)
+            k = 0
+            if n > 1 and int(s[L.G_PHASE]) in LABEL_PHASES and int(s[L.G_TURN]) >= first:
+                k = LB.candidate_values(s, p, buf, n, w, width, samples, 1, cand, q)
+            if k >= 2:
+                states.append(s.copy())
+                rows.append(buf[:n].copy())
+                offsets.append(offsets[-1] + n)
+                c = np.full(width, -1, np.int64)
+                c[:k] = cand[:k]
+                v = np.zeros(width)
+                v[:k] = q[:k]
+                cands.append(c)
+                qs.append(v)
+                ks.append(k)
+                deal_ix.append(deal)
+            if int(s[L.G_CUR]) == labeller and k >= 2:
+                i = int(cand[int(np.argmax(q[:k]))])
+            else:
+                i = 0 if n == 1 else int(E.choose(s, p, buf, n, w))
+            apply_move(s, p, buf[i])
+    m = len(states)
+    return Positions(np.array(states).reshape(m, -1), np.array(offsets, np.int64),
+                     np.concatenate(rows), np.array(cands).reshape(m, width),
+                     np.array(qs).reshape(m, width), np.array(ks, np.int64),
+                     np.array(deal_ix, np.int64), np.full(m, 2, np.int64))
+
+
+def fit(deals: int, seed: int, jobs: int, first: int) -> int:
+    """Label, fit and write the late row."""
+    from bonfire_sim.config import check_seed
+    from bonfire_sim.infra import fileio
+    from bonfire_sim.studies import expert as X
+
+    check_seed(seed)
+    if first < 1:
+        raise ValueError(f"--from must be a game turn of at least 1, got {first}")
+    w = X.start_row("expert")
+    tasks = [(w, seed, list(range(d, min(deals, d + 2))), first, 5, 8)
+             for d in range(0, deals, 2)]
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(jobs) as pool:
+        parts = []
+        for i, part in enumerate(pool.map(_label, tasks)):
+            parts.append(part)
+            if (i + 1) % 5 == 0 or i + 1 == len(tasks):
+                print(f"labelled {2 * (i + 1)}/{deals} deals, "
+                      f"{time.perf_counter() - t0:.0f} s", flush=True)
+    pos = X.Positions.concat([x for x in parts if len(x)])
+    print(f"{len(pos)} positions from game turn {first} on")
+    res = X.fit_row(pos, w, generations=60, sigma=0.15, seed=seed)
+    for k, v in res.figures.items():
+        print(f"{k}: {v:.4f}")
+    OUT.mkdir(parents=True, exist_ok=True)
+    head = [f"late row: expert's row fitted to search labels from game turn {first} on",
+            f"python scripts/late_row.py fit --deals {deals} --seed {seed} --from {first}",
+            *(f"{k} = {v:.4f}" for k, v in res.figures.items())]
+    fileio.write_text(OUT / "late.toml", X.weights_text(res.row, head))
+    print(f"wrote {OUT / 'late.toml'} ({time.perf_counter() - t0:.0f} s)")
+    return 0
+
+
+class LateRow:
+    """`expert`'s row before game turn ``FROM_TURN``, the fitted late row from it, on the
+    compiled evaluator (the built-in ``expert`` seat's dispatch)."""
+
+    def __init__(self) -> None:
+        from bonfire_sim.studies import expert as X
+
+        self.early = X.start_row("expert")
+        self.late = self._late_row()
+        self.name = f"{MODULE}:{type(self).__name__}"
+
+    def _late_row(self) -> np.ndarray:
+        """The fitted row (``LATE_ROW`` or ``runs/late-row/late.toml``, written by
+        ``fit``)."""
+        from bonfire_sim.studies import expert as X
+
+        return X.start_row(f"expert@{os.environ.get('LATE_ROW', OUT / 'late.toml')}")
+
+    def choose(self, view: Any, moves: np.ndarray) -> int:
+        from bonfire_sim.rules import layout as L
+        from bonfire_sim.sim.loop import choose as compiled_choose
+        from bonfire_sim.strategies.specs import parse_player
+
+        sid = parse_player("expert").sid
+        s = np.array(view.state, dtype=np.int64, copy=True)
+        mv = np.array(moves, dtype=np.int64, copy=True)
+        row = self.late if int(s[L.G_TURN]) >= FROM_TURN else self.early
+        return int(compiled_choose(s, view.params, mv, mv.shape[0], sid, row))
+
+
+class EarlyOnly(LateRow):
+    """The control: `expert`'s row throughout through the same plug-in path (must play
+    the built-in `expert`'s games)."""
+
+    def _late_row(self) -> np.ndarray:
+        from bonfire_sim.studies import expert as X
+
+        return X.start_row("expert")
+
+
+def arm(name: str, against: str, deals: int, seed: int, jobs: int) -> int:
+    from bonfire_sim.studies.headtohead import head_to_head
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(__file__).resolve().parent), os.environ.get("PYTHONPATH", "")])
+    t0 = time.perf_counter()
+    r = head_to_head(f"{MODULE}:{name}", against, 2, deals, seed, jobs=jobs)
+    print(r.line())
+    print(f"wall {time.perf_counter() - t0:.0f} s, {jobs} job(s)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = OneLineParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    f = sub.add_parser("fit", help="label late positions and fit the late row")
+    f.add_argument("--deals", type=int, default=100)
+    f.add_argument("--seed", type=int, default=4040)
+    f.add_argument("--from", dest="first", type=int, default=FROM_TURN)
+    f.add_argument("--jobs", type=int, default=2)
+    a = sub.add_parser("arm", help="LateRow (or the control) head to head")
+    a.add_argument("name", nargs="?", default="LateRow", choices=("LateRow", "EarlyOnly"))
+    a.add_argument("--against", default="search:16")
+    a.add_argument("--deals", type=int, default=200)
+    a.add_argument("--seed", type=int, default=3640)
+    a.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args(argv)
+    if args.deals < 2 or args.jobs < 1:
+        ap.error("--deals must be at least 2 and --jobs at least 1")
+    if args.cmd == "fit":
+        return guarded(fit, args.deals, args.seed, args.jobs, args.first)
+    return guarded(arm, args.name, args.against, args.deals, args.seed, args.jobs)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
