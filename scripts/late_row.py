@@ -36,56 +36,6 @@ MODULE = "late_row"
 FROM_TURN = 40
 
 
-def _label(job: tuple[np.ndarray, int, list[int], int, int, int]) -> Any:
-    """Worker: play ``deals`` with row ``w`` in every seat (one seat, rotated, plays the
-    search's best labelled move), labelling the decisions of game turn ``first`` on."""
-    from bonfire_sim.rules import layout as L
-    from bonfire_sim.rules import tables as T
-    from bonfire_sim.rules.moves import apply_move, legal_moves
-    from bonfire_sim.rules.rng import game_seed
-    from bonfire_sim.rules.setup import new_game
-    from bonfire_sim.strategies import evaluate as E
-    from bonfire_sim.strategies import labels as LB
-    from bonfire_sim.studies.expert import LABEL_PHASES, MASK63, Positions
-
-    w, seed, deals, first, width, samples = job
-    p = T.DEFAULT_PARAMS
-    buf = np.zeros((L.MAX_MOVES, L.MOVE_W), np.int64)
-    cand = np.zeros(width, np.int64)
-    q = np.zeros(width, np.float64)
-    states, rows, offsets, cands, qs, ks, deal_ix = [], [], [0], [], [], [], []
-    for deal in deals:
-        s = new_game(game_seed(seed, deal) & MASK63, 2)
-        labeller = deal % 2
-        while s[L.G_OVER] == 0:
-            n = legal_moves(s, p, buf)
-            k = 0
-            if n > 1 and int(s[L.G_PHASE]) in LABEL_PHASES and int(s[L.G_TURN]) >= first:
-                k = LB.candidate_values(s, p, buf, n, w, width, samples, 1, cand, q)
-            if k >= 2:
-                states.append(s.copy())
-                rows.append(buf[:n].copy())
-                offsets.append(offsets[-1] + n)
-                c = np.full(width, -1, np.int64)
-                c[:k] = cand[:k]
-                v = np.zeros(width)
-                v[:k] = q[:k]
-                cands.append(c)
-                qs.append(v)
-                ks.append(k)
-                deal_ix.append(deal)
-            if int(s[L.G_CUR]) == labeller and k >= 2:
-                i = int(cand[int(np.argmax(q[:k]))])
-            else:
-                i = 0 if n == 1 else int(E.choose(s, p, buf, n, w))
-            apply_move(s, p, buf[i])
-    m = len(states)
-    return Positions(np.array(states).reshape(m, -1), np.array(offsets, np.int64),
-                     np.concatenate(rows), np.array(cands).reshape(m, width),
-                     np.array(qs).reshape(m, width), np.array(ks, np.int64),
-                     np.array(deal_ix, np.int64), np.full(m, 2, np.int64))
-
-
 def fit(deals: int, seed: int, jobs: int, first: int) -> int:
     """Label, fit and write the late row."""
     from bonfire_sim.config import check_seed
@@ -96,7 +46,9 @@ def fit(deals: int, seed: int, jobs: int, first: int) -> int:
     if first < 1:
         raise ValueError(f"--from must be a game turn of at least 1, got {first}")
     w = X.start_row("expert")
-    tasks = [(w, seed, list(range(d, min(deals, d + 2))), first, 5, 8)
+    # the labelling of `bonfire-sim expert` (salt 1), from game turn `first` on
+    tasks = [(w, 2, seed, list(range(d, min(deals, d + 2))),
+              np.array(X.LABEL_PHASES, np.int64), 5, 8, 1, first)
              for d in range(0, deals, 2)]
     t0 = time.perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
@@ -118,6 +70,13 @@ def fit(deals: int, seed: int, jobs: int, first: int) -> int:
     fileio.write_text(OUT / "late.toml", X.weights_text(res.row, head))
     print(f"wrote {OUT / 'late.toml'} ({time.perf_counter() - t0:.0f} s)")
     return 0
+
+
+def _label(job: tuple[Any, ...]) -> Any:
+    """Worker: ``studies.expert.label_deals`` on one chunk of deals."""
+    from bonfire_sim.studies.expert import label_deals
+
+    return label_deals(*job)
 
 
 class LateRow:

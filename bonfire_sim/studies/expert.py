@@ -159,8 +159,17 @@ def start_row(spec: str) -> np.ndarray:
 # ---- recording ----------------------------------------------------------------------------
 def _record_deals(job: tuple[np.ndarray, int, int, Sequence[int], np.ndarray, int, int,
                              int]) -> Positions:
-    """Worker: play and label the deals ``range(first, first + count)`` (see module doc)."""
-    w, players, seed, deals, phases_arr, width, samples, salt = job
+    """Worker: play and label the deals of ``job`` (see module doc)."""
+    return label_deals(*job)
+
+
+def label_deals(w: np.ndarray, players: int, seed: int, deals: Sequence[int],
+                phases_arr: np.ndarray, width: int, samples: int, salt: int,
+                from_turn: int = 0) -> Positions:
+    """Play ``deals`` with row ``w`` in every seat, one seat a deal (``deal % players``)
+    playing the labelled best move, and label every decision of the phases ``phases_arr``
+    from game turn ``from_turn`` on (``L.G_TURN``; 0: all) with the top ``width``
+    candidates rolled out ``samples`` times each."""
     p = T.DEFAULT_PARAMS
     phases = set(int(x) for x in phases_arr)
     buf = np.zeros((L.MAX_MOVES, L.MOVE_W), np.int64)
@@ -175,7 +184,7 @@ def _record_deals(job: tuple[np.ndarray, int, int, Sequence[int], np.ndarray, in
             n = legal_moves(s, p, buf)
             seat = int(s[L.G_CUR])
             k = 0
-            if n > 1 and int(s[L.G_PHASE]) in phases:
+            if n > 1 and int(s[L.G_PHASE]) in phases and int(s[L.G_TURN]) >= from_turn:
                 k = LB.candidate_values(s, p, buf, n, w, width, samples, salt, cand, q)
             if k >= 2:
                 states.append(s.copy())
