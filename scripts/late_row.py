@@ -84,11 +84,13 @@ class LateRow:
     compiled evaluator (the built-in ``expert`` seat's dispatch)."""
 
     def __init__(self) -> None:
+        from bonfire_sim.strategies.specs import parse_player
         from bonfire_sim.studies import expert as X
 
         self.early = X.start_row("expert")
         self.late = self._late_row()
         self.name = f"{MODULE}:{type(self).__name__}"
+        self.sid = parse_player("expert").sid  # the built-in expert seat's dispatch
 
     def _late_row(self) -> np.ndarray:
         """The fitted row (``LATE_ROW`` or ``runs/late-row/late.toml``, written by
@@ -100,13 +102,11 @@ class LateRow:
     def choose(self, view: Any, moves: np.ndarray) -> int:
         from bonfire_sim.rules import layout as L
         from bonfire_sim.sim.loop import choose as compiled_choose
-        from bonfire_sim.strategies.specs import parse_player
 
-        sid = parse_player("expert").sid
         s = np.array(view.state, dtype=np.int64, copy=True)
         mv = np.array(moves, dtype=np.int64, copy=True)
         row = self.late if int(s[L.G_TURN]) >= FROM_TURN else self.early
-        return int(compiled_choose(s, view.params, mv, mv.shape[0], sid, row))
+        return int(compiled_choose(s, view.params, mv, mv.shape[0], self.sid, row))
 
 
 class EarlyOnly(LateRow):
