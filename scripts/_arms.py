@@ -58,15 +58,16 @@ def guarded(command: Callable[..., int], *args: Any) -> int:
         return 2
 
 
-def play_arm(spec: str, against: str, deals: int, seed: int) -> int:
-    """``spec`` head to head against ``against`` at 2 players on ``deals`` deals in both
-    seatings (one job), printed with its wall time."""
+def play_arm(spec: str, against: str, deals: int, seed: int, jobs: int = 1,
+             players: int = 2) -> int:
+    """``spec`` head to head against ``against`` (one seat of ``players`` against the
+    rest) on ``deals`` deals in every seating, printed with its wall time."""
     from bonfire_sim.studies.headtohead import head_to_head
 
     t0 = time.perf_counter()
-    r = head_to_head(spec, against, 2, deals, seed, jobs=1)
+    r = head_to_head(spec, against, players, deals, seed, jobs=jobs)
     print(r.line())
-    print(f"wall {time.perf_counter() - t0:.0f} s, 1 job")
+    print(f"wall {time.perf_counter() - t0:.0f} s, {jobs} job(s)")
     return 0
 
 

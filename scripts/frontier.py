@@ -22,7 +22,7 @@ from __future__ import annotations
 import sys
 import time
 
-from _arms import OneLineParser, against_tuned, guarded
+from _arms import OneLineParser, against_tuned, guarded, play_arm
 
 # label -> seat spec; each searches only the named phases (and game turns), tuned elsewhere
 ARMS = {
@@ -64,18 +64,6 @@ def cost(deals: int, seed: int) -> int:
     return 0
 
 
-def arm(name: str, against: str, deals: int, seed: int, jobs: int, players: int = 2) -> int:
-    """One arm head to head against ``against`` (one seat of ``players`` against the
-    rest), seat-rotated."""
-    from bonfire_sim.studies.headtohead import head_to_head
-
-    t0 = time.perf_counter()
-    r = head_to_head(ARMS[name], against, players, deals, seed, jobs=jobs)
-    print(r.line())
-    print(f"wall {time.perf_counter() - t0:.0f} s, {jobs} job(s)")
-    return 0
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = OneLineParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -96,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         return guarded(cost, args.deals, args.seed)
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
-    return guarded(arm, args.name, args.against, args.deals, args.seed, args.jobs,
+    return guarded(play_arm, ARMS[args.name], args.against, args.deals, args.seed, args.jobs,
                    args.players)
 
 

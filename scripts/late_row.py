@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _arms import OneLineParser, guarded
+from _arms import OneLineParser, guarded, play_arm
 
 OUT = Path("runs/late-row")
 MODULE = "late_row"
@@ -120,16 +120,11 @@ class EarlyOnly(LateRow):
 
 
 def arm(name: str, against: str, deals: int, seed: int, jobs: int) -> int:
-    from bonfire_sim.studies.headtohead import head_to_head
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    os.environ["PYTHONPATH"] = os.pathsep.join(
-        [str(Path(__file__).resolve().parent), os.environ.get("PYTHONPATH", "")])
-    t0 = time.perf_counter()
-    r = head_to_head(f"{MODULE}:{name}", against, 2, deals, seed, jobs=jobs)
-    print(r.line())
-    print(f"wall {time.perf_counter() - t0:.0f} s, {jobs} job(s)")
-    return 0
+    """``name`` head to head, the workers finding this module on ``PYTHONPATH``."""
+    here = str(Path(__file__).resolve().parent)
+    sys.path.insert(0, here)
+    os.environ["PYTHONPATH"] = os.pathsep.join([here, os.environ.get("PYTHONPATH", "")])
+    return play_arm(f"{MODULE}:{name}", against, deals, seed, jobs)
 
 
 def main(argv: list[str] | None = None) -> int:
