@@ -1129,7 +1129,10 @@ def test_bench_forks_prints_forks_per_second_for_both_fork_sets():
     for row in rows:
         forks, seconds, per_s = (float(x.replace(",", "")) for x in row[1:4])
         assert forks > 100 and seconds > 0
-        assert per_s == pytest.approx(forks / seconds, rel=0.1)  # seconds shown to 0.1
+        # seconds are shown to 0.1 (the true time lies within 0.05 of it) and forks/s to
+        # 1: per_s must be forks over a time the shown seconds round to, whatever the
+        # machine's speed (a fixed relative tolerance failed when a row took 0.45 s)
+        assert forks / (seconds + 0.05) - 0.5 <= per_s <= forks / (seconds - 0.05) + 0.5
 
 
 @pytest.mark.heavy
