@@ -58,6 +58,20 @@ def guarded(command: Callable[..., int], *args: Any) -> int:
         return 2
 
 
+def expose_scripts() -> None:
+    """Let this process and its workers import the plug-ins of ``scripts/`` by spec
+    (``module:Class``): the folder on ``sys.path`` and on the inherited ``PYTHONPATH``."""
+    import os
+    from pathlib import Path
+
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    if here not in paths:
+        os.environ["PYTHONPATH"] = os.pathsep.join([here, *[x for x in paths if x]])
+
+
 def play_arm(spec: str, against: str, deals: int, seed: int, jobs: int = 1,
              players: int = 2) -> int:
     """``spec`` head to head against ``against`` (one seat of ``players`` against the

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Any
 
-from _arms import OneLineParser, against_tuned, guarded, play_arm
+import numpy as np
+from _arms import OneLineParser, against_tuned, expose_scripts, guarded, play_arm
 
 # label -> seat spec; each searches only the named phases (and game turns), tuned elsewhere
 ARMS = {
@@ -43,7 +45,51 @@ ARMS = {
     "xmain50": "search_expert:4:phases=main:turns=50-999",
     "xall40": "search_expert:4:turns=40-999",
     "search4": "search:4",
+    # plug-ins (scripts/ on PYTHONPATH): xlate4 with fewer candidates and rollouts
+    "narrow4": "frontier:Narrow4",
+    "narrow3": "frontier:Narrow3",
+    "narrow2": "frontier:Narrow2",
 }
+
+
+class Narrow:
+    """``xlate4`` (``search_expert:4:phases=main:turns=40-999``) racing only ``width`` of
+    `expert`'s candidates with ``budget`` rollouts a decision: a plug-in (the Python loop,
+    so its wall time is not its cost; its rollouts are), asked through the compiled
+    dispatch the built-in search seat uses.  ``Narrow4`` is the control: it must play the
+    built-in spec's games."""
+
+    spec = "search_expert:4:phases=main:turns=40-999"
+    width, budget = 4, 4
+
+    def __init__(self) -> None:
+        from bonfire_sim.strategies import SEARCH_ID
+        from bonfire_sim.strategies import search as SE
+        from bonfire_sim.strategies.specs import parse_player
+
+        self.row = np.array(parse_player(self.spec).weight_row(), np.float64)
+        self.row[SE.R_WIDTH], self.row[SE.R_BUDGET] = self.width, self.budget
+        self.sid = SEARCH_ID
+        self.name = f"frontier:{type(self).__name__}"
+
+    def choose(self, view: Any, moves: np.ndarray) -> int:
+        from bonfire_sim.sim.loop import choose as compiled_choose
+
+        s = np.array(view.state, dtype=np.int64, copy=True)
+        mv = np.array(moves, dtype=np.int64, copy=True)
+        return int(compiled_choose(s, view.params, mv, mv.shape[0], self.sid, self.row))
+
+
+class Narrow4(Narrow):
+    width, budget = 4, 4
+
+
+class Narrow3(Narrow):
+    width, budget = 3, 3
+
+
+class Narrow2(Narrow):
+    width, budget = 2, 2
 
 
 def cost(deals: int, seed: int) -> int:
@@ -56,8 +102,8 @@ def cost(deals: int, seed: int) -> int:
     base = (time.perf_counter() - t0) / (5 * 2 * deals)
     print(f"tuned vs tuned: {1000 * base:.2f} ms a game ({2 * deals} games x 5)")
     for label, spec in ARMS.items():
-        if spec == "tuned":
-            continue
+        if spec == "tuned" or spec.startswith("frontier:"):
+            continue  # a plug-in's wall time is the Python loop's, not its cost
         _, t = against_tuned(spec, deals, seed)
         ms = 1000 * t / (2 * deals)
         print(f"{label} ({spec}) + tuned: {ms:.1f} ms a game, x{ms / (1000 * base):.1f} tuned")
@@ -84,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         return guarded(cost, args.deals, args.seed)
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
+    expose_scripts()  # the plug-in arms are this module's classes
     return guarded(play_arm, ARMS[args.name], args.against, args.deals, args.seed, args.jobs,
                    args.players)
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _arms import OneLineParser, guarded, play_arm
+from _arms import OneLineParser, expose_scripts, guarded, play_arm
 
 OUT = Path("runs/late-row")
 MODULE = "late_row"
@@ -121,9 +121,7 @@ class EarlyOnly(LateRow):
 
 def arm(name: str, against: str, deals: int, seed: int, jobs: int) -> int:
     """``name`` head to head, the workers finding this module on ``PYTHONPATH``."""
-    here = str(Path(__file__).resolve().parent)
-    sys.path.insert(0, here)
-    os.environ["PYTHONPATH"] = os.pathsep.join([here, os.environ.get("PYTHONPATH", "")])
+    expose_scripts()
     return play_arm(f"{MODULE}:{name}", against, deals, seed, jobs)
 
 

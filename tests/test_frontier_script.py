@@ -27,7 +27,11 @@ def test_every_arm_is_a_player_and_the_masked_ones_search_part_of_the_game(fr) -
 
     full = parse_player("search:4").weight_row()
     for label, spec in fr.ARMS.items():
-        p = parse_player(spec)
+        if spec.startswith("frontier:"):
+            row = getattr(fr, spec.split(":")[1])().row
+            assert row[SE.R_WIDTH] <= 4 and row[SE.R_FROM] > 0, label  # a narrowed xlate4
+            continue
+        p = parse_player(spec)  # every other arm is a built-in spec
         if label not in ("tuned", "expert", "search4"):
             # a masked arm searches fewer phases or fewer turns than the whole search, or
             # it is not cheap
@@ -90,3 +94,23 @@ def test_the_late_row_script_refuses_bad_input_before_writing(capsys, tmp_path, 
     err = capsys.readouterr().err.strip().splitlines()
     assert rc == 2 and len(err) == 1 and err[0].startswith("Error:") and says in err[0]
     assert not any(tmp_path.iterdir())  # nothing written
+
+
+@pytest.mark.parametrize("order", [0, 1])
+def test_the_narrow_control_replays_the_builtin_masked_search(fr, order: int) -> None:
+    """``Narrow4`` (the plug-in path at width 4, budget 4) plays the built-in
+    ``search_expert:4:phases=main:turns=40-999``'s game score for score, so the narrower
+    arms differ from it by their width and budget only."""
+    from bonfire_sim.studies.ladder import play_schedule
+
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        def play(spec: str):
+            lineup = (spec, "tuned") if order == 0 else ("tuned", spec)
+            return play_schedule([spec, "tuned"], 2, 3640, [(d, lineup) for d in range(4)])
+
+        ours, builtin = play("frontier:Narrow4"), play(fr.Narrow.spec)
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    # four deals: a control at width 3 departs on some of them (checked)
+    assert [(r.scores, r.ranks) for r in ours] == [(r.scores, r.ranks) for r in builtin]
