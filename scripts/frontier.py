@@ -4,7 +4,7 @@
 Issue 35 asks for a default player that wins at least 30% of seat-rotated two-player games
 against ``search:16`` and costs at most about 1.3-1.75x ``tuned`` a game (the speed bar: the
 default mix at 20x Catanatron's games/s).  Every fast try (a static evaluator, 1x) stayed
-at or below 17.5%; the search itself (146x and up) plays level.  Nobody had measured the
+at or below 17.5%; the search itself (100x and up) plays level.  Nobody had measured the
 players in between: the search restricted to a few decisions of the game (the phase and
 turn masks of ``search:N:phases=...:turns=A-B``, built in, engine unchanged), the
 cheapest lookahead there is.  This script measures them in the order a reader needs:
