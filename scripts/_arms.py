@@ -58,6 +58,20 @@ def guarded(command: Callable[..., int], *args: Any) -> int:
         return 2
 
 
+def compiled_choice(view: Any, moves: Any, sid: int, row: Any) -> int:
+    """A plug-in's ``choose`` through the compiled dispatch of built-in seat ``sid`` with
+    weight row ``row`` (the path a built-in seat takes, so a control replays its games).
+    The view's arrays are read-only copies; the dispatch was compiled (and cached) for
+    writable C arrays, so it gets writable copies (no new compile)."""
+    import numpy as np
+
+    from bonfire_sim.sim.loop import choose
+
+    s = np.array(view.state, dtype=np.int64, copy=True)
+    mv = np.array(moves, dtype=np.int64, copy=True)
+    return int(choose(s, view.params, mv, mv.shape[0], sid, row))
+
+
 def expose_scripts() -> None:
     """Let this process and its workers import the plug-ins of ``scripts/`` by spec
     (``module:Class``): the folder on ``sys.path`` and on the inherited ``PYTHONPATH``."""

@@ -24,7 +24,15 @@ import time
 from typing import Any
 
 import numpy as np
-from _arms import OneLineParser, against_tuned, expose_scripts, guarded, play_arm
+from _arms import (
+    against_tuned,
+    compiled_choice,
+    expose_scripts,
+    guarded,
+    parse,
+    parser,
+    play_arm,
+)
 
 # label -> seat spec; each searches only the named phases (and game turns), tuned elsewhere
 ARMS = {
@@ -73,11 +81,7 @@ class Narrow:
         self.name = f"frontier:{type(self).__name__}"
 
     def choose(self, view: Any, moves: np.ndarray) -> int:
-        from bonfire_sim.sim.loop import choose as compiled_choose
-
-        s = np.array(view.state, dtype=np.int64, copy=True)
-        mv = np.array(moves, dtype=np.int64, copy=True)
-        return int(compiled_choose(s, view.params, mv, mv.shape[0], self.sid, self.row))
+        return compiled_choice(view, moves, self.sid, self.row)
 
 
 class Narrow4(Narrow):
@@ -111,21 +115,12 @@ def cost(deals: int, seed: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = OneLineParser(description=__doc__.splitlines()[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("cost", help="the cost a game of every arm against tuned")
-    c.add_argument("--deals", type=int, default=20)
-    c.add_argument("--seed", type=int, default=3636)
-    a = sub.add_parser("arm", help="one arm head to head (against search:16 by default)")
-    a.add_argument("name", choices=sorted(ARMS))
-    a.add_argument("--against", default="search:16")
-    a.add_argument("--deals", type=int, default=200)
-    a.add_argument("--seed", type=int, default=3640)
+    ap, sub = parser(__doc__, ARMS, against=True)
+    a = sub.choices["arm"]
+    a.set_defaults(seed=3640)  # the frontier's deals (the width and opponent studies: 3636)
     a.add_argument("--jobs", type=int, default=1)
     a.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    args = ap.parse_args(argv)
-    if args.deals < 1:
-        ap.error("--deals must be at least 1")
+    args = parse(ap, argv)
     if args.cmd == "cost":
         return guarded(cost, args.deals, args.seed)
     if args.jobs < 1:

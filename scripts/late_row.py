@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _arms import OneLineParser, expose_scripts, guarded, play_arm
+from _arms import OneLineParser, compiled_choice, expose_scripts, guarded, play_arm
 
 OUT = Path("runs/late-row")
 MODULE = "late_row"
@@ -101,12 +101,9 @@ class LateRow:
 
     def choose(self, view: Any, moves: np.ndarray) -> int:
         from bonfire_sim.rules import layout as L
-        from bonfire_sim.sim.loop import choose as compiled_choose
 
-        s = np.array(view.state, dtype=np.int64, copy=True)
-        mv = np.array(moves, dtype=np.int64, copy=True)
-        row = self.late if int(s[L.G_TURN]) >= FROM_TURN else self.early
-        return int(compiled_choose(s, view.params, mv, mv.shape[0], self.sid, row))
+        row = self.late if int(view.state[L.G_TURN]) >= FROM_TURN else self.early
+        return compiled_choice(view, moves, self.sid, row)
 
 
 class EarlyOnly(LateRow):

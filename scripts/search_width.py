@@ -49,11 +49,9 @@ class WidthSearch:
         self.name = f"{MODULE}:{type(self).__name__}"
 
     def choose(self, view: Any, moves: np.ndarray) -> int:
-        # the view's arrays are read-only copies; the compiled dispatch was compiled (and
-        # cached) for writable C arrays, so hand it writable copies (no new compile)
-        s = np.array(view.state, dtype=np.int64, copy=True)
-        mv = np.array(moves, dtype=np.int64, copy=True)
-        return int(compiled_choose(s, view.params, mv, mv.shape[0], SEARCH_ID, self.row))
+        from _arms import compiled_choice
+
+        return compiled_choice(view, moves, SEARCH_ID, self.row)
 
 
 class Width4B16(WidthSearch):
