@@ -502,8 +502,8 @@ def test_card_rows_carry_the_surveys_surplus_flag_and_players(monkeypatch):
 
     monkeypatch.setattr(cards, "measure", survey)
     notes: list[str] = []
-    rows = pd.DataFrame(ST.card_answers({2: {2: config}}, "search:16", 3, 500,
-                                        status=notes.append)).set_index("figure")
+    tables = ST.card_tables({2: {2: config}}, 500, status=notes.append, rung="search:16")
+    rows = pd.DataFrame(ST.card_rows(tables, "search:16", 3)).set_index("figure")
     assert seen["games"] == 500 and seen["rounds"] == 0 and seen["source"] == {2: config}
     assert list(rows.index) == ["2 players: task R3", "2 players: gnome S4"]  # Y7: no value
     r3 = rows.loc["2 players: task R3"]
@@ -523,7 +523,7 @@ def test_card_rows_at_the_top_rung_are_never_given_the_seats_pairing(tiny_ladder
 
     _cfg, _out, dirs = tiny_ladder
     monkeypatch.setattr(cards, "measure", lambda source, **_o: _card_table())
-    answers = ST.strength_answers(dirs, probe_games=10)
+    answers = ST.strength_answers(dirs, tables=ST.ladder_card_tables(dirs, 10))
     top = answers[answers["rung"] == "steady_again"].set_index("figure")
     assert "no fork has a twin" in top.loc["2 players: task R3", "pairing"]
     assert math.isnan(top.loc["2 players: task R3", "d"])

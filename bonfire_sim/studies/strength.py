@@ -353,19 +353,11 @@ def card_tables(sources: Mapping[int, Any], probe_games: int, jobs: int = 1, *,
     return out
 
 
-def card_answers(sources: Mapping[int, Any], rung: str, step: int, probe_games: int,
-                 jobs: int = 1, *, quiet: bool = True,
-                 status: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
-    """``card_tables`` as answer rows: each task's surplus over its colour and each
-    gnome's over the average gnome; the survey's ``flag`` kept in the column ``flag`` for
-    ``flagged_cards``."""
-    return card_rows(card_tables(sources, probe_games, jobs, quiet=quiet, status=status,
-                                 rung=rung), rung, step)
-
-
 def card_rows(tables: Mapping[int, pd.DataFrame], rung: str, step: int
               ) -> list[dict[str, Any]]:
-    """Answer rows of one rung's card tables (``card_tables``)."""
+    """One rung's card tables (``card_tables``) as answer rows: each task's surplus over
+    its colour and each gnome's over the average gnome; the survey's ``flag`` kept in the
+    column ``flag`` for ``flagged_cards``."""
     rows = []
     for n, table in tables.items():
         for t in table.itertuples():
@@ -429,22 +421,15 @@ def flagged_cards(rows: pd.DataFrame) -> pd.DataFrame:
     return rows[~cards | rows["figure"].isin(hit)].reset_index(drop=True)
 
 
-def strength_answers(dirs: Mapping[str, Mapping[str, Any]], *, probe_games: int = 0,
-                     jobs: int = 1, config: StrengthConfig | None = None,
-                     quiet: bool = True, status: Callable[[str], None] | None = None,
+def strength_answers(dirs: Mapping[str, Mapping[str, Any]], *,
                      tables: Mapping[str, Mapping[int, pd.DataFrame]] | None = None,
                      ) -> pd.DataFrame:
     """Tidy ``ANSWER_COLUMNS`` rows of every headline answer at every rung, from
     ``{rung: {key: run}}`` (``play_ladder``'s result: keys ``players=N`` and
-    ``solo-<deck>``), rungs in the order given (weakest first).  ``config``: the
-    ladder's, for the search rung's card budget (``card_source``); ``quiet`` and
-    ``status`` as in ``card_answers``; ``tables``: the rungs' card tables already measured
-    (``ladder_card_tables``), measured here with ``probe_games`` otherwise."""
+    ``solo-<deck>``), rungs in the order given (weakest first); ``tables``: the rungs'
+    card tables (``ladder_card_tables``; none: no card rows)."""
     rows: list[dict[str, Any]] = []
     order = list(dirs)
-    if probe_games and tables is None:
-        tables = ladder_card_tables(dirs, probe_games, jobs, config=config, quiet=quiet,
-                                    status=status)
     pairs = (SP.paired_differences(dirs[order[-2]], dirs[order[-1]])
              if len(order) >= 2 else {})
     for step, (rung, runs) in enumerate(dirs.items()):
