@@ -63,7 +63,6 @@ def fit(deals: int, seed: int, jobs: int, first: int) -> int:
     res = X.fit_row(pos, w, generations=60, sigma=0.15, seed=seed)
     for k, v in res.figures.items():
         print(f"{k}: {v:.4f}")
-    OUT.mkdir(parents=True, exist_ok=True)
     head = [f"late row: expert's row fitted to search labels from game turn {first} on",
             f"python scripts/late_row.py fit --deals {deals} --seed {seed} --from {first}",
             *(f"{k} = {v:.4f}" for k, v in res.figures.items())]
